@@ -1,0 +1,138 @@
+"""Public types of the Pontoon engine: the contract between the engine and the bot.
+
+A UI turns ``Table.legal_actions(seat)`` straight into buttons, sends ``Action`` objects to
+``Table.apply``, and gets back ``Event`` objects (who may see each one) and ``Transfer``
+objects (chip moves between accounts). Everything here is plain data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+# Special account names used in transfers besides seat ids.
+ESCROW = "@escrow"  # stakes placed on the table (held until settlement)
+KITTY = "@kitty"  # Shoot Pontoon kitty (P-SHOOT-1)
+HOUSE = "@house"  # the house as banker (house-banked table); unlimited cover
+
+
+class Phase(str, Enum):
+    """Where a table stands. Never compare with bare strings in UI code."""
+
+    WAITING = "waiting"  # between rounds: seats may join/leave, bank may be sold
+    KITTY = "kitty"  # Shoot mode: banker must put up (or add to) the kitty (P-SHOOT-1/8)
+    BETTING = "betting"  # first card dealt, initial bets (P-DEAL-2)
+    DOUBLING = "doubling"  # P-VAR-3: banker may double all bets
+    SHOOTING = "shooting"  # P-SHOOT-2: shoot bets on the first card, in seat order
+    PLAYING = "playing"  # players' turns (section 5)
+    BANKER = "banker"  # banker's turn (section 6)
+    ROUND_OVER = "round_over"  # settled; next_round starts the next deal
+
+
+class ActionKind(str, Enum):
+    JOIN = "join"  # WAITING only; amount = starting chips the seat brings (its balance)
+    LEAVE = "leave"  # WAITING only (the banker cannot leave while banking)
+    CUT = "cut"  # cut for the first bank (P-BANK-1); any seat, WAITING with no banker
+    DEAL = "deal"  # start a round from WAITING (banker, or anyone when house-banked)
+    KITTY = "kitty"  # banker puts up / adds to the kitty (amount)
+    BET = "bet"  # initial bet (amount)
+    DOUBLE = "double"  # P-VAR-3 banker doubles
+    NO_DOUBLE = "no_double"  # P-VAR-3 banker declines
+    SHOOT = "shoot"  # shoot bet (amount, 0 = pass)
+    DECLARE = "declare"
+    SPLIT = "split"
+    BUY = "buy"  # amount; optional shoot (P-SHOOT-4)
+    TWIST = "twist"  # optional shoot (P-SHOOT-4)
+    STICK = "stick"
+    BURN = "burn"  # P-VAR-8
+    SELL_BANK = "sell_bank"  # P-SELL-1: banker sells to `target` for `amount`
+    NEXT_ROUND = "next_round"  # from ROUND_OVER: shuffle if needed, pass the bank, -> WAITING/deal
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    seat: str
+    kind: ActionKind
+    amount: int | None = None
+    shoot: int | None = None  # shoot bet placed with a fourth-card buy/twist (P-SHOOT-4)
+    target: str | None = None  # SELL_BANK: the buyer's seat
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """One thing a seat may do now. Amount ranges are inclusive; None when no amount."""
+
+    kind: ActionKind
+    min_amount: int | None = None
+    max_amount: int | None = None
+    # For BUY/TWIST on the fourth card in Shoot mode: the shoot range allowed alongside.
+    shoot_max: int | None = None
+
+
+class EventKind(str, Enum):
+    SEATED = "seated"
+    LEFT = "left"
+    CUT_CARD = "cut_card"  # public: a seat's cut card
+    BANKER_CHOSEN = "banker_chosen"  # public
+    SHUFFLED = "shuffled"  # public
+    KITTY = "kitty"  # public: kitty put up / added / returned
+    CARD_DEALT = "card_dealt"  # PRIVATE to `seat`: a face-down card (banker's first card
+    #                            is dealt with no audience until P-VAR-3 / banker's turn)
+    BET = "bet"  # public
+    DOUBLED = "doubled"  # public
+    SHOOT = "shoot"  # public
+    BANKER_PONTOON = "banker_pontoon"  # public, with the cards
+    DECLARED = "declared"  # public, with the cards
+    SPLIT = "split"  # public, the split cards face up
+    BOUGHT = "bought"  # public: that a card was bought and for how much (not the card)
+    TWISTED = "twisted"  # public, the card face up
+    BURNED = "burned"  # public, the burned cards
+    STUCK = "stuck"  # public
+    BUST = "bust"  # public, all cards of the hand
+    FIVE_CARD_TRICK = "five_card_trick"  # public (cards stay hidden until settlement)
+    TWENTY_ONE = "twenty_one"  # public: hand reached 21 and stands
+    TURN = "turn"  # public: whose turn (seat, hand index)
+    BANKER_REVEAL = "banker_reveal"  # public: banker's two cards at the banker's turn
+    BANKER_DRAW = "banker_draw"  # public
+    BANKER_STAYS = "banker_stays"  # public (total)
+    HAND_RESULT = "hand_result"  # public: settlement of one hand (cards, outcome, net)
+    BANK_PASSES = "bank_passes"  # public: next banker and why
+    BANK_SOLD = "bank_sold"  # public
+    ROUND_OVER = "round_over"  # public
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``to`` is None for a public event, or the one seat that
+    may see it. A private event is never public in any other form."""
+
+    kind: EventKind
+    seat: str | None = None
+    hand: int | None = None
+    cards: tuple[str, ...] = ()  # card codes, e.g. ("AS", "10H")
+    amount: int | None = None
+    total: int | None = None
+    to: str | None = None  # None = public; otherwise private to this seat
+    detail: str = ""  # free text / outcome label for results
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """A chip move between accounts (seat ids or ESCROW/KITTY/HOUSE). amount > 0."""
+
+    src: str
+    dst: str
+    amount: int
+    reason: str
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one apply() produced."""
+
+    events: list[Event] = field(default_factory=list)
+    transfers: list[Transfer] = field(default_factory=list)
