@@ -45,6 +45,7 @@ class ActionKind(str, Enum):
     TWIST = "twist"  # optional shoot (P-SHOOT-4)
     STICK = "stick"
     BURN = "burn"  # P-VAR-8
+    SIT_OUT = "sit_out"  # BETTING: this seat skips the round (bet timer ran out)
     SELL_BANK = "sell_bank"  # P-SELL-1: banker sells to `target` for `amount`
     NEXT_ROUND = "next_round"  # from ROUND_OVER: shuffle if needed, pass the bank, -> WAITING/deal
 
