@@ -1,0 +1,157 @@
+"""Domain errors of the storage layer.
+
+Every error carries a ``user_message``: a sentence fit to show the member (ephemerally)
+as it is. When one of these is raised, nothing was written: the transaction that would
+have made the change was rolled back, so the ledger and the tables are as they were.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+class StorageError(Exception):
+    """Base class of every error the storage raises on purpose."""
+
+    user_message: str = "The chip bank refused that; nothing was changed."
+
+    def __init__(self, message: str | None = None, *, user_message: str | None = None) -> None:
+        if user_message is not None:
+            self.user_message = user_message
+        super().__init__(message or self.user_message)
+
+
+class StorageUnavailable(StorageError):
+    """The database is locked by someone else for too long, full, read-only or broken.
+
+    The action was refused and nothing changed; trying again later may work.
+    """
+
+    user_message = (
+        "The chip bank is busy or unavailable right now, so nothing was changed. "
+        "Please try again in a moment."
+    )
+
+
+class SchemaError(StorageError):
+    """The database's schema is not one this code can use (e.g. written by a newer bot)."""
+
+    user_message = "The chip bank's database is not in a state this bot can use."
+
+
+class InsufficientChips(StorageError):
+    """An account (not the house) would go below zero."""
+
+    def __init__(self, account: str, needed: int, has: int) -> None:
+        self.account = account
+        self.needed = needed
+        self.has = has
+        who = _describe(account)
+        super().__init__(
+            f"{account} needs {needed} chips but has {has}",
+            user_message=f"Not enough chips: {who} needs {needed} but has only {has}. "
+            "Nothing was changed.",
+        )
+
+    @property
+    def user_id(self) -> int | None:
+        """The Discord user id when the short account is a member's, else None."""
+        parts = self.account.split(":")
+        if len(parts) == 3 and parts[0] == "member" and parts[2].isdigit():
+            return int(parts[2])
+        return None
+
+
+class InvalidAmount(StorageError):
+    """A chip amount out of range (zero, negative, not an integer, absurdly large)."""
+
+    def __init__(self, amount: object, why: str) -> None:
+        self.amount = amount
+        super().__init__(f"invalid amount {amount!r}: {why}", user_message=f"That amount {why}.")
+
+
+class InvalidSetting(StorageError):
+    """A server setting that does not exist or a value out of range."""
+
+    def __init__(self, key: str, why: str) -> None:
+        self.key = key
+        super().__init__(f"invalid setting {key}: {why}", user_message=f"`{key}`: {why}.")
+
+
+class DailyNotReady(StorageError):
+    """The daily chips were already claimed within the cooldown."""
+
+    def __init__(self, next_at: datetime) -> None:
+        self.next_at = next_at
+        stamp = int(next_at.timestamp())
+        super().__init__(
+            f"daily chips available again at {next_at.isoformat()}",
+            # Discord renders <t:...:R> as a relative time in the reader's locale.
+            user_message=f"You have already claimed your daily chips. Come back <t:{stamp}:R>.",
+        )
+
+
+class TableNotFound(StorageError):
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        super().__init__(
+            f"no table {table_id!r}", user_message="That table does not exist any more."
+        )
+
+
+class TableClosed(StorageError):
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        super().__init__(f"table {table_id!r} is closed", user_message="That table is closed.")
+
+
+class TableAlreadyOpen(StorageError):
+    """Another table is already open in this channel (one open table per channel)."""
+
+    def __init__(self, channel_id: int, table_id: str) -> None:
+        self.channel_id = channel_id
+        self.table_id = table_id
+        super().__init__(
+            f"channel {channel_id} already has open table {table_id!r}",
+            user_message="This channel already has an open table: one table per channel.",
+        )
+
+
+class StaleVersion(StorageError):
+    """Optimistic concurrency: the stored table is not at the version the write expected."""
+
+    def __init__(self, table_id: str, expected: int, found: int) -> None:
+        self.table_id = table_id
+        self.expected = expected
+        self.found = found
+        super().__init__(
+            f"table {table_id!r}: expected stored version {expected}, found {found}",
+            user_message="The table changed while you were acting; nothing was changed. "
+            "Please look at the table again and retry.",
+        )
+
+
+class TableNotEmpty(StorageError):
+    """Closing would leave chips in the table's escrow or kitty."""
+
+    def __init__(self, table_id: str, account: str, balance: int) -> None:
+        self.table_id = table_id
+        self.account = account
+        self.balance = balance
+        super().__init__(
+            f"table {table_id!r}: {account} still holds {balance} chips",
+            user_message="The table cannot close while chips are still on it; nothing was changed.",
+        )
+
+
+def _describe(account: str) -> str:
+    parts = account.split(":")
+    if parts[0] == "member" and len(parts) == 3:
+        return f"<@{parts[2]}>"
+    if parts[0] == "escrow":
+        return "the table's escrow"
+    if parts[0] == "kitty":
+        return "the kitty"
+    if parts[0] == "house":
+        return "the house"
+    return account

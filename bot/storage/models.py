@@ -1,0 +1,125 @@
+"""Plain data the Store returns (never database rows)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple, Protocol
+
+GameName = Literal["pontoon", "baccarat"]
+GAMES: tuple[GameName, ...] = ("pontoon", "baccarat")
+TableStatus = Literal["open", "closed"]
+
+# Bounds on chip amounts: one grant, one setting value, one transfer.
+MAX_GRANT = 10**9
+MAX_TRANSFER = 10**12
+
+
+class TransferLike(Protocol):
+    """Anything with the four fields of a chip move, e.g. ``engine.pontoon.types.Transfer``."""
+
+    @property
+    def src(self) -> str: ...
+
+    @property
+    def dst(self) -> str: ...
+
+    @property
+    def amount(self) -> int: ...
+
+    @property
+    def reason(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A chip move between ledger accounts (the Store's own TransferLike)."""
+
+    src: str
+    dst: str
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    table_id: str
+    guild_id: int
+    channel_id: int
+    game: str
+    status: TableStatus
+    version: int
+    state_json: str
+    message_id: int | None
+    created_at: str
+    updated_at: str
+    closed_at: str | None
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-server settings; a server that never set one gets the process default."""
+
+    starting_chips: int = 1000
+    daily_chips: int = 100
+
+
+GUILD_SETTING_KEYS: tuple[str, ...] = ("starting_chips", "daily_chips")
+
+
+class LeaderboardEntry(NamedTuple):
+    user_id: int
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class TransferRecord:
+    id: int
+    ts: str
+    guild_id: int
+    kind: Literal["transfer", "grant"]
+    src: str | None
+    dst: str
+    amount: int
+    reason: str
+    table_id: str | None
+    by_user_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLogEntry:
+    table_id: str
+    version: int
+    ts: str
+    description: str
+
+
+@dataclass(frozen=True, slots=True)
+class AccountAudit:
+    """One account with its cached balance and what the ledger says about it."""
+
+    account: str
+    kind: str
+    guild_id: int
+    user_id: int | None
+    table_id: str | None
+    balance: int
+    transfers_in: int  # sum of kind='transfer' rows into the account
+    transfers_out: int  # sum of kind='transfer' rows out of the account
+    grants_in: int  # sum of kind='grant' rows into the account
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerSnapshot:
+    """Everything the audit needs, read in one consistent read transaction."""
+
+    accounts: list[AccountAudit]
+    tables: dict[str, tuple[int, TableStatus]]  # table id -> (guild id, status)
+    grants_by_guild: dict[int, int]
+    transfer_count: int
+    # Ledger rows that break an invariant the schema cannot express: descriptions.
+    anomalies: list[str] = field(default_factory=list)
+    schema_version: int = 0
