@@ -32,7 +32,7 @@ from engine.punto_banco.coup import (
     punto_draws,
     winner_of,
 )
-from engine.punto_banco.odds import ExactOdds, exact_odds, odds_for
+from engine.punto_banco.odds import ExactOdds, exact_odds, exact_odds_for_counts, odds_for
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules, Tableau
 from engine.punto_banco.simulate import SimulationResult, simulate
 from engine.punto_banco.table import CoupResult, PuntoBancoTable, Shoe
@@ -57,6 +57,7 @@ __all__ = [
     "Transfer",
     "banco_draws",
     "exact_odds",
+    "exact_odds_for_counts",
     "hand_total",
     "odds_for",
     "payout",

@@ -21,6 +21,7 @@ bet on an Egalité, B-TIE-1) as resolved bets with zero result.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -36,7 +37,7 @@ _PAIRS = [(a, b) for a in range(10) for b in range(a, 10)]
 class ExactOdds:
     """Exact outcome probabilities for a full shoe of ``packs`` packs."""
 
-    packs: int
+    packs: int | None  # None: odds of an arbitrary composition (exact_odds_for_counts)
     tableau: Tableau
     banco: Fraction
     punto: Fraction
@@ -111,9 +112,22 @@ def odds_for(rules: PuntoBancoRules) -> ExactOdds:
     return exact_odds(rules.packs, rules.tableau)
 
 
+def exact_odds_for_counts(counts: Sequence[int], tableau: Tableau = "seed") -> ExactOdds:
+    """Exact probabilities for any shoe composition: ``counts[v]`` cards of baccarat value
+    ``v`` (0..9), e.g. the cards left in a shoe. At least six cards are needed."""
+    if len(counts) != 10 or any(n < 0 for n in counts) or sum(counts) < 6:
+        raise ValueError("counts: ten non-negative numbers with at least six cards in all")
+    if tableau not in TABLEAUX:
+        raise ValueError(f"unknown tableau {tableau!r}")
+    return _from_counts(None, list(counts), tableau)
+
+
 @lru_cache(maxsize=32)
 def _exact_odds(packs: int, tableau: Tableau) -> ExactOdds:
-    counts = [16 * packs] + [4 * packs] * 9
+    return _from_counts(packs, [16 * packs] + [4 * packs] * 9, tableau)
+
+
+def _from_counts(packs: int | None, counts: list[int], tableau: Tableau) -> ExactOdds:
     table = _enumerate(counts, TABLEAUX[tableau])
     n = len(counts)
     denom = 1
