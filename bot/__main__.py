@@ -1,0 +1,62 @@
+"""``python -m bot`` runs the bot; ``python -m bot audit`` checks the chip ledger."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "audit":
+        from bot.audit import main as audit_main
+
+        return audit_main(args[1:])
+    if args and args[0] in ("-h", "--help"):
+        print("usage: python -m bot          run the bot (settings from .env / environment)")
+        print("       python -m bot audit    check the chip ledger; exit 1 on any discrepancy")
+        return 0
+    return asyncio.run(run())
+
+
+async def run() -> int:
+    from pydantic import ValidationError
+
+    from bot.settings import Settings
+
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        print(f"error: bad setting: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        print(
+            "error: no DISCORD_TOKEN. Copy .env.example to .env and put your bot's token in "
+            "DISCORD_TOKEN (Discord Developer Portal -> your application -> Bot -> Reset Token).",
+            file=sys.stderr,
+        )
+        return 2
+
+    from bot.app import PontoonBot
+    from bot.endpoints import configure_endpoints
+    from bot.storage import Store
+
+    configure_endpoints(settings.discord_api_base, settings.discord_gateway_url)
+    store = await Store.open(settings.database_path)
+    bot = PontoonBot(settings, store)
+    try:
+        async with bot:
+            await bot.start(settings.discord_token.get_secret_value())
+    finally:
+        await store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

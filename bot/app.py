@@ -1,0 +1,101 @@
+"""The bot process: dependencies passed in, extensions loaded in setup_hook
+(after discord.py's examples/advanced_startup.py)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import friendly
+from bot.presenter import DiscordPresenter, TableButton
+from bot.service import TableService, Timers
+from bot.settings import Settings
+from bot.storage import Store
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: Sequence[str] = ("cogs.pontoon", "cogs.bank", "cogs.chips", "cogs.baccarat")
+
+
+class PontoonBot(commands.Bot):
+    """discord.py bot holding the store, the table service and the presenter."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        intents = discord.Intents.default()
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        )
+        self.settings = settings
+        self.store = store
+        self.presenter = DiscordPresenter(self)
+        self.service = TableService(
+            store,
+            starting_chips=self.starting_chips,
+            timers=Timers(
+                bet_seconds=settings.bet_timer_seconds,
+                turn_seconds=settings.turn_timer_seconds,
+                idle_seconds=settings.idle_table_minutes * 60,
+            ),
+            presenter=self.presenter,
+        )
+        self._refreshed = False
+
+    async def starting_chips(self, guild_id: int) -> int:
+        return await self.store.starting_chips(guild_id, self.settings.starting_chips)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(TableButton)
+        for ext in EXTENSIONS:
+            try:
+                await self.load_extension(ext)
+            except commands.ExtensionNotFound:
+                log.info("extension %s not present", ext)
+        self.tree.on_error = self.on_tree_error
+        loaded = await self.service.load()
+        log.info("reloaded %d open table(s)", len(loaded))
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
+        if not self._refreshed:
+            self._refreshed = True
+            for live in list(self.service.tables.values()):
+                try:
+                    await self.presenter.refresh_table_message(live)
+                except discord.HTTPException:
+                    log.exception("could not refresh table %s", live.table_id)
+
+    async def on_tree_error(
+        self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if not isinstance(original, Exception) or type(original).__module__.startswith("discord"):
+            log.warning("command error: %s", error)
+        else:
+            log.exception("command failed", exc_info=original)
+        text = (
+            friendly(original) if not isinstance(error, app_commands.CheckFailure) else str(error)
+        )
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+    async def close(self) -> None:
+        await self.service.shutdown()
+        await super().close()

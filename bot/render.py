@@ -1,0 +1,235 @@
+"""Words and layout for what the bot posts. Pure functions: engine views and events in,
+plain text out (the presenter wraps them in discord embeds and buttons)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.cards import parse_card
+from engine.pontoon import PontoonRules
+from engine.pontoon.types import HOUSE, Event, EventKind, Phase
+
+Namer = Callable[[str], str]
+
+PHASE_TEXT: dict[Phase, str] = {
+    Phase.WAITING: "Waiting for the deal — press **Join** to sit in, the banker presses **Deal**",
+    Phase.KITTY: "The banker puts up the kitty (`/bank kitty amount`)",
+    Phase.BETTING: "Place your bets on your first card (**Bet**)",
+    Phase.DOUBLING: "The banker may double all bets",
+    Phase.SHOOTING: "Shoot bets against the kitty (**Shoot**, amount 0 to pass)",
+    Phase.PLAYING: "Players' turns",
+    Phase.BANKER: "The banker's turn",
+    Phase.ROUND_OVER: "Round over",
+}
+
+
+def card_text(code: str) -> str:
+    return parse_card(code).pretty
+
+
+def cards_text(codes: Iterable[str], hidden: int = 0) -> str:
+    shown = [card_text(c) for c in codes]
+    shown.extend(["🂠"] * hidden)
+    return " ".join(shown) if shown else "—"
+
+
+def hand_line(hand: object, *, show_total: bool = True) -> str:
+    """One hand of a HandView: cards, face-down count, stake, status."""
+    cards: Sequence[str] = getattr(hand, "cards", ())
+    hidden: int = getattr(hand, "hidden", 0)
+    stake: int = getattr(hand, "stake", 0)
+    shoot: int = getattr(hand, "shoot", 0) or 0
+    status = getattr(hand, "status", None)
+    total = getattr(hand, "total", None)
+    parts = [cards_text(cards, hidden)]
+    if show_total and total is not None and hidden == 0 and cards:
+        parts.append(f"= {total}")
+    if stake:
+        parts.append(f"stake {stake}")
+    if shoot:
+        parts.append(f"shoot {shoot}")
+    label = getattr(status, "value", None)
+    if label and label != "open":
+        parts.append(f"[{label.replace('_', ' ')}]")
+    return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class TableText:
+    title: str
+    description: str
+    fields: list[tuple[str, str]]
+    footer: str
+
+
+def table_text(
+    view: object,
+    rules: PontoonRules,
+    name: Namer,
+    *,
+    seconds_left: float | None = None,
+    closed_reason: str | None = None,
+) -> TableText:
+    """The public table message: seats, stakes, face-up cards, whose turn, the timer."""
+    phase: Phase = view.phase
+    banker = getattr(view, "banker", None)
+    turn = getattr(view, "turn", None)
+    kitty = getattr(view, "kitty", 0)
+    round_no = getattr(view, "round_no", 0)
+    title = "Pontoon table" + (" (Shoot Pontoon)" if rules.shoot else "")
+    if closed_reason is not None:
+        return TableText(title + " — closed", f"This table is closed: {closed_reason}.", [], "")
+    lines = [PHASE_TEXT.get(phase, phase.value)]
+    if banker == HOUSE:
+        lines.append("🏦 The house banks this table.")
+    elif banker is not None:
+        lines.append(f"🏦 Banker: **{name(banker)}**")
+    else:
+        lines.append("🏦 No banker yet: the first deal cuts for the bank (P-BANK-1).")
+    if turn is not None:
+        seat, hand_index = turn
+        who = "the banker" if seat == banker else name(seat)
+        hand_note = f" (hand {hand_index + 1})" if hand_index else ""
+        lines.append(f"▶ Turn: **{who}**{hand_note}")
+    if seconds_left is not None:
+        lines.append(f"⏱ {int(seconds_left)} s to act")
+    if rules.shoot:
+        lines.append(f"💰 Kitty: {kitty}")
+    lines.append(f"Bets {rules.min_bet}–{rules.max_bet} · round {round_no}")
+    if getattr(view, "needs_shuffle", False) and phase is Phase.WAITING:
+        lines.append("🔀 The pack will be shuffled before the next deal (P-NEXT-1).")
+    fields: list[tuple[str, str]] = []
+    for seat_view in getattr(view, "seats", []):
+        seat = seat_view.seat
+        if seat == banker:
+            continue
+        hands = getattr(seat_view, "hands", [])
+        balance = getattr(seat_view, "balance", 0)
+        head = f"{name(seat)} — {balance} chips"
+        if getattr(seat_view, "sitting_out", False):
+            body = "sitting out this round"
+        elif hands:
+            body = "\n".join(
+                (f"Hand {i + 1}: " if len(hands) > 1 else "") + hand_line(h)
+                for i, h in enumerate(hands)
+            )
+        else:
+            body = "seated"
+        fields.append((head, body))
+    banker_hand = getattr(view, "banker_hand", None)
+    if banker is not None:
+        balance = next(
+            (getattr(s, "balance", 0) for s in getattr(view, "seats", []) if s.seat == banker),
+            None,
+        )
+        head = "Banker" if banker == HOUSE else f"Banker {name(banker)}"
+        if balance is not None:
+            head += f" — {balance} chips"
+        body = hand_line(banker_hand) if banker_hand is not None else "—"
+        fields.append((head, body))
+    footer = "Face-down cards come by DM — or press Show my cards."
+    return TableText(title, "\n".join(lines), fields, footer)
+
+
+def event_line(ev: Event, name: Namer, banker: str | None) -> str | None:
+    """A public event as one line of the play log, or None for events not worth a post."""
+    who = "The banker" if ev.seat is not None and ev.seat == banker else name(ev.seat or "?")
+    hand = f" (hand {ev.hand + 1})" if ev.hand else ""
+    k = ev.kind
+    cards = cards_text(ev.cards) if ev.cards else ""
+    if k is EventKind.CUT_CARD:
+        return f"✂️ {who} cuts {cards}"
+    if k is EventKind.BANKER_CHOSEN:
+        return f"🏦 {name(ev.seat or '?')} takes the bank (P-BANK-1)."
+    if k is EventKind.SHUFFLED:
+        return "🔀 The pack is shuffled and cut."
+    if k is EventKind.BANKER_PONTOON:
+        return f"💥 The banker has a **pontoon** {cards}! Everyone pays double (P-DEAL-4)."
+    if k is EventKind.DECLARED:
+        return f"🃏 {who} declares a **pontoon** {cards}{hand}"
+    if k is EventKind.SPLIT:
+        return f"✌️ {who} splits {cards}"
+    if k is EventKind.BOUGHT:
+        return f"💵 {who} buys a card for {ev.amount}{hand}"
+    if k is EventKind.TWISTED:
+        return f"🔄 {who} twists {cards}{hand}" + (f" — {ev.total}" if ev.total else "")
+    if k is EventKind.BURNED:
+        return f"🔥 {who} burns {cards}{hand}"
+    if k is EventKind.STUCK:
+        return f"✋ {who} sticks{hand}"
+    if k is EventKind.BUST:
+        return f"💀 {who} is **bust** {cards}{hand}" + (f" ({ev.total})" if ev.total else "")
+    if k is EventKind.FIVE_CARD_TRICK:
+        return f"🖐 {who} has a **five card trick**{hand}"
+    if k is EventKind.TWENTY_ONE:
+        return f"🎯 {who} has **21**{hand}"
+    if k is EventKind.BANKER_REVEAL:
+        return f"🏦 The banker turns over {cards}" + (f" — {ev.total}" if ev.total else "")
+    if k is EventKind.BANKER_DRAW:
+        return f"🏦 The banker draws {cards}" + (f" — {ev.total}" if ev.total else "")
+    if k is EventKind.BANKER_STAYS:
+        return f"🏦 The banker stays on {ev.total} — paying {int(ev.total or 0) + 1}"
+    if k is EventKind.DOUBLED:
+        return "✖️2 The banker doubles all bets (P-VAR-3)."
+    if k is EventKind.SHOOT and ev.amount:
+        return f"🎯 {who} shoots {ev.amount} against the kitty{hand}"
+    if k is EventKind.KITTY:
+        return f"💰 Kitty: {ev.detail or ''} {ev.amount or ''}".rstrip()
+    if k is EventKind.BANK_PASSES:
+        return f"🏦 The bank passes to **{name(ev.seat or '?')}** {ev.detail}".rstrip()
+    if k is EventKind.BANK_SOLD:
+        return f"🤝 **{name(ev.seat or '?')}** buys the bank for {ev.amount}."
+    return None
+
+
+def result_line(ev: Event, name: Namer) -> str:
+    """A HAND_RESULT event: cards, result, chips won or lost."""
+    hand = f" (hand {ev.hand + 1})" if ev.hand else ""
+    net = ev.amount or 0
+    sign = f"+{net}" if net > 0 else str(net)
+    total = f" = {ev.total}" if ev.total is not None else ""
+    return f"{name(ev.seat or '?')}{hand}: {cards_text(ev.cards)}{total} — {ev.detail} ({sign})"
+
+
+def private_card_line(ev: Event) -> str:
+    hand = f" (hand {ev.hand + 1})" if ev.hand else ""
+    return f"Your face-down card{hand}: **{cards_text(ev.cards)}**"
+
+
+def rules_text(rules: PontoonRules) -> str:
+    """The table's rules in plain words (for /pontoon rules)."""
+    lines = [
+        f"• Bets {rules.min_bet}–{rules.max_bet} chips (P-TABLE-2); "
+        f"{rules.packs or 'one (two with 8+ players)'} pack(s) (P-TABLE-1).",
+        "• Pontoon (ace + ten-card) beats a five card trick, which beats 21, then totals; "
+        "the banker wins ties (P-RANK-1..6).",
+        f"• Stick on {16 if rules.stick_on_16 else 15} or more "
+        f"({'P-VAR-2' if rules.stick_on_16 else 'P-STICK-1'}); buy a card for 1–2× your "
+        "stake, then no more than the last buy (P-BUY-2/3); after a twist only twists (P-TWIST-2).",
+        "• Split a pair of the same rank, up to four hands (P-SPLIT-1/2)"
+        + (" — aces only (P-VAR-1)." if rules.split_aces_only else "."),
+        f"• Pontoons and five card tricks are paid {rules.pontoon_pays.replace('_', ' ')} (P-VAR-4).",
+        "• A player's pontoon (not from a split) takes the bank (P-NEXT-2); a pontoon means "
+        "a shuffle, otherwise used cards go to the bottom (P-NEXT-1).",
+    ]
+    if rules.banker_doubles:
+        lines.append("• The banker may double all bets after seeing the first card (P-VAR-3).")
+    if rules.no_buy_five_on_eleven:
+        lines.append(
+            "• With four cards totalling 11 or less, the fifth may only be twisted (P-VAR-5)."
+        )
+    if rules.royal_pontoon:
+        lines.append("• Three sevens are a royal pontoon, paid triple (P-VAR-6).")
+    if rules.pontoon_strength != "standard":
+        lines.append(f"• Pontoon strength: {rules.pontoon_strength.replace('_', ' ')} (P-VAR-7).")
+    if rules.burn != "off":
+        lines.append(f"• A hard {rules.burn} may be burned for two new cards (P-VAR-8).")
+    if rules.shoot:
+        lines.append(
+            f"• Shoot Pontoon: kitty {rules.kitty_min}–{rules.kitty_max}; shoot bets before the "
+            "second and fourth cards (P-SHOOT-1..9)."
+        )
+    if rules.house_bank:
+        lines.append(f"• The house banks and draws below {rules.house_stands_on}.")
+    return "\n".join(lines)

@@ -1,0 +1,559 @@
+"""The table service: where the engine, the ledger and the clock meet.
+
+No discord imports here. Every change to a table goes through :meth:`TableService.act`
+(or a timer), under one asyncio.Lock per table:
+
+    engine.apply(action) -> events + transfers      (RuleError: nothing changed)
+    store.save_table(snapshot, ledger transfers)    (one transaction; on failure the
+                                                     in-memory table is restored)
+    presenter.table_changed(...)                    (messages, DMs: the bot's business)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.errors import BusyElsewhere, NoTable, NotSeated, ServiceError, StaleButton, TableExists
+from engine.cards import Chance, RandomChance
+from engine.errors import RuleError
+from engine.pontoon import PontoonRules, Table
+from engine.pontoon.types import HOUSE, Action, ActionKind, Outcome, Phase, Transfer
+
+log = logging.getLogger(__name__)
+
+GAME_PONTOON = "pontoon"
+
+
+@dataclass
+class LiveTable:
+    """An open Pontoon table as the bot holds it (engine state plus where it lives)."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    opener_id: int
+    engine: Table
+    message_id: int | None = None
+    store_version: int = 0
+    deadline: float | None = None  # monotonic time the current actors must act by
+    deadline_version: int = -1  # engine version the deadline was set for
+    last_activity: float = field(default_factory=time.monotonic)
+    sale_offer: tuple[int, int, int] | None = None  # (seller, buyer, price) awaiting accept
+    names: dict[str, str] = field(default_factory=dict)  # seat -> display name
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "opener_id": self.opener_id,
+            "message_id": self.message_id,
+            "sale_offer": list(self.sale_offer) if self.sale_offer else None,
+            "names": self.names,
+        }
+
+    def snapshot(self) -> str:
+        return json.dumps({"engine": self.engine.to_json(), "meta": self.meta()})
+
+    @property
+    def seated(self) -> list[str]:
+        return list(self.engine.seats)
+
+
+class Presenter(Protocol):
+    """What the service tells the outside world. Implemented with discord.py in bot/presenter."""
+
+    async def table_changed(self, live: LiveTable, outcome: Outcome) -> None: ...
+
+    async def table_closed(self, live: LiveTable, reason: str) -> None: ...
+
+
+class NullPresenter:
+    async def table_changed(self, live: LiveTable, outcome: Outcome) -> None:
+        return None
+
+    async def table_closed(self, live: LiveTable, reason: str) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class Timers:
+    bet_seconds: float = 60.0
+    turn_seconds: float = 60.0
+    idle_seconds: float = 900.0
+
+
+class StoreLike(Protocol):
+    """The part of bot.storage.Store the service uses."""
+
+    async def ensure_member(self, guild_id: int, user_id: int, starting_chips: int) -> int: ...
+
+    async def save_table(
+        self,
+        table_id: str,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        state_json: str,
+        version: int,
+        message_id: int | None,
+        transfers: Sequence[Any],
+        log: str | None,
+    ) -> None: ...
+
+    async def close_table(self, table_id: str, transfers: Sequence[Any]) -> None: ...
+
+    async def load_open_tables(self) -> Sequence[Any]: ...
+
+    async def set_table_message(self, table_id: str, message_id: int) -> None: ...
+
+
+def new_table_id() -> str:
+    """A short unique id that fits in a button's custom id."""
+    return f"{int(time.time()):x}{secrets.token_hex(3)}"
+
+
+def seat_of(user_id: int) -> str:
+    return str(user_id)
+
+
+class TableService:
+    """Owns every open Pontoon table of the process."""
+
+    def __init__(
+        self,
+        store: StoreLike,
+        *,
+        starting_chips: Callable[[int], Awaitable[int]] | int = 1000,
+        chance: Chance | None = None,
+        timers: Timers | None = None,
+        presenter: Presenter | None = None,
+    ) -> None:
+        self.store = store
+        self._starting = starting_chips
+        self.chance: Chance = chance or RandomChance(random.SystemRandom())
+        self.timers = timers or Timers()
+        self.presenter: Presenter = presenter or NullPresenter()
+        self.tables: dict[str, LiveTable] = {}
+        self.by_channel: dict[int, str] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._timer_tasks: dict[str, asyncio.Task[None]] = {}
+        self._closing = False
+
+    # ------------------------------------------------------------------ lookup
+    def lock(self, table_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    def get(self, table_id: str) -> LiveTable:
+        live = self.tables.get(table_id)
+        if live is None:
+            raise ServiceError("That table is closed. Start a new one with `/pontoon start`.")
+        return live
+
+    def in_channel(self, channel_id: int) -> LiveTable:
+        table_id = self.by_channel.get(channel_id)
+        if table_id is None:
+            raise NoTable()
+        return self.tables[table_id]
+
+    def table_of_member(self, guild_id: int, user_id: int) -> LiveTable | None:
+        seat = seat_of(user_id)
+        for live in self.tables.values():
+            if live.guild_id == guild_id and seat in live.engine.seats:
+                return live
+        return None
+
+    async def _starting_chips(self, guild_id: int) -> int:
+        if isinstance(self._starting, int):
+            return self._starting
+        return await self._starting(guild_id)
+
+    # ------------------------------------------------------------- lifecycle
+    async def load(self) -> list[LiveTable]:
+        """Reload every open table after a (re)start."""
+        loaded: list[LiveTable] = []
+        for rec in await self.store.load_open_tables():
+            if getattr(rec, "game", GAME_PONTOON) != GAME_PONTOON:
+                continue
+            data = json.loads(rec.state_json)
+            meta = data["meta"]
+            live = LiveTable(
+                table_id=rec.table_id,
+                guild_id=int(meta["guild_id"]),
+                channel_id=int(meta["channel_id"]),
+                opener_id=int(meta["opener_id"]),
+                engine=Table.from_json(data["engine"]),
+                message_id=rec.message_id or meta.get("message_id"),
+                store_version=int(rec.version),
+            )
+            live.names = dict(meta.get("names") or {})
+            offer = meta.get("sale_offer")
+            live.sale_offer = tuple(offer) if offer else None  # type: ignore[assignment]
+            self._register(live)
+            self._arm_timer(live)
+            loaded.append(live)
+        return loaded
+
+    def _register(self, live: LiveTable) -> None:
+        self.tables[live.table_id] = live
+        self.by_channel[live.channel_id] = live.table_id
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        opener_id: int,
+        rules: PontoonRules,
+        opener_name: str | None = None,
+    ) -> LiveTable:
+        if channel_id in self.by_channel:
+            raise TableExists()
+        busy = self.table_of_member(guild_id, opener_id)
+        if busy is not None:
+            raise BusyElsewhere()
+        live = LiveTable(
+            table_id=new_table_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            opener_id=opener_id,
+            engine=Table(rules),
+        )
+        if opener_name:
+            live.names[seat_of(opener_id)] = opener_name
+        async with self.lock(live.table_id):
+            if channel_id in self.by_channel:
+                raise TableExists()
+            await self._persist(live, [], "open")
+            self._register(live)
+            chips = await self.store.ensure_member(
+                guild_id, opener_id, await self._starting_chips(guild_id)
+            )
+            outcome = await self._apply(
+                live, Action(seat_of(opener_id), ActionKind.JOIN, amount=chips)
+            )
+        await self.presenter.table_changed(live, outcome)
+        self._arm_timer(live)
+        return live
+
+    async def set_message(self, live: LiveTable, message_id: int) -> None:
+        live.message_id = message_id
+        await self.store.set_table_message(live.table_id, message_id)
+
+    # ------------------------------------------------------------------- acts
+    async def act(
+        self,
+        table_id: str,
+        user_id: int,
+        kind: ActionKind,
+        *,
+        amount: int | None = None,
+        shoot: int | None = None,
+        target: int | None = None,
+        version: int | None = None,
+        name: str | None = None,
+    ) -> Outcome:
+        """Apply one member's action. Raises ServiceError / RuleError with nothing changed."""
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            if table_id not in self.tables:
+                raise ServiceError("That table has just closed.")
+            if version is not None and version != live.engine.version:
+                raise StaleButton()
+            seat = seat_of(user_id)
+            if kind is ActionKind.JOIN:
+                busy = self.table_of_member(live.guild_id, user_id)
+                if busy is not None and busy is not live:
+                    raise BusyElsewhere()
+                if seat in live.engine.seats:
+                    raise RuleError("P-TABLE-1", "You are already seated at this table.")
+                amount = await self.store.ensure_member(
+                    live.guild_id, user_id, await self._starting_chips(live.guild_id)
+                )
+                if name:
+                    live.names[seat] = name
+            elif seat not in live.engine.seats:
+                raise NotSeated()
+            action = Action(
+                seat,
+                kind,
+                amount=amount,
+                shoot=shoot,
+                target=seat_of(target) if target is not None else None,
+            )
+            outcome = await self._apply_chain(live, action)
+        await self._after_change(live, outcome)
+        return outcome
+
+    async def deal(self, table_id: str, user_id: int, version: int | None = None) -> Outcome:
+        """Deal the next round: cut for the bank first if nobody banks yet (P-BANK-1)."""
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            if version is not None and version != live.engine.version:
+                raise StaleButton()
+            seat = seat_of(user_id)
+            eng = live.engine
+            if seat not in eng.seats:
+                raise NotSeated()
+            if eng.phase is not Phase.WAITING:
+                raise RuleError("P-DEAL-1", "A round is already in play at this table.")
+            may_deal = seat == eng.banker or (
+                user_id == live.opener_id and eng.banker in (None, HOUSE)
+            )
+            if eng.banker == HOUSE:
+                may_deal = True
+            if not may_deal:
+                raise RuleError("P-DEAL-1", "Only the banker (or the table's opener) deals.")
+            if not eng.rules.house_bank and len(eng.seats) < 2:
+                raise RuleError(
+                    "P-TABLE-1",
+                    "Pontoon needs at least two people: wait for someone to Join, "
+                    "or open a house-banked table.",
+                )
+            await self._sync_balances(live)
+            combined = Outcome()
+            if eng.banker is None:
+                cut = await self._apply(live, Action(seat, ActionKind.CUT))
+                combined.events.extend(cut.events)
+                combined.transfers.extend(cut.transfers)
+            dealer = eng.banker if eng.banker not in (None, HOUSE) else seat
+            assert dealer is not None
+            dealt = await self._apply_chain(live, Action(dealer, ActionKind.DEAL))
+            combined.events.extend(dealt.events)
+            combined.transfers.extend(dealt.transfers)
+        await self._after_change(live, combined)
+        return combined
+
+    async def _sync_balances(self, live: LiveTable) -> None:
+        """Between rounds, bring each seat's chips in line with the ledger (grants, daily)."""
+        eng = live.engine
+        if eng.phase not in (Phase.WAITING, Phase.ROUND_OVER):
+            return
+        for seat in eng.seats:
+            if seat == HOUSE or not seat.isdigit():
+                continue
+            chips = await self.store.ensure_member(
+                live.guild_id, int(seat), await self._starting_chips(live.guild_id)
+            )
+            if chips != eng.balances.get(seat):
+                eng.set_balance(seat, chips)
+
+    async def _apply_chain(self, live: LiveTable, action: Action) -> Outcome:
+        """Apply an action, then move the table on by itself where nobody has a choice
+        (a finished round goes to the next deal's waiting state)."""
+        outcome = await self._apply(live, action)
+        eng = live.engine
+        if eng.phase is Phase.ROUND_OVER:
+            actor = eng.banker if eng.banker not in (None, HOUSE) else eng.seats[0]
+            assert actor is not None
+            more = await self._apply(live, Action(actor, ActionKind.NEXT_ROUND))
+            outcome.events.extend(more.events)
+            outcome.transfers.extend(more.transfers)
+        return outcome
+
+    async def _apply(self, live: LiveTable, action: Action) -> Outcome:
+        """engine.apply + one storage transaction; on a storage failure the table is put
+        back exactly as it was and the error propagates."""
+        before = live.engine.to_json()
+        outcome = live.engine.apply(action, self.chance)
+        try:
+            await self._persist(live, outcome.transfers, f"{action.seat} {action.kind.value}")
+        except BaseException:
+            live.engine = Table.from_json(before)
+            raise
+        live.last_activity = time.monotonic()
+        return outcome
+
+    async def _persist(self, live: LiveTable, transfers: Sequence[Transfer], note: str) -> None:
+        version = live.store_version + 1
+        await self.store.save_table(
+            live.table_id,
+            live.guild_id,
+            live.channel_id,
+            GAME_PONTOON,
+            live.snapshot(),
+            version,
+            live.message_id,
+            list(transfers),
+            note,
+        )
+        live.store_version = version
+
+    async def _after_change(self, live: LiveTable, outcome: Outcome) -> None:
+        self._arm_timer(live)
+        try:
+            await self.presenter.table_changed(live, outcome)
+        except Exception:  # presentation must never undo a committed move
+            log.exception("presenting table %s failed", live.table_id)
+
+    # --------------------------------------------------------------- the bank
+    async def offer_bank(self, table_id: str, seller_id: int, buyer_id: int, price: int) -> None:
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            eng = live.engine
+            if eng.banker != seat_of(seller_id):
+                raise RuleError("P-SELL-1", "Only the banker can sell the bank.")
+            if seat_of(buyer_id) not in eng.seats:
+                raise RuleError("P-SELL-1", "The buyer must be seated at this table.")
+            if buyer_id == seller_id:
+                raise RuleError("P-SELL-1", "You already hold the bank.")
+            if eng.phase is not Phase.WAITING:
+                raise RuleError("P-SELL-1", "The bank can be sold only between hands.")
+            if price < 0:
+                raise RuleError("P-SELL-1", "The price cannot be negative.")
+            if eng.balances.get(seat_of(buyer_id), 0) < price:
+                raise RuleError(
+                    "P-SELL-1",
+                    f"The buyer has only {eng.balances.get(seat_of(buyer_id), 0)} chips.",
+                )
+            live.sale_offer = (seller_id, buyer_id, price)
+            await self._persist(live, [], f"bank offered to {buyer_id} for {price}")
+
+    async def accept_bank(self, table_id: str, buyer_id: int) -> Outcome:
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            offer = live.sale_offer
+            if offer is None or offer[1] != buyer_id:
+                raise ServiceError("There is no offer of the bank to you at this table.")
+            seller_id, _, price = offer
+            if live.engine.banker != seat_of(seller_id):
+                live.sale_offer = None
+                raise ServiceError("That offer has lapsed: the bank has changed hands.")
+            await self._sync_balances(live)
+            outcome = await self._apply(
+                live,
+                Action(
+                    seat_of(seller_id), ActionKind.SELL_BANK, amount=price, target=seat_of(buyer_id)
+                ),
+            )
+            live.sale_offer = None
+            await self._persist(live, [], "bank sale done")
+        await self._after_change(live, outcome)
+        return outcome
+
+    # ------------------------------------------------------------------ close
+    async def close(self, table_id: str, reason: str) -> None:
+        """Close a table, returning every chip in escrow and the kitty to its owner."""
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            if table_id not in self.tables:
+                return
+            refunds = live.engine.abandon() if hasattr(live.engine, "abandon") else []
+            await self.store.close_table(live.table_id, list(refunds))
+            self.tables.pop(table_id, None)
+            self.by_channel.pop(live.channel_id, None)
+            task = self._timer_tasks.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        try:
+            await self.presenter.table_closed(live, reason)
+        except Exception:
+            log.exception("presenting the close of %s failed", table_id)
+
+    async def shutdown(self) -> None:
+        self._closing = True
+        for task in list(self._timer_tasks.values()):
+            task.cancel()
+        self._timer_tasks.clear()
+
+    # ------------------------------------------------------------------ timers
+    def _arm_timer(self, live: LiveTable) -> None:
+        if self._closing:
+            return
+        eng = live.engine
+        now = time.monotonic()
+        if eng.to_act() and eng.phase not in (Phase.WAITING, Phase.KITTY, Phase.ROUND_OVER):
+            if live.deadline_version != eng.version:
+                seconds = (
+                    self.timers.bet_seconds
+                    if eng.phase in (Phase.BETTING, Phase.SHOOTING)
+                    else self.timers.turn_seconds
+                )
+                live.deadline = now + seconds
+                live.deadline_version = eng.version
+        else:
+            live.deadline = None
+            live.deadline_version = eng.version
+        task = self._timer_tasks.get(live.table_id)
+        if task is None or task.done():
+            self._timer_tasks[live.table_id] = asyncio.create_task(
+                self._timer_loop(live.table_id), name=f"timer-{live.table_id}"
+            )
+
+    def seconds_left(self, live: LiveTable) -> float | None:
+        if live.deadline is None:
+            return None
+        return max(0.0, live.deadline - time.monotonic())
+
+    async def _timer_loop(self, table_id: str) -> None:
+        try:
+            while not self._closing:
+                live = self.tables.get(table_id)
+                if live is None:
+                    return
+                now = time.monotonic()
+                idle_at = live.last_activity + self.timers.idle_seconds
+                wake = min(idle_at, live.deadline) if live.deadline is not None else idle_at
+                if wake > now:
+                    await asyncio.sleep(min(wake - now, 5.0))
+                    continue
+                if live.deadline is not None and live.deadline <= now:
+                    await self._on_deadline(live)
+                elif idle_at <= now:
+                    await self.close(table_id, "the table was idle")
+                    return
+        except asyncio.CancelledError:
+            return
+        except Exception:
+            log.exception("timer of table %s failed", table_id)
+
+    async def _on_deadline(self, live: LiveTable) -> None:
+        """Play for whoever ran out of time: bets sit out, a hand sticks if it may or
+        twists until it may (never buying), a banker stays (the engine's timeout_action)."""
+        combined = Outcome()
+        async with self.lock(live.table_id):
+            eng = live.engine
+            if live.deadline is None or live.deadline_version != eng.version:
+                return
+            timed_out = set(eng.to_act())
+            turn = eng.turn
+            for _ in range(4 * max(1, len(timed_out)) + 8):
+                pending = [s for s in eng.to_act() if s in timed_out]
+                if not pending or eng.turn != turn:
+                    break
+                action = eng.timeout_action(pending[0])
+                if action is None:
+                    break
+                try:
+                    out = await self._apply_chain(live, action)
+                except (RuleError, ServiceError) as exc:
+                    log.warning("timeout action %s refused: %s", action, exc)
+                    break
+                combined.events.extend(out.events)
+                combined.transfers.extend(out.transfers)
+            live.deadline = None
+            live.deadline_version = -1 if combined.events else eng.version
+        await self._after_change(live, combined)
+
+
+def member_of_seat(seat: str | None) -> int | None:
+    if seat is None or not seat.isdigit():
+        return None
+    return int(seat)
+
+
+__all__ = [
+    "GAME_PONTOON",
+    "LiveTable",
+    "Presenter",
+    "TableService",
+    "Timers",
+    "member_of_seat",
+    "seat_of",
+]

@@ -1,0 +1,126 @@
+"""/bank sell|kitty: selling the bank (P-SELL-1) and the Shoot Pontoon kitty (P-SHOOT-1/8)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import ServiceError, friendly, parse_amount
+from engine.errors import EngineError
+from engine.pontoon.types import ActionKind
+
+if TYPE_CHECKING:
+    from bot.app import PontoonBot
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[discord.Client]
+
+
+class AcceptBank(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"bk:(?P<table>[0-9a-f]+):(?P<buyer>[0-9]+):(?P<price>[0-9]+)",
+):
+    """The buyer's Accept button on a bank offer; works across restarts."""
+
+    def __init__(self, table_id: str, buyer_id: int, price: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=f"Accept: buy the bank for {price}",
+                style=discord.ButtonStyle.success,
+                custom_id=f"bk:{table_id}:{buyer_id}:{price}",
+            )
+        )
+        self.table_id = table_id
+        self.buyer_id = buyer_id
+        self.price = price
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls,
+        interaction: Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> AcceptBank:
+        return cls(match["table"], int(match["buyer"]), int(match["price"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        bot: PontoonBot = interaction.client  # type: ignore[assignment]
+        try:
+            if interaction.user.id != self.buyer_id:
+                raise ServiceError("This offer is for someone else.")
+            await interaction.response.defer()
+            await bot.service.accept_bank(self.table_id, interaction.user.id)
+            if interaction.message is not None:
+                await interaction.message.edit(
+                    content=f"{interaction.message.content}\n✅ Accepted.", view=None
+                )
+        except (ServiceError, EngineError) as exc:
+            await _reply(interaction, friendly(exc))
+        except Exception as exc:
+            log.exception("accepting the bank failed")
+            await _reply(interaction, friendly(exc))
+
+
+async def _reply(interaction: Interaction, text: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon bank"):
+    def __init__(self, bot: PontoonBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(AcceptBank)
+
+    @app_commands.command(name="sell", description="Offer the bank to a seated player (P-SELL-1)")
+    async def sell(
+        self,
+        interaction: Interaction,
+        member: discord.Member,
+        price: app_commands.Range[int, 0, 1_000_000_000],
+    ) -> None:
+        try:
+            if interaction.channel_id is None:
+                raise ServiceError("Use this in the table's channel.")
+            live = self.bot.service.in_channel(interaction.channel_id)
+            price = parse_amount(price, "price")
+            await self.bot.service.offer_bank(live.table_id, interaction.user.id, member.id, price)
+            view = discord.ui.View(timeout=None)
+            view.add_item(AcceptBank(live.table_id, member.id, price))
+            await interaction.response.send_message(
+                f"{interaction.user.mention} offers the bank to {member.mention} for **{price}** "
+                "chips. The buyer banks from the next deal (P-SELL-1).",
+                view=view,
+            )
+        except (ServiceError, EngineError) as exc:
+            await _reply(interaction, friendly(exc))
+
+    @app_commands.command(name="kitty", description="Put up or add to the kitty (P-SHOOT-1/8)")
+    async def kitty(
+        self, interaction: Interaction, amount: app_commands.Range[int, 1, 1_000_000_000]
+    ) -> None:
+        try:
+            if interaction.channel_id is None:
+                raise ServiceError("Use this in the table's channel.")
+            live = self.bot.service.in_channel(interaction.channel_id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.bot.service.act(
+                live.table_id, interaction.user.id, ActionKind.KITTY, amount=parse_amount(amount)
+            )
+            await interaction.followup.send(f"Kitty: {amount} added.", ephemeral=True)
+        except (ServiceError, EngineError) as exc:
+            await _reply(interaction, friendly(exc))
+
+
+async def setup(bot: PontoonBot) -> None:
+    await bot.add_cog(Bank(bot))

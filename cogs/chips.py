@@ -1,0 +1,151 @@
+"""/balance, /daily, /leaderboard and /chips grant|audit: chips through the ledger."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.audit import audit
+from bot.errors import ServiceError, friendly
+from bot.storage import member_account
+
+if TYPE_CHECKING:
+    from bot.app import PontoonBot
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[discord.Client]
+
+
+def _guild(interaction: Interaction) -> int:
+    if interaction.guild_id is None:
+        raise ServiceError("Chips belong to a server: use this in a server channel.")
+    return interaction.guild_id
+
+
+class Chips(commands.Cog):
+    def __init__(self, bot: PontoonBot) -> None:
+        self.bot = bot
+
+    async def _answer(self, interaction: Interaction, text: str, *, ephemeral: bool = True) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral)
+
+    @app_commands.command(name="balance", description="Your chips (or another member's)")
+    async def balance(self, interaction: Interaction, member: discord.Member | None = None) -> None:
+        try:
+            guild_id = _guild(interaction)
+            who = member or interaction.user
+            if who.bot:
+                raise ServiceError("Bots do not hold chips.")
+            chips = await self.bot.store.ensure_member(
+                guild_id, who.id, await self.bot.starting_chips(guild_id)
+            )
+            live = self.bot.service.table_of_member(guild_id, who.id)
+            extra = ""
+            if live is not None:
+                in_play = chips - live.engine.balances.get(str(who.id), chips)
+                extra = f" (seated at <#{live.channel_id}>" + (
+                    f", {in_play} in play)" if in_play > 0 else ")"
+                )
+            name = "You have" if who.id == interaction.user.id else f"{who.display_name} has"
+            await self._answer(interaction, f"{name} **{chips}** chips{extra}.")
+        except Exception as exc:
+            await self._answer(interaction, friendly(exc))
+
+    @app_commands.command(name="daily", description="Claim your daily chips")
+    async def daily(self, interaction: Interaction) -> None:
+        try:
+            guild_id = _guild(interaction)
+            s = self.bot.settings
+            await self.bot.store.ensure_member(
+                guild_id, interaction.user.id, await self.bot.starting_chips(guild_id)
+            )
+            chips = await self.bot.store.claim_daily(
+                guild_id,
+                interaction.user.id,
+                s.daily_chips,
+                timedelta(hours=s.daily_cooldown_hours),
+                datetime.now(UTC),
+            )
+            await self._answer(
+                interaction, f"You claim **{s.daily_chips}** chips. Balance: **{chips}**."
+            )
+        except Exception as exc:
+            await self._answer(interaction, friendly(exc))
+
+    @app_commands.command(name="leaderboard", description="The richest members of this server")
+    async def leaderboard(self, interaction: Interaction) -> None:
+        try:
+            guild_id = _guild(interaction)
+            rows = await self.bot.store.leaderboard(guild_id, 10)
+            if not rows:
+                await self._answer(interaction, "Nobody holds chips yet.", ephemeral=False)
+                return
+            lines = [f"{i + 1}. <@{uid}> — {bal}" for i, (uid, bal) in enumerate(rows)]
+            em = discord.Embed(title="Leaderboard", description="\n".join(lines))
+            await interaction.response.send_message(
+                embed=em, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except Exception as exc:
+            await self._answer(interaction, friendly(exc))
+
+    chips = app_commands.Group(
+        name="chips",
+        description="Chip administration",
+        default_permissions=discord.Permissions(manage_guild=True),
+        guild_only=True,
+    )
+
+    @chips.command(name="grant", description="Give a member chips (Manage Server)")
+    async def grant(
+        self,
+        interaction: Interaction,
+        member: discord.Member,
+        amount: app_commands.Range[int, 1, 1_000_000_000],
+    ) -> None:
+        try:
+            guild_id = _guild(interaction)
+            perms = getattr(interaction.user, "guild_permissions", None)
+            if not (perms and perms.manage_guild):
+                raise ServiceError("Only members with Manage Server can grant chips.")
+            if member.bot:
+                raise ServiceError("Bots do not hold chips.")
+            await self.bot.store.ensure_member(
+                guild_id, member.id, await self.bot.starting_chips(guild_id)
+            )
+            chips = await self.bot.store.grant(
+                guild_id, member.id, amount, "admin grant", interaction.user.id
+            )
+            await self._answer(
+                interaction,
+                f"Granted **{amount}** chips to {member.display_name}; they now have **{chips}**.",
+                ephemeral=False,
+            )
+        except Exception as exc:
+            await self._answer(interaction, friendly(exc))
+
+    @chips.command(name="audit", description="Check the chip ledger (Manage Server)")
+    async def audit_cmd(self, interaction: Interaction) -> None:
+        try:
+            perms = getattr(interaction.user, "guild_permissions", None)
+            if not (perms and perms.manage_guild):
+                raise ServiceError("Only members with Manage Server can audit the ledger.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            report = await audit(self.bot.store)
+            await interaction.followup.send(report.summary()[:1900], ephemeral=True)
+        except Exception as exc:
+            await self._answer(interaction, friendly(exc))
+
+
+async def setup(bot: PontoonBot) -> None:
+    await bot.add_cog(Chips(bot))
+
+
+__all__ = ["Chips", "member_account", "setup"]

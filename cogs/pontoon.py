@@ -1,0 +1,462 @@
+"""/pontoon commands and the table buttons: thin adapters from Discord to the TableService."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.presenter import ACT_KIND
+from bot.render import rules_text
+from bot.service import LiveTable, seat_of
+from engine.errors import ConfigError, EngineError
+from engine.pontoon import PontoonRules
+from engine.pontoon.types import ActionKind, Phase
+
+if TYPE_CHECKING:
+    from bot.app import PontoonBot
+
+log = logging.getLogger(__name__)
+
+MODAL_PREFIX = "ptm:"
+# Modal submits are handled from the custom id alone, so an open modal still works after a
+# restart: ptm:{table}:{act}:{version}
+AMOUNT_FIELD = "amount"
+SHOOT_FIELD = "shoot"
+Interaction = discord.Interaction[discord.Client]
+
+
+def _bot(interaction: Interaction) -> PontoonBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def reply(interaction: Interaction, text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s", interaction.id)
+
+
+class AmountModal(discord.ui.Modal):
+    """Asks for a chip amount (and, on a fourth card in Shoot mode, a shoot bet)."""
+
+    def __init__(
+        self, table_id: str, act: str, version: int, title: str, *, with_shoot: bool, hint: str
+    ) -> None:
+        super().__init__(
+            title=title, custom_id=f"{MODAL_PREFIX}{table_id}:{act}:{version}", timeout=600
+        )
+        self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
+            label="Amount (chips)", custom_id=AMOUNT_FIELD, placeholder=hint, max_length=12
+        )
+        self.add_item(self.amount)
+        if with_shoot:
+            self.shoot: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
+                label="Shoot bet with this card (optional)",
+                custom_id=SHOOT_FIELD,
+                required=False,
+                max_length=12,
+            )
+            self.add_item(self.shoot)
+
+    async def on_submit(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await handle_modal(interaction)
+
+
+def _range_hint(live: LiveTable, seat: str, kind: ActionKind) -> tuple[str, bool]:
+    for la in live.engine.legal_actions(seat):
+        if la.kind is kind:
+            hint = ""
+            if la.min_amount is not None and la.max_amount is not None:
+                hint = f"{la.min_amount} to {la.max_amount}"
+            return hint, bool(la.shoot_max)
+    return "", False
+
+
+MODAL_TITLES = {
+    "bet": "Place your bet",
+    "buy": "Buy a card",
+    "shoot": "Shoot bet",
+    "kitty": "Kitty",
+}
+
+
+async def handle_button(interaction: Interaction, table_id: str, act: str, version: int) -> None:
+    bot = _bot(interaction)
+    service = bot.service
+    try:
+        live = service.get(table_id)
+        bot.presenter.remember(live, interaction)
+        seat = seat_of(interaction.user.id)
+        if act == "cards":
+            await interaction.response.send_message(
+                bot.presenter.hand_summary(live, seat)
+                if seat in live.engine.seats
+                else "You are not seated at this table.",
+                ephemeral=True,
+            )
+            return
+        if act in MODAL_TITLES:
+            kind = ACT_KIND[act]
+            if seat not in live.engine.seats:
+                raise ServiceError("You are not seated at this table. Press **Join** first.")
+            if act != "bet" and version != live.engine.version:
+                from bot.errors import StaleButton
+
+                raise StaleButton()
+            hint, with_shoot = _range_hint(live, seat, kind)
+            if not hint and kind is not ActionKind.SHOOT and kind is not ActionKind.KITTY:
+                # Not legal for this seat now: let the engine explain why, nothing changes.
+                live.engine.legal_actions(seat)
+                raise ServiceError(_why_not(live, seat, kind))
+            await interaction.response.send_modal(
+                AmountModal(
+                    table_id,
+                    act,
+                    version,
+                    MODAL_TITLES[act],
+                    with_shoot=with_shoot,
+                    hint=hint or "amount",
+                )
+            )
+            return
+        await interaction.response.defer()
+        if act == "deal":
+            await service.deal(table_id, interaction.user.id, version=version)
+        elif act == "join":
+            await service.act(
+                table_id, interaction.user.id, ActionKind.JOIN, name=interaction.user.display_name
+            )
+        elif act == "leave":
+            await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
+        elif act in ACT_KIND:
+            await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
+        else:
+            raise ServiceError("That button is not known to this bot.")
+    except (ServiceError, EngineError) as exc:
+        await reply(interaction, friendly(exc))
+    except Exception as exc:
+        log.exception("button %s on %s failed", act, table_id)
+        await reply(interaction, friendly(exc))
+
+
+def _why_not(live: LiveTable, seat: str, kind: ActionKind) -> str:
+    eng = live.engine
+    if eng.turn is not None and eng.turn[0] != seat and eng.phase is Phase.PLAYING:
+        return "It is not your turn. (P-TURN-END)"
+    return f"You cannot {kind.value} right now."
+
+
+async def handle_modal(interaction: Interaction) -> None:
+    bot = _bot(interaction)
+    data = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    try:
+        parts = custom_id[len(MODAL_PREFIX) :].split(":")
+        if len(parts) != 3 or parts[1] not in MODAL_TITLES or not parts[2].isdigit():
+            raise ServiceError("That form is not known to this bot.")
+        table_id, act, version_text = parts
+        values = _modal_values(data)
+        amount = parse_amount(values.get(AMOUNT_FIELD), "amount")
+        shoot_text = values.get(SHOOT_FIELD, "").strip()
+        shoot = parse_amount(shoot_text, "shoot bet") if shoot_text else None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        live = bot.service.get(table_id)
+        bot.presenter.remember(live, interaction)
+        version = None if act == "bet" else int(version_text)
+        await bot.service.act(
+            table_id,
+            interaction.user.id,
+            ACT_KIND[act],
+            amount=amount,
+            shoot=shoot,
+            version=version,
+        )
+        await interaction.followup.send(_done_text(act, amount), ephemeral=True)
+    except (ServiceError, EngineError) as exc:
+        await reply(interaction, friendly(exc))
+    except Exception as exc:
+        log.exception("modal %s failed", custom_id)
+        await reply(interaction, friendly(exc))
+
+
+def _modal_values(data: object) -> dict[str, str]:
+    out: dict[str, str] = {}
+    rows = data.get("components", []) if isinstance(data, dict) else []
+    stack = list(rows)
+    while stack:
+        comp = stack.pop()
+        if not isinstance(comp, dict):
+            continue
+        if "components" in comp:
+            stack.extend(comp["components"])
+        if "component" in comp:
+            stack.append(comp["component"])
+        if "custom_id" in comp and "value" in comp:
+            out[str(comp["custom_id"])] = str(comp["value"] or "")
+    return out
+
+
+def _done_text(act: str, amount: int) -> str:
+    return {
+        "bet": f"Bet of {amount} placed.",
+        "buy": f"Bought a card for {amount} — it comes to you face down.",
+        "shoot": f"Shoot bet of {amount} placed." if amount else "You pass on the shoot.",
+        "kitty": f"Kitty: {amount} added.",
+    }.get(act, "Done.")
+
+
+class Pontoon(
+    commands.GroupCog,
+    group_name="pontoon",
+    group_description="Play Pontoon at this channel's table",
+):
+    def __init__(self, bot: PontoonBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Modal submits whose form was opened before a restart (no live Modal object)."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if not custom_id.startswith(MODAL_PREFIX):
+            return
+        store = getattr(self.bot._connection, "_view_store", None)
+        if store is not None and custom_id in getattr(store, "_modals", {}):
+            return  # the live AmountModal answers it
+        await handle_modal(interaction)
+
+    def _table(self, interaction: Interaction) -> LiveTable:
+        if interaction.channel_id is None:
+            raise ServiceError("Use this in a server channel.")
+        return self.bot.service.in_channel(interaction.channel_id)
+
+    async def _do(
+        self,
+        interaction: Interaction,
+        kind: ActionKind,
+        *,
+        amount: int | None = None,
+        shoot: int | None = None,
+        done: str = "Done.",
+    ) -> None:
+        try:
+            live = self._table(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            self.bot.presenter.remember(live, interaction)
+            if amount is not None:
+                amount = parse_amount(amount)
+            if shoot is not None:
+                shoot = parse_amount(shoot, "shoot bet")
+            await self.bot.service.act(
+                live.table_id,
+                interaction.user.id,
+                kind,
+                amount=amount,
+                shoot=shoot,
+                name=interaction.user.display_name,
+            )
+            await interaction.followup.send(done, ephemeral=True)
+        except (ServiceError, EngineError, BadAmount) as exc:
+            await reply(interaction, friendly(exc))
+
+    @app_commands.command(name="start", description="Open a Pontoon table in this channel")
+    @app_commands.describe(
+        min_bet="smallest initial bet (P-TABLE-2)",
+        max_bet="largest initial bet (P-TABLE-2)",
+        banker="players cut for the bank, or the house banks (for a lone player)",
+        packs="number of packs (default: 1, two with 8+ players)",
+        shoot="Shoot Pontoon mode with a kitty (P-SHOOT)",
+        kitty_min="smallest kitty in Shoot mode",
+        kitty_max="largest kitty in Shoot mode",
+        split_aces_only="P-VAR-1: only aces may be split",
+        stick_on_16="P-VAR-2: need 16 to stick",
+        banker_doubles="P-VAR-3: the banker may double all bets",
+        pontoon_pays="P-VAR-4: how pontoons and five card tricks pay",
+        no_buy_five_on_eleven="P-VAR-5: no buying the fifth card on 11 or less",
+        royal_pontoon="P-VAR-6: three sevens pay triple",
+        pontoon_strength="P-VAR-7: which pontoons are stronger",
+        burn="P-VAR-8: burn a hard 13 or 14",
+    )
+    async def start(
+        self,
+        interaction: Interaction,
+        min_bet: app_commands.Range[int, 1, 1_000_000] = 1,
+        max_bet: app_commands.Range[int, 1, 1_000_000] = 10,
+        banker: Literal["players", "house"] = "players",
+        packs: app_commands.Range[int, 1, 2] | None = None,
+        shoot: bool = False,
+        kitty_min: app_commands.Range[int, 1, 1_000_000] = 10,
+        kitty_max: app_commands.Range[int, 1, 1_000_000] = 100,
+        split_aces_only: bool = False,
+        stick_on_16: bool = False,
+        banker_doubles: bool = False,
+        pontoon_pays: Literal[
+            "double", "single", "triple", "players_double_banker_single"
+        ] = "double",
+        no_buy_five_on_eleven: bool = False,
+        royal_pontoon: bool = False,
+        pontoon_strength: Literal[
+            "standard", "picture_beats_ten", "ace_ten_not_pontoon", "natural"
+        ] = "standard",
+        burn: Literal["off", "13", "14"] = "off",
+    ) -> None:
+        try:
+            if interaction.guild_id is None or interaction.channel_id is None:
+                raise ServiceError("Pontoon tables live in server channels, not in DMs.")
+            if min_bet > max_bet:
+                raise ServiceError("The minimum bet cannot be above the maximum bet (P-TABLE-2).")
+            if shoot and kitty_min > kitty_max:
+                raise ServiceError("The kitty minimum cannot be above its maximum (P-SHOOT-1).")
+            try:
+                rules = PontoonRules(
+                    min_bet=min_bet,
+                    max_bet=max_bet,
+                    packs=packs,
+                    shoot=shoot,
+                    kitty_min=kitty_min,
+                    kitty_max=kitty_max,
+                    split_aces_only=split_aces_only,
+                    stick_on_16=stick_on_16,
+                    banker_doubles=banker_doubles,
+                    pontoon_pays=pontoon_pays,
+                    no_buy_five_on_eleven=no_buy_five_on_eleven,
+                    royal_pontoon=royal_pontoon,
+                    pontoon_strength=pontoon_strength,
+                    burn=burn,
+                    house_bank=banker == "house",
+                )
+            except ValueError as exc:
+                raise ConfigError(str(exc).splitlines()[0]) from exc
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            live = await self.bot.service.open_table(
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+                rules,
+                opener_name=interaction.user.display_name,
+            )
+            self.bot.presenter.remember(live, interaction)
+            await interaction.followup.send(
+                "Table open. Others press **Join**; when everyone is in, press **Deal**.",
+                ephemeral=True,
+            )
+        except (ServiceError, EngineError) as exc:
+            await reply(interaction, friendly(exc))
+
+    @app_commands.command(name="join", description="Sit at this channel's table")
+    async def join(self, interaction: Interaction) -> None:
+        await self._do(interaction, ActionKind.JOIN, done="You are seated.")
+
+    @app_commands.command(name="leave", description="Leave this channel's table (between rounds)")
+    async def leave(self, interaction: Interaction) -> None:
+        await self._do(interaction, ActionKind.LEAVE, done="You left the table.")
+
+    @app_commands.command(name="deal", description="Deal the next round (banker or opener)")
+    async def deal(self, interaction: Interaction) -> None:
+        try:
+            live = self._table(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            self.bot.presenter.remember(live, interaction)
+            await self.bot.service.deal(live.table_id, interaction.user.id)
+            await interaction.followup.send("Dealt.", ephemeral=True)
+        except (ServiceError, EngineError) as exc:
+            await reply(interaction, friendly(exc))
+
+    @app_commands.command(name="bet", description="Place your initial bet (P-DEAL-2)")
+    async def bet(self, interaction: Interaction, amount: int) -> None:
+        await self._do(interaction, ActionKind.BET, amount=amount, done=f"Bet of {amount} placed.")
+
+    @app_commands.command(name="buy", description="Buy a card face down (P-BUY-1)")
+    @app_commands.describe(shoot="a shoot bet with a fourth card (P-SHOOT-4)")
+    async def buy(self, interaction: Interaction, amount: int, shoot: int | None = None) -> None:
+        await self._do(
+            interaction,
+            ActionKind.BUY,
+            amount=amount,
+            shoot=shoot,
+            done=f"Bought a card for {amount}.",
+        )
+
+    @app_commands.command(name="shoot", description="Shoot bet against the kitty (0 to pass)")
+    async def shoot_cmd(self, interaction: Interaction, amount: int) -> None:
+        await self._do(
+            interaction,
+            ActionKind.SHOOT,
+            amount=amount,
+            done="Shoot bet placed." if amount else "You pass.",
+        )
+
+    @app_commands.command(name="twist", description="Twist: a card face up (P-TWIST-1)")
+    @app_commands.describe(shoot="a shoot bet with a fourth card (P-SHOOT-4)")
+    async def twist(self, interaction: Interaction, shoot: int | None = None) -> None:
+        await self._do(interaction, ActionKind.TWIST, shoot=shoot, done="Twisted.")
+
+    @app_commands.command(
+        name="stick", description="Stick (15 or more, P-STICK-1); the banker stays"
+    )
+    async def stick(self, interaction: Interaction) -> None:
+        await self._do(interaction, ActionKind.STICK, done="You stick.")
+
+    @app_commands.command(name="split", description="Split a pair (P-SPLIT-1)")
+    async def split(self, interaction: Interaction) -> None:
+        await self._do(interaction, ActionKind.SPLIT, done="Split.")
+
+    @app_commands.command(name="declare", description="Declare your pontoon (P-TURN-DECLARE)")
+    async def declare(self, interaction: Interaction) -> None:
+        await self._do(interaction, ActionKind.DECLARE, done="Pontoon declared.")
+
+    @app_commands.command(name="burn", description="Burn a hard 13/14 (P-VAR-8)")
+    async def burn_cmd(self, interaction: Interaction) -> None:
+        await self._do(interaction, ActionKind.BURN, done="Burned.")
+
+    @app_commands.command(name="cards", description="Show your cards (only you see them)")
+    async def cards(self, interaction: Interaction) -> None:
+        try:
+            live = self._table(interaction)
+            await reply(
+                interaction, self.bot.presenter.hand_summary(live, seat_of(interaction.user.id))
+            )
+        except ServiceError as exc:
+            await reply(interaction, friendly(exc))
+
+    @app_commands.command(name="rules", description="This table's rules in plain words")
+    async def rules(self, interaction: Interaction) -> None:
+        try:
+            live = self._table(interaction)
+            await reply(interaction, rules_text(live.engine.rules))
+        except ServiceError:
+            await reply(
+                interaction,
+                rules_text(PontoonRules()) + "\n(No table here: these are the defaults.)",
+            )
+
+    @app_commands.command(
+        name="end", description="Close this channel's table; stakes in play are returned"
+    )
+    async def end(self, interaction: Interaction) -> None:
+        try:
+            live = self._table(interaction)
+            perms = getattr(interaction.user, "guild_permissions", None)
+            is_admin = bool(perms and perms.manage_guild)
+            if interaction.user.id != live.opener_id and not is_admin:
+                raise ServiceError("Only the table's opener or a server manager can end the table.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.bot.service.close(live.table_id, f"ended by {interaction.user.display_name}")
+            await interaction.followup.send("Table closed.", ephemeral=True)
+        except (ServiceError, EngineError) as exc:
+            await reply(interaction, friendly(exc))
+
+
+async def setup(bot: PontoonBot) -> None:
+    await bot.add_cog(Pontoon(bot))
