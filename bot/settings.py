@@ -1,0 +1,139 @@
+"""Process settings, read from the environment and ``.env`` (names are case-insensitive).
+
+Every setting is documented in ``.env.example``. Per-server chip settings (starting and
+daily chips) can be changed by server admins; the values here are their defaults.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from pathlib import Path
+from typing import Annotated
+from urllib.parse import urlparse
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "pontoon.sqlite3"
+
+MAX_CHIPS = 10**9
+_LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
+
+Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
+# Timers: at least a few seconds (people need time to click), at most a day.
+Seconds = Annotated[float, Field(ge=5, le=86_400)]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=PROJECT_ROOT / ".env",
+        env_file_encoding="utf-8",
+        case_sensitive=False,
+        extra="ignore",
+        validate_default=True,
+    )
+
+    # Discord connection
+    discord_token: SecretStr | None = None
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+    dev_guild_id: Annotated[int, Field(gt=0)] | None = None
+
+    # Storage
+    database_path: Path = DEFAULT_DATABASE_PATH
+
+    # Chips (per-server defaults)
+    starting_chips: Chips = 1000
+    daily_chips: Chips = 100
+    daily_cooldown_hours: Annotated[float, Field(gt=0, le=24 * 30)] = 20
+
+    # Timers
+    bet_timer_seconds: Seconds = 60
+    turn_timer_seconds: Seconds = 60
+    idle_table_minutes: Annotated[float, Field(ge=1, le=7 * 24 * 60)] = 15
+    baccarat_betting_seconds: Seconds = 20
+
+    log_level: str = "INFO"
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _blank_token_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        if isinstance(value, str):
+            return value.strip()
+        return value
+
+    @field_validator("discord_api_base", "discord_gateway_url", "dev_guild_id", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("discord_api_base")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip()
+        parsed = urlparse(value)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ValueError("must be an http(s) URL, e.g. http://127.0.0.1:8080/api/v10")
+        return value.rstrip("/")
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _ws_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip()
+        parsed = urlparse(value)
+        if parsed.scheme not in ("ws", "wss") or not parsed.netloc:
+            raise ValueError("must be a ws(s) URL, e.g. ws://127.0.0.1:8080/gateway")
+        return value
+
+    @field_validator("database_path")
+    @classmethod
+    def _resolve_path(cls, value: Path) -> Path:
+        if str(value).strip() in ("", "."):
+            raise ValueError("must name a file")
+        value = value.expanduser()
+        if not value.is_absolute():
+            value = PROJECT_ROOT / value
+        if value.exists() and value.is_dir():
+            raise ValueError(f"{value} is a directory, not a database file")
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level(cls, value: object) -> str:
+        level = str(value).strip().upper()
+        if level == "WARN":
+            level = "WARNING"
+        if level not in _LOG_LEVELS:
+            raise ValueError(f"must be one of {', '.join(_LOG_LEVELS)}")
+        return level
+
+    # Convenience views -----------------------------------------------------------
+    @property
+    def daily_cooldown(self) -> timedelta:
+        return timedelta(hours=self.daily_cooldown_hours)
+
+    @property
+    def idle_table_seconds(self) -> float:
+        return self.idle_table_minutes * 60
+
+    @property
+    def log_level_number(self) -> int:
+        return int(logging.getLevelName(self.log_level))
+
+    def token(self) -> str:
+        """The bot token; raises a clear error when it is not set."""
+        if self.discord_token is None:
+            raise RuntimeError(
+                "DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)"
+            )
+        return self.discord_token.get_secret_value()
