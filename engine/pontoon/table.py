@@ -1,0 +1,1505 @@
+"""The Pontoon table: a round state machine that plays shared/rules/pontoon.md.
+
+Pure: no I/O, no global random. Randomness only comes in through the ``Chance`` passed to
+``apply``. Every ``apply`` validates first and only then mutates, so an illegal action
+raises ``RuleError`` and leaves the table exactly as it was.
+
+Decisions taken where the rules leave room (each also noted where it is coded):
+
+- P-DEAL-4: a banker's pontoon ends the hand whatever the pontoon strengths (P-VAR-7)
+  of the players' hands.
+- P-VAR-3: a doubled round pays and collects twice the stake for ordinary results; a
+  special result (pontoon, five card trick, royal pontoon, banker's pontoon, a banker's
+  five card trick) uses its own multiplier of the undoubled stake, but never less than
+  the doubled ordinary amount. The house never doubles.
+- P-PAY-LIMIT: the banker must hold ``banker_cover_mult`` x every open stake (2, or 3
+  with triple pontoons or royal pontoons); a player must hold ``player_loss_mult - 1``
+  x their open stakes besides the stakes in escrow (1, or 2 with triple pontoons).
+- P-SHOOT-5: a shoot bet on the new hand of a split rides on the SPLIT action's
+  ``shoot`` field.
+- P-SHOOT-8: in Shoot mode every deal starts in the KITTY phase; the banker adds 0 or
+  more (total at most ``kitty_max``), or puts up a new kitty of ``kitty_min`` ..
+  ``kitty_max`` when it is empty.
+- A stick below the minimum is allowed when the pack has no card left to deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from engine.cards import Card, Chance, Pack, full_pack, parse_card
+from engine.errors import ConfigError, RuleError
+from engine.pontoon.hands import BUST, FIVE, PONTOON, ROYAL, best_total, hard_total
+from engine.pontoon.hands import score as hand_score
+from engine.pontoon.rules import PontoonRules
+from engine.pontoon.types import (
+    ESCROW,
+    HOUSE,
+    KITTY,
+    Action,
+    ActionKind,
+    Event,
+    EventKind,
+    LegalAction,
+    Outcome,
+    Phase,
+    Transfer,
+)
+from engine.pontoon.views import HandStatus, HandView, SeatView, TableView
+
+_OPEN = HandStatus.OPEN
+_STUCK = HandStatus.STUCK
+_BUST = HandStatus.BUST
+_FIVE = HandStatus.FIVE_CARD_TRICK
+_PONT = HandStatus.PONTOON
+_21 = HandStatus.TWENTY_ONE
+_ROYAL = HandStatus.ROYAL
+
+_BIG = 1 << 62
+
+_K = ActionKind
+_E = EventKind
+
+# The rule that governs each action kind (used when it is tried in the wrong phase).
+_KIND_RULE: dict[ActionKind, str] = {
+    _K.JOIN: "P-TABLE-1",
+    _K.LEAVE: "P-TABLE-1",
+    _K.CUT: "P-BANK-1",
+    _K.DEAL: "P-DEAL-1",
+    _K.KITTY: "P-SHOOT-1",
+    _K.BET: "P-DEAL-2",
+    _K.DOUBLE: "P-VAR-3",
+    _K.NO_DOUBLE: "P-VAR-3",
+    _K.SHOOT: "P-SHOOT-2",
+    _K.DECLARE: "P-TURN-DECLARE",
+    _K.SPLIT: "P-SPLIT-1",
+    _K.BUY: "P-BUY-1",
+    _K.TWIST: "P-TWIST-1",
+    _K.STICK: "P-STICK-1",
+    _K.BURN: "P-VAR-8",
+    _K.SIT_OUT: "P-DEAL-2",
+    _K.SELL_BANK: "P-SELL-1",
+    _K.NEXT_ROUND: "P-NEXT-1",
+}
+
+
+class Hand:
+    """One hand on the table (a player's, or the banker's)."""
+
+    __slots__ = (
+        "cards",
+        "up",
+        "stake",
+        "orig",
+        "last_buy",
+        "twisted",
+        "shoot",
+        "status",
+        "split",
+        "shown",
+    )
+
+    def __init__(self, cards: list[Card], stake: int = 0) -> None:
+        self.cards = cards
+        self.up: list[bool] = [False] * len(cards)  # face up (public) per card
+        self.stake = stake  # initial bet plus buys (P-BUY-1)
+        self.orig = stake  # the original stake (P-BUY-2/3, P-SPLIT-1)
+        self.last_buy = 0  # amount added by the previous buy, 0 = none yet
+        self.twisted = False  # P-TWIST-2
+        self.shoot = 0  # shoot bets riding on this hand (P-SHOOT-*)
+        self.status = _OPEN
+        self.split = False  # part of a split (P-SPLIT-3)
+        self.shown = False  # every card public (bust, declared, settled)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cards": [c.code for c in self.cards],
+            "up": list(self.up),
+            "stake": self.stake,
+            "orig": self.orig,
+            "last_buy": self.last_buy,
+            "twisted": self.twisted,
+            "shoot": self.shoot,
+            "status": self.status.value,
+            "split": self.split,
+            "shown": self.shown,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Hand:
+        h = cls([parse_card(c) for c in d["cards"]], int(d["stake"]))
+        h.up = [bool(u) for u in d["up"]]
+        h.orig = int(d["orig"])
+        h.last_buy = int(d["last_buy"])
+        h.twisted = bool(d["twisted"])
+        h.shoot = int(d["shoot"])
+        h.status = HandStatus(d["status"])
+        h.split = bool(d["split"])
+        h.shown = bool(d["shown"])
+        return h
+
+
+def _ev(
+    kind: EventKind,
+    seat: str | None = None,
+    hand: int | None = None,
+    cards: tuple[str, ...] = (),
+    amount: int | None = None,
+    total: int | None = None,
+    to: str | None = None,
+    detail: str = "",
+) -> Event:
+    return Event(kind, seat, hand, cards, amount, total, to, detail)
+
+
+class Table:
+    """A Pontoon table. See engine/pontoon/API.md for the contract."""
+
+    def __init__(
+        self,
+        rules: PontoonRules | None = None,
+        seats: Iterable[str] = (),
+        balances: dict[str, int] | None = None,
+        *,
+        banker: str | None = None,
+        pack: Iterable[Card] | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else PontoonRules()
+        self._cache_rules()
+        self.seats: list[str] = []
+        self.balances: dict[str, int] = {}
+        bal = balances or {}
+        for s in seats:
+            self._check_seat_name(s)
+            if s in self.balances:
+                raise ConfigError(f"seat {s!r} is listed twice")
+            self.seats.append(s)
+            chips = int(bal.get(s, 0))
+            if chips < 0:
+                raise ConfigError("a balance cannot be negative")
+            self.balances[s] = chips
+        self.banker: str | None = HOUSE if self._house else None
+        if banker is not None:
+            if self._house:
+                raise ConfigError("a house-banked table has the house as banker")
+            if banker not in self.balances:
+                raise ConfigError(f"banker {banker!r} is not seated")
+            self.banker = banker
+        self.phase = Phase.WAITING
+        self.version = 0
+        self.round_no = 0
+        self.kitty = 0
+        self.escrow = 0
+        self.house_net = 0  # chips the house has won (negative: lost)
+        if pack is None:
+            self.pack = Pack(full_pack(self._packs_wanted()))
+            self.needs_shuffle = True
+        else:
+            self.pack = Pack(pack)
+            self.needs_shuffle = False
+        self._reset_round()
+        self._next_banker: str | None = None
+        self.results: list[dict[str, Any]] = []  # HAND_RESULT summaries of the last round
+
+    # ------------------------------------------------------------------ setup helpers
+
+    def _cache_rules(self) -> None:
+        r = self.rules
+        self._house = r.house_bank
+        self._shoot = r.shoot
+        self._min_bet = r.min_bet
+        self._max_bet = r.max_bet
+        self._stick_min = r.stick_min
+        self._strength = r.pontoon_strength
+        self._royal = r.royal_pontoon
+        self._aces_only = r.split_aces_only
+        self._var5 = r.no_buy_five_on_eleven
+        self._burn = 0 if r.burn == "off" else int(r.burn)
+        self._can_double = r.banker_doubles and not r.house_bank
+        self._M = r.banker_cover_mult
+        self._L = r.player_loss_mult
+        self._pmult = r.player_pontoon_mult
+        self._bmult = r.banker_pontoon_mult
+
+    def _reset_round(self) -> None:
+        self._players: list[str] = []  # dealt in this round, from the banker's left
+        self._hands: dict[str, list[Hand]] = {}
+        self._decided: dict[str, bool] = {}  # BETTING: True = bet, False = sat out
+        self._active: list[str] = []  # players who bet, in order
+        self._shoot_i = 0
+        self._tp = 0
+        self._th = 0
+        self._bhand: Hand | None = None
+        self._banker_sees = False
+        self._doubled = False
+        self._open_stake = 0
+        self._shoot_out = 0
+        self._pontoon_seen = False
+        self._banker_pontoon = False
+
+    @staticmethod
+    def _check_seat_name(seat: str) -> None:
+        if not isinstance(seat, str) or not seat or seat.startswith("@"):
+            raise ConfigError(f"not a valid seat id: {seat!r}")
+
+    def _packs_wanted(self) -> int:
+        if self.rules.packs is not None:
+            return self.rules.packs
+        return 2 if len(self.seats) >= 8 else 1
+
+    # ------------------------------------------------------------------ public queries
+
+    @property
+    def turn(self) -> tuple[str, int] | None:
+        if self.phase is Phase.PLAYING:
+            return (self._active[self._tp], self._th)
+        if self.phase is Phase.BANKER and self.banker is not None:
+            return (self.banker, 0)
+        return None
+
+    @property
+    def next_banker(self) -> str | None:
+        """Who banks the next deal (P-NEXT-2, P-SELL-1)."""
+        if self.phase is Phase.ROUND_OVER and self._next_banker is not None:
+            return self._next_banker
+        return self.banker
+
+    def to_act(self) -> list[str]:
+        ph = self.phase
+        if ph is Phase.BETTING:
+            return [p for p in self._players if p not in self._decided]
+        if ph is Phase.PLAYING:
+            return [self._active[self._tp]]
+        if ph is Phase.SHOOTING:
+            return [self._active[self._shoot_i]]
+        if ph in (Phase.BANKER, Phase.DOUBLING, Phase.KITTY) and self.banker is not None:
+            return [self.banker]
+        return []
+
+    def _players_for_round(self) -> list[str]:
+        if self._house:
+            return list(self.seats)
+        b = self.banker
+        if b is None:
+            return []
+        i = self.seats.index(b)
+        return self.seats[i + 1 :] + self.seats[:i]
+
+    def _can_deal(self) -> bool:
+        if self.banker is None:
+            return False
+        return len(self._players_for_round()) >= 1
+
+    def _cur_hand(self) -> Hand:
+        return self._hands[self._active[self._tp]][self._th]
+
+    def _pstake(self, seat: str) -> int:
+        t = 0
+        for h in self._hands.get(seat, ()):
+            if h.status is not _BUST:
+                t += h.stake
+        return t
+
+    def _player_cap(self, seat: str, extra_shoot: int = 0) -> int:
+        """The largest new stake ``seat`` can cover (P-PAY-LIMIT)."""
+        L = self._L
+        return (self.balances[seat] - extra_shoot - self._pstake(seat) * (L - 1)) // L
+
+    def _banker_cap(self) -> int:
+        """The largest new stake the banker can cover (P-PAY-LIMIT)."""
+        if self._house:
+            return _BIG
+        assert self.banker is not None
+        return self.balances[self.banker] // self._M - self._open_stake
+
+    def _shoot_room(self) -> int:
+        return self.kitty - self._shoot_out
+
+    def _shoot_max(self, seat: str, reserve: int) -> int:
+        """Largest shoot bet ``seat`` may place now, keeping ``reserve`` chips for a buy."""
+        if not self._shoot:
+            return 0
+        spare = self.balances[seat] - reserve - (self._pstake(seat) + reserve) * (self._L - 1)
+        return max(0, min(self._shoot_room(), spare))
+
+    def _hand_pontoon(self, h: Hand) -> bool:
+        s = hand_score(h.cards, self._strength, False)
+        return PONTOON <= s < ROYAL
+
+    def _buy_range(self, seat: str, h: Hand) -> tuple[int, int, str]:
+        """(min, max, rule) of a buy on hand ``h``; max < min when none is possible."""
+        lo = h.orig
+        if h.last_buy == 0:
+            hi, rule = 2 * h.orig, "P-BUY-2"
+        else:
+            hi, rule = h.last_buy, "P-BUY-3"
+        cap = min(self._player_cap(seat), self._banker_cap())
+        if cap < hi:
+            hi = cap
+            rule = "P-PAY-LIMIT"
+        return lo, hi, rule
+
+    def legal_actions(self, seat: str) -> list[LegalAction]:
+        """Exactly what ``seat`` may do now (amount ranges inclusive)."""
+        ph = self.phase
+        out: list[LegalAction] = []
+        seated = seat in self.balances
+        if ph is Phase.WAITING or ph is Phase.ROUND_OVER:
+            if not seated:
+                out.append(LegalAction(_K.JOIN, 0, None))
+                return out
+            if seat != self.banker or len(self.seats) == 1:
+                out.append(LegalAction(_K.LEAVE))
+            if ph is Phase.WAITING:
+                if self.banker is None and not self._house and len(self.seats) >= 2:
+                    out.append(LegalAction(_K.CUT))
+                if self._can_deal() and (self._house or seat == self.banker):
+                    out.append(LegalAction(_K.DEAL))
+            else:
+                out.append(LegalAction(_K.NEXT_ROUND))
+            if (
+                seat == self.banker
+                and not self._house
+                and len(self.seats) >= 2
+                and (ph is Phase.WAITING or self._next_banker is None)
+            ):
+                out.append(LegalAction(_K.SELL_BANK, 0, None))
+            return out
+        if not seated and not (self._house and seat == HOUSE):
+            return out
+        if ph is Phase.KITTY:
+            if seat == self.banker:
+                lo, hi = self._kitty_range()
+                if hi >= lo:
+                    out.append(LegalAction(_K.KITTY, lo, hi))
+                if len(self.seats) >= 2:
+                    out.append(LegalAction(_K.SELL_BANK, 0, None))
+            return out
+        if ph is Phase.BETTING:
+            if seat in self._hands and seat not in self._decided:
+                hi = min(self._max_bet, self._player_cap(seat), self._banker_cap())
+                if hi >= self._min_bet:
+                    out.append(LegalAction(_K.BET, self._min_bet, hi))
+                out.append(LegalAction(_K.SIT_OUT))
+            return out
+        if ph is Phase.DOUBLING:
+            if seat == self.banker:
+                out.append(LegalAction(_K.DOUBLE))
+                out.append(LegalAction(_K.NO_DOUBLE))
+            return out
+        if ph is Phase.SHOOTING:
+            if seat == self._active[self._shoot_i]:
+                out.append(LegalAction(_K.SHOOT, 0, self._shoot_max(seat, 0)))
+            return out
+        if ph is Phase.BANKER:
+            if seat == self.banker:
+                if len(self.pack) > 0:
+                    out.append(LegalAction(_K.TWIST))
+                out.append(LegalAction(_K.STICK))
+            return out
+        if ph is Phase.PLAYING:
+            if seat != self._active[self._tp]:
+                return out
+            h = self._cur_hand()
+            if self._hand_pontoon(h):
+                out.append(LegalAction(_K.DECLARE))
+                return out
+            n = len(h.cards)
+            total = best_total(h.cards)
+            left = len(self.pack)
+            if total >= self._stick_min or left == 0:
+                out.append(LegalAction(_K.STICK))
+            if left > 0:
+                sh = self._shoot_max(seat, 0) if n == 3 and self._shoot else None
+                out.append(LegalAction(_K.TWIST, None, None, sh))
+                if self._buy_ok(h) is None:
+                    lo, hi, _ = self._buy_range(seat, h)
+                    if hi >= lo:
+                        sh = self._shoot_max(seat, lo) if n == 3 and self._shoot else None
+                        out.append(LegalAction(_K.BUY, lo, hi, sh))
+            if self._split_ok(seat, h) is None:
+                sh = self._shoot_max(seat, h.orig) if self._shoot else None
+                out.append(LegalAction(_K.SPLIT, None, None, sh))
+            if self._burn_ok(h) is None:
+                out.append(LegalAction(_K.BURN))
+            return out
+        return out
+
+    def _kitty_range(self) -> tuple[int, int]:
+        assert self.banker is not None
+        bal = self.balances[self.banker]
+        if self.kitty == 0:
+            return self.rules.kitty_min, min(self.rules.kitty_max, bal)
+        return 0, max(0, min(self.rules.kitty_max - self.kitty, bal))
+
+    def _buy_ok(self, h: Hand) -> tuple[str, str] | None:
+        """Why hand ``h`` may not buy (rule, message), or None."""
+        if h.twisted:
+            return "P-TWIST-2", "after a twist the hand may only twist"
+        n = len(h.cards)
+        if n >= 5:
+            return "P-FIVE-1", "a five card trick takes no more cards"
+        if n == 4 and self._var5 and hard_total(h.cards) <= 11:
+            return "P-VAR-5", "with four cards totalling 11 or less the fifth card may only be twisted"
+        return None
+
+    def _split_ok(self, seat: str, h: Hand) -> tuple[str, str] | None:
+        if len(h.cards) != 2 or h.last_buy or h.twisted:
+            return "P-SPLIT-1", "only a hand of two cards may be split"
+        a, b = h.cards
+        if a.rank is not b.rank:
+            return "P-SPLIT-1", "only two cards of the same rank may be split"
+        if self._aces_only and a.value != 1:
+            return "P-VAR-1", "only aces may be split at this table"
+        if len(self._hands[seat]) >= 4:
+            return "P-SPLIT-2", "a player may hold at most four hands"
+        if len(self.pack) < 2:
+            return "P-SPLIT-1", "the pack has too few cards left"
+        if min(self._player_cap(seat), self._banker_cap()) < h.orig:
+            return "P-PAY-LIMIT", "the new stake could not be covered"
+        return None
+
+    def _burn_ok(self, h: Hand) -> tuple[str, str] | None:
+        if not self._burn:
+            return "P-VAR-8", "burning is not played at this table"
+        if len(h.cards) != 2 or any(c.value == 1 for c in h.cards):
+            return "P-VAR-8", "only two cards making a hard total may be burned"
+        if hard_total(h.cards) != self._burn:
+            return "P-VAR-8", f"only a hard {self._burn} may be burned"
+        if len(self.pack) < 2:
+            return "P-VAR-8", "the pack has too few cards left"
+        return None
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action, chance: Chance) -> Outcome:
+        """Apply one action. Raises RuleError (state untouched) when it is illegal."""
+        fn = _DISPATCH.get(action.kind)
+        if fn is None:
+            raise RuleError("P-TABLE-1", f"unknown action {action.kind!r}")
+        out = Outcome()
+        fn(self, action, chance, out)
+        self.version += 1
+        return out
+
+    # transfers ------------------------------------------------------------------------
+
+    def _move(self, out: Outcome, src: str, dst: str, amount: int, reason: str) -> None:
+        if amount <= 0:
+            return
+        bal = self.balances
+        if src == ESCROW:
+            self.escrow -= amount
+        elif src == KITTY:
+            self.kitty -= amount
+        elif src == HOUSE:
+            self.house_net -= amount
+        else:
+            bal[src] -= amount
+        if dst == ESCROW:
+            self.escrow += amount
+        elif dst == KITTY:
+            self.kitty += amount
+        elif dst == HOUSE:
+            self.house_net += amount
+        else:
+            bal[dst] += amount
+        out.transfers.append(Transfer(src, dst, amount, reason))
+
+    def _wrong_phase(self, a: Action) -> RuleError:
+        return RuleError(
+            _KIND_RULE.get(a.kind, "P-TABLE-1"),
+            f"{a.kind.value} is not possible now (the table is in the {self.phase.value} phase)",
+        )
+
+    @staticmethod
+    def _amount(a: Action, rule: str) -> int:
+        if a.amount is None or isinstance(a.amount, bool) or not isinstance(a.amount, int):
+            raise RuleError(rule, f"{a.kind.value} needs a whole-number amount")
+        return a.amount
+
+    def _need_seated(self, a: Action) -> None:
+        if a.seat not in self.balances:
+            raise RuleError("P-TABLE-1", f"{a.seat} is not seated at this table")
+
+    # WAITING / ROUND_OVER -----------------------------------------------------------
+
+    def _a_join(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase not in (Phase.WAITING, Phase.ROUND_OVER):
+            raise self._wrong_phase(a)
+        if a.seat in self.balances:
+            raise RuleError("P-TABLE-1", f"{a.seat} is already seated")
+        try:
+            self._check_seat_name(a.seat)
+        except ConfigError as exc:
+            raise RuleError("P-TABLE-1", str(exc)) from None
+        chips = 0 if a.amount is None else self._amount(a, "P-TABLE-1")
+        if chips < 0:
+            raise RuleError("P-TABLE-1", "a seat cannot bring a negative balance")
+        self.seats.append(a.seat)
+        self.balances[a.seat] = chips
+        out.events.append(_ev(_E.SEATED, a.seat, amount=chips))
+
+    def _a_leave(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase not in (Phase.WAITING, Phase.ROUND_OVER):
+            raise self._wrong_phase(a)
+        self._need_seated(a)
+        if a.seat == self.banker and len(self.seats) > 1:
+            raise RuleError("P-SELL-1", "the banker cannot leave while banking; sell the bank first")
+        if self._next_banker == a.seat:
+            raise RuleError("P-NEXT-2", "the bank passes to this seat at the next deal")
+        self.seats.remove(a.seat)
+        del self.balances[a.seat]
+        if a.seat == self.banker:
+            self.banker = None
+        out.events.append(_ev(_E.LEFT, a.seat))
+
+    def _a_cut(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is not Phase.WAITING or self.banker is not None or self._house:
+            raise RuleError("P-BANK-1", "cutting for the bank happens once, before the first deal")
+        self._need_seated(a)
+        if len(self.seats) < 2:
+            raise RuleError("P-TABLE-1", "two or more people are needed to play")
+        cands = list(self.seats)
+        avail = self.pack.peek()
+        while True:
+            best = -1
+            top: list[str] = []
+            for s in cands:
+                if not avail:
+                    avail = self.pack.peek()
+                card = avail.pop(ch.randbelow(len(avail)))
+                out.events.append(_ev(_E.CUT_CARD, s, cards=(card.code,)))
+                r = card.cut_rank
+                if r > best:
+                    best, top = r, [s]
+                elif r == best:
+                    top.append(s)
+            if len(top) == 1:
+                break
+            cands = top  # P-BANK-1: ties cut again
+        self.banker = top[0]
+        out.events.append(_ev(_E.BANKER_CHOSEN, top[0], detail="highest cut"))
+
+    def _a_sell(self, a: Action, ch: Chance, out: Outcome) -> None:
+        ph = self.phase
+        if ph not in (Phase.WAITING, Phase.ROUND_OVER, Phase.KITTY) or self._house:
+            raise self._wrong_phase(a)
+        if a.seat != self.banker:
+            raise RuleError("P-SELL-1", "only the banker can sell the bank")
+        if ph is Phase.ROUND_OVER and self._next_banker is not None:
+            raise RuleError("P-NEXT-2", f"the bank already passes to {self._next_banker}")
+        price = self._amount(a, "P-SELL-1")
+        buyer = a.target
+        if buyer is None or buyer not in self.balances or buyer == a.seat:
+            raise RuleError("P-SELL-1", "the bank must be sold to another seated player")
+        if price < 0:
+            raise RuleError("P-SELL-1", "the price cannot be negative")
+        if self.balances[buyer] < price:
+            raise RuleError("P-SELL-1", f"{buyer} cannot pay {price}")
+        self._move(out, buyer, a.seat, price, "bank sold (P-SELL-1)")
+        if self.kitty:  # P-SHOOT-9
+            out.events.append(_ev(_E.KITTY, a.seat, amount=self.kitty, detail="returned"))
+            self._move(out, KITTY, a.seat, self.kitty, "kitty returned (P-SHOOT-9)")
+        self.banker = buyer
+        out.events.append(_ev(_E.BANK_SOLD, buyer, amount=price, detail=f"from {a.seat}"))
+
+    def _a_deal(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is not Phase.WAITING:
+            raise self._wrong_phase(a)
+        self._need_seated(a)
+        if self.banker is None:
+            raise RuleError("P-BANK-1", "cut for the bank first")
+        if not self._house and a.seat != self.banker:
+            raise RuleError("P-DEAL-1", "the banker deals")
+        if not self._can_deal():
+            raise RuleError("P-TABLE-1", "two or more people are needed to play")
+        self._begin(ch, out)
+
+    def _a_next(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is not Phase.ROUND_OVER:
+            raise self._wrong_phase(a)
+        self._need_seated(a)
+        nb = self._next_banker
+        if nb is not None and nb != self.banker and nb in self.balances:
+            old = self.banker
+            assert old is not None
+            if self.kitty:  # P-SHOOT-9
+                out.events.append(_ev(_E.KITTY, old, amount=self.kitty, detail="returned"))
+                self._move(out, KITTY, old, self.kitty, "kitty returned (P-SHOOT-9)")
+            self.banker = nb
+            out.events.append(_ev(_E.BANK_PASSES, nb, detail=f"pontoon; from {old}"))
+        self._next_banker = None
+        if self._can_deal():
+            self._begin(ch, out)
+        else:
+            self.phase = Phase.WAITING
+            self._reset_round()
+
+    def _begin(self, ch: Chance, out: Outcome) -> None:
+        """Start a deal: Shoot mode asks for the kitty first (P-SHOOT-1/8)."""
+        self._reset_round()
+        self.results = []
+        if self._shoot:
+            self.phase = Phase.KITTY
+            return
+        self._deal_first(ch, out)
+
+    def _a_kitty(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is not Phase.KITTY:
+            raise self._wrong_phase(a)
+        if a.seat != self.banker:
+            raise RuleError("P-SHOOT-1", "only the banker puts up the kitty")
+        amt = self._amount(a, "P-SHOOT-1")
+        lo, hi = self._kitty_range()
+        if amt < lo or amt > hi:
+            if self.kitty == 0:
+                raise RuleError(
+                    "P-SHOOT-8" if self.round_no else "P-SHOOT-1",
+                    f"the kitty must be between {self.rules.kitty_min} and "
+                    f"{self.rules.kitty_max} and within the banker's chips",
+                )
+            if amt < 0:
+                raise RuleError("P-SHOOT-8", "the banker may add to the kitty, never take from it")
+            raise RuleError("P-SHOOT-8", f"the banker may add at most {hi} now")
+        if amt:
+            self._move(out, a.seat, KITTY, amt, "kitty (P-SHOOT-1)")
+            out.events.append(_ev(_E.KITTY, a.seat, amount=amt, total=self.kitty, detail="added"))
+        self._deal_first(ch, out)
+
+    def _deal_first(self, ch: Chance, out: Outcome) -> None:
+        """P-TABLE-1, P-NEXT-1, P-DEAL-1: (shuffle,) one face-down card each."""
+        want = self._packs_wanted() * 52
+        if len(self.pack) != want:
+            self.pack = Pack(full_pack(want // 52))
+            self.needs_shuffle = True
+        if self.needs_shuffle:
+            self.pack.replace(ch.shuffle(self.pack.peek()))
+            self.needs_shuffle = False
+            out.events.append(_ev(_E.SHUFFLED, detail="shuffled and cut"))
+        self.round_no += 1
+        self.phase = Phase.BETTING
+        players = self._players_for_round()
+        self._players = players
+        deal = self.pack.deal
+        evs = out.events
+        hands = self._hands
+        for p in players:
+            c = deal()
+            hands[p] = [Hand([c])]
+            evs.append(_ev(_E.CARD_DEALT, p, 0, (c.code,), to=p))
+        b = deal()
+        self._bhand = Hand([b])
+        banker = self.banker
+        assert banker is not None
+        # P-DEAL-1: the banker may not look at the first card (no cards in the event).
+        evs.append(_ev(_E.CARD_DEALT, banker, 0, (), to=banker, detail="banker, face down"))
+
+    # BETTING ----------------------------------------------------------------------------
+
+    def _a_bet(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is not Phase.BETTING:
+            raise self._wrong_phase(a)
+        seat = a.seat
+        if seat not in self._hands:
+            raise RuleError("P-DEAL-2", f"{seat} is not a player in this deal")
+        if seat in self._decided:
+            raise RuleError("P-DEAL-2", f"{seat} has already placed an initial bet")
+        amt = self._amount(a, "P-DEAL-2")
+        if amt < self._min_bet or amt > self._max_bet:
+            raise RuleError(
+                "P-TABLE-2", f"the initial bet must be between {self._min_bet} and {self._max_bet}"
+            )
+        if amt > self._player_cap(seat):
+            raise RuleError(
+                "P-PAY-LIMIT",
+                f"{seat} cannot cover a bet of {amt} and a possible {self._L}x loss",
+            )
+        if amt > self._banker_cap():
+            raise RuleError("P-PAY-LIMIT", f"the banker cannot cover another bet of {amt}")
+        h = self._hands[seat][0]
+        h.stake = h.orig = amt
+        self._open_stake += amt
+        self._decided[seat] = True
+        self._move(out, seat, ESCROW, amt, "initial bet (P-DEAL-2)")
+        out.events.append(_ev(_E.BET, seat, 0, amount=amt))
+        self._after_bets(ch, out)
+
+    def _a_sit_out(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is not Phase.BETTING:
+            raise self._wrong_phase(a)
+        if a.seat not in self._hands or a.seat in self._decided:
+            raise RuleError("P-DEAL-2", f"{a.seat} has nothing to sit out")
+        self._decided[a.seat] = False
+        self._after_bets(ch, out)
+
+    def _after_bets(self, ch: Chance, out: Outcome) -> None:
+        if len(self._decided) < len(self._players):
+            return
+        self._active = [p for p in self._players if self._decided[p]]
+        if not self._active:
+            self._finish_round(out)
+            return
+        if self._can_double:
+            self.phase = Phase.DOUBLING
+            self._banker_sees = True
+            assert self._bhand is not None and self.banker is not None
+            out.events.append(
+                _ev(
+                    _E.CARD_DEALT,
+                    self.banker,
+                    0,
+                    (self._bhand.cards[0].code,),
+                    to=self.banker,
+                    detail="banker looks (P-VAR-3)",
+                )
+            )
+            return
+        self._after_doubling(ch, out)
+
+    def _after_doubling(self, ch: Chance, out: Outcome) -> None:
+        if self._shoot:
+            self.phase = Phase.SHOOTING
+            self._shoot_i = 0
+            return
+        self._deal_second(ch, out)
+
+    def _a_double(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is not Phase.DOUBLING:
+            raise self._wrong_phase(a)
+        if a.seat != self.banker:
+            raise RuleError("P-VAR-3", "only the banker may double")
+        if a.kind is _K.DOUBLE:
+            self._doubled = True
+            out.events.append(_ev(_E.DOUBLED, a.seat, detail="all bets doubled"))
+        self._after_doubling(ch, out)
+
+    def _a_shoot(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is not Phase.SHOOTING:
+            raise self._wrong_phase(a)
+        seat = a.seat
+        if seat != self._active[self._shoot_i]:
+            raise RuleError(
+                "P-SHOOT-2", f"shoot bets go in seat order; it is {self._active[self._shoot_i]}'s"
+            )
+        amt = self._amount(a, "P-SHOOT-2")
+        self._check_shoot(seat, amt, 0, "P-SHOOT-2")
+        if amt:
+            self._place_shoot(out, seat, 0, amt)
+        self._shoot_i += 1
+        if self._shoot_i >= len(self._active):
+            self._deal_second(ch, out)
+
+    def _check_shoot(self, seat: str, amt: int, reserve: int, rule: str) -> None:
+        if amt < 0:
+            raise RuleError(rule, "a shoot bet cannot be negative")
+        if amt == 0:
+            return
+        if not self._shoot:
+            raise RuleError("P-SHOOT-1", "shoot bets are only for Shoot Pontoon")
+        if amt > self._shoot_room():
+            raise RuleError(
+                "P-SHOOT-2",
+                f"all shoot bets together may not exceed the kitty ({self._shoot_room()} left)",
+            )
+        if amt > self._shoot_max(seat, reserve):
+            raise RuleError("P-PAY-LIMIT", f"{seat} cannot cover a shoot bet of {amt}")
+
+    def _place_shoot(self, out: Outcome, seat: str, hi: int, amt: int) -> None:
+        self._hands[seat][hi].shoot += amt
+        self._shoot_out += amt
+        self._move(out, seat, ESCROW, amt, "shoot bet (P-SHOOT-2)")
+        out.events.append(_ev(_E.SHOOT, seat, hi, amount=amt))
+
+    def _deal_second(self, ch: Chance, out: Outcome) -> None:
+        """P-DEAL-3 and the banker's pontoon check P-DEAL-4."""
+        deal = self.pack.deal
+        evs = out.events
+        for p in self._active:
+            h = self._hands[p][0]
+            c = deal()
+            h.cards.append(c)
+            h.up.append(False)
+            evs.append(_ev(_E.CARD_DEALT, p, 0, (c.code,), to=p))
+        bh = self._bhand
+        banker = self.banker
+        assert bh is not None and banker is not None
+        c = deal()
+        bh.cards.append(c)
+        bh.up.append(False)
+        self._banker_sees = True  # P-DEAL-3: everyone looks at their two cards
+        evs.append(_ev(_E.CARD_DEALT, banker, 0, tuple(x.code for x in bh.cards), to=banker))
+        if hand_score(bh.cards, self._strength, False) >= PONTOON:
+            self._banker_has_pontoon(out)
+            return
+        self.phase = Phase.PLAYING
+        self._tp = 0
+        self._th = 0
+        for p in self._active:
+            h = self._hands[p][0]
+            self._auto(h)
+            if h.status is _21:
+                evs.append(_ev(_E.TWENTY_ONE, p, 0))
+        self._advance(ch, out, first=True)
+
+    def _banker_has_pontoon(self, out: Outcome) -> None:
+        """P-DEAL-4 / P-SHOOT-3: the banker collects from everyone; the hand ends."""
+        bh = self._bhand
+        banker = self.banker
+        assert bh is not None and banker is not None
+        bh.shown = True
+        bh.status = _PONT
+        self._banker_pontoon = True
+        self._pontoon_seen = True
+        out.events.append(
+            _ev(_E.BANKER_PONTOON, banker, 0, tuple(c.code for c in bh.cards), total=21)
+        )
+        mult = max(self._bmult, 2 if self._doubled else 1)
+        for p in self._active:
+            for i, h in enumerate(self._hands[p]):
+                loss = h.stake * mult
+                self._lose(out, p, h, loss, "banker's pontoon (P-DEAL-4)")
+                if h.shoot:
+                    self._move(out, ESCROW, KITTY, h.shoot, "shoot bet to kitty (P-SHOOT-3)")
+                    self._shoot_out -= h.shoot
+                h.shown = True
+                self._result(out, p, i, h, -loss, -h.shoot, "lose", "banker's pontoon")
+        self._open_stake = 0
+        self._finish_round(out)
+
+    def _lose(self, out: Outcome, seat: str, h: Hand, loss: int, reason: str) -> None:
+        banker = self.banker
+        assert banker is not None
+        self._move(out, ESCROW, banker, h.stake, reason)
+        self._move(out, seat, banker, loss - h.stake, reason)
+
+    def _win(self, out: Outcome, seat: str, h: Hand, win: int, reason: str) -> None:
+        banker = self.banker
+        assert banker is not None
+        self._move(out, ESCROW, seat, h.stake, "stake returned")
+        self._move(out, banker, seat, win, reason)
+
+    def _result(
+        self,
+        out: Outcome,
+        seat: str,
+        i: int,
+        h: Hand,
+        net: int,
+        shoot_net: int,
+        outcome: str,
+        why: str,
+    ) -> None:
+        s = hand_score(h.cards, self._strength, self._royal)
+        out.events.append(
+            _ev(
+                _E.HAND_RESULT,
+                seat,
+                i,
+                tuple(c.code for c in h.cards),
+                amount=net + shoot_net,
+                total=best_total(h.cards),
+                detail=f"{outcome}: {why}",
+            )
+        )
+        self.results.append(
+            {
+                "seat": seat,
+                "hand": i,
+                "cards": [c.code for c in h.cards],
+                "score": s,
+                "stake": h.stake,
+                "outcome": outcome,
+                "net": net,
+                "shoot_net": shoot_net,
+                "why": why,
+            }
+        )
+
+    # PLAYING ----------------------------------------------------------------------------
+
+    def _auto(self, h: Hand) -> None:
+        """Give a hand its status after a card (P-BUST-1, P-FIVE-1, P-STICK-1, P-VAR-6).
+        A pontoon stays OPEN: it waits for DECLARE."""
+        t = best_total(h.cards)
+        n = len(h.cards)
+        if t > 21:
+            h.status = _BUST
+        elif n >= 5:
+            h.status = _FIVE
+        elif t == 21:
+            s = hand_score(h.cards, self._strength, self._royal)
+            if s == ROYAL:
+                h.status = _ROYAL
+            elif s < PONTOON:
+                h.status = _21
+
+    def _check_turn(self, a: Action) -> Hand:
+        if self.phase is not Phase.PLAYING:
+            raise self._wrong_phase(a)
+        cur = self._active[self._tp]
+        if a.seat != cur:
+            raise RuleError("P-TURN-END", f"it is {cur}'s turn (hand {self._th + 1})")
+        return self._hands[cur][self._th]
+
+    def _advance(self, ch: Chance, out: Outcome, first: bool = False) -> None:
+        """P-TURN-END: move to the next hand still to play, then to the banker."""
+        active = self._active
+        tp, th = self._tp, self._th
+        moved = first
+        while tp < len(active):
+            hands = self._hands[active[tp]]
+            while th < len(hands):
+                if hands[th].status is _OPEN:
+                    self._tp, self._th = tp, th
+                    if moved:
+                        out.events.append(_ev(_E.TURN, active[tp], th))
+                    return
+                th += 1
+                moved = True
+            tp += 1
+            th = 0
+            moved = True
+        self._tp = len(active) - 1
+        self._th = 0
+        self._banker_turn(ch, out)
+
+    def _a_declare(self, a: Action, ch: Chance, out: Outcome) -> None:
+        h = self._check_turn(a)
+        if not self._hand_pontoon(h):
+            raise RuleError("P-TURN-DECLARE", "only a pontoon (an ace and a ten-card) is declared")
+        h.status = _PONT
+        h.shown = True
+        self._pontoon_seen = True
+        out.events.append(
+            _ev(_E.DECLARED, a.seat, self._th, tuple(c.code for c in h.cards), total=21)
+        )
+        self._advance(ch, out)
+
+    def _pontoon_waits(self, h: Hand) -> None:
+        if self._hand_pontoon(h):
+            raise RuleError("P-TURN-DECLARE", "a pontoon must be declared; nothing else is possible")
+
+    def _a_stick(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is Phase.BANKER:
+            self._banker_stick(a, ch, out)
+            return
+        h = self._check_turn(a)
+        self._pontoon_waits(h)
+        t = best_total(h.cards)
+        if t < self._stick_min and len(self.pack) > 0:
+            rule = "P-VAR-2" if self._stick_min == 16 else "P-STICK-1"
+            raise RuleError(rule, f"a hand needs at least {self._stick_min} to stick (it has {t})")
+        h.status = _STUCK
+        out.events.append(_ev(_E.STUCK, a.seat, self._th))
+        self._advance(ch, out)
+
+    def _draw_checks(self, h: Hand, a: Action) -> None:
+        self._pontoon_waits(h)
+        n = len(h.cards)
+        if n >= 5:
+            raise RuleError("P-FIVE-1", "a five card trick takes no more cards")
+        if best_total(h.cards) >= 21:
+            raise RuleError("P-STICK-1", "a hand on 21 stands")
+        if len(self.pack) == 0:
+            raise RuleError("P-TABLE-1", "the pack has no card left")
+        if a.shoot:
+            if n != 3:
+                raise RuleError(
+                    "P-SHOOT-4", "a shoot bet goes with the fourth card only, not before or after"
+                )
+
+    def _a_twist(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if self.phase is Phase.BANKER:
+            self._banker_twist(a, ch, out)
+            return
+        h = self._check_turn(a)
+        self._draw_checks(h, a)
+        sh = a.shoot or 0
+        if sh:
+            self._check_shoot(a.seat, sh, 0, "P-SHOOT-4")
+            self._place_shoot(out, a.seat, self._th, sh)
+        c = self.pack.deal()
+        h.cards.append(c)
+        h.up.append(True)
+        h.twisted = True
+        out.events.append(_ev(_E.TWISTED, a.seat, self._th, (c.code,)))
+        self._after_draw(ch, out, a.seat, h)
+
+    def _a_buy(self, a: Action, ch: Chance, out: Outcome) -> None:
+        h = self._check_turn(a)
+        self._draw_checks(h, a)
+        why = self._buy_ok(h)
+        if why is not None:
+            raise RuleError(*why)
+        amt = self._amount(a, "P-BUY-1")
+        lo, hi, rule = self._buy_range(a.seat, h)
+        if amt < lo:
+            raise RuleError(
+                "P-BUY-3" if h.last_buy else "P-BUY-2",
+                f"a buy adds at least the original stake ({lo})",
+            )
+        if amt > hi:
+            if rule == "P-PAY-LIMIT":
+                raise RuleError(rule, f"a buy of {amt} could not be covered (at most {hi} now)")
+            if rule == "P-BUY-2":
+                msg = f"the first buy adds at most twice the original stake ({hi})"
+            else:
+                msg = f"a later buy adds at most the previous buy ({hi})"
+            raise RuleError(rule, msg)
+        sh = a.shoot or 0
+        if sh:
+            self._check_shoot(a.seat, sh, amt, "P-SHOOT-4")
+        seat = a.seat
+        h.stake += amt
+        h.last_buy = amt
+        self._open_stake += amt
+        self._move(out, seat, ESCROW, amt, "buy (P-BUY-1)")
+        if sh:
+            self._place_shoot(out, seat, self._th, sh)
+        c = self.pack.deal()
+        h.cards.append(c)
+        h.up.append(False)
+        out.events.append(_ev(_E.BOUGHT, seat, self._th, amount=amt, total=h.stake))
+        out.events.append(_ev(_E.CARD_DEALT, seat, self._th, (c.code,), to=seat))
+        self._after_draw(ch, out, seat, h)
+
+    def _after_draw(self, ch: Chance, out: Outcome, seat: str, h: Hand) -> None:
+        self._auto(h)
+        st = h.status
+        if st is _OPEN:
+            return
+        i = self._th
+        if st is _BUST:
+            self._bust(out, seat, i, h)
+        elif st is _FIVE:
+            out.events.append(_ev(_E.FIVE_CARD_TRICK, seat, i))
+        elif st is _21 or st is _ROYAL:
+            out.events.append(_ev(_E.TWENTY_ONE, seat, i, detail=st.value))
+        self._advance(ch, out)
+
+    def _bust(self, out: Outcome, seat: str, i: int, h: Hand) -> None:
+        """P-BUST-1 / P-SHOOT-6: shown, stake to the banker, cards to the bottom at once."""
+        h.shown = True
+        out.events.append(
+            _ev(_E.BUST, seat, i, tuple(c.code for c in h.cards), total=best_total(h.cards))
+        )
+        loss = h.stake * (2 if self._doubled else 1)
+        self._lose(out, seat, h, loss, "bust (P-BUST-1)")
+        self._open_stake -= h.stake
+        if h.shoot:
+            self._move(out, ESCROW, KITTY, h.shoot, "shoot bet to kitty (P-SHOOT-6)")
+            self._shoot_out -= h.shoot
+        self._result(out, seat, i, h, -loss, -h.shoot, "lose", "bust")
+        self.pack.add_to_bottom(h.cards)
+
+    def _a_split(self, a: Action, ch: Chance, out: Outcome) -> None:
+        h = self._check_turn(a)
+        self._pontoon_waits(h)
+        seat = a.seat
+        why = self._split_ok(seat, h)
+        if why is not None:
+            raise RuleError(*why)
+        sh = a.shoot or 0
+        if sh:
+            self._check_shoot(seat, sh, h.orig, "P-SHOOT-5")
+        i = self._th
+        c1, c2 = h.cards
+        stake = h.orig
+        nh = Hand([c2], stake)
+        nh.up = [True]
+        nh.split = True
+        h.cards = [c1]
+        h.up = [True]
+        h.split = True
+        h.stake = stake
+        self._hands[seat].insert(i + 1, nh)
+        self._open_stake += stake
+        self._move(out, seat, ESCROW, stake, "split stake (P-SPLIT-1)")
+        out.events.append(_ev(_E.SPLIT, seat, i, (c1.code, c2.code), amount=stake))
+        if sh:
+            self._place_shoot(out, seat, i + 1, sh)
+        deal = self.pack.deal
+        for j, hh in ((i, h), (i + 1, nh)):
+            c = deal()
+            hh.cards.append(c)
+            hh.up.append(False)
+            out.events.append(_ev(_E.CARD_DEALT, seat, j, (c.code,), to=seat))
+            self._auto(hh)
+            if hh.status is _21:
+                out.events.append(_ev(_E.TWENTY_ONE, seat, j))
+        self._advance(ch, out)
+
+    def _a_burn(self, a: Action, ch: Chance, out: Outcome) -> None:
+        h = self._check_turn(a)
+        why = self._burn_ok(h)
+        if why is not None:
+            raise RuleError(*why)
+        seat = a.seat
+        old = h.cards
+        out.events.append(_ev(_E.BURNED, seat, self._th, tuple(c.code for c in old)))
+        self.pack.add_to_bottom(old)
+        h.cards = [self.pack.deal(), self.pack.deal()]
+        h.up = [False, False]
+        out.events.append(
+            _ev(_E.CARD_DEALT, seat, self._th, tuple(c.code for c in h.cards), to=seat)
+        )
+        self._auto(h)
+        if h.status is _21:
+            out.events.append(_ev(_E.TWENTY_ONE, seat, self._th))
+        self._advance(ch, out)
+
+    # BANKER -----------------------------------------------------------------------------
+
+    def _banker_turn(self, ch: Chance, out: Outcome) -> None:
+        bh = self._bhand
+        banker = self.banker
+        assert bh is not None and banker is not None
+        if self._open_stake == 0 and self._shoot_out == 0 and not self._any_open():
+            self._settle(out)  # every hand bust: nothing left to play against
+            return
+        self.phase = Phase.BANKER
+        bh.shown = True
+        bh.up = [True] * len(bh.cards)
+        out.events.append(
+            _ev(
+                _E.BANKER_REVEAL,
+                banker,
+                0,
+                tuple(c.code for c in bh.cards),
+                total=best_total(bh.cards),
+            )
+        )
+        if self._banker_done(out):
+            return
+        if self._house:
+            stand = self.rules.house_stands_on
+            while best_total(bh.cards) < stand and len(self.pack) > 0:
+                self._banker_draw(out)
+                if self._banker_done(out):
+                    return
+            out.events.append(_ev(_E.BANKER_STAYS, banker, 0, total=best_total(bh.cards)))
+            bh.status = _STUCK
+            self._settle(out)
+
+    def _any_open(self) -> bool:
+        for p in self._active:
+            for h in self._hands[p]:
+                if h.status is not _BUST:
+                    return True
+        return False
+
+    def _banker_draw(self, out: Outcome) -> None:
+        bh = self._bhand
+        assert bh is not None
+        c = self.pack.deal()
+        bh.cards.append(c)
+        bh.up.append(True)
+        out.events.append(
+            _ev(_E.BANKER_DRAW, self.banker, 0, (c.code,), total=best_total(bh.cards))
+        )
+
+    def _banker_done(self, out: Outcome) -> bool:
+        """P-BANKER-3: bust, five cards or 21 end the banker's turn (and settle)."""
+        bh = self._bhand
+        assert bh is not None
+        t = best_total(bh.cards)
+        if t > 21:
+            bh.status = _BUST
+            out.events.append(_ev(_E.BUST, self.banker, 0, tuple(c.code for c in bh.cards), total=t))
+        elif len(bh.cards) >= 5:
+            bh.status = _FIVE
+            out.events.append(_ev(_E.FIVE_CARD_TRICK, self.banker, 0))
+        elif t == 21:
+            bh.status = _21
+            out.events.append(_ev(_E.TWENTY_ONE, self.banker, 0))
+        else:
+            return False
+        self._settle(out)
+        return True
+
+    def _banker_twist(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if a.seat != self.banker:
+            raise RuleError("P-BANKER-2", "it is the banker's turn")
+        if len(self.pack) == 0:
+            raise RuleError("P-TABLE-1", "the pack has no card left")
+        self._banker_draw(out)
+        self._banker_done(out)
+
+    def _banker_stick(self, a: Action, ch: Chance, out: Outcome) -> None:
+        if a.seat != self.banker:
+            raise RuleError("P-BANKER-2", "it is the banker's turn")
+        bh = self._bhand
+        assert bh is not None
+        bh.status = _STUCK
+        out.events.append(_ev(_E.BANKER_STAYS, a.seat, 0, total=best_total(bh.cards)))
+        self._settle(out)
+
+    # SETTLEMENT -------------------------------------------------------------------------
+
+    def _settle(self, out: Outcome) -> None:
+        """Section 7: the banker against every hand still in play."""
+        bh = self._bhand
+        assert bh is not None
+        bt = best_total(bh.cards)
+        b_bust = bt > 21
+        b_five = not b_bust and len(bh.cards) >= 5
+        bscore = BUST if b_bust else (FIVE if b_five else bt)
+        dbl = 2 if self._doubled else 1
+        strength, royal = self._strength, self._royal
+        for p in self._active:
+            for i, h in enumerate(self._hands[p]):
+                if h.status is _BUST:
+                    continue
+                h.shown = True
+                s = hand_score(h.cards, strength, royal)
+                if s == ROYAL:
+                    mult, label = 3, "royal pontoon"
+                elif s >= PONTOON:
+                    mult, label = self._pmult, "pontoon"
+                elif s == FIVE:
+                    mult, label = 2, "five card trick"
+                else:
+                    mult, label = 0, str(s)
+                if b_bust or s > bscore:
+                    win = h.stake * (max(mult, dbl) if mult else dbl)
+                    why = "banker bust" if b_bust else f"{label} beats {_label(bscore)}"
+                    self._win(out, p, h, win, f"{label} wins (P-PAY-{'BUST' if b_bust else 'STAY' if not b_five else 'FIVE'})")
+                    sn = 0
+                    if h.shoot:
+                        self._move(out, ESCROW, p, h.shoot, "shoot bet returned")
+                        self._move(out, KITTY, p, h.shoot, "shoot bet won (P-SHOOT-7)")
+                        sn = h.shoot
+                    self._result(out, p, i, h, win, sn, "win", why)
+                else:
+                    loss = h.stake * (2 if b_five else dbl)
+                    why = f"{label} loses to {_label(bscore)}"
+                    self._lose(out, p, h, loss, f"loses (P-PAY-{'FIVE' if b_five else 'STAY'})")
+                    if h.shoot:
+                        self._move(out, ESCROW, KITTY, h.shoot, "shoot bet to kitty (P-SHOOT-7)")
+                    self._result(out, p, i, h, -loss, -h.shoot, "lose", why)
+        self._open_stake = 0
+        self._shoot_out = 0
+        self._finish_round(out)
+
+    def _finish_round(self, out: Outcome) -> None:
+        """P-NEXT-1 / P-NEXT-2: used cards to the bottom, decide the next banker."""
+        used: list[Card] = []
+        nb: str | None = None
+        for p in self._players:
+            for h in self._hands[p]:
+                if h.status is not _BUST:
+                    used.extend(h.cards)
+                if (
+                    nb is None
+                    and h.status is _PONT
+                    and not h.split
+                    and not self._banker_pontoon
+                    and not self._house
+                ):
+                    nb = p  # P-NEXT-2: nearest the banker's left (players are in that order)
+        bh = self._bhand
+        if bh is not None:
+            used.extend(bh.cards)
+        self.pack.add_to_bottom(used)
+        if self._pontoon_seen:
+            self.needs_shuffle = True
+        self._next_banker = nb
+        if nb is not None:
+            out.events.append(_ev(_E.BANK_PASSES, nb, detail="pontoon (P-NEXT-2)"))
+        self.phase = Phase.ROUND_OVER
+        assert self.escrow == 0, "escrow must be empty after a round"
+        if self._shoot and self.kitty == 0:
+            out.events.append(_ev(_E.KITTY, self.banker, amount=0, detail="empty (P-SHOOT-8)"))
+        out.events.append(_ev(_E.ROUND_OVER, amount=self.round_no))
+
+    # ------------------------------------------------------------------ misc API
+
+    def timeout_action(self, seat: str) -> Action | None:
+        ph = self.phase
+        if ph is Phase.BETTING:
+            if seat in self._hands and seat not in self._decided:
+                return Action(seat, _K.SIT_OUT)
+            return None
+        if ph is Phase.PLAYING:
+            if seat != self._active[self._tp]:
+                return None
+            kinds = {la.kind for la in self.legal_actions(seat)}
+            for k in (_K.DECLARE, _K.STICK, _K.TWIST):
+                if k in kinds:
+                    return Action(seat, k)
+            return None
+        if ph is Phase.BANKER and seat == self.banker:
+            return Action(seat, _K.STICK)
+        if ph is Phase.DOUBLING and seat == self.banker:
+            return Action(seat, _K.NO_DOUBLE)
+        if ph is Phase.SHOOTING and seat == self._active[self._shoot_i]:
+            return Action(seat, _K.SHOOT, 0)
+        return None
+
+    def set_balance(self, seat: str, chips: int) -> None:
+        if self.phase not in (Phase.WAITING, Phase.ROUND_OVER):
+            raise RuleError("P-PAY-LIMIT", "balances can only be synced between rounds")
+        if seat not in self.balances:
+            raise RuleError("P-TABLE-1", f"{seat} is not seated")
+        if chips < 0:
+            raise RuleError("P-PAY-LIMIT", "a balance cannot be negative")
+        self.balances[seat] = chips
+
+    # views ------------------------------------------------------------------------------
+
+    def _view(self, seat: str, i: int, h: Hand, all_cards: bool, banker: bool = False) -> HandView:
+        if all_cards or h.shown:
+            cards = tuple(c.code for c in h.cards)
+            hidden = 0
+        else:
+            cards = tuple(c.code for c, u in zip(h.cards, h.up, strict=True) if u)
+            hidden = len(h.cards) - len(cards)
+        total = best_total(h.cards) if hidden == 0 and h.cards else None
+        return HandView(seat, i, cards, hidden, h.stake, h.shoot, h.status, total)
+
+    def private_view(self, seat: str) -> list[HandView]:
+        """The seat's own hands with every card it may see (P-DEAL-1 for the banker)."""
+        if seat == self.banker:
+            bh = self._bhand
+            if bh is None:
+                return []
+            if self._banker_sees or bh.shown:
+                return [self._view(seat, 0, bh, True)]
+            return [self._view(seat, 0, bh, False)]
+        return [self._view(seat, i, h, True) for i, h in enumerate(self._hands.get(seat, ()))]
+
+    def public_view(self) -> TableView:
+        seats = []
+        for s in self.seats:
+            hands = [self._view(s, i, h, False) for i, h in enumerate(self._hands.get(s, ()))]
+            d = self._decided.get(s)
+            seats.append(
+                SeatView(
+                    s,
+                    self.balances[s],
+                    hands,
+                    sitting_out=d is False,
+                    bet_placed=d is True,
+                )
+            )
+        bh = self._bhand
+        bview = None
+        if bh is not None and self.banker is not None:
+            bview = self._view(self.banker, 0, bh, False)
+        return TableView(
+            self.phase,
+            self.version,
+            self.round_no,
+            self.banker,
+            seats,
+            self.turn,
+            self.kitty,
+            bview,
+            self.needs_shuffle,
+        )
+
+    # serialization ----------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": 1,
+            "rules": self.rules.model_dump(),
+            "seats": list(self.seats),
+            "balances": dict(self.balances),
+            "banker": self.banker,
+            "phase": self.phase.value,
+            "version": self.version,
+            "round_no": self.round_no,
+            "kitty": self.kitty,
+            "escrow": self.escrow,
+            "house_net": self.house_net,
+            "pack": self.pack.codes(),
+            "needs_shuffle": self.needs_shuffle,
+            "players": list(self._players),
+            "hands": {p: [h.to_json() for h in hs] for p, hs in self._hands.items()},
+            "decided": dict(self._decided),
+            "active": list(self._active),
+            "shoot_i": self._shoot_i,
+            "tp": self._tp,
+            "th": self._th,
+            "bhand": None if self._bhand is None else self._bhand.to_json(),
+            "banker_sees": self._banker_sees,
+            "doubled": self._doubled,
+            "open_stake": self._open_stake,
+            "shoot_out": self._shoot_out,
+            "pontoon_seen": self._pontoon_seen,
+            "banker_pontoon": self._banker_pontoon,
+            "next_banker": self._next_banker,
+            "results": [dict(r) for r in self.results],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Table:
+        if d.get("format") != 1:
+            raise ConfigError("unknown table snapshot format")
+        t = cls.__new__(cls)
+        t.rules = PontoonRules.model_validate(d["rules"])
+        t._cache_rules()
+        t.seats = [str(s) for s in d["seats"]]
+        t.balances = {str(k): int(v) for k, v in d["balances"].items()}
+        t.banker = d["banker"]
+        t.phase = Phase(d["phase"])
+        t.version = int(d["version"])
+        t.round_no = int(d["round_no"])
+        t.kitty = int(d["kitty"])
+        t.escrow = int(d["escrow"])
+        t.house_net = int(d["house_net"])
+        t.pack = Pack(parse_card(c) for c in d["pack"])
+        t.needs_shuffle = bool(d["needs_shuffle"])
+        t._reset_round()
+        t._players = [str(p) for p in d["players"]]
+        t._hands = {str(p): [Hand.from_json(h) for h in hs] for p, hs in d["hands"].items()}
+        t._decided = {str(k): bool(v) for k, v in d["decided"].items()}
+        t._active = [str(p) for p in d["active"]]
+        t._shoot_i = int(d["shoot_i"])
+        t._tp = int(d["tp"])
+        t._th = int(d["th"])
+        t._bhand = None if d["bhand"] is None else Hand.from_json(d["bhand"])
+        t._banker_sees = bool(d["banker_sees"])
+        t._doubled = bool(d["doubled"])
+        t._open_stake = int(d["open_stake"])
+        t._shoot_out = int(d["shoot_out"])
+        t._pontoon_seen = bool(d["pontoon_seen"])
+        t._banker_pontoon = bool(d["banker_pontoon"])
+        t._next_banker = d["next_banker"]
+        t.results = [dict(r) for r in d["results"]]
+        return t
+
+
+def _label(bscore: int) -> str:
+    if bscore == BUST:
+        return "banker bust"
+    if bscore == FIVE:
+        return "banker's five card trick"
+    return f"banker's {bscore}"
+
+
+_Handler = Callable[[Table, Action, Chance, Outcome], None]
+
+_DISPATCH: dict[ActionKind, _Handler] = {
+    _K.JOIN: Table._a_join,
+    _K.LEAVE: Table._a_leave,
+    _K.CUT: Table._a_cut,
+    _K.DEAL: Table._a_deal,
+    _K.KITTY: Table._a_kitty,
+    _K.BET: Table._a_bet,
+    _K.SIT_OUT: Table._a_sit_out,
+    _K.DOUBLE: Table._a_double,
+    _K.NO_DOUBLE: Table._a_double,
+    _K.SHOOT: Table._a_shoot,
+    _K.DECLARE: Table._a_declare,
+    _K.SPLIT: Table._a_split,
+    _K.BUY: Table._a_buy,
+    _K.TWIST: Table._a_twist,
+    _K.STICK: Table._a_stick,
+    _K.BURN: Table._a_burn,
+    _K.SELL_BANK: Table._a_sell,
+    _K.NEXT_ROUND: Table._a_next,
+}
