@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Literal, Self
 
@@ -54,6 +55,12 @@ class PuntoBancoRules(BaseModel):
     def banco_win_fraction(self) -> Fraction:
         """What a winning Banco bet pays per unit stake before rounding (0.95 at 5%)."""
         return Fraction(100 - self.banco_commission_pct, 100)
+
+    @property
+    def exact_banco_stake_multiple(self) -> int:
+        """The smallest stake whose Banco winnings need no rounding (20 at 5%): stakes that
+        are multiples of it are paid exactly 1:1 less the commission."""
+        return 100 // math.gcd(100, 100 - self.banco_commission_pct)
 
     def banco_winnings(self, stake: int) -> int:
         """B-WIN-1: winnings of a winning Banco bet, commission taken, rounded DOWN.

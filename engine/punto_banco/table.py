@@ -63,6 +63,13 @@ class Shoe:
     def deal(self) -> Card:
         return self.pack.deal()
 
+    def value_counts(self) -> list[int]:
+        """Cards left per baccarat value 0..9 (for ``exact_odds_for_counts``)."""
+        out = [0] * 10
+        for c in self.pack.peek():
+            out[c.baccarat_value] += 1
+        return out
+
     def to_json(self) -> dict[str, Any]:
         return {"packs": self.packs, "cards": self.pack.codes(), "shuffles": self.shuffles}
 

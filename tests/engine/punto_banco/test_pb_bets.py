@@ -154,3 +154,13 @@ def test_rules_model_is_frozen_and_strict() -> None:
         PuntoBancoRules.model_validate({"packs": 2, "colour": "red"})
     with pytest.raises(ValueError):
         rules.packs = 2  # type: ignore[misc]
+
+
+@pytest.mark.rule("B-WIN-1")
+@pytest.mark.parametrize(("pct", "multiple"), [(5, 20), (0, 1), (4, 25), (10, 10), (2, 50)])
+def test_b_win_1_exact_stake_multiple(pct: int, multiple: int) -> None:
+    rules = PuntoBancoRules(banco_commission_pct=pct, max_bet=1000)
+    assert rules.exact_banco_stake_multiple == multiple
+    for stake in range(1, 201):
+        exact = rules.banco_win_fraction * stake
+        assert (rules.banco_winnings(stake) == exact) is (stake % multiple == 0)

@@ -185,3 +185,23 @@ def test_deal_settles_bets_from_escrow() -> None:
         Side.EGALITE: {"ann": 0, "bob": 0, HOUSE: 0},
     }[winner]
     assert {k: ledger[k] for k in expected} == expected
+
+
+@pytest.mark.rule("B-TABLE-2")
+def test_shoe_value_counts_feed_exact_odds_of_the_rest() -> None:
+    from engine.punto_banco import exact_odds, exact_odds_for_counts
+
+    shoe = Shoe(1)
+    shoe.shuffle(chance(4))
+    assert shoe.value_counts() == [16] + [4] * 9
+    full = exact_odds_for_counts(shoe.value_counts(), "seed")
+    assert (full.banco, full.punto, full.tie) == (
+        exact_odds(1, "seed").banco,
+        exact_odds(1, "seed").punto,
+        exact_odds(1, "seed").tie,
+    )
+    for _ in range(10):
+        shoe.deal()
+    assert sum(shoe.value_counts()) == 42
+    rest = exact_odds_for_counts(shoe.value_counts(), "seed")
+    assert rest.banco + rest.punto + rest.tie == 1
