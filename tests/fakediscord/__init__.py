@@ -1,0 +1,38 @@
+"""A fake Discord for end-to-end tests: ``FakeDiscord`` is both the server and the driver."""
+
+from .models import (
+    Button,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    InteractionResult,
+    LogEntry,
+    MessageVersion,
+    ModalShown,
+    NoResponse,
+    RequestRecord,
+    SelectMenu,
+)
+from .server import FakeDiscord, Fault
+
+__all__ = [
+    "Button",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeMember",
+    "FakeMessage",
+    "FakeRole",
+    "FakeUser",
+    "Fault",
+    "InteractionResult",
+    "LogEntry",
+    "MessageVersion",
+    "ModalShown",
+    "NoResponse",
+    "RequestRecord",
+    "SelectMenu",
+]

@@ -1,0 +1,176 @@
+"""A tiny discord.py bot used to test the fake Discord and as a latency baseline.
+
+Run as its own process: ``python -m tests.fakediscord.minimal_bot`` with DISCORD_TOKEN,
+DISCORD_API_BASE and DISCORD_GATEWAY_URL set (``FakeDiscord.bot_env()``).
+
+Commands (one group, ``/demo``):
+  /demo ping                  answers "pong" at once (latency baseline)
+  /demo hello                 a message with a "Reveal" button (non-persistent view);
+                              the click edits that message and DMs the clicker a secret,
+                              falling back to an ephemeral reply when DMs are closed (50007)
+  /demo add a:int b:int       typed options: "a + b = n"
+  /demo whois user:User       user option with resolved member: "<name> has id <id>"
+  /demo form                  opens a modal; its submit answers "Thanks, <name>: <comment>"
+  /demo pick                  a select menu; choosing edits the message "You picked <v>"
+  /demo slow                  defers, then edits the original response after 0.2 s
+  /demo admin echo text:str   subcommand group; ephemeral echo
+
+Environment: MINIMAL_BOT_GUILD_ID syncs the commands to that guild instead of globally;
+GUILD_READY_TIMEOUT (default 0.2 s) is discord.py's wait after the last GUILD_CREATE.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+
+import discord
+from discord import app_commands
+
+from bot.endpoints import configure_endpoints
+
+log = logging.getLogger("minimal_bot")
+
+SECRET = "Your secret card: 7 of Spades"
+
+
+class RevealView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=600)
+
+    @discord.ui.button(
+        label="Reveal", style=discord.ButtonStyle.primary, custom_id="minimal:reveal"
+    )
+    async def reveal(
+        self, interaction: discord.Interaction, button: discord.ui.Button[RevealView]
+    ) -> None:
+        button.disabled = True
+        await interaction.response.edit_message(
+            content=f"Revealed by {interaction.user.display_name}", view=self
+        )
+        try:
+            await interaction.user.send(SECRET)
+        except discord.Forbidden as exc:
+            if exc.code != 50007:
+                raise
+            await interaction.followup.send(f"{SECRET} (your DMs are closed)", ephemeral=True)
+
+
+class PickView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=600)
+
+    @discord.ui.select(
+        custom_id="minimal:pick",
+        placeholder="Pick a suit",
+        options=[discord.SelectOption(label=s, value=s.lower()) for s in ("Hearts", "Spades")],
+    )
+    async def pick(
+        self, interaction: discord.Interaction, select: discord.ui.Select[PickView]
+    ) -> None:
+        await interaction.response.edit_message(content=f"You picked {select.values[0]}", view=None)
+
+
+class FeedbackModal(discord.ui.Modal, title="Feedback"):
+    name: discord.ui.TextInput[FeedbackModal] = discord.ui.TextInput(label="Name", custom_id="name")
+    comment: discord.ui.TextInput[FeedbackModal] = discord.ui.TextInput(
+        label="Comment", custom_id="comment", style=discord.TextStyle.paragraph, required=False
+    )
+
+    def __init__(self) -> None:
+        super().__init__(custom_id="minimal:feedback", timeout=600)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"Thanks, {self.name.value}: {self.comment.value}")
+
+
+demo = app_commands.Group(name="demo", description="Minimal bot commands")
+admin = app_commands.Group(name="admin", description="Admin tools", parent=demo)
+
+
+@demo.command(name="ping", description="Immediate answer")
+async def ping(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("pong")
+
+
+@demo.command(name="hello", description="A message with a button")
+async def hello(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(
+        f"Hello {interaction.user.display_name}! Press Reveal.", view=RevealView()
+    )
+
+
+@demo.command(name="add", description="Add two integers")
+async def add(interaction: discord.Interaction, a: int, b: int) -> None:
+    await interaction.response.send_message(f"{a} + {b} = {a + b}")
+
+
+@demo.command(name="whois", description="Describe a member")
+async def whois(interaction: discord.Interaction, user: discord.Member) -> None:
+    await interaction.response.send_message(f"{user.display_name} has id {user.id}")
+
+
+@demo.command(name="form", description="Open a modal")
+async def form(interaction: discord.Interaction) -> None:
+    await interaction.response.send_modal(FeedbackModal())
+
+
+@demo.command(name="pick", description="A select menu")
+async def pick(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("Pick one", view=PickView())
+
+
+@demo.command(name="slow", description="Deferred answer")
+async def slow(interaction: discord.Interaction) -> None:
+    await interaction.response.defer(thinking=True)
+    await asyncio.sleep(0.2)
+    await interaction.edit_original_response(content="done thinking")
+
+
+@admin.command(name="echo", description="Echo text privately")
+async def echo(interaction: discord.Interaction, text: str) -> None:
+    await interaction.response.send_message(f"echo: {text}", ephemeral=True)
+
+
+class MinimalBot(discord.Client):
+    def __init__(self) -> None:
+        super().__init__(
+            intents=discord.Intents.default(),
+            guild_ready_timeout=float(os.environ.get("GUILD_READY_TIMEOUT", "0.2")),
+        )
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(demo)
+
+    async def setup_hook(self) -> None:
+        guild_id = os.environ.get("MINIMAL_BOT_GUILD_ID")
+        if guild_id:
+            guild = discord.Object(int(guild_id))
+            self.tree.copy_global_to(guild=guild)
+            self.tree.clear_commands(guild=None)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d commands", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d guilds", self.user, len(self.guilds))
+
+    async def on_resumed(self) -> None:
+        log.info("resumed")
+
+
+def main() -> int:
+    configure_endpoints(os.environ.get("DISCORD_API_BASE"), os.environ.get("DISCORD_GATEWAY_URL"))
+    token = os.environ.get("DISCORD_TOKEN")
+    if not token:
+        print("DISCORD_TOKEN is not set", file=sys.stderr)
+        return 2
+    discord.utils.setup_logging(level=logging.INFO)
+    MinimalBot().run(token, log_handler=None)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

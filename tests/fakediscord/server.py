@@ -1,0 +1,1989 @@
+"""A fake Discord (REST API v10 + Gateway v10) on 127.0.0.1 for end-to-end tests.
+
+The real, unmodified discord.py client connects to it (see ``bot/endpoints.py``), and
+tests drive it as people would: slash commands, button clicks, select menus, modal
+submits. The fake records every message, edit and DM so tests can assert what each
+person saw, and has switches for faults (429s, 500s, closed DMs, gateway drops).
+
+    fake = FakeDiscord()
+    await fake.start()
+    guild = fake.add_guild("Casino")
+    table = fake.add_text_channel(guild, "pontoon")
+    alice = fake.add_member(guild, "alice")
+    ... start a bot with DISCORD_API_BASE=fake.api_base DISCORD_GATEWAY_URL=fake.gateway_url
+    await fake.wait_for_bot_ready()
+    r = await fake.slash(alice, table, "pontoon", "start", {"min_bet": 1})
+    r2 = await fake.click(alice, r.message, label="Join")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+import time
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from .models import (
+    ACTION_ROW,
+    APPLICATION_COMMAND,
+    BOT_PERMISSIONS,
+    BUTTON,
+    CB_AUTOCOMPLETE,
+    CB_DEFERRED_MESSAGE,
+    CB_DEFERRED_UPDATE,
+    CB_MESSAGE,
+    CB_MODAL,
+    CB_UPDATE_MESSAGE,
+    DISCORD_EPOCH_MS,
+    EVERYONE_PERMISSIONS,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    JSON,
+    LABEL,
+    MANAGE_GUILD,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    SELECT_TYPES,
+    STRING_SELECT,
+    TEXT_INPUT,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    InteractionResult,
+    LogEntry,
+    ModalShown,
+    NoResponse,
+    Person,
+    RequestRecord,
+    iso_now,
+    user_of,
+    walk_components,
+)
+
+log = logging.getLogger("fakediscord")
+
+API_PREFIX = "/api/v10"
+GATEWAY_PATH = "/gateway"
+ADMINISTRATOR = 1 << 3
+
+# Discord's own error bodies (https://discord.com/developers/docs/topics/opcodes-and-status-codes)
+ERR_UNKNOWN_CHANNEL = (10003, "Unknown Channel")
+ERR_UNKNOWN_MESSAGE = (10008, "Unknown Message")
+ERR_UNKNOWN_WEBHOOK = (10015, "Unknown Webhook")
+ERR_UNKNOWN_INTERACTION = (10062, "Unknown interaction")
+ERR_CANNOT_DM = (50007, "Cannot send messages to this user")
+ERR_EMPTY_MESSAGE = (50006, "Cannot send an empty message")
+ERR_INVALID_FORM = (50035, "Invalid Form Body")
+ERR_ALREADY_ACKED = (40060, "Interaction has already been acknowledged.")
+ERR_NOT_AUTHOR = (50005, "Cannot edit a message authored by another user")
+
+
+def json_response(
+    data: Any, status: int = 200, headers: Mapping[str, str] | None = None
+) -> web.Response:
+    """A JSON response whose Content-Type is exactly ``application/json``.
+
+    discord.py only parses a body as JSON when the header equals that string, so
+    aiohttp's ``json_response`` (which appends ``; charset=utf-8``) must not be used.
+    """
+    resp = web.Response(body=json.dumps(data).encode(), status=status)
+    resp.headers["Content-Type"] = "application/json"
+    for key, value in (headers or {}).items():
+        resp.headers[key] = value
+    return resp
+
+
+def error_response(status: int, err: tuple[int, str], extra: JSON | None = None) -> web.Response:
+    body: JSON = {"message": err[1], "code": err[0]}
+    if extra:
+        body.update(extra)
+    return json_response(body, status)
+
+
+class _HTTPError(Exception):
+    def __init__(self, status: int, err: tuple[int, str], extra: JSON | None = None) -> None:
+        super().__init__(f"{status} {err}")
+        self.response = error_response(status, err, extra)
+
+
+# --------------------------------------------------------------------------- faults
+
+
+@dataclass
+class Fault:
+    """Make the next ``remaining`` requests matching ``method`` + ``pattern`` fail."""
+
+    method: str
+    pattern: re.Pattern[str]
+    status: int
+    remaining: int
+    retry_after: float = 0.1
+    is_global: bool = False
+    body: JSON | None = None
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        return (
+            self.remaining > 0
+            and (self.method == "*" or self.method == method)
+            and self.pattern.fullmatch(path) is not None
+        )
+
+    def response(self) -> web.Response:
+        self.remaining -= 1
+        self.hits += 1
+        if self.status == 429:
+            body = self.body or {
+                "message": "You are being rate limited.",
+                "retry_after": self.retry_after,
+                "global": self.is_global,
+            }
+            headers = {
+                "Retry-After": str(max(1, round(self.retry_after))),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
+                "X-RateLimit-Scope": "shared" if not self.is_global else "global",
+                # discord.py treats a 429 without Via as a Cloudflare ban and gives up
+                "Via": "1.1 google",
+            }
+            if self.is_global:
+                headers["X-RateLimit-Global"] = "true"
+            return json_response(body, 429, headers)
+        body = self.body or {"message": f"{self.status}: Injected fault", "code": 0}
+        return json_response(body, self.status)
+
+
+def route_pattern(route: str) -> re.Pattern[str]:
+    """'/channels/{id}/messages/*' -> regex; ``{name}`` and ``*`` match one path segment."""
+    if route.startswith("re:"):
+        return re.compile(route[3:])
+    out = ""
+    for part in re.split(r"(\{[^}]*\}|\*)", route):
+        if part == "*" or (part.startswith("{") and part.endswith("}")):
+            out += "[^/]+"
+        else:
+            out += re.escape(part)
+    return re.compile(out)
+
+
+# --------------------------------------------------------------------------- gateway
+
+
+class _Connection:
+    def __init__(self, ws: web.WebSocketResponse, compress: bool) -> None:
+        self.ws = ws
+        self.compressor = zlib.compressobj() if compress else None
+        self.lock = asyncio.Lock()
+        self.closed = False
+
+    async def send(self, payload: JSON) -> None:
+        text = json.dumps(payload)
+        async with self.lock:
+            if self.closed or self.ws.closed:
+                raise ConnectionResetError("gateway connection closed")
+            if self.compressor is not None:
+                data = self.compressor.compress(text.encode()) + self.compressor.flush(
+                    zlib.Z_SYNC_FLUSH
+                )
+                await self.ws.send_bytes(data)
+            else:
+                await self.ws.send_str(text)
+
+
+@dataclass
+class _Session:
+    session_id: str
+    intents: int
+    shard: list[int] | None
+    seq: int = 0
+    events: list[JSON] = field(default_factory=list)
+    conn: _Connection | None = None
+
+
+# --------------------------------------------------------------------------- the fake
+
+
+class FakeDiscord:
+    """The fake Discord server plus the driver API tests use.
+
+    Args:
+        interaction_deadline: seconds a bot has to send the initial callback, like
+            Discord's 3 s; a later callback gets 404 Unknown interaction.
+        validate: reject message payloads Discord would reject (empty message, too long
+            content, more than 5 rows / 5 buttons per row, duplicate custom ids...).
+        heartbeat_interval_ms: the interval sent in HELLO.
+    """
+
+    def __init__(
+        self,
+        *,
+        interaction_deadline: float = 3.0,
+        validate: bool = True,
+        heartbeat_interval_ms: int = 41250,
+        bot_name: str = "PontoonBot",
+    ) -> None:
+        self.interaction_deadline = interaction_deadline
+        self.validate = validate
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.host = "127.0.0.1"
+        self.port: int | None = None
+        self._last_id = 0
+        self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+        self._closing = False
+
+        self.bot_user = FakeUser(self._next_id(), bot_name, bot=True)
+        self.app_id = self.bot_user.id
+        self.owner_user = FakeUser(self._next_id(), "app-owner")
+
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        self.messages: dict[int, FakeMessage] = {}
+        self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
+        self.closed_dms: set[int] = set()
+        self.global_commands: list[JSON] = []
+        self.guild_commands: dict[int, list[JSON]] = {}
+        self.command_syncs = 0
+
+        self.log: list[LogEntry] = []
+        self.requests: list[RequestRecord] = []
+        self.unhandled: list[str] = []
+        self.rejected: list[JSON] = []
+        self.faults: list[Fault] = []
+        self.modals: list[ModalShown] = []
+        self.interactions: dict[int, InteractionResult] = {}
+        self._by_token: dict[str, InteractionResult] = {}
+        self.presence_updates: list[JSON] = []
+
+        self._session: _Session | None = None
+        self._connections: set[_Connection] = set()
+        self.identify_count = 0
+        self.resume_count = 0
+        self.gateway_connects = 0
+        self.identify_payloads: list[JSON] = []
+        self._guilds_sent_for_identify = 0
+        self._waiters: set[asyncio.Future[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ================================================================= lifecycle
+    async def start(self, port: int = 0) -> FakeDiscord:
+        app = web.Application(middlewares=[self._middleware], client_max_size=32 * 1024 * 1024)
+        app.router.add_get(GATEWAY_PATH, self._gateway_handler)
+        app.router.add_get(GATEWAY_PATH + "/", self._gateway_handler)
+        r = app.router
+        p = API_PREFIX
+        r.add_get(p + "/users/@me", self._get_me)
+        r.add_get(p + "/users/{user_id}", self._get_user)
+        r.add_get(p + "/oauth2/applications/@me", self._get_app)
+        r.add_get(p + "/applications/@me", self._get_app)
+        r.add_get(p + "/gateway", self._get_gateway)
+        r.add_get(p + "/gateway/bot", self._get_gateway_bot)
+        r.add_route("*", p + "/applications/{app_id}/commands", self._global_commands)
+        r.add_route("*", p + "/applications/{app_id}/commands/{cmd_id}", self._global_command)
+        r.add_route("*", p + "/applications/{app_id}/guilds/{guild_id}/commands", self._guild_cmds)
+        r.add_route(
+            "*", p + "/applications/{app_id}/guilds/{guild_id}/commands/{cmd_id}", self._guild_cmd
+        )
+        r.add_post(p + "/interactions/{iid}/{token}/callback", self._callback)
+        r.add_post(p + "/webhooks/{app_id}/{token}", self._followup)
+        r.add_route("*", p + "/webhooks/{app_id}/{token}/messages/{mid}", self._webhook_message)
+        r.add_post(p + "/users/@me/channels", self._create_dm)
+        r.add_get(p + "/channels/{cid}", self._get_channel)
+        r.add_get(p + "/channels/{cid}/messages", self._list_messages)
+        r.add_post(p + "/channels/{cid}/messages", self._post_message)
+        r.add_route("*", p + "/channels/{cid}/messages/{mid}", self._channel_message)
+        r.add_post(p + "/channels/{cid}/typing", self._typing)
+        r.add_get(p + "/guilds/{gid}", self._get_guild)
+        r.add_get(p + "/guilds/{gid}/channels", self._get_guild_channels)
+        r.add_get(p + "/guilds/{gid}/members/{uid}", self._get_member)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        self._site = web.TCPSite(self._runner, self.host, port, shutdown_timeout=0.5)
+        await self._site.start()
+        server = self._site._server
+        assert server is not None
+        sockets = getattr(server, "sockets", None)
+        assert sockets
+        self.port = int(sockets[0].getsockname()[1])
+        log.info("fake discord listening on %s", self.base_url)
+        return self
+
+    async def stop(self) -> None:
+        self._closing = True
+        for conn in list(self._connections):
+            conn.closed = True
+            with contextlib.suppress(Exception):
+                await conn.ws.close(code=1001)
+        for task in list(self._tasks):
+            task.cancel()
+        for fut in list(self._waiters):
+            if not fut.done():
+                fut.cancel()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("FakeDiscord not started")
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """Value for DISCORD_API_BASE (``http://127.0.0.1:PORT/api/v10``)."""
+        return self.base_url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        """Value for DISCORD_GATEWAY_URL (``ws://127.0.0.1:PORT/gateway``)."""
+        if self.port is None:
+            raise RuntimeError("FakeDiscord not started")
+        return f"ws://{self.host}:{self.port}{GATEWAY_PATH}"
+
+    def bot_env(self, token: str = "fake-token") -> dict[str, str]:
+        """Environment variables that point a bot process at this fake."""
+        return {
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+            "DISCORD_TOKEN": token,
+        }
+
+    # ================================================================= helpers
+    def _next_id(self) -> int:
+        now = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last_id = max(self._last_id + 1, now)
+        return self._last_id
+
+    def _notify(self) -> None:
+        for fut in list(self._waiters):
+            if not fut.done():
+                fut.set_result(None)
+        self._waiters.clear()
+
+    def _spawn(self, coro: Any) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            coro.close()
+            return
+        task = loop.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _record(self, kind: str, **kw: Any) -> None:
+        self.log.append(LogEntry(kind=kind, at=time.monotonic(), **kw))
+        self._notify()
+
+    async def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
+        """Wait until ``predicate()`` is true; it is re-checked whenever the fake's state changes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not predicate():
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(f"condition not met within {timeout}s{self.debug_tail()}")
+            fut: asyncio.Future[None] = loop.create_future()
+            self._waiters.add(fut)
+            try:
+                await asyncio.wait_for(fut, min(remaining, 0.25))
+            except TimeoutError:
+                pass
+            finally:
+                self._waiters.discard(fut)
+
+    def debug_tail(self, n: int = 8) -> str:
+        lines = [f"{r.method} {r.path} -> {r.status}" for r in self.requests[-n:]]
+        extra = ""
+        if lines:
+            extra += "\nlast requests to the fake:\n  " + "\n  ".join(lines)
+        if self.unhandled:
+            extra += "\nunhandled routes: " + ", ".join(self.unhandled[-n:])
+        if self.rejected:
+            extra += "\nrejected payloads: " + json.dumps(self.rejected[-3:])[:800]
+        return extra
+
+    # ================================================================= world building
+    def add_guild(self, name: str, *, owner: FakeUser | None = None) -> FakeGuild:
+        gid = self._next_id()
+        guild = FakeGuild(id=gid, name=name, owner_id=(owner or self.owner_user).id)
+        guild.roles.append(FakeRole(gid, gid, "@everyone", EVERYONE_PERMISSIONS, 0))
+        bot_role = FakeRole(self._next_id(), gid, self.bot_user.name, BOT_PERMISSIONS, 1, True)
+        guild.roles.append(bot_role)
+        guild.members[self.bot_user.id] = FakeMember(self.bot_user, guild, [bot_role.id])
+        self.guilds[gid] = guild
+        if self._session is not None:
+            self._spawn(self._dispatch("GUILD_CREATE", self._guild_create_payload(guild)))
+        self._notify()
+        return guild
+
+    def add_text_channel(self, guild: FakeGuild, name: str) -> FakeChannel:
+        channel = FakeChannel(self._next_id(), name, 0, guild.id, position=len(guild.channels))
+        guild.channels.append(channel)
+        self.channels[channel.id] = channel
+        if self._session is not None:
+            self._spawn(self._dispatch("CHANNEL_CREATE", channel.payload()))
+        return channel
+
+    def add_role(self, guild: FakeGuild, name: str, permissions: int = 0) -> FakeRole:
+        role = FakeRole(self._next_id(), guild.id, name, permissions, len(guild.roles))
+        guild.roles.append(role)
+        if self._session is not None:
+            self._spawn(
+                self._dispatch(
+                    "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}
+                )
+            )
+        return role
+
+    def add_user(self, name: str) -> FakeUser:
+        user = FakeUser(self._next_id(), name)
+        self.users[user.id] = user
+        return user
+
+    def add_member(
+        self,
+        guild: FakeGuild,
+        name: str,
+        *,
+        manage_guild: bool = False,
+        administrator: bool = False,
+        roles: Sequence[FakeRole] = (),
+        user: FakeUser | None = None,
+        nick: str | None = None,
+    ) -> FakeMember:
+        """Add a person to a guild. ``manage_guild``/``administrator`` give them a role
+        with that permission. Pass ``user=`` to put an existing user in a second guild."""
+        if user is None:
+            user = self.add_user(name)
+        role_ids = [r.id for r in roles]
+        if manage_guild:
+            role = guild.role("Manager") or self.add_role(guild, "Manager", MANAGE_GUILD)
+            role_ids.append(role.id)
+        if administrator:
+            role = guild.role("Admin") or self.add_role(guild, "Admin", ADMINISTRATOR)
+            role_ids.append(role.id)
+        member = FakeMember(user, guild, role_ids, nick)
+        guild.members[user.id] = member
+        if self._session is not None:
+            self._spawn(
+                self._dispatch("GUILD_MEMBER_ADD", {**member.payload(), "guild_id": str(guild.id)})
+            )
+        return member
+
+    def close_dms(self, person: Person) -> None:
+        """From now on the bot's DMs to this user fail with 403 / code 50007."""
+        self.closed_dms.add(user_of(person).id)
+
+    def open_dms(self, person: Person) -> None:
+        self.closed_dms.discard(user_of(person).id)
+
+    # ================================================================= faults
+    def inject_fault(
+        self,
+        route: str,
+        *,
+        status: int,
+        method: str = "*",
+        count: int = 1,
+        retry_after: float = 0.1,
+        is_global: bool = False,
+        body: JSON | None = None,
+    ) -> Fault:
+        """Make the next ``count`` requests to ``route`` fail with ``status``.
+
+        ``route`` is a path relative to ``/api/v10`` where ``{anything}`` or ``*`` matches
+        one segment (``"/channels/*/messages"``), or ``"re:<regex>"``. For 429 the body
+        and headers are what discord.py reads (``retry_after`` in JSON, ``Via`` header).
+        """
+        fault = Fault(
+            method.upper(), route_pattern(route), status, count, retry_after, is_global, body
+        )
+        self.faults.append(fault)
+        return fault
+
+    def rate_limit_next(
+        self, route: str, *, method: str = "*", count: int = 1, retry_after: float = 0.1
+    ) -> Fault:
+        """429 for the next ``count`` requests to ``route`` (see ``inject_fault``)."""
+        return self.inject_fault(
+            route, status=429, method=method, count=count, retry_after=retry_after
+        )
+
+    def fail_message_edits(self, count: int = 1, status: int = 500) -> Fault:
+        """The next ``count`` message edits (channel or webhook PATCH) answer ``status``."""
+        return self.inject_fault(
+            r"re:/(channels/[^/]+|webhooks/[^/]+/[^/]+)/messages/[^/]+",
+            status=status,
+            method="PATCH",
+            count=count,
+        )
+
+    async def drop_gateway(self, *, code: int = 4000, abort: bool = False) -> None:
+        """Close the bot's gateway socket. The session is kept, so the client RESUMEs and
+        gets the events dispatched meanwhile replayed. ``abort`` kills the TCP connection
+        without a close frame."""
+        session = self._session
+        if session is None or session.conn is None:
+            raise RuntimeError("no bot connected to the gateway")
+        conn = session.conn
+        session.conn = None
+        conn.closed = True
+        if abort:
+            transport = conn.ws._req.transport if conn.ws._req is not None else None
+            if transport is not None:
+                transport.abort()
+        else:
+            await conn.ws.close(code=code, message=b"fake drop")
+        self._record("gateway_drop", detail=f"code={code} abort={abort}")
+
+    async def send_reconnect(self) -> None:
+        """Send op 7 RECONNECT: the client closes and RESUMEs."""
+        session = self._session
+        if session is None or session.conn is None:
+            raise RuntimeError("no bot connected to the gateway")
+        await session.conn.send({"op": 7, "d": None})
+
+    async def invalidate_session(self) -> None:
+        """Forget the session and send op 9 (not resumable): the client must IDENTIFY again."""
+        session = self._session
+        if session is None or session.conn is None:
+            raise RuntimeError("no bot connected to the gateway")
+        conn = session.conn
+        self._session = None
+        await conn.send({"op": 9, "d": False})
+
+    # ================================================================= readiness
+    @property
+    def bot_connected(self) -> bool:
+        s = self._session
+        return s is not None and s.conn is not None and not s.conn.closed
+
+    @property
+    def bot_ready(self) -> bool:
+        """IDENTIFY seen and READY + every GUILD_CREATE sent on the current session."""
+        return self.bot_connected and self._guilds_sent_for_identify == self.identify_count > 0
+
+    async def wait_for_bot_ready(
+        self, timeout: float = 15.0, *, commands: bool = False, identify_count: int = 1
+    ) -> None:
+        """Wait until the bot IDENTIFYed (at least ``identify_count`` times in total) and
+        got READY and all GUILD_CREATEs; with ``commands=True`` also until it synced at
+        least one application command."""
+        await self.wait_until(
+            lambda: (
+                self.bot_ready
+                and self.identify_count >= identify_count
+                and (not commands or self.command_syncs > 0)
+            ),
+            timeout,
+        )
+
+    async def wait_for_resume(self, count: int = 1, timeout: float = 10.0) -> None:
+        await self.wait_until(lambda: self.resume_count >= count and self.bot_connected, timeout)
+
+    # ================================================================= records / queries
+    def message(self, message_id: int) -> FakeMessage:
+        return self.messages[message_id]
+
+    def channel_messages(
+        self, channel: FakeChannel, *, viewer: Person | None = None, include_deleted: bool = False
+    ) -> list[FakeMessage]:
+        """Messages in a channel (current state, oldest first; ``m.history`` has every
+        version). Ephemeral messages only with ``viewer=`` and only that viewer's."""
+        uid = user_of(viewer).id if viewer is not None else None
+        out = []
+        for m in self.messages.values():
+            if m.channel.id != channel.id or (m.deleted and not include_deleted):
+                continue
+            if m.ephemeral_for is not None and m.ephemeral_for != uid:
+                continue
+            out.append(m)
+        return sorted(out, key=lambda m: m.id)
+
+    def ephemerals(self, person: Person) -> list[FakeMessage]:
+        """Ephemeral messages shown to this person."""
+        uid = user_of(person).id
+        return sorted(
+            (m for m in self.messages.values() if m.ephemeral_for == uid and not m.deleted),
+            key=lambda m: m.id,
+        )
+
+    def dms(self, person: Person) -> list[FakeMessage]:
+        """Messages the bot delivered to this person's DMs (current state)."""
+        ch = self.dm_channels.get(user_of(person).id)
+        if ch is None:
+            return []
+        return self.channel_messages(ch)
+
+    def refused_dms(self, person: Person) -> list[LogEntry]:
+        """DMs the bot tried to send while the person's DMs were closed."""
+        uid = user_of(person).id
+        return [e for e in self.log if e.kind == "dm_refused" and e.user_id == uid]
+
+    def visible_to(self, person: Person) -> list[FakeMessage]:
+        """Everything this person can see: public messages in channels of guilds they are
+        in, their own ephemerals and their DMs (oldest first)."""
+        uid = user_of(person).id
+        out = []
+        for m in self.messages.values():
+            if not m.visible_to_user(uid):
+                continue
+            if not m.channel.is_dm and m.ephemeral_for is None:
+                guild = self.guilds.get(m.channel.guild_id or 0)
+                if guild is None or uid not in guild.members:
+                    continue
+            out.append(m)
+        return sorted(out, key=lambda m: m.id)
+
+    def hidden_from(self, person: Person) -> list[FakeMessage]:
+        """Messages that exist but this person cannot see (others' ephemerals and DMs)."""
+        uid = user_of(person).id
+        return sorted(
+            (m for m in self.messages.values() if not m.deleted and not m.visible_to_user(uid)),
+            key=lambda m: m.id,
+        )
+
+    def latest_message_with_button(
+        self, channel: FakeChannel, label: str, *, viewer: Person | None = None
+    ) -> FakeMessage:
+        for m in reversed(self.channel_messages(channel, viewer=viewer)):
+            if m.has_button(label):
+                return m
+        raise LookupError(f"no message with a button {label!r} in #{channel.name}")
+
+    def last_message(self, channel: FakeChannel, *, viewer: Person | None = None) -> FakeMessage:
+        msgs = self.channel_messages(channel, viewer=viewer)
+        if not msgs:
+            raise LookupError(f"no messages in #{channel.name}")
+        return msgs[-1]
+
+    def requests_to(self, route: str, method: str = "*") -> list[RequestRecord]:
+        pattern = route_pattern(route)
+        return [
+            r
+            for r in self.requests
+            if (method == "*" or r.method == method.upper()) and pattern.fullmatch(r.path)
+        ]
+
+    def commands(self, guild: FakeGuild | None = None) -> list[JSON]:
+        """Registered application commands (global, or one guild's)."""
+        if guild is None:
+            return list(self.global_commands)
+        return list(self.guild_commands.get(guild.id, []))
+
+    # ================================================================= payload builders
+    def _guild_create_payload(self, guild: FakeGuild) -> JSON:
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [r.payload() for r in guild.roles],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "preferred_locale": "en-GB",
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "max_video_channel_users": 25,
+            "joined_at": guild.joined_at,
+            "large": False,
+            "unavailable": False,
+            "member_count": len(guild.members),
+            "voice_states": [],
+            "members": [m.payload() for m in guild.members.values()],
+            "channels": [c.payload() for c in guild.channels],
+            "threads": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+        }
+
+    def _interaction_payload(
+        self,
+        *,
+        iid: int,
+        token: str,
+        itype: int,
+        data: JSON,
+        user: FakeUser,
+        channel: FakeChannel,
+        message: FakeMessage | None = None,
+    ) -> JSON:
+        payload: JSON = {
+            "id": str(iid),
+            "application_id": str(self.app_id),
+            "type": itype,
+            "data": data,
+            "channel_id": str(channel.id),
+            "channel": channel.payload(),
+            "token": token,
+            "version": 1,
+            "locale": "en-GB",
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
+        if channel.guild_id is not None:
+            guild = self.guilds[channel.guild_id]
+            member = guild.members.get(user.id)
+            if member is None:
+                raise ValueError(f"{user.name} is not a member of {guild.name}")
+            payload["guild_id"] = str(guild.id)
+            payload["guild"] = {"id": str(guild.id), "locale": "en-GB", "features": []}
+            payload["guild_locale"] = "en-GB"
+            payload["member"] = member.payload(with_permissions=True)
+            payload["app_permissions"] = str(guild.members[self.bot_user.id].permissions)
+            payload["authorizing_integration_owners"] = {"0": str(guild.id)}
+            payload["context"] = 0
+        else:
+            payload["user"] = user.payload()
+            payload["app_permissions"] = str(BOT_PERMISSIONS)
+            payload["authorizing_integration_owners"] = {"0": "0"}
+            payload["context"] = 1
+        if message is not None:
+            payload["message"] = message.payload(self.app_id)
+        return payload
+
+    # ================================================================= driver: interactions
+    def _find_command(self, channel: FakeChannel, name: str) -> tuple[JSON | None, int | None]:
+        if channel.guild_id is not None:
+            for cmd in self.guild_commands.get(channel.guild_id, []):
+                if cmd["name"] == name and cmd.get("type", 1) == 1:
+                    return cmd, channel.guild_id
+        for cmd in self.global_commands:
+            if cmd["name"] == name and cmd.get("type", 1) == 1:
+                return cmd, None
+        return None, None
+
+    async def slash(
+        self,
+        member: Person,
+        channel: FakeChannel,
+        command: str,
+        subcommand: str | Sequence[str] | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        timeout: float = 5.0,
+        wait: bool = True,
+    ) -> InteractionResult:
+        """Run a slash command as ``member`` in ``channel`` and wait for the bot's callback.
+
+        ``command`` may hold the whole path (``"pontoon admin grant"``); ``subcommand``
+        is a name, a space separated path or a list (group, subcommand). ``options`` maps
+        option names to values: str/int/float/bool, a FakeMember/FakeUser (user option,
+        with ``resolved`` data), FakeChannel or FakeRole. Option types come from the
+        command the bot registered; the command must be registered (waits up to
+        ``timeout`` for the bot to sync it).
+        """
+        parts = command.split()
+        if isinstance(subcommand, str):
+            parts += subcommand.split()
+        elif subcommand:
+            parts += list(subcommand)
+        name, path = parts[0], parts[1:]
+        user = user_of(member)
+        try:
+            await self.wait_until(lambda: self._find_command(channel, name)[0] is not None, timeout)
+        except TimeoutError:
+            registered = [c["name"] for c in self.global_commands] + [
+                c["name"] for cmds in self.guild_commands.values() for c in cmds
+            ]
+            raise LookupError(
+                f"command /{name} is not registered (registered: {registered})"
+            ) from None
+        cmd, cmd_guild = self._find_command(channel, name)
+        assert cmd is not None
+        resolved: JSON = {}
+        schema: list[JSON] = cmd.get("options", []) or []
+        # walk subcommand groups / subcommands
+        nested: list[JSON] = []
+        top_options = nested
+        for seg in path:
+            sub = next((o for o in schema if o["name"] == seg and o.get("type") in (1, 2)), None)
+            if sub is None:
+                subs = [o["name"] for o in schema if o.get("type") in (1, 2)]
+                raise LookupError(f"/{name}: no subcommand {seg!r} (have {subs})")
+            node: JSON = {"name": seg, "type": sub["type"], "options": []}
+            nested.append(node)
+            nested = node["options"]
+            schema = sub.get("options", []) or []
+        if any(o.get("type") in (1, 2) for o in schema):
+            subs = [o["name"] for o in schema if o.get("type") in (1, 2)]
+            raise LookupError(f"/{' '.join(parts)} needs a subcommand: {subs}")
+        nested.extend(self._build_options(schema, options or {}, resolved, channel))
+        data: JSON = {
+            "id": str(cmd["id"]),
+            "name": name,
+            "type": 1,
+            "options": top_options,
+        }
+        if resolved:
+            data["resolved"] = resolved
+        if cmd_guild is not None:
+            data["guild_id"] = str(cmd_guild)
+        return await self._send_interaction(
+            itype=APPLICATION_COMMAND,
+            kind="slash",
+            data=data,
+            user=user,
+            channel=channel,
+            timeout=timeout,
+            wait=wait,
+        )
+
+    def _build_options(
+        self,
+        schema: list[JSON],
+        values: Mapping[str, Any],
+        resolved: JSON,
+        channel: FakeChannel,
+    ) -> list[JSON]:
+        by_name = {o["name"]: o for o in schema}
+        out: list[JSON] = []
+        for opt in schema:
+            if opt.get("required") and opt["name"] not in values:
+                raise ValueError(f"required option {opt['name']!r} missing")
+        for key, value in values.items():
+            spec = by_name.get(key)
+            if spec is None:
+                raise ValueError(f"unknown option {key!r}; command has {list(by_name)}")
+            otype = int(spec.get("type", 3))
+            out.append(
+                {
+                    "name": key,
+                    "type": otype,
+                    "value": self._option_value(otype, value, resolved, channel),
+                }
+            )
+        return out
+
+    def _option_value(self, otype: int, value: Any, resolved: JSON, channel: FakeChannel) -> Any:
+        if otype == 3:
+            return str(value)
+        if otype == 4:
+            return int(value)
+        if otype == 5:
+            return bool(value)
+        if otype == 10:
+            return float(value)
+        if otype in (6, 9) and isinstance(value, FakeMember | FakeUser):
+            user = user_of(value)
+            resolved.setdefault("users", {})[str(user.id)] = user.payload()
+            guild = self.guilds.get(channel.guild_id or 0)
+            member = guild.members.get(user.id) if guild else None
+            if member is not None:
+                resolved.setdefault("members", {})[str(user.id)] = member.payload(
+                    with_user=False, with_permissions=True
+                )
+            return str(user.id)
+        if otype in (7, 9) and isinstance(value, FakeChannel):
+            resolved.setdefault("channels", {})[str(value.id)] = {
+                "id": str(value.id),
+                "name": value.name,
+                "type": value.type,
+                "permissions": str(BOT_PERMISSIONS),
+                "parent_id": None,
+            }
+            return str(value.id)
+        if otype in (8, 9) and isinstance(value, FakeRole):
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
+            return str(value.id)
+        return value
+
+    def _resolve_message(self, message: FakeMessage | int) -> FakeMessage:
+        return self.messages[message] if isinstance(message, int) else self.messages[message.id]
+
+    async def click(
+        self,
+        member: Person,
+        message: FakeMessage | int,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        timeout: float = 5.0,
+        wait: bool = True,
+    ) -> InteractionResult:
+        """Click a button on ``message`` (by ``custom_id`` or ``label``) as ``member``.
+
+        The interaction carries the message's current stored payload, like Discord. The
+        person must be able to see the message and the button must be enabled.
+        """
+        msg = self._resolve_message(message)
+        user = user_of(member)
+        if not msg.visible_to_user(user.id):
+            raise PermissionError(f"{user.name} cannot see message {msg.id}")
+        buttons = [c for c in walk_components(msg.components) if c.get("type") == BUTTON]
+        if label is not None:
+            comp = next((c for c in buttons if c.get("label") == label), None)
+        else:
+            comp = next((c for c in buttons if c.get("custom_id") == custom_id), None)
+        if comp is None:
+            have = [(c.get("label"), c.get("custom_id")) for c in buttons]
+            raise LookupError(f"no button {label or custom_id!r} on message {msg.id}: {have}")
+        if comp.get("disabled"):
+            raise PermissionError(f"button {comp.get('label')!r} is disabled")
+        if "custom_id" not in comp:
+            raise ValueError("link buttons do not send interactions")
+        data = {"custom_id": comp["custom_id"], "component_type": BUTTON}
+        return await self._send_interaction(
+            itype=MESSAGE_COMPONENT,
+            kind="component",
+            data=data,
+            user=user,
+            channel=msg.channel,
+            message=msg,
+            timeout=timeout,
+            wait=wait,
+        )
+
+    async def select(
+        self,
+        member: Person,
+        message: FakeMessage | int,
+        custom_id: str,
+        values: Sequence[Any],
+        *,
+        timeout: float = 5.0,
+        wait: bool = True,
+    ) -> InteractionResult:
+        """Choose ``values`` in the select menu ``custom_id`` on ``message``. For user/role/
+        channel selects pass FakeMember/FakeRole/FakeChannel objects."""
+        msg = self._resolve_message(message)
+        user = user_of(member)
+        if not msg.visible_to_user(user.id):
+            raise PermissionError(f"{user.name} cannot see message {msg.id}")
+        comp = next(
+            (
+                c
+                for c in walk_components(msg.components)
+                if c.get("type") in SELECT_TYPES and c.get("custom_id") == custom_id
+            ),
+            None,
+        )
+        if comp is None:
+            raise LookupError(f"no select {custom_id!r} on message {msg.id}")
+        if comp.get("disabled"):
+            raise PermissionError(f"select {custom_id!r} is disabled")
+        ctype = int(comp["type"])
+        resolved: JSON = {}
+        out_values: list[str] = []
+        if ctype == STRING_SELECT:
+            allowed = {str(o.get("value")) for o in comp.get("options", [])}
+            for v in values:
+                if str(v) not in allowed:
+                    raise ValueError(f"{v!r} is not an option of {custom_id!r}: {sorted(allowed)}")
+                out_values.append(str(v))
+        else:
+            otype = {5: 6, 6: 8, 7: 9, 8: 7}[ctype]
+            out_values = [str(self._option_value(otype, v, resolved, msg.channel)) for v in values]
+        n = len(out_values)
+        if not int(comp.get("min_values", 1)) <= n <= int(comp.get("max_values", 1)):
+            raise ValueError(f"{n} values chosen for {custom_id!r}")
+        data: JSON = {"custom_id": custom_id, "component_type": ctype, "values": out_values}
+        if resolved:
+            data["resolved"] = resolved
+        return await self._send_interaction(
+            itype=MESSAGE_COMPONENT,
+            kind="component",
+            data=data,
+            user=user,
+            channel=msg.channel,
+            message=msg,
+            timeout=timeout,
+            wait=wait,
+        )
+
+    async def submit_modal(
+        self,
+        member: Person,
+        channel: FakeChannel | None,
+        custom_id: str,
+        values: Mapping[str, Any],
+        *,
+        timeout: float = 5.0,
+        wait: bool = True,
+    ) -> InteractionResult:
+        """Submit the modal ``custom_id`` with ``values`` (text input custom_id -> text).
+
+        Uses the shape of the latest modal with that custom_id the bot showed to
+        ``member`` (action rows or labels, and the message it was opened from); if the
+        bot never showed one, sends plain action rows of text inputs. ``channel`` may be
+        None to use the channel the modal was opened in.
+        """
+        user = user_of(member)
+        shown = next(
+            (m for m in reversed(self.modals) if m.user_id == user.id and m.custom_id == custom_id),
+            None,
+        )
+        components: list[JSON]
+        message: FakeMessage | None = None
+        if shown is not None:
+            channel = channel or shown.channel
+            if shown.message_id is not None:
+                message = self.messages.get(shown.message_id)
+            known = {c.get("custom_id") for c in walk_components(shown.components)}
+            unknown = set(values) - known
+            if unknown:
+                raise ValueError(
+                    f"modal {custom_id!r} has no inputs {sorted(unknown)}; has {known}"
+                )
+            for ti in shown.text_inputs():
+                if ti.get("required", True) and not values.get(ti["custom_id"]):
+                    raise ValueError(f"required input {ti['custom_id']!r} left empty")
+            components = [self._modal_answer(c, values) for c in shown.components]
+            components = [c for c in components if c]
+        else:
+            if channel is None:
+                raise ValueError("channel needed for a modal the bot never showed")
+            components = [
+                {
+                    "type": ACTION_ROW,
+                    "components": [{"type": TEXT_INPUT, "custom_id": k, "value": str(v)}],
+                }
+                for k, v in values.items()
+            ]
+        assert channel is not None
+        return await self._send_interaction(
+            itype=MODAL_SUBMIT,
+            kind="modal",
+            data={"custom_id": custom_id, "components": components},
+            user=user,
+            channel=channel,
+            message=message,
+            timeout=timeout,
+            wait=wait,
+        )
+
+    def _modal_answer(self, comp: JSON, values: Mapping[str, Any]) -> JSON:
+        ctype = comp.get("type")
+        if ctype == ACTION_ROW:
+            inner = [self._modal_answer(c, values) for c in comp.get("components", [])]
+            return {"type": ACTION_ROW, "components": [c for c in inner if c]}
+        if ctype == LABEL:
+            child = self._modal_answer(comp.get("component", {}), values)
+            return {"type": LABEL, "id": comp.get("id", 0), "component": child} if child else {}
+        cid = comp.get("custom_id")
+        if cid is None:
+            return {}
+        if ctype == TEXT_INPUT:
+            return {
+                "type": TEXT_INPUT,
+                "id": comp.get("id", 0),
+                "custom_id": cid,
+                "value": str(values.get(cid, "")),
+            }
+        if ctype in SELECT_TYPES:
+            raw = values.get(cid, [])
+            vals = [str(v) for v in (raw if isinstance(raw, list | tuple) else [raw])]
+            return {"type": ctype, "id": comp.get("id", 0), "custom_id": cid, "values": vals}
+        return {}
+
+    async def _send_interaction(
+        self,
+        *,
+        itype: int,
+        kind: str,
+        data: JSON,
+        user: FakeUser,
+        channel: FakeChannel,
+        message: FakeMessage | None = None,
+        timeout: float,
+        wait: bool,
+    ) -> InteractionResult:
+        if self._session is None:
+            await self.wait_until(lambda: self._session is not None, timeout)
+        iid = self._next_id()
+        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(32)
+        payload = self._interaction_payload(
+            iid=iid,
+            token=token,
+            itype=itype,
+            data=data,
+            user=user,
+            channel=channel,
+            message=message,
+        )
+        result = InteractionResult(
+            self,
+            interaction_id=iid,
+            token=token,
+            type=itype,
+            kind=kind,
+            user=user,
+            channel=channel,
+            source_message_id=message.id if message else None,
+            data=data,
+        )
+        self.interactions[iid] = result
+        self._by_token[token] = result
+        result.sent_at = time.perf_counter()
+        await self._dispatch("INTERACTION_CREATE", payload)
+        self._record("interaction", channel_id=channel.id, user_id=user.id, detail=kind)
+        if wait:
+            await result.wait_callback(timeout)
+        return result
+
+    # ================================================================= gateway
+    async def _dispatch(self, event: str, data: JSON) -> None:
+        session = self._session
+        if session is None:
+            return
+        session.seq += 1
+        frame = {"op": 0, "t": event, "s": session.seq, "d": data}
+        session.events.append(frame)
+        conn = session.conn
+        if conn is not None and not conn.closed:
+            try:
+                await conn.send(frame)
+            except (ConnectionResetError, RuntimeError) as exc:
+                log.debug("dispatch %s not delivered (%s); kept for RESUME", event, exc)
+
+    async def _gateway_handler(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        await ws.prepare(request)
+        query = request.query
+        if query.get("encoding", "json") != "json":
+            await ws.close(code=4002, message=b"only encoding=json is supported")
+            return ws
+        compress = query.get("compress")
+        if compress not in (None, "zlib-stream"):
+            await ws.close(code=4000, message=b"unsupported compress")
+            return ws
+        conn = _Connection(ws, compress == "zlib-stream")
+        self._connections.add(conn)
+        self.gateway_connects += 1
+        try:
+            await conn.send({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    try:
+                        payload = json.loads(msg.data)
+                    except ValueError:
+                        await ws.close(code=4002)
+                        break
+                    await self._on_gateway_payload(conn, payload)
+                elif msg.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
+                    break
+        except (ConnectionResetError, RuntimeError) as exc:
+            log.debug("gateway connection ended: %s", exc)
+        finally:
+            conn.closed = True
+            self._connections.discard(conn)
+            if self._session is not None and self._session.conn is conn:
+                self._session.conn = None
+            self._notify()
+        return ws
+
+    async def _on_gateway_payload(self, conn: _Connection, payload: JSON) -> None:
+        op = payload.get("op")
+        d = payload.get("d")
+        if op == 1:
+            await conn.send({"op": 11})
+        elif op == 2:
+            await self._identify(conn, d or {})
+        elif op == 6:
+            await self._resume(conn, d or {})
+        elif op == 3:
+            self.presence_updates.append(d or {})
+            self._notify()
+        elif op == 8:
+            await self._request_members(d or {})
+        else:
+            log.debug("ignoring gateway op %s", op)
+
+    async def _identify(self, conn: _Connection, d: JSON) -> None:
+        old = self._session
+        if old is not None and old.conn is not None and old.conn is not conn:
+            old.conn.closed = True
+            with contextlib.suppress(Exception):
+                await old.conn.ws.close(code=4000)
+        session = _Session(
+            secrets.token_hex(16), int(d.get("intents", 0)), d.get("shard"), conn=conn
+        )
+        self._session = session
+        self.identify_count += 1
+        self.identify_payloads.append(d)
+        ready: JSON = {
+            "v": 10,
+            "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "session_id": session.session_id,
+            "session_type": "normal",
+            "resume_gateway_url": self.gateway_url,
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+            "application": {"id": str(self.app_id), "flags": 0},
+        }
+        if session.shard is not None:
+            ready["shard"] = session.shard
+        await self._dispatch("READY", ready)
+        for guild in list(self.guilds.values()):
+            await self._dispatch("GUILD_CREATE", self._guild_create_payload(guild))
+        self._guilds_sent_for_identify = self.identify_count
+        self._notify()
+
+    async def _resume(self, conn: _Connection, d: JSON) -> None:
+        session = self._session
+        if session is None or d.get("session_id") != session.session_id:
+            await conn.send({"op": 9, "d": False})
+            return
+        if session.conn is not None and session.conn is not conn:
+            old = session.conn
+            old.closed = True
+            with contextlib.suppress(Exception):
+                await old.ws.close(code=4000)
+        last = int(d.get("seq") or 0)
+        session.conn = conn
+        for frame in list(session.events):
+            if frame["s"] > last:
+                await conn.send(frame)
+        self.resume_count += 1
+        await self._dispatch("RESUMED", {})
+        self._record("gateway_resume", detail=f"from seq {last}")
+
+    async def _request_members(self, d: JSON) -> None:
+        gid = int(d.get("guild_id", 0))
+        guild = self.guilds.get(gid)
+        if guild is None:
+            return
+        await self._dispatch(
+            "GUILD_MEMBERS_CHUNK",
+            {
+                "guild_id": str(gid),
+                "members": [m.payload() for m in guild.members.values()],
+                "chunk_index": 0,
+                "chunk_count": 1,
+                "not_found": [],
+                "nonce": d.get("nonce"),
+            },
+        )
+
+    # ================================================================= REST plumbing
+    @web.middleware
+    async def _middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Any]
+    ) -> web.StreamResponse:
+        path = request.path
+        if not path.startswith(API_PREFIX):
+            return await handler(request)
+        rel = path[len(API_PREFIX) :]
+        method = request.method
+        for fault in self.faults:
+            if fault.matches(method, rel):
+                resp = fault.response()
+                self.requests.append(
+                    RequestRecord(method, rel, resp.status, time.monotonic(), True)
+                )
+                self._notify()
+                return resp
+        try:
+            resp = await handler(request)
+        except _HTTPError as exc:
+            resp = exc.response
+        except web.HTTPNotFound:
+            self.unhandled.append(f"{method} {rel}")
+            resp = error_response(404, (0, "404: Not Found"))
+        except web.HTTPMethodNotAllowed:
+            self.unhandled.append(f"{method} {rel}")
+            resp = error_response(405, (0, "405: Method Not Allowed"))
+        self.requests.append(RequestRecord(method, rel, resp.status, time.monotonic()))
+        self._notify()
+        return resp
+
+    def _check_auth(self, request: web.Request) -> None:
+        auth = request.headers.get("Authorization", "")
+        if not auth.startswith("Bot ") or len(auth) <= 4:
+            raise _HTTPError(401, (0, "401: Unauthorized"))
+
+    async def _body(self, request: web.Request) -> tuple[Any, list[JSON]]:
+        """JSON body (or multipart ``payload_json``) and the attachments uploaded."""
+        files: list[JSON] = []
+        if request.content_type.startswith("multipart/"):
+            payload: Any = {}
+            reader = await request.multipart()
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                if part.name == "payload_json":  # type: ignore[union-attr]
+                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+                else:
+                    content = await part.read()  # type: ignore[union-attr]
+                    files.append(
+                        {
+                            "id": str(self._next_id()),
+                            "filename": part.filename or "file",  # type: ignore[union-attr]
+                            "size": len(content),
+                            "url": f"{self.base_url}/attachments/{part.filename}",  # type: ignore[union-attr]
+                            "proxy_url": f"{self.base_url}/attachments/{part.filename}",  # type: ignore[union-attr]
+                        }
+                    )
+            return payload, files
+        raw = await request.read()
+        if not raw:
+            return {}, files
+        try:
+            return json.loads(raw), files
+        except ValueError:
+            raise _HTTPError(400, (50109, "The request body contains invalid JSON.")) from None
+
+    def _channel(self, cid: str) -> FakeChannel:
+        try:
+            return self.channels[int(cid)]
+        except (KeyError, ValueError):
+            raise _HTTPError(404, ERR_UNKNOWN_CHANNEL) from None
+
+    # ---------------------------------------------------------------- validation
+    def _validate(
+        self, content: str, embeds: list[JSON], components: list[JSON], files: int, flags: int
+    ) -> None:
+        if not self.validate:
+            return
+        errors: list[str] = []
+        if len(content) > 2000:
+            errors.append("content: Must be 2000 or fewer in length.")
+        if len(embeds) > 10:
+            errors.append("embeds: Must be 10 or fewer in length.")
+        total = 0
+        for i, e in enumerate(embeds):
+            for key, limit in (("title", 256), ("description", 4096)):
+                n = len(str(e.get(key) or ""))
+                total += n
+                if n > limit:
+                    errors.append(f"embeds.{i}.{key}: Must be {limit} or fewer in length.")
+            fields = e.get("fields", []) or []
+            if len(fields) > 25:
+                errors.append(f"embeds.{i}.fields: Must be 25 or fewer in length.")
+            for f in fields:
+                total += len(str(f.get("name", ""))) + len(str(f.get("value", "")))
+                if not f.get("name") or not f.get("value"):
+                    errors.append(f"embeds.{i}.fields: name and value are required.")
+            total += len(str((e.get("footer") or {}).get("text", "")))
+        if total > 6000:
+            errors.append("embeds: Embed size exceeds maximum size of 6000")
+        is_v2 = bool(flags & (1 << 15))
+        if not is_v2:
+            if len(components) > 5:
+                errors.append("components: Must be 5 or fewer in length.")
+            for i, row in enumerate(components):
+                if row.get("type") != ACTION_ROW:
+                    errors.append(f"components.{i}: top-level components must be action rows")
+                    continue
+                inner = row.get("components", [])
+                if not inner or len(inner) > 5:
+                    errors.append(f"components.{i}.components: Must be between 1 and 5 in length.")
+                if any(c.get("type") in SELECT_TYPES for c in inner) and len(inner) > 1:
+                    errors.append(f"components.{i}: a select menu must be alone in its row")
+        seen: set[str] = set()
+        for c in walk_components(components):
+            cid = c.get("custom_id")
+            if cid is not None:
+                if len(str(cid)) > 100:
+                    errors.append(f"custom_id {cid!r}: Must be 100 or fewer in length.")
+                if cid in seen:
+                    errors.append(f"custom_id {cid!r}: Component custom id cannot be duplicated")
+                seen.add(cid)
+            if c.get("type") == BUTTON:
+                if len(str(c.get("label") or "")) > 80:
+                    errors.append(
+                        f"button {c.get('label')!r}: label must be 80 or fewer in length."
+                    )
+                if not c.get("label") and not c.get("emoji"):
+                    errors.append("button: needs a label or an emoji")
+                if c.get("style") == 5 and not c.get("url"):
+                    errors.append("link button needs a url")
+        if errors:
+            self.rejected.append({"errors": errors})
+            self._record("rejected", detail="; ".join(errors))
+            raise _HTTPError(
+                400, ERR_INVALID_FORM, {"errors": {"_errors": [{"message": e} for e in errors]}}
+            )
+        if not content and not embeds and not components and not files:
+            self.rejected.append({"errors": ["empty message"]})
+            self._record("rejected", detail="empty message")
+            raise _HTTPError(400, ERR_EMPTY_MESSAGE)
+
+    # ---------------------------------------------------------------- message store
+    def _create_message(
+        self,
+        channel: FakeChannel,
+        body: JSON,
+        files: list[JSON],
+        *,
+        ephemeral_for: int | None = None,
+        interaction: InteractionResult | None = None,
+        origin: str = "channel",
+        loading: bool = False,
+    ) -> FakeMessage:
+        content = str(body.get("content") or "")
+        embeds = list(body.get("embeds") or [])
+        components = list(body.get("components") or [])
+        flags = int(body.get("flags") or 0)
+        if not loading:
+            self._validate(content, embeds, components, len(files), flags)
+        if ephemeral_for is not None:
+            flags |= FLAG_EPHEMERAL
+        else:
+            flags &= ~FLAG_EPHEMERAL
+        if loading:
+            flags |= FLAG_LOADING
+        msg = FakeMessage(
+            id=self._next_id(),
+            channel=channel,
+            author=self.bot_user,
+            content=content,
+            embeds=embeds,
+            components=components,
+            flags=flags,
+            created_at=time.monotonic(),
+            timestamp=iso_now(),
+            ephemeral_for=ephemeral_for,
+            interaction_id=interaction.interaction_id if interaction else None,
+            origin=origin,
+            msg_type=20
+            if interaction is not None
+            and interaction.type == APPLICATION_COMMAND
+            and origin != "followup"
+            else 0,
+            attachments=files,
+        )
+        msg.snapshot("deferred" if loading else "create")
+        self.messages[msg.id] = msg
+        uid = channel.recipient.id if channel.is_dm and channel.recipient else ephemeral_for
+        self._record("create", channel_id=channel.id, message_id=msg.id, user_id=uid, detail=origin)
+        if ephemeral_for is None and not loading:
+            self._spawn(self._dispatch("MESSAGE_CREATE", msg.payload(self.app_id)))
+        return msg
+
+    def _edit_message(
+        self, msg: FakeMessage, body: JSON, files: list[JSON], source: str = "edit"
+    ) -> FakeMessage:
+        content = str(body["content"] or "") if "content" in body else msg.content
+        embeds = list(body["embeds"] or []) if "embeds" in body else msg.embeds
+        components = list(body["components"] or []) if "components" in body else msg.components
+        attachments = msg.attachments
+        if "attachments" in body:
+            keep = {str(a.get("id")) for a in body["attachments"] or []}
+            attachments = [a for a in msg.attachments if str(a.get("id")) in keep] + files
+        elif files:
+            attachments = msg.attachments + files
+        flags = msg.flags & ~FLAG_LOADING
+        self._validate(content, embeds, components, len(attachments), flags)
+        msg.content, msg.embeds, msg.components, msg.attachments = (
+            content,
+            embeds,
+            components,
+            attachments,
+        )
+        msg.flags = flags
+        msg.edited_timestamp = iso_now()
+        msg.snapshot(source)
+        uid = (
+            msg.channel.recipient.id
+            if msg.channel.is_dm and msg.channel.recipient
+            else msg.ephemeral_for
+        )
+        self._record(
+            "edit", channel_id=msg.channel.id, message_id=msg.id, user_id=uid, detail=source
+        )
+        if msg.ephemeral_for is None:
+            self._spawn(self._dispatch("MESSAGE_UPDATE", msg.payload(self.app_id)))
+        return msg
+
+    def _delete_message(self, msg: FakeMessage) -> None:
+        msg.deleted = True
+        self._record(
+            "delete", channel_id=msg.channel.id, message_id=msg.id, user_id=msg.ephemeral_for
+        )
+        if msg.ephemeral_for is None:
+            data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
+            if msg.channel.guild_id is not None:
+                data["guild_id"] = str(msg.channel.guild_id)
+            self._spawn(self._dispatch("MESSAGE_DELETE", data))
+
+    # ================================================================= REST handlers
+    async def _get_me(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        return json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False})
+
+    async def _get_user(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        user = self.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            raise _HTTPError(404, (10013, "Unknown User"))
+        return json_response(user.payload())
+
+    async def _get_app(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        return json_response(
+            {
+                "id": str(self.app_id),
+                "name": self.bot_user.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.owner_user.payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "bot": self.bot_user.payload(),
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "approximate_guild_count": len(self.guilds),
+                "tags": [],
+            }
+        )
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.gateway_url})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        return json_response(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 14400000,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    # -------------------------------------------------------------- commands
+    def _store_commands(
+        self, body: list[JSON], guild_id: int | None, old: list[JSON]
+    ) -> list[JSON]:
+        out = []
+        by_name = {(c["name"], c.get("type", 1)): c for c in old}
+        for cmd in body:
+            prev = by_name.get((cmd["name"], cmd.get("type", 1)))
+            out.append(self._command_record(cmd, guild_id, prev))
+        return out
+
+    def _command_record(self, cmd: JSON, guild_id: int | None, prev: JSON | None) -> JSON:
+        rec = {
+            "type": 1,
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "dm_permission": True,
+            "nsfw": False,
+            "name_localizations": None,
+            "description_localizations": None,
+            **cmd,
+            "id": prev["id"] if prev else str(self._next_id()),
+            "application_id": str(self.app_id),
+            "version": str(self._next_id()),
+        }
+        if guild_id is not None:
+            rec["guild_id"] = str(guild_id)
+        return rec
+
+    async def _global_commands(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        if request.method == "GET":
+            return json_response(self.global_commands)
+        body, _ = await self._body(request)
+        if request.method == "PUT":
+            self.global_commands = self._store_commands(body, None, self.global_commands)
+            self.command_syncs += 1
+            self._notify()
+            return json_response(self.global_commands)
+        if request.method == "POST":
+            prev = next((c for c in self.global_commands if c["name"] == body["name"]), None)
+            rec = self._command_record(body, None, prev)
+            self.global_commands = [c for c in self.global_commands if c is not prev] + [rec]
+            self.command_syncs += 1
+            self._notify()
+            return json_response(rec, 201 if prev is None else 200)
+        raise web.HTTPMethodNotAllowed(request.method, ["GET", "PUT", "POST"])
+
+    async def _global_command(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        cid = request.match_info["cmd_id"]
+        cmd = next((c for c in self.global_commands if c["id"] == cid), None)
+        if cmd is None:
+            raise _HTTPError(404, (10063, "Unknown application command"))
+        if request.method == "GET":
+            return json_response(cmd)
+        if request.method == "DELETE":
+            self.global_commands.remove(cmd)
+            return web.Response(status=204)
+        if request.method == "PATCH":
+            body, _ = await self._body(request)
+            cmd.update(body)
+            return json_response(cmd)
+        raise web.HTTPMethodNotAllowed(request.method, ["GET", "PATCH", "DELETE"])
+
+    async def _guild_cmds(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        gid = int(request.match_info["guild_id"])
+        if gid not in self.guilds:
+            raise _HTTPError(404, (10004, "Unknown Guild"))
+        current = self.guild_commands.get(gid, [])
+        if request.method == "GET":
+            return json_response(current)
+        body, _ = await self._body(request)
+        if request.method == "PUT":
+            self.guild_commands[gid] = self._store_commands(body, gid, current)
+            self.command_syncs += 1
+            self._notify()
+            return json_response(self.guild_commands[gid])
+        if request.method == "POST":
+            prev = next((c for c in current if c["name"] == body["name"]), None)
+            rec = self._command_record(body, gid, prev)
+            self.guild_commands[gid] = [c for c in current if c is not prev] + [rec]
+            self.command_syncs += 1
+            self._notify()
+            return json_response(rec, 201 if prev is None else 200)
+        raise web.HTTPMethodNotAllowed(request.method, ["GET", "PUT", "POST"])
+
+    async def _guild_cmd(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        gid = int(request.match_info["guild_id"])
+        cid = request.match_info["cmd_id"]
+        current = self.guild_commands.get(gid, [])
+        cmd = next((c for c in current if c["id"] == cid), None)
+        if cmd is None:
+            raise _HTTPError(404, (10063, "Unknown application command"))
+        if request.method == "GET":
+            return json_response(cmd)
+        if request.method == "DELETE":
+            current.remove(cmd)
+            return web.Response(status=204)
+        body, _ = await self._body(request)
+        cmd.update(body)
+        return json_response(cmd)
+
+    # -------------------------------------------------------------- interactions
+    async def _callback(self, request: web.Request) -> web.Response:
+        now = time.perf_counter()
+        iid = int(request.match_info["iid"])
+        token = request.match_info["token"]
+        result = self.interactions.get(iid)
+        if result is None or result.token != token:
+            raise _HTTPError(404, ERR_UNKNOWN_INTERACTION)
+        body, files = await self._body(request)
+        if result.answered:
+            raise _HTTPError(400, ERR_ALREADY_ACKED)
+        assert result.sent_at is not None
+        if now - result.sent_at > self.interaction_deadline:
+            result.late = True
+            result.callback_at = now
+            result.callback_status = 404
+            result.callback_error = "late"
+            self._record("callback_late", user_id=result.user.id, detail=str(body.get("type")))
+            result.callback_event.set()
+            raise _HTTPError(404, ERR_UNKNOWN_INTERACTION)
+        ctype = int(body.get("type", 0))
+        data: JSON = body.get("data") or {}
+        resource: JSON | None = None
+        source = self.messages.get(result.source_message_id or 0)
+        ephemeral_for = result.user.id if int(data.get("flags") or 0) & FLAG_EPHEMERAL else None
+        try:
+            if ctype == CB_MESSAGE:
+                msg = self._create_message(
+                    result.channel,
+                    data,
+                    files,
+                    ephemeral_for=ephemeral_for,
+                    interaction=result,
+                    origin="response",
+                )
+                result.original_message_id = msg.id
+                resource = {"type": ctype, "message": msg.payload(self.app_id)}
+            elif ctype == CB_DEFERRED_MESSAGE:
+                msg = self._create_message(
+                    result.channel,
+                    {"content": "", "flags": data.get("flags")},
+                    [],
+                    ephemeral_for=ephemeral_for,
+                    interaction=result,
+                    origin="deferred",
+                    loading=True,
+                )
+                result.original_message_id = msg.id
+                resource = {"type": ctype, "message": msg.payload(self.app_id)}
+            elif ctype in (CB_DEFERRED_UPDATE, CB_UPDATE_MESSAGE):
+                if source is None:
+                    raise _HTTPError(400, (40004, "Interaction has no message to update"))
+                result.original_message_id = source.id
+                if ctype == CB_UPDATE_MESSAGE:
+                    self._edit_message(source, data, files, source="update")
+                    resource = {"type": ctype, "message": source.payload(self.app_id)}
+                else:
+                    resource = {"type": ctype}
+            elif ctype == CB_AUTOCOMPLETE:
+                result.autocomplete_choices = list(data.get("choices", []))
+                resource = {"type": ctype}
+            elif ctype == CB_MODAL:
+                shown = ModalShown(
+                    interaction_id=iid,
+                    user_id=result.user.id,
+                    channel=result.channel,
+                    message_id=source.id if source else None,
+                    custom_id=str(data.get("custom_id")),
+                    title=str(data.get("title")),
+                    components=tuple(data.get("components", [])),
+                )
+                self.modals.append(shown)
+                result.modal = shown
+                resource = {"type": ctype}
+            else:
+                raise _HTTPError(400, (50035, f"Invalid interaction callback type {ctype}"))
+        except _HTTPError as exc:
+            result.callback_status = exc.response.status
+            result.callback_error = (
+                (exc.response.body or b"").decode() if isinstance(exc.response.body, bytes) else ""
+            )
+            self._notify()
+            raise
+        result.callback_at = now
+        result.callback_type = ctype
+        result.callback_status = 200
+        result.callback_event.set()
+        self._record(
+            "callback", channel_id=result.channel.id, user_id=result.user.id, detail=str(ctype)
+        )
+        msg_obj = self.messages.get(result.original_message_id or 0)
+        body_out: JSON = {
+            "interaction": {
+                "id": str(iid),
+                "type": result.type,
+                "activity_instance_id": None,
+                "response_message_id": str(msg_obj.id) if msg_obj and ctype in (4, 5, 7) else None,
+                "response_message_loading": ctype == CB_DEFERRED_MESSAGE,
+                "response_message_ephemeral": bool(
+                    msg_obj and msg_obj.ephemeral and ctype in (4, 5)
+                ),
+            },
+        }
+        if resource is not None:
+            body_out["resource"] = resource
+        if request.query.get("with_response") in ("1", "true", "True"):
+            return json_response(body_out)
+        return web.Response(status=204)
+
+    def _interaction_for_webhook(self, request: web.Request) -> InteractionResult:
+        if request.match_info["app_id"] != str(self.app_id):
+            raise _HTTPError(404, ERR_UNKNOWN_WEBHOOK)
+        result = self._by_token.get(request.match_info["token"])
+        if result is None:
+            raise _HTTPError(404, ERR_UNKNOWN_WEBHOOK)
+        return result
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        result = self._interaction_for_webhook(request)
+        if not result.answered:
+            raise _HTTPError(404, ERR_UNKNOWN_WEBHOOK)
+        body, files = await self._body(request)
+        original = self.messages.get(result.original_message_id or 0)
+        if (
+            original is not None
+            and original.loading
+            and result.callback_type == CB_DEFERRED_MESSAGE
+        ):
+            # Discord: the first followup after a "thinking" defer replaces that message
+            msg = self._edit_message(original, body, files, source="followup")
+        else:
+            eph = result.user.id if int(body.get("flags") or 0) & FLAG_EPHEMERAL else None
+            msg = self._create_message(
+                result.channel,
+                body,
+                files,
+                ephemeral_for=eph,
+                interaction=result,
+                origin="followup",
+            )
+        result.followup_ids.append(msg.id)
+        self._notify()
+        return json_response(msg.payload(self.app_id))
+
+    async def _webhook_message(self, request: web.Request) -> web.Response:
+        result = self._interaction_for_webhook(request)
+        mid = request.match_info["mid"]
+        if mid == "@original":
+            msg = self.messages.get(result.original_message_id or 0)
+        else:
+            msg = self.messages.get(int(mid)) if mid.isdigit() else None
+            if (
+                msg is not None
+                and msg.id != result.original_message_id
+                and msg.id not in result.followup_ids
+            ):
+                msg = None
+        if msg is None or msg.deleted:
+            raise _HTTPError(404, ERR_UNKNOWN_MESSAGE)
+        if request.method == "GET":
+            return json_response(msg.payload(self.app_id))
+        if request.method == "PATCH":
+            body, files = await self._body(request)
+            self._edit_message(msg, body, files, source="edit")
+            return json_response(msg.payload(self.app_id))
+        if request.method == "DELETE":
+            self._delete_message(msg)
+            return web.Response(status=204)
+        raise web.HTTPMethodNotAllowed(request.method, ["GET", "PATCH", "DELETE"])
+
+    # -------------------------------------------------------------- channels / DMs
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        body, _ = await self._body(request)
+        uid = int(body.get("recipient_id", 0))
+        user = self.users.get(uid)
+        if user is None or user.bot:
+            raise _HTTPError(400, (50033, "Invalid Recipients"))
+        channel = self.dm_channels.get(uid)
+        if channel is None:
+            channel = FakeChannel(self._next_id(), f"dm-{user.name}", 1, None, recipient=user)
+            self.dm_channels[uid] = channel
+            self.channels[channel.id] = channel
+        return json_response(channel.payload())
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        return json_response(self._channel(request.match_info["cid"]).payload())
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        self._channel(request.match_info["cid"])
+        return web.Response(status=204)
+
+    async def _list_messages(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        channel = self._channel(request.match_info["cid"])
+        limit = int(request.query.get("limit", 50))
+        msgs = list(reversed(self.channel_messages(channel)))
+        before = request.query.get("before")
+        after = request.query.get("after")
+        if before:
+            msgs = [m for m in msgs if m.id < int(before)]
+        if after:
+            msgs = [m for m in msgs if m.id > int(after)]
+        return json_response([m.payload(self.app_id) for m in msgs[:limit]])
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        channel = self._channel(request.match_info["cid"])
+        body, files = await self._body(request)
+        if (
+            channel.is_dm
+            and channel.recipient is not None
+            and channel.recipient.id in self.closed_dms
+        ):
+            self._record(
+                "dm_refused",
+                channel_id=channel.id,
+                user_id=channel.recipient.id,
+                detail=str(body.get("content") or "")[:200],
+            )
+            raise _HTTPError(403, ERR_CANNOT_DM)
+        msg = self._create_message(channel, body, files, origin="channel")
+        return json_response(msg.payload(self.app_id))
+
+    async def _channel_message(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        channel = self._channel(request.match_info["cid"])
+        mid = request.match_info["mid"]
+        msg = self.messages.get(int(mid)) if mid.isdigit() else None
+        if (
+            msg is None
+            or msg.deleted
+            or msg.channel.id != channel.id
+            or msg.ephemeral_for is not None
+        ):
+            raise _HTTPError(404, ERR_UNKNOWN_MESSAGE)
+        if request.method == "GET":
+            return json_response(msg.payload(self.app_id))
+        if request.method == "PATCH":
+            if msg.author.id != self.bot_user.id:
+                raise _HTTPError(403, ERR_NOT_AUTHOR)
+            body, files = await self._body(request)
+            self._edit_message(msg, body, files)
+            return json_response(msg.payload(self.app_id))
+        if request.method == "DELETE":
+            self._delete_message(msg)
+            return web.Response(status=204)
+        raise web.HTTPMethodNotAllowed(request.method, ["GET", "PATCH", "DELETE"])
+
+    # -------------------------------------------------------------- guilds
+    def _guild(self, gid: str) -> FakeGuild:
+        try:
+            return self.guilds[int(gid)]
+        except (KeyError, ValueError):
+            raise _HTTPError(404, (10004, "Unknown Guild")) from None
+
+    async def _get_guild(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        payload = self._guild_create_payload(self._guild(request.match_info["gid"]))
+        for key in ("members", "channels", "threads", "voice_states", "presences"):
+            payload.pop(key, None)
+        return json_response(payload)
+
+    async def _get_guild_channels(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        guild = self._guild(request.match_info["gid"])
+        return json_response([c.payload() for c in guild.channels])
+
+    async def _get_member(self, request: web.Request) -> web.Response:
+        self._check_auth(request)
+        guild = self._guild(request.match_info["gid"])
+        member = guild.members.get(int(request.match_info["uid"]))
+        if member is None:
+            raise _HTTPError(404, (10007, "Unknown Member"))
+        return json_response(member.payload())
+
+
+__all__ = ["Fault", "FakeDiscord", "NoResponse", "json_response", "route_pattern"]
