@@ -48,7 +48,14 @@ async def run() -> int:
     from bot.storage import Store
 
     configure_endpoints(settings.discord_api_base, settings.discord_gateway_url)
-    store = await Store.open(settings.database_path)
+    from bot.storage.models import GuildSettings
+
+    store = await Store.open(
+        settings.database_path,
+        defaults=GuildSettings(
+            starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
+        ),
+    )
     bot = PontoonBot(settings, store)
     try:
         async with bot:

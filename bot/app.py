@@ -37,7 +37,6 @@ class PontoonBot(commands.Bot):
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
             store,
-            starting_chips=self.starting_chips,
             timers=Timers(
                 bet_seconds=settings.bet_timer_seconds,
                 turn_seconds=settings.turn_timer_seconds,
@@ -46,9 +45,6 @@ class PontoonBot(commands.Bot):
             presenter=self.presenter,
         )
         self._refreshed = False
-
-    async def starting_chips(self, guild_id: int) -> int:
-        return await self.store.starting_chips(guild_id, self.settings.starting_chips)
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TableButton)

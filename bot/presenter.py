@@ -116,7 +116,7 @@ def legal_union(live: LiveTable) -> set[str]:
     for seat in eng.seats:
         kinds.update(la.kind for la in eng.legal_actions(seat))
     names = {name for name, kind in ACT_KIND.items() if kind in kinds}
-    if eng.phase is Phase.WAITING:
+    if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
         names.update({"join", "deal"})
         if len(eng.seats) > 0:
             names.add("leave")

@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -93,7 +93,9 @@ class Timers:
 class StoreLike(Protocol):
     """The part of bot.storage.Store the service uses."""
 
-    async def ensure_member(self, guild_id: int, user_id: int, starting_chips: int) -> int: ...
+    async def ensure_member(
+        self, guild_id: int, user_id: int, starting_chips: int | None = None
+    ) -> int: ...
 
     async def save_table(
         self,
@@ -131,13 +133,11 @@ class TableService:
         self,
         store: StoreLike,
         *,
-        starting_chips: Callable[[int], Awaitable[int]] | int = 1000,
         chance: Chance | None = None,
         timers: Timers | None = None,
         presenter: Presenter | None = None,
     ) -> None:
         self.store = store
-        self._starting = starting_chips
         self.chance: Chance = chance or RandomChance(random.SystemRandom())
         self.timers = timers or Timers()
         self.presenter: Presenter = presenter or NullPresenter()
@@ -169,11 +169,6 @@ class TableService:
             if live.guild_id == guild_id and seat in live.engine.seats:
                 return live
         return None
-
-    async def _starting_chips(self, guild_id: int) -> int:
-        if isinstance(self._starting, int):
-            return self._starting
-        return await self._starting(guild_id)
 
     # ------------------------------------------------------------- lifecycle
     async def load(self) -> list[LiveTable]:
@@ -232,9 +227,7 @@ class TableService:
                 raise TableExists()
             await self._persist(live, [], "open")
             self._register(live)
-            chips = await self.store.ensure_member(
-                guild_id, opener_id, await self._starting_chips(guild_id)
-            )
+            chips = await self.store.ensure_member(guild_id, opener_id)
             outcome = await self._apply(
                 live, Action(seat_of(opener_id), ActionKind.JOIN, amount=chips)
             )
@@ -273,9 +266,7 @@ class TableService:
                     raise BusyElsewhere()
                 if seat in live.engine.seats:
                     raise RuleError("P-TABLE-1", "You are already seated at this table.")
-                amount = await self.store.ensure_member(
-                    live.guild_id, user_id, await self._starting_chips(live.guild_id)
-                )
+                amount = await self.store.ensure_member(live.guild_id, user_id)
                 if name:
                     live.names[seat] = name
             elif seat not in live.engine.seats:
@@ -287,7 +278,7 @@ class TableService:
                 shoot=shoot,
                 target=seat_of(target) if target is not None else None,
             )
-            outcome = await self._apply_chain(live, action)
+            outcome = await self._apply(live, action)
         await self._after_change(live, outcome)
         return outcome
 
@@ -301,15 +292,18 @@ class TableService:
             eng = live.engine
             if seat not in eng.seats:
                 raise NotSeated()
-            if eng.phase is not Phase.WAITING:
+            if eng.phase not in (Phase.WAITING, Phase.ROUND_OVER):
                 raise RuleError("P-DEAL-1", "A round is already in play at this table.")
-            may_deal = seat == eng.banker or (
-                user_id == live.opener_id and eng.banker in (None, HOUSE)
+            next_banker = eng.next_banker if eng.phase is Phase.ROUND_OVER else None
+            may_deal = (
+                eng.banker == HOUSE
+                or seat in (eng.banker, next_banker)
+                or (user_id == live.opener_id and eng.banker is None)
             )
-            if eng.banker == HOUSE:
-                may_deal = True
             if not may_deal:
-                raise RuleError("P-DEAL-1", "Only the banker (or the table's opener) deals.")
+                raise RuleError(
+                    "P-DEAL-1", "Only the banker deals (the table's opener deals first)."
+                )
             if not eng.rules.house_bank and len(eng.seats) < 2:
                 raise RuleError(
                     "P-TABLE-1",
@@ -318,15 +312,19 @@ class TableService:
                 )
             await self._sync_balances(live)
             combined = Outcome()
-            if eng.banker is None:
-                cut = await self._apply(live, Action(seat, ActionKind.CUT))
-                combined.events.extend(cut.events)
-                combined.transfers.extend(cut.transfers)
-            dealer = eng.banker if eng.banker not in (None, HOUSE) else seat
-            assert dealer is not None
-            dealt = await self._apply_chain(live, Action(dealer, ActionKind.DEAL))
-            combined.events.extend(dealt.events)
-            combined.transfers.extend(dealt.transfers)
+            if eng.phase is Phase.ROUND_OVER:
+                steps = [Action(seat, ActionKind.NEXT_ROUND)]
+            elif eng.banker is None:
+                steps = [Action(seat, ActionKind.CUT), Action("", ActionKind.DEAL)]
+            else:
+                steps = [Action(eng.banker if eng.banker != HOUSE else seat, ActionKind.DEAL)]
+            for step in steps:
+                if step.kind is ActionKind.DEAL and not step.seat:
+                    banker = eng.banker
+                    step = Action(banker if banker not in (None, HOUSE) else seat, ActionKind.DEAL)
+                out = await self._apply(live, step)
+                combined.events.extend(out.events)
+                combined.transfers.extend(out.transfers)
         await self._after_change(live, combined)
         return combined
 
@@ -338,24 +336,9 @@ class TableService:
         for seat in eng.seats:
             if seat == HOUSE or not seat.isdigit():
                 continue
-            chips = await self.store.ensure_member(
-                live.guild_id, int(seat), await self._starting_chips(live.guild_id)
-            )
+            chips = await self.store.ensure_member(live.guild_id, int(seat))
             if chips != eng.balances.get(seat):
                 eng.set_balance(seat, chips)
-
-    async def _apply_chain(self, live: LiveTable, action: Action) -> Outcome:
-        """Apply an action, then move the table on by itself where nobody has a choice
-        (a finished round goes to the next deal's waiting state)."""
-        outcome = await self._apply(live, action)
-        eng = live.engine
-        if eng.phase is Phase.ROUND_OVER:
-            actor = eng.banker if eng.banker not in (None, HOUSE) else eng.seats[0]
-            assert actor is not None
-            more = await self._apply(live, Action(actor, ActionKind.NEXT_ROUND))
-            outcome.events.extend(more.events)
-            outcome.transfers.extend(more.transfers)
-        return outcome
 
     async def _apply(self, live: LiveTable, action: Action) -> Outcome:
         """engine.apply + one storage transaction; on a storage failure the table is put
@@ -531,7 +514,7 @@ class TableService:
                 if action is None:
                     break
                 try:
-                    out = await self._apply_chain(live, action)
+                    out = await self._apply(live, action)
                 except (RuleError, ServiceError) as exc:
                     log.warning("timeout action %s refused: %s", action, exc)
                     break

@@ -44,9 +44,7 @@ class Chips(commands.Cog):
             who = member or interaction.user
             if who.bot:
                 raise ServiceError("Bots do not hold chips.")
-            chips = await self.bot.store.ensure_member(
-                guild_id, who.id, await self.bot.starting_chips(guild_id)
-            )
+            chips = await self.bot.store.ensure_member(guild_id, who.id)
             live = self.bot.service.table_of_member(guild_id, who.id)
             extra = ""
             if live is not None:
@@ -64,18 +62,16 @@ class Chips(commands.Cog):
         try:
             guild_id = _guild(interaction)
             s = self.bot.settings
-            await self.bot.store.ensure_member(
-                guild_id, interaction.user.id, await self.bot.starting_chips(guild_id)
-            )
+            await self.bot.store.ensure_member(guild_id, interaction.user.id)
             chips = await self.bot.store.claim_daily(
                 guild_id,
                 interaction.user.id,
-                s.daily_chips,
+                None,
                 timedelta(hours=s.daily_cooldown_hours),
                 datetime.now(UTC),
             )
             await self._answer(
-                interaction, f"You claim **{s.daily_chips}** chips. Balance: **{chips}**."
+                interaction, f"You claim your daily chips. Balance: **{chips}**."
             )
         except Exception as exc:
             await self._answer(interaction, friendly(exc))
@@ -117,9 +113,7 @@ class Chips(commands.Cog):
                 raise ServiceError("Only members with Manage Server can grant chips.")
             if member.bot:
                 raise ServiceError("Bots do not hold chips.")
-            await self.bot.store.ensure_member(
-                guild_id, member.id, await self.bot.starting_chips(guild_id)
-            )
+            await self.bot.store.ensure_member(guild_id, member.id)
             chips = await self.bot.store.grant(
                 guild_id, member.id, amount, "admin grant", interaction.user.id
             )
