@@ -21,11 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import aiosqlite
 
@@ -65,6 +65,7 @@ from bot.storage.models import (
 )
 
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 
 # Primary SQLite result codes that mean "the database cannot take this right now".
 _UNAVAILABLE_CODES = {
@@ -238,24 +239,51 @@ class Store:
             except sqlite3.Error as exc:
                 raise translate_error(exc) from exc
 
-    @contextlib.asynccontextmanager
-    async def _write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction: commits on success, rolls back on any exception."""
+    async def _transact(
+        self, work: Callable[[aiosqlite.Connection], Awaitable[T]], *, mode: str = "IMMEDIATE"
+    ) -> T:
+        """Run ``work`` in one transaction: COMMIT on success, ROLLBACK on any error.
+
+        A transaction that has started always runs to its end (commit or rollback) before
+        the connection is handed on, even if the calling task is cancelled meanwhile: the
+        cancellation is re-raised afterwards. So the shared connection is never left
+        inside a half-done transaction. (A cancelled caller cannot tell whether the write
+        committed; it should reload the state it cares about.)
+        """
         async with self._lock:
-            db = self._db
-            try:
-                await db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
+            task = asyncio.ensure_future(self._run_transaction(work, mode))
+            cancelled = False
+            while True:
+                try:
+                    result = await asyncio.shield(task)
+                    break
+                except asyncio.CancelledError:
+                    if not task.done():
+                        cancelled = True
+                        continue
+                    raise
+            if cancelled:
+                raise asyncio.CancelledError()
+            return result
+
+    async def _run_transaction(
+        self, work: Callable[[aiosqlite.Connection], Awaitable[T]], mode: str
+    ) -> T:
+        db = self._db
+        try:
+            await db.execute(f"BEGIN {mode}")
+        except sqlite3.Error as exc:
+            raise translate_error(exc) from exc
+        try:
+            result = await work(db)
+            await db.execute("COMMIT")
+        except BaseException as exc:
+            with contextlib.suppress(sqlite3.Error):
+                await db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
                 raise translate_error(exc) from exc
-            try:
-                yield db
-                await db.execute("COMMIT")
-            except BaseException as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    await db.execute("ROLLBACK")
-                if isinstance(exc, sqlite3.Error):
-                    raise translate_error(exc) from exc
-                raise
+            raise
+        return result
 
     @staticmethod
     async def _one(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -354,9 +382,12 @@ class Store:
             )
         if row is not None:
             return int(row[0])
-        async with self._write() as db:
+
+        async def work(db: aiosqlite.Connection) -> int:
             await self._ensure_member_tx(db, guild_id, user_id, starting_chips)
             return await self._balance_tx(db, account)
+
+        return await self._transact(work)
 
     async def grant(
         self, guild_id: int, user_id: int, amount: int, reason: str, by_user_id: int | None
@@ -366,10 +397,13 @@ class Store:
         _check_amount(amount, low=1, high=MAX_GRANT)
         reason = _check_reason(reason)
         account = member_account(guild_id, user_id)
-        async with self._write() as db:
+
+        async def work(db: aiosqlite.Connection) -> int:
             await self._ensure_member_tx(db, guild_id, user_id, None)
             await self._grant_tx(db, guild_id, account, amount, reason, by_user_id)
             return await self._balance_tx(db, account)
+
+        return await self._transact(work)
 
     async def claim_daily(
         self,
@@ -388,10 +422,12 @@ class Store:
         moment = now or self._clock()
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=UTC)
-        async with self._write() as db:
-            if amount is None:
-                amount = (await self._guild_settings_tx(db, guild_id)).daily_chips
-            _check_amount(amount, low=1, high=MAX_GRANT)
+
+        async def work(db: aiosqlite.Connection) -> int:
+            chips = amount
+            if chips is None:
+                chips = (await self._guild_settings_tx(db, guild_id)).daily_chips
+            _check_amount(chips, low=1, high=MAX_GRANT)
             await self._ensure_member_tx(db, guild_id, user_id, None)
             row = await self._one(
                 db,
@@ -402,12 +438,14 @@ class Store:
                 next_at = _from_iso(str(row[0])) + cooldown
                 if moment < next_at:
                     raise DailyNotReady(next_at)
-            await self._grant_tx(db, guild_id, account, amount, "daily", None, ts=_iso(moment))
+            await self._grant_tx(db, guild_id, account, chips, "daily", None, ts=_iso(moment))
             await db.execute(
                 "UPDATE members SET last_daily_at = ? WHERE guild_id = ? AND user_id = ?",
                 (_iso(moment), guild_id, user_id),
             )
             return await self._balance_tx(db, account)
+
+        return await self._transact(work)
 
     async def _ensure_member_tx(
         self, db: aiosqlite.Connection, guild_id: int, user_id: int, starting_chips: int | None
@@ -469,7 +507,8 @@ class Store:
         The batch is checked as a whole: every account except a house must end >= 0,
         otherwise :class:`InsufficientChips` is raised and nothing is written.
         """
-        async with self._write() as db:
+
+        async def work(db: aiosqlite.Connection) -> None:
             guild_id: int | None = None
             if table_id is not None:
                 table = await self._table_tx(db, table_id)
@@ -477,6 +516,8 @@ class Store:
                     raise TableNotFound(table_id)
                 guild_id = table.guild_id
             await self._apply_tx(db, transfers, table_id=table_id, guild_id=guild_id)
+
+        await self._transact(work)
 
     def _to_moves(
         self, transfers: Sequence[TransferLike], guild_id: int | None, table_id: str | None
@@ -589,7 +630,8 @@ class Store:
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             raise ValueError(f"bad version {version!r}")
         map_engine_account("@escrow", guild_id, table_id)  # validates the ids
-        async with self._write() as db:
+
+        async def work(db: aiosqlite.Connection) -> None:
             now = self._now()
             current = await self._table_tx(db, table_id)
             if current is None:
@@ -633,13 +675,16 @@ class Store:
             if log is not None:
                 await self._log_tx(db, table_id, version, log, now)
 
+        await self._transact(work)
+
     async def close_table(
         self, table_id: str, transfers: Sequence[TransferLike] = (), log: str | None = "closed"
     ) -> None:
         """Apply the refund/settlement moves and mark the table closed, in one
         transaction. Refuses (:class:`TableNotEmpty`) if chips would stay in its escrow
         or kitty; :class:`TableClosed` if it is already closed."""
-        async with self._write() as db:
+
+        async def work(db: aiosqlite.Connection) -> None:
             table = await self._table_tx(db, table_id)
             if table is None:
                 raise TableNotFound(table_id)
@@ -661,14 +706,19 @@ class Store:
             if log is not None:
                 await self._log_tx(db, table_id, table.version, log, now)
 
+        await self._transact(work)
+
     async def set_table_message(self, table_id: str, message_id: int | None) -> None:
         """Remember the id of the table's public message (no version change)."""
-        async with self._write() as db:
+
+        async def work(db: aiosqlite.Connection) -> None:
             cur = await db.execute(
                 "UPDATE game_tables SET message_id = ? WHERE id = ?", (message_id, table_id)
             )
             if cur.rowcount == 0:
                 raise TableNotFound(table_id)
+
+        await self._transact(work)
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         """The table, open or closed; None if it never existed."""
@@ -738,7 +788,8 @@ class Store:
             )
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_GRANT:
             raise InvalidSetting(key, f"must be a whole number from 0 to {MAX_GRANT:,}")
-        async with self._write() as db:
+
+        async def work(db: aiosqlite.Connection) -> GuildSettings:
             await db.execute(
                 "INSERT INTO guild_settings (guild_id, key, value, updated_at, updated_by) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, key) DO UPDATE SET "
@@ -747,6 +798,8 @@ class Store:
                 (guild_id, key, value, self._now(), by_user_id),
             )
             return await self._guild_settings_tx(db, guild_id)
+
+        return await self._transact(work)
 
     async def _guild_settings_tx(self, db: aiosqlite.Connection, guild_id: int) -> GuildSettings:
         values = {
@@ -763,16 +816,7 @@ class Store:
     # ----------------------------------------------------------------------- audit
     async def ledger_snapshot(self) -> LedgerSnapshot:
         """Everything ``bot.audit`` checks, read in one consistent read transaction."""
-        async with self._lock:
-            db = self._db
-            try:
-                await db.execute("BEGIN")
-                try:
-                    return await self._snapshot_tx(db)
-                finally:
-                    await db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise translate_error(exc) from exc
+        return await self._transact(self._snapshot_tx, mode="DEFERRED")
 
     async def _snapshot_tx(self, db: aiosqlite.Connection) -> LedgerSnapshot:
         accounts = [

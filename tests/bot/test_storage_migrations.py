@@ -1,0 +1,104 @@
+"""Numbered migrations: applied once, in order, each in its own transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import SchemaError, Store, member_account
+from bot.storage.migrations import MIGRATIONS_DIR, load_migrations, migrate, split_statements
+
+
+def _versions(path: Path) -> list[int]:
+    with sqlite3.connect(path) as con:
+        return [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY version")]
+
+
+async def test_fresh_database_gets_every_migration(tmp_path: Path) -> None:
+    db = tmp_path / "bank.sqlite3"
+    store = await Store.open(db)
+    try:
+        expected = [m.version for m in load_migrations()]
+        assert expected[:2] == [1, 2]
+        assert await store.schema_version() == expected[-1]
+    finally:
+        await store.close()
+    assert _versions(db) == expected
+    with sqlite3.connect(db) as con:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"accounts", "members", "transfers", "game_tables", "guild_settings"} <= tables
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_reopening_is_idempotent_and_keeps_data(tmp_path: Path) -> None:
+    db = tmp_path / "bank.sqlite3"
+    for _ in range(3):
+        store = await Store.open(db)
+        assert await store.ensure_member(1, 2, 500) == 500
+        await store.close()
+    assert _versions(db) == [m.version for m in load_migrations()]
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM transfers").fetchone()[0] == 1
+        assert con.execute(
+            "SELECT balance FROM accounts WHERE id = ?", (member_account(1, 2),)
+        ).fetchone() == (500,)
+
+
+async def test_a_failing_migration_rolls_back_alone(tmp_path: Path) -> None:
+    import aiosqlite
+
+    from bot.storage.migrations import Migration
+
+    good = Migration(1, "good", "CREATE TABLE a (x INTEGER);")
+    bad = Migration(2, "bad", "CREATE TABLE b (x INTEGER);\nINSERT INTO nowhere VALUES (1);")
+    async with aiosqlite.connect(tmp_path / "m.sqlite3", isolation_level=None) as db:
+        with pytest.raises(sqlite3.OperationalError):
+            await migrate(db, [good, bad])
+        async with db.execute("SELECT name FROM sqlite_master WHERE type='table'") as cur:
+            names = {r[0] for r in await cur.fetchall()}
+        assert "a" in names and "b" not in names
+        async with db.execute("SELECT version FROM schema_version") as cur:
+            assert [r[0] for r in await cur.fetchall()] == [1]
+        fixed = Migration(2, "bad", "CREATE TABLE b (x INTEGER);")
+        assert await migrate(db, [good, fixed]) == [2]
+        assert await migrate(db, [good, fixed]) == []
+
+
+async def test_database_newer_than_code_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "bank.sqlite3"
+    store = await Store.open(db)
+    await store.close()
+    with sqlite3.connect(db) as con:
+        con.execute("INSERT INTO schema_version (version, name, checksum) VALUES (999, 'x', 'y')")
+    with pytest.raises(SchemaError):
+        await Store.open(db)
+
+
+async def test_open_without_migrating_needs_current_schema(tmp_path: Path) -> None:
+    with pytest.raises(SchemaError):
+        await Store.open(tmp_path / "empty.sqlite3", migrate_schema=False)
+
+
+def test_migration_files_are_numbered_without_gaps(tmp_path: Path) -> None:
+    names = sorted(p.name for p in MIGRATIONS_DIR.glob("*.sql"))
+    assert names[:2] == ["001_initial.sql", "002_guild_settings.sql"]
+    (tmp_path / "001_a.sql").write_text("SELECT 1;")
+    (tmp_path / "003_c.sql").write_text("SELECT 1;")
+    with pytest.raises(SchemaError):
+        load_migrations(tmp_path)
+
+
+def test_split_statements_keeps_triggers_whole() -> None:
+    sql = (
+        "-- a comment; with a semicolon\n"
+        "CREATE TABLE t (x INTEGER);\n"
+        "CREATE TRIGGER tr BEFORE DELETE ON t\nBEGIN\n  SELECT RAISE(ABORT, 'no');\nEND;\n"
+        "-- trailing comment\n"
+    )
+    parts = split_statements(sql)
+    assert len(parts) == 2
+    assert parts[1].startswith("CREATE TRIGGER") and parts[1].endswith("END;")
+    with pytest.raises(SchemaError):
+        split_statements("CREATE TABLE t (x INTEGER)")
