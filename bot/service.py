@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -146,6 +146,11 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._timer_tasks: dict[str, asyncio.Task[None]] = {}
         self._closing = False
+        # Other games register "is this member's money tied up there?" checks here, so a
+        # member never has chips in play at two tables of one server at once.
+        self.busy_checks: list[Callable[[int, int], bool]] = []
+        # Other games register "is this channel taken?" checks (one table per channel).
+        self.channel_checks: list[Callable[[int], bool]] = []
 
     # ------------------------------------------------------------------ lookup
     def lock(self, table_id: str) -> asyncio.Lock:
@@ -162,6 +167,9 @@ class TableService:
         if table_id is None:
             raise NoTable()
         return self.tables[table_id]
+
+    def member_busy_elsewhere(self, guild_id: int, user_id: int) -> bool:
+        return any(check(guild_id, user_id) for check in self.busy_checks)
 
     def table_of_member(self, guild_id: int, user_id: int) -> LiveTable | None:
         seat = seat_of(user_id)
@@ -208,10 +216,10 @@ class TableService:
         rules: PontoonRules,
         opener_name: str | None = None,
     ) -> LiveTable:
-        if channel_id in self.by_channel:
+        if channel_id in self.by_channel or any(c(channel_id) for c in self.channel_checks):
             raise TableExists()
         busy = self.table_of_member(guild_id, opener_id)
-        if busy is not None:
+        if busy is not None or self.member_busy_elsewhere(guild_id, opener_id):
             raise BusyElsewhere()
         live = LiveTable(
             table_id=new_table_id(),
@@ -262,7 +270,9 @@ class TableService:
             seat = seat_of(user_id)
             if kind is ActionKind.JOIN:
                 busy = self.table_of_member(live.guild_id, user_id)
-                if busy is not None and busy is not live:
+                if (busy is not None and busy is not live) or self.member_busy_elsewhere(
+                    live.guild_id, user_id
+                ):
                     raise BusyElsewhere()
                 if seat in live.engine.seats:
                     raise RuleError("P-TABLE-1", "You are already seated at this table.")
