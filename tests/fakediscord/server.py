@@ -310,9 +310,11 @@ class FakeDiscord:
         r.add_get(p + "/guilds/{gid}", self._get_guild)
         r.add_get(p + "/guilds/{gid}/channels", self._get_guild_channels)
         r.add_get(p + "/guilds/{gid}/members/{uid}", self._get_member)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=0.5
+        )
         await self._runner.setup()
-        self._site = web.TCPSite(self._runner, self.host, port, shutdown_timeout=0.5)
+        self._site = web.TCPSite(self._runner, self.host, port)
         await self._site.start()
         server = self._site._server
         assert server is not None
@@ -1497,7 +1499,7 @@ class FakeDiscord:
         self.messages[msg.id] = msg
         uid = channel.recipient.id if channel.is_dm and channel.recipient else ephemeral_for
         self._record("create", channel_id=channel.id, message_id=msg.id, user_id=uid, detail=origin)
-        if ephemeral_for is None and not loading:
+        if ephemeral_for is None and not loading and self._wants_message_events(channel):
             self._spawn(self._dispatch("MESSAGE_CREATE", msg.payload(self.app_id)))
         return msg
 
@@ -1532,16 +1534,24 @@ class FakeDiscord:
         self._record(
             "edit", channel_id=msg.channel.id, message_id=msg.id, user_id=uid, detail=source
         )
-        if msg.ephemeral_for is None:
+        if msg.ephemeral_for is None and self._wants_message_events(msg.channel):
             self._spawn(self._dispatch("MESSAGE_UPDATE", msg.payload(self.app_id)))
         return msg
+
+    def _wants_message_events(self, channel: FakeChannel) -> bool:
+        """Only send MESSAGE_* events the bot's intents subscribe to (like Discord)."""
+        session = self._session
+        if session is None:
+            return False
+        bit = (1 << 12) if channel.is_dm else (1 << 9)
+        return bool(session.intents & bit)
 
     def _delete_message(self, msg: FakeMessage) -> None:
         msg.deleted = True
         self._record(
             "delete", channel_id=msg.channel.id, message_id=msg.id, user_id=msg.ephemeral_for
         )
-        if msg.ephemeral_for is None:
+        if msg.ephemeral_for is None and self._wants_message_events(msg.channel):
             data: JSON = {"id": str(msg.id), "channel_id": str(msg.channel.id)}
             if msg.channel.guild_id is not None:
                 data["guild_id"] = str(msg.channel.guild_id)
@@ -1986,4 +1996,4 @@ class FakeDiscord:
         return json_response(member.payload())
 
 
-__all__ = ["Fault", "FakeDiscord", "NoResponse", "json_response", "route_pattern"]
+__all__ = ["FakeDiscord", "Fault", "NoResponse", "json_response", "route_pattern"]

@@ -1,0 +1,261 @@
+"""End-to-end tests of the fake Discord: the real discord.py client (the minimal bot, run as
+its own process) against the fake, driven as people would drive Discord."""
+
+from __future__ import annotations
+
+import sys
+
+import aiohttp
+import pytest
+
+from tests.fakediscord import FakeDiscord, NoResponse
+from tests.fakediscord.minimal_bot import SECRET
+
+from .conftest import MINIMAL_BOT_ARGS, BotProcess, StartBot, World
+
+pytestmark = pytest.mark.e2e
+
+
+async def test_slash_button_edits_message_and_dms_clicker(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake, ch = fake_discord, world.channel
+
+    r = await fake.slash(world.alice, ch, "demo", "hello")
+    assert r.callback_type == 4
+    assert not r.ephemeral
+    assert r.text == "Hello alice! Press Reveal."
+    assert r.button("Reveal").disabled is False
+    assert r.latency is not None and 0 < r.latency < 3
+    # everyone in the channel sees it
+    assert r.message in fake.visible_to(world.bob)
+
+    click = await fake.click(world.bob, r.message, label="Reveal")
+    assert click.callback_type == 7  # update message
+    msg = fake.message(r.message.id)
+    assert msg.text == "Revealed by bob"
+    assert msg.button("Reveal").disabled is True
+    assert [v.content for v in msg.history] == ["Hello alice! Press Reveal.", "Revealed by bob"]
+    assert msg.edit_count == 1
+
+    await fake.wait_until(lambda: len(fake.dms(world.bob)) == 1)
+    [dm] = fake.dms(world.bob)
+    assert dm.text == SECRET
+    assert fake.dms(world.alice) == []
+    assert dm in fake.visible_to(world.bob)
+    assert dm not in fake.visible_to(world.alice)
+    assert dm in fake.hidden_from(world.carol)
+    # a disabled button cannot be clicked any more
+    with pytest.raises(PermissionError):
+        await fake.click(world.alice, msg, label="Reveal")
+
+
+async def test_closed_dms_fall_back_to_ephemeral_seen_only_by_clicker(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake, ch = fake_discord, world.channel
+    fake.close_dms(world.bob)
+
+    r = await fake.slash(world.alice, ch, "demo hello")
+    click = await fake.click(world.bob, r.message, label="Reveal")
+    [followup] = await click.wait_followups(1)
+
+    assert followup.ephemeral and followup.ephemeral_for == world.bob.id
+    assert SECRET in followup.text
+    assert len(fake.refused_dms(world.bob)) == 1
+    assert fake.dms(world.bob) == []
+    assert followup in fake.visible_to(world.bob)
+    for other in (world.alice, world.carol):
+        assert followup not in fake.visible_to(other)
+        assert all(SECRET not in m.text for m in fake.visible_to(other))
+    assert followup not in fake.channel_messages(ch)
+    assert followup in fake.channel_messages(ch, viewer=world.bob)
+
+
+async def test_modal_submit(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake = fake_discord
+    opened = await fake.slash(world.carol, world.channel, "demo", "form")
+    assert opened.callback_type == 9
+    assert opened.modal is not None and opened.modal.title == "Feedback"
+    assert [t["custom_id"] for t in opened.modal.text_inputs()] == ["name", "comment"]
+
+    with pytest.raises(ValueError, match="required"):
+        await fake.submit_modal(world.carol, None, "minimal:feedback", {"comment": "x"})
+
+    submitted = await fake.submit_modal(
+        world.carol, None, "minimal:feedback", {"name": "Carol", "comment": "lovely"}
+    )
+    assert submitted.callback_type == 4
+    assert submitted.text == "Thanks, Carol: lovely"
+    assert submitted.message in fake.channel_messages(world.channel)
+
+
+async def test_typed_options_subcommand_group_select_and_defer(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake, ch = fake_discord, world.channel
+
+    assert (
+        await fake.slash(world.alice, ch, "demo", "add", {"a": 2, "b": 40})
+    ).text == "2 + 40 = 42"
+    whois = await fake.slash(world.alice, ch, "demo", "whois", {"user": world.bob})
+    assert whois.text == f"bob has id {world.bob.id}"
+
+    echo = await fake.slash(world.bob, ch, "demo", ["admin", "echo"], {"text": "psst"})
+    assert echo.ephemeral and echo.text == "echo: psst"
+    assert echo.message not in fake.visible_to(world.alice)
+
+    picker = await fake.slash(world.alice, ch, "demo", "pick")
+    [menu] = picker.selects()
+    assert menu.option_values == ["hearts", "spades"]
+    picked = await fake.select(world.alice, picker.message, "minimal:pick", ["spades"])
+    assert picked.callback_type == 7
+    assert fake.message(picker.message.id).text == "You picked spades"
+    assert fake.message(picker.message.id).components == []
+
+    slow = await fake.slash(world.alice, ch, "demo", "slow")
+    assert slow.callback_type == 5 and slow.deferred
+    done = await slow.wait_message()
+    assert done.text == "done thinking" and not done.loading
+
+    with pytest.raises(ValueError, match="unknown option"):
+        await fake.slash(world.alice, ch, "demo", "add", {"a": 1, "b": 2, "c": 3})
+    with pytest.raises(LookupError):
+        await fake.slash(world.alice, ch, "demo", "nope", timeout=0.5)
+
+
+async def test_rate_limited_routes_still_complete(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake = fake_discord
+    on_callback = fake.rate_limit_next("/interactions/*/*/callback", retry_after=0.3)
+    r = await fake.slash(world.alice, world.channel, "demo", "hello")
+    assert on_callback.hits == 1
+    assert r.text == "Hello alice! Press Reveal."
+    assert r.latency is not None and r.latency >= 0.3
+    statuses = [q.status for q in fake.requests_to("/interactions/*/*/callback")]
+    assert statuses == [429, 200]
+
+    on_dm = fake.rate_limit_next("/channels/*/messages", method="POST", count=2, retry_after=0.1)
+    await fake.click(world.alice, r.message, label="Reveal")
+    await fake.wait_until(lambda: len(fake.dms(world.alice)) == 1)
+    assert on_dm.hits == 2
+    assert fake.dms(world.alice)[0].text == SECRET
+
+
+async def test_server_error_on_edit_is_retried(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake = fake_discord
+    fault = fake.fail_message_edits(count=1, status=500)
+    slow = await fake.slash(world.alice, world.channel, "demo", "slow")
+    done = await slow.wait_message(timeout=8)
+    assert fault.hits == 1
+    assert done.text == "done thinking"
+    patches = fake.requests_to("/webhooks/*/*/messages/*", method="PATCH")
+    assert [p.status for p in patches] == [500, 200]
+
+
+@pytest.mark.parametrize("abort", [False, True], ids=["close-frame", "tcp-abort"])
+async def test_gateway_drop_resumes_and_replays_missed_interaction(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess, abort: bool
+) -> None:
+    fake = fake_discord
+    assert fake.identify_count == 1
+    await fake.drop_gateway(abort=abort)
+    # sent while the bot is disconnected: must be replayed on RESUME
+    r = await fake.slash(world.alice, world.channel, "demo", "ping", timeout=10)
+    assert r.text == "pong"
+    await fake.wait_for_resume(1)
+    assert fake.identify_count == 1  # resumed, not re-identified
+    assert fake.resume_count == 1
+    after = await fake.slash(world.bob, world.channel, "demo", "hello")
+    click = await fake.click(world.bob, after.message, label="Reveal")
+    assert click.callback_type == 7
+
+
+async def test_guild_command_sync_and_live_world_changes(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot
+) -> None:
+    fake = fake_discord
+    await start_bot_process(
+        MINIMAL_BOT_ARGS, {"MINIMAL_BOT_GUILD_ID": str(world.guild.id)}, wait_commands=True
+    )
+    assert fake.commands() == []
+    [cmd] = fake.commands(world.guild)
+    assert cmd["name"] == "demo" and cmd["guild_id"] == str(world.guild.id)
+    subs = {o["name"] for o in cmd["options"]}
+    assert subs == {"ping", "hello", "add", "whois", "form", "pick", "slow", "admin"}
+
+    # a member and a channel added after the bot connected are known to it
+    lounge = fake.add_text_channel(world.guild, "lounge")
+    dave = fake.add_member(world.guild, "dave")
+    r = await fake.slash(dave, lounge, "demo", "whois", {"user": dave})
+    assert r.text == f"dave has id {dave.id}"
+    assert r.message is not None and r.message.channel is lounge
+
+
+async def test_unanswered_interaction_raises_no_response(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot
+) -> None:
+    fake = fake_discord
+    # a bot that connects but never answers (plain discord.Client without a tree)
+    code = (
+        "import os, discord; from bot.endpoints import configure_endpoints;"
+        "configure_endpoints(os.environ['DISCORD_API_BASE'], os.environ['DISCORD_GATEWAY_URL']);"
+        "discord.Client(intents=discord.Intents.none()).run(os.environ['DISCORD_TOKEN'])"
+    )
+    fake.global_commands = [
+        {"id": "1", "name": "ghost", "type": 1, "description": "", "options": []}
+    ]
+    await start_bot_process([sys.executable, "-c", code])
+    with pytest.raises(NoResponse, match="ghost"):
+        await fake.slash(world.alice, world.channel, "ghost", timeout=0.5)
+
+
+async def test_rest_error_shapes_match_discord(fake_discord: FakeDiscord, world: World) -> None:
+    """The exact bodies and headers discord.py depends on, checked without a bot."""
+    fake = fake_discord
+    auth = {"Authorization": "Bot x"}
+    async with aiohttp.ClientSession() as http:
+        async with http.get(fake.api_base + "/users/@me", headers=auth) as resp:
+            assert resp.status == 200
+            assert resp.headers["Content-Type"] == "application/json"
+            assert (await resp.json())["bot"] is True
+        async with http.get(fake.api_base + "/users/@me") as resp:
+            assert resp.status == 401
+
+        fake.close_dms(world.bob)
+        async with http.post(
+            fake.api_base + "/users/@me/channels",
+            json={"recipient_id": str(world.bob.id)},
+            headers=auth,
+        ) as resp:
+            dm = await resp.json()
+        async with http.post(
+            fake.api_base + f"/channels/{dm['id']}/messages", json={"content": "hi"}, headers=auth
+        ) as resp:
+            assert resp.status == 403
+            assert resp.headers["Content-Type"] == "application/json"
+            assert await resp.json() == {
+                "message": "Cannot send messages to this user",
+                "code": 50007,
+            }
+
+        url = fake.api_base + f"/channels/{world.channel.id}/messages"
+        async with http.post(url, json={"content": ""}, headers=auth) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 50006
+        async with http.post(url, json={"content": "x" * 2001}, headers=auth) as resp:
+            assert resp.status == 400 and (await resp.json())["code"] == 50035
+
+        fake.rate_limit_next("/channels/*/messages", retry_after=1.5)
+        async with http.post(url, json={"content": "ok"}, headers=auth) as resp:
+            assert resp.status == 429
+            assert resp.headers["Via"]
+            body = await resp.json()
+            assert body["retry_after"] == 1.5 and body["global"] is False
+        async with http.post(url, json={"content": "ok"}, headers=auth) as resp:
+            assert resp.status == 200
+    assert [m.text for m in fake.channel_messages(world.channel)] == ["ok"]
