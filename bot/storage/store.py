@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequen
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar
 
 import aiosqlite
 
@@ -176,9 +176,20 @@ class Store:
         busy_timeout_ms: int = 5000,
         migrate_schema: bool = True,
         clock: Clock | None = None,
+        synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "FULL",
     ) -> Store:
         """Open (creating if needed) the database at ``path`` and bring its schema up to
-        date. ``defaults`` are the per-server settings of a server that set none."""
+        date. ``defaults`` are the per-server settings of a server that set none.
+
+        ``busy_timeout_ms``: how long a write waits for another connection's lock before
+        it is refused with :class:`StorageUnavailable`. ``synchronous``: SQLite's fsync
+        policy; FULL (default) makes every committed chip move survive a power cut, NORMAL
+        is faster and still atomic (a power cut may lose the last commits, never half of
+        one). ``migrate_schema=False`` opens without migrating and refuses an out-of-date
+        schema (used by the audit, which never writes).
+        """
+        if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"bad synchronous mode {synchronous!r}")
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -191,7 +202,7 @@ class Store:
             await db.execute("PRAGMA foreign_keys = ON")
             async with db.execute("PRAGMA journal_mode = WAL") as cur:
                 await cur.fetchone()
-            await db.execute("PRAGMA synchronous = FULL")
+            await db.execute(f"PRAGMA synchronous = {synchronous}")
             migrations = load_migrations()
             if migrate_schema:
                 await migrate(db, migrations)

@@ -1,0 +1,133 @@
+"""Settings: defaults, environment and .env, validation of nonsense."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bot.settings import DEFAULT_DATABASE_PATH, PROJECT_ROOT, Settings
+
+ENV_NAMES = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+    "DEV_GUILD_ID",
+    "STARTING_CHIPS",
+    "DAILY_CHIPS",
+    "DAILY_COOLDOWN_HOURS",
+    "BET_TIMER_SECONDS",
+    "TURN_TIMER_SECONDS",
+    "IDLE_TABLE_MINUTES",
+    "BACCARAT_BETTING_SECONDS",
+    "LOG_LEVEL",
+    "SHUFFLE_SEED",
+)
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ENV_NAMES:
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+
+
+def test_defaults() -> None:
+    s = Settings(_env_file=None)
+    assert s.discord_token is None
+    assert s.database_path == DEFAULT_DATABASE_PATH == PROJECT_ROOT / "data" / "pontoon.sqlite3"
+    assert (s.discord_api_base, s.discord_gateway_url, s.dev_guild_id) == (None, None, None)
+    assert (s.starting_chips, s.daily_chips, s.daily_cooldown_hours) == (1000, 100, 20)
+    assert (s.bet_timer_seconds, s.turn_timer_seconds) == (60, 60)
+    assert (s.idle_table_minutes, s.baccarat_betting_seconds) == (15, 20)
+    assert s.log_level == "INFO"
+    assert s.daily_cooldown == timedelta(hours=20)
+    assert s.idle_table_seconds == 900
+    with pytest.raises(RuntimeError, match="DISCORD_TOKEN"):
+        s.token()
+
+
+def test_environment_is_case_insensitive_and_token_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("discord_token", "abc.def.ghi")
+    monkeypatch.setenv("Starting_Chips", "250")
+    monkeypatch.setenv("DEV_GUILD_ID", "123456789012345678")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    s = Settings(_env_file=None)
+    assert s.token() == "abc.def.ghi"
+    assert "abc.def.ghi" not in repr(s) and "abc.def.ghi" not in str(s.model_dump())
+    assert s.starting_chips == 250
+    assert s.dev_guild_id == 123456789012345678
+    assert s.log_level == "DEBUG" and s.log_level_number == 10
+
+
+def test_env_file_and_relative_database_path(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text(
+        "DATABASE_PATH=data/other.sqlite3\n"
+        "DISCORD_API_BASE=http://127.0.0.1:8080/api/v10/\n"
+        "DISCORD_GATEWAY_URL=ws://127.0.0.1:8080/gateway\n"
+        "DISCORD_TOKEN=\n"
+        "DEV_GUILD_ID=\n"
+        "IDLE_TABLE_MINUTES=2.5\n"
+        "SHUFFLE_SEED=\n"
+    )
+    s = Settings(_env_file=env)
+    assert s.database_path == PROJECT_ROOT / "data" / "other.sqlite3"
+    assert s.discord_api_base == "http://127.0.0.1:8080/api/v10"
+    assert s.discord_gateway_url == "ws://127.0.0.1:8080/gateway"
+    assert s.discord_token is None and s.dev_guild_id is None
+    assert s.idle_table_seconds == 150
+    assert s.shuffle_seed is None
+
+
+def test_absolute_database_path_is_kept(tmp_path: Path) -> None:
+    s = Settings(_env_file=None, database_path=tmp_path / "x.sqlite3")
+    assert s.database_path == tmp_path / "x.sqlite3"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("starting_chips", -1),
+        ("starting_chips", 10**10),
+        ("daily_chips", -5),
+        ("daily_cooldown_hours", 0),
+        ("daily_cooldown_hours", -1),
+        ("bet_timer_seconds", 0),
+        ("turn_timer_seconds", -10),
+        ("turn_timer_seconds", 10**9),
+        ("idle_table_minutes", 0),
+        ("baccarat_betting_seconds", 0.5),
+        ("idle_table_minutes", -1),
+        ("shuffle_seed", "abc"),
+        ("dev_guild_id", 0),
+        ("dev_guild_id", -3),
+        ("log_level", "LOUD"),
+        ("discord_api_base", "ftp://example.com"),
+        ("discord_api_base", "not a url"),
+        ("discord_gateway_url", "http://127.0.0.1/gateway"),
+        ("database_path", ""),
+    ],
+)
+def test_nonsense_is_rejected(field: str, value: object) -> None:
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None, **{field: value})
+
+
+def test_database_path_may_not_be_a_directory(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None, database_path=tmp_path)
+
+
+def test_env_example_documents_every_setting() -> None:
+    text = (PROJECT_ROOT / ".env.example").read_text()
+    for name in Settings.model_fields:
+        assert f"# {name.upper()}=" in text, name
+    # Nothing is set in the example: every assignment is commented out.
+    assert all(line.startswith("#") or not line.strip() for line in text.splitlines()), (
+        "the example must not set values"
+    )
+    assert Settings(_env_file=PROJECT_ROOT / ".env.example") == Settings(_env_file=None)
