@@ -631,11 +631,41 @@ class Table:
             self.banker = nb
             out.events.append(_ev(_E.BANK_PASSES, nb, detail=f"pontoon; from {old}"))
         self._next_banker = None
-        if self._can_deal():
-            self._begin(ch, out)
-        else:
-            self.phase = Phase.WAITING
-            self._reset_round()
+        self.phase = Phase.WAITING
+        self._reset_round()
+
+    def abandon(self) -> list[Transfer]:
+        """Close the table mid-anything: every chip in escrow goes back to the seat that
+        put it there and the kitty to the banker. The table is left WAITING. Returns the
+        refund transfers (already applied to the table's own accounts)."""
+        out = Outcome()
+        for p, hands in self._hands.items():
+            for h in hands:
+                if h.status is _BUST or self.phase is Phase.ROUND_OVER:
+                    continue
+                back = h.stake + h.shoot
+                if back and p in self.balances:
+                    self._move(out, ESCROW, p, back, "refund: table closed")
+                h.stake = h.shoot = 0
+        if self.kitty and self.banker is not None:
+            dst = self.banker if self.banker in self.balances or self._house else None
+            if dst is not None:
+                self._move(out, KITTY, dst, self.kitty, "kitty returned: table closed")
+        if self.phase is not Phase.ROUND_OVER and self.phase is not Phase.WAITING:
+            used: list[Card] = []
+            for hands in self._hands.values():
+                for h in hands:
+                    if h.status is not _BUST:
+                        used.extend(h.cards)
+            if self._bhand is not None:
+                used.extend(self._bhand.cards)
+            self.pack.add_to_bottom(used)
+            self.needs_shuffle = True
+        self._reset_round()
+        self._next_banker = None
+        self.phase = Phase.WAITING
+        self.version += 1
+        return out.transfers
 
     def _begin(self, ch: Chance, out: Outcome) -> None:
         """Start a deal: Shoot mode asks for the kitty first (P-SHOOT-1/8)."""

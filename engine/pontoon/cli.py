@@ -1,0 +1,369 @@
+"""Pontoon commands of ``python -m engine`` (see shared/formats/engine-cli.md).
+
+- ``replay FILE``: play a scripted game (``replay_doc`` does it in-process).
+- ``simulate pontoon``: one punter against a house banker, stake 1, twist-only play.
+- ``bench(seconds)``: complete 4-seat rounds per second with buys and splits.
+
+Replay file notes (beyond the shared format):
+
+- ``rules`` takes every field of ``PontoonRules`` (see API.md); unknown keys are an error.
+- ``pack`` may list only the top of the pack: the rest of a full pack (one or two packs
+  as P-TABLE-1 says) follows in new-pack order, minus the cards listed. The same holds for
+  every list in ``reshuffles``.
+- ``banker`` may be left out: the seats then cut for the bank (P-BANK-1) with the seeded
+  random source from ``seed`` (default 0). On a house-banked table (``house_bank``) there
+  is no banker seat.
+- Extra ``act`` values: ``sit_out``, ``sell_bank`` (``amount``, ``target``), ``join``
+  (``amount``), ``leave``, ``cut``, ``deal``. ``split`` takes an optional ``shoot`` for
+  the new hand (P-SHOOT-5). Actions without ``seat`` (``next_round``) are taken by the
+  banker.
+- Keys ``expect``, ``description`` and ``name`` at the top level are ignored here (tests
+  use ``expect``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_card
+from engine.errors import ConfigError, RuleError
+from engine.pontoon.hands import PONTOON, ROYAL, best_total
+from engine.pontoon.hands import score as hand_score
+from engine.pontoon.rules import PontoonRules
+from engine.pontoon.table import Table
+from engine.pontoon.types import HOUSE, Action, ActionKind, Event, Phase
+
+_ACTS = {k.value: k for k in ActionKind}
+_TOP_KEYS = {
+    "rules",
+    "seats",
+    "banker",
+    "balances",
+    "pack",
+    "reshuffles",
+    "seed",
+    "actions",
+    "expect",
+    "description",
+    "name",
+}
+
+
+def event_to_json(e: Event) -> dict[str, Any]:
+    d: dict[str, Any] = {"kind": e.kind.value}
+    if e.seat is not None:
+        d["seat"] = e.seat
+    if e.hand is not None:
+        d["hand"] = e.hand
+    if e.cards:
+        d["cards"] = list(e.cards)
+    if e.amount is not None:
+        d["amount"] = e.amount
+    if e.total is not None:
+        d["total"] = e.total
+    if e.to is not None:
+        d["to"] = e.to
+    if e.detail:
+        d["detail"] = e.detail
+    return d
+
+
+def _complete(top: Sequence[str], packs: int) -> list[Card]:
+    """The listed cards on top, then the rest of ``packs`` full packs in new-pack order."""
+    given = [parse_card(c) for c in top]
+    rest = full_pack(packs)
+    for c in given:
+        try:
+            rest.remove(c)
+        except ValueError:
+            raise ConfigError(f"the pack holds {c.code} too often") from None
+    return given + rest
+
+
+def _packs_for(rules: PontoonRules, n_seats: int) -> int:
+    if rules.packs is not None:
+        return rules.packs
+    return 2 if n_seats >= 8 else 1
+
+
+def _action(doc: dict[str, Any], default_seat: str) -> Action:
+    if not isinstance(doc, dict) or "act" not in doc:
+        raise ConfigError(f"an action needs an 'act': {doc!r}")
+    unknown = set(doc) - {"seat", "act", "amount", "shoot", "target"}
+    if unknown:
+        raise ConfigError(f"unknown action keys {sorted(unknown)}")
+    kind = _ACTS.get(str(doc["act"]))
+    if kind is None:
+        raise ConfigError(f"unknown act {doc['act']!r}")
+    seat = doc.get("seat", default_seat)
+    return Action(str(seat), kind, doc.get("amount"), doc.get("shoot"), doc.get("target"))
+
+
+def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Play a replay document; returns (exit status, JSON result)."""
+    unknown = set(doc) - _TOP_KEYS
+    if unknown:
+        raise ConfigError(f"unknown replay keys {sorted(unknown)}")
+    try:
+        rules = PontoonRules(**doc.get("rules", {}))
+    except ValidationError as exc:
+        raise ConfigError(f"bad rules: {exc}") from None
+    seats = [str(s) for s in doc["seats"]]
+    balances = {str(k): int(v) for k, v in doc.get("balances", {}).items()}
+    packs = _packs_for(rules, len(seats))
+    pack = _complete(doc["pack"], packs) if "pack" in doc else None
+    reshuffles = [_complete(r, packs) for r in doc.get("reshuffles", [])]
+    chance = ScriptedChance(reshuffles, int(doc.get("seed", 0)))
+    banker = doc.get("banker")
+    if rules.house_bank and banker in (HOUSE, "house"):
+        banker = None
+    table = Table(rules, seats, balances, banker=banker, pack=pack)
+    events: list[dict[str, Any]] = []
+    rounds: list[dict[str, Any]] = []
+
+    def run(a: Action) -> None:
+        before_round = table.round_no
+        out = table.apply(a, chance)
+        events.extend(event_to_json(e) for e in out.events)
+        if table.phase is Phase.ROUND_OVER and any(e.kind.value == "round_over" for e in out.events):
+            rounds.append(
+                {
+                    "round": table.round_no,
+                    "banker": table.banker,
+                    "next_banker": table.next_banker,
+                    "results": [dict(r) for r in table.results],
+                    "balances": dict(table.balances),
+                    "kitty": table.kitty,
+                }
+            )
+        del before_round
+
+    if table.banker is None and not rules.house_bank:
+        run(Action(seats[0], ActionKind.CUT))
+    dealer = table.banker if not rules.house_bank else seats[0]
+    assert dealer is not None
+    run(Action(dealer, ActionKind.DEAL))
+
+    for i, raw in enumerate(doc.get("actions", [])):
+        default = table.banker if table.banker and table.banker != HOUSE else seats[0]
+        a = _action(raw, default)
+        before = dict(table.balances)
+        try:
+            run(a)
+            if a.kind is ActionKind.NEXT_ROUND and table.phase is Phase.WAITING:
+                # the replay format goes straight on to the next deal
+                nb = table.banker if not rules.house_bank else seats[0]
+                if nb is not None and nb in table.balances:
+                    run(Action(nb, ActionKind.DEAL))
+        except RuleError as exc:
+            result = _summary(table, events, rounds)
+            result["balances"] = before
+            result["error"] = {"action": i, "rule": exc.rule, "message": exc.message}
+            return 2, result
+    return 0, _summary(table, events, rounds)
+
+
+def _summary(
+    table: Table, events: list[dict[str, Any]], rounds: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {
+        "events": events,
+        "balances": dict(table.balances),
+        "banker": table.banker,
+        "next_banker": table.next_banker,
+        "kitty": table.kitty,
+        "house": table.house_net,
+        "phase": table.phase.value,
+        "round_no": table.round_no,
+        "needs_shuffle": table.needs_shuffle,
+        "rounds": rounds,
+    }
+
+
+def _replay_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
+    with open(args.file, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    return replay_doc(doc)
+
+
+def add_replay_parser(sub: Any) -> None:
+    p = sub.add_parser("replay", help="replay a scripted Pontoon game from a JSON file")
+    p.add_argument("file", help="replay file (see shared/formats/engine-cli.md)")
+    p.set_defaults(func=_replay_cmd)
+
+
+# ---------------------------------------------------------------------- simulate
+
+
+def simulate(
+    rounds: int, seed: int, punter_stick: int = 15, banker_stick: int = 17, fresh_pack: bool = False
+) -> dict[str, Any]:
+    """One punter against the house banker, stake 1, twist-only play (engine-cli.md)."""
+    if rounds < 1:
+        raise ConfigError("--rounds must be at least 1")
+    rules = PontoonRules(min_bet=1, max_bet=1, house_bank=True, house_stands_on=banker_stick)
+    chance = RandomChance(random.Random(seed))
+    start = 10 * rounds + 100
+    t = Table(rules, ["punter"], {"punter": start})
+    K = ActionKind
+    bet = Action("punter", K.BET, 1)
+    twist = Action("punter", K.TWIST)
+    stick = Action("punter", K.STICK)
+    declare = Action("punter", K.DECLARE)
+    nxt = Action("punter", K.NEXT_ROUND)
+    deal = Action("punter", K.DEAL)
+    t.apply(deal, chance)
+    outcomes: Counter[int] = Counter()
+    busts = fives = pontoons = banker_busts = 0
+    total = 0
+    stick_min = rules.stick_min
+    for r in range(rounds):
+        before = t.balances["punter"]
+        t.apply(bet, chance)
+        while t.phase is Phase.PLAYING:
+            cards = t._cur_hand().cards
+            s = hand_score(cards)
+            if PONTOON <= s < ROYAL:
+                t.apply(declare, chance)
+                continue
+            tot = best_total(cards)
+            if tot < punter_stick or tot < stick_min:
+                t.apply(twist, chance)
+            else:
+                t.apply(stick, chance)
+        res = t.results[0] if t.results else None
+        if res is not None:
+            if res["why"] == "bust":
+                busts += 1
+            elif res["score"] == 30:
+                fives += 1
+            elif res["score"] >= PONTOON:
+                pontoons += 1
+            if res["why"] == "banker bust":
+                banker_busts += 1
+        delta = t.balances["punter"] - before
+        outcomes[delta] += 1
+        total += delta
+        if r + 1 < rounds:
+            if fresh_pack:
+                t.needs_shuffle = True
+            t.apply(nxt, chance)
+            t.apply(deal, chance)
+    n = rounds
+    return {
+        "rounds": n,
+        "seed": seed,
+        "punter_stick": punter_stick,
+        "banker_stick": banker_stick,
+        "fresh_pack": fresh_pack,
+        "ev": total / n,
+        "outcomes": {str(k): outcomes[k] / n for k in sorted(outcomes)},
+        "punter_bust": busts / n,
+        "punter_five_card_trick": fives / n,
+        "punter_pontoon": pontoons / n,
+        "banker_bust": banker_busts / n,
+    }
+
+
+def _simulate_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
+    return 0, simulate(
+        args.rounds, args.seed, args.punter_stick, args.banker_stick, args.fresh_pack
+    )
+
+
+def add_simulate_parser(sub: Any) -> None:
+    p = sub.add_parser("pontoon", help="one punter against the banker, stake 1, twist-only")
+    p.add_argument("--rounds", type=int, default=100_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--punter-stick", type=int, default=15)
+    p.add_argument("--banker-stick", type=int, default=17)
+    p.add_argument("--fresh-pack", action="store_true", help="shuffle a full pack every round")
+    p.set_defaults(func=_simulate_cmd)
+
+
+# ---------------------------------------------------------------------- bench
+
+
+def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: random.Random) -> int:
+    """Play ``rounds`` complete rounds with a fixed strategy: varied bets, buys on low
+    totals, splits of pairs, twists below 15; the banker draws below 17. Returns how many
+    rounds were split at least once."""
+    K = ActionKind
+    apply = table.apply
+    splits = 0
+    for _ in range(rounds):
+        if table.phase is Phase.ROUND_OVER:
+            apply(Action(table.seats[0], K.NEXT_ROUND), chance)
+            b = table.banker
+            assert b is not None
+            apply(Action(b, K.DEAL), chance)
+        for p in table.to_act():
+            apply(Action(p, K.BET, 2 + rng.randrange(9)), chance)
+        did_split = False
+        while table.phase is Phase.PLAYING:
+            seat, _hi = table.turn  # type: ignore[misc]
+            h = table._cur_hand()
+            cards = h.cards
+            n = len(cards)
+            s = hand_score(cards)
+            if PONTOON <= s < ROYAL:
+                apply(Action(seat, K.DECLARE), chance)
+                continue
+            tot = best_total(cards)
+            if n == 2 and cards[0].rank is cards[1].rank and len(table._hands[seat]) < 4:
+                apply(Action(seat, K.SPLIT), chance)
+                did_split = True
+            elif tot <= 11 and not h.twisted and n < 4:
+                apply(Action(seat, K.BUY, h.orig), chance)
+            elif tot < 15:
+                apply(Action(seat, K.TWIST), chance)
+            else:
+                apply(Action(seat, K.STICK), chance)
+        while table.phase is Phase.BANKER:
+            b = table.banker
+            assert b is not None
+            bh = table._bhand
+            assert bh is not None
+            if best_total(bh.cards) < 17:
+                apply(Action(b, K.TWIST), chance)
+            else:
+                apply(Action(b, K.STICK), chance)
+        splits += did_split
+    return splits
+
+
+def bench(seconds: float = 3.0) -> dict[str, Any]:
+    """Complete 4-seat rounds (a banker and three players) per second on one core."""
+    seats = ["a", "b", "c", "d"]
+    big = 10**12
+    table = Table(PontoonRules(min_bet=1, max_bet=10), seats, {s: big for s in seats}, banker="a")
+    chance = RandomChance(random.Random(1))
+    rng = random.Random(2)
+    table.apply(Action("a", ActionKind.DEAL), chance)
+    play_bench_rounds(table, chance, 200, rng)  # warm up
+    rounds = 0
+    split_rounds = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        split_rounds += play_bench_rounds(table, chance, 500, rng)
+        rounds += 500
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    elapsed = now - start
+    return {
+        "rounds": rounds,
+        "seconds": round(elapsed, 3),
+        "rounds_per_second": round(rounds / elapsed, 1),
+        "seats": len(seats),
+        "rounds_with_splits": split_rounds,
+    }
