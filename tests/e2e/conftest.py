@@ -52,7 +52,7 @@ class BotProcess:
 
     def output(self) -> str:
         """Everything the bot printed so far (stdout and stderr)."""
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
             self._log_file.flush()
         try:
             return self.log_path.read_text(errors="replace")

@@ -259,3 +259,34 @@ async def test_rest_error_shapes_match_discord(fake_discord: FakeDiscord, world:
         async with http.post(url, json={"content": "ok"}, headers=auth) as resp:
             assert resp.status == 200
     assert [m.text for m in fake.channel_messages(world.channel)] == ["ok"]
+
+
+async def test_bot_restart_reidentifies_and_old_non_persistent_view_is_dead(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot
+) -> None:
+    """Like Discord: after a restart the new process IDENTIFYs afresh, and a button of a
+    non-persistent view sent by the old process gets no answer (the click is dropped)."""
+    fake = fake_discord
+    first = await start_bot_process(MINIMAL_BOT_ARGS, wait_commands=True)
+    r = await fake.slash(world.alice, world.channel, "demo", "hello")
+    await first.stop()
+    await start_bot_process(MINIMAL_BOT_ARGS, wait_commands=True)
+    assert fake.identify_count == 2
+    with pytest.raises(NoResponse):
+        await fake.click(world.alice, r.message, label="Reveal", timeout=1.0)
+    assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
+
+
+async def test_user_messages_and_dm_buttons(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake = fake_discord
+    said = await fake.post_as(world.bob, world.channel, "hello table")
+    assert said.author is world.bob.user
+    assert said in fake.channel_messages(world.channel)
+    # the bot cannot edit a person's message
+    r = await fake.slash(world.alice, world.channel, "demo", "hello")
+    await fake.click(world.alice, r.message, label="Reveal")
+    await fake.wait_until(lambda: len(fake.dms(world.alice)) == 1)
+    assert fake.dm_channel(world.alice).recipient is world.alice.user
+    assert fake.dms(world.alice)[0].channel is fake.dm_channel(world.alice)

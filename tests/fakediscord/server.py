@@ -1122,6 +1122,53 @@ class FakeDiscord:
             return {"type": ctype, "id": comp.get("id", 0), "custom_id": cid, "values": vals}
         return {}
 
+    def dm_channel(self, person: Person) -> FakeChannel:
+        """The DM channel between the bot and this person (created on first use)."""
+        user = user_of(person)
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = FakeChannel(self._next_id(), f"dm-{user.name}", 1, None, recipient=user)
+            self.dm_channels[user.id] = channel
+            self.channels[channel.id] = channel
+        return channel
+
+    async def post_as(self, member: Person, channel: FakeChannel, content: str) -> FakeMessage:
+        """A person writes a plain message in a channel (MESSAGE_CREATE to the bot if its
+        intents ask for it; the content is blank without the message_content intent, as on
+        Discord, unless the message mentions the bot)."""
+        user = user_of(member)
+        msg = FakeMessage(
+            id=self._next_id(),
+            channel=channel,
+            author=user,
+            content=content,
+            embeds=[],
+            components=[],
+            flags=0,
+            created_at=time.monotonic(),
+            timestamp=iso_now(),
+            origin="user",
+        )
+        msg.snapshot("create")
+        self.messages[msg.id] = msg
+        self._record(
+            "create", channel_id=channel.id, message_id=msg.id, user_id=user.id, detail="user"
+        )
+        session = self._session
+        if session is not None and self._wants_message_events(channel):
+            payload = msg.payload(self.app_id)
+            mentioned = f"<@{self.bot_user.id}>" in content
+            if not session.intents & (1 << 15) and not mentioned:
+                payload["content"] = ""
+            if mentioned:
+                payload["mentions"] = [self.bot_user.payload()]
+            if channel.guild_id is not None:
+                guild = self.guilds[channel.guild_id]
+                if user.id in guild.members:
+                    payload["member"] = guild.members[user.id].payload(with_user=False)
+            await self._dispatch("MESSAGE_CREATE", payload)
+        return msg
+
     async def _send_interaction(
         self,
         *,
@@ -1895,12 +1942,7 @@ class FakeDiscord:
         user = self.users.get(uid)
         if user is None or user.bot:
             raise _HTTPError(400, (50033, "Invalid Recipients"))
-        channel = self.dm_channels.get(uid)
-        if channel is None:
-            channel = FakeChannel(self._next_id(), f"dm-{user.name}", 1, None, recipient=user)
-            self.dm_channels[uid] = channel
-            self.channels[channel.id] = channel
-        return json_response(channel.payload())
+        return json_response(self.dm_channel(user).payload())
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         self._check_auth(request)
