@@ -6,8 +6,9 @@ raises ``RuleError`` and leaves the table exactly as it was.
 
 Decisions taken where the rules leave room (each also noted where it is coded):
 
-- P-DEAL-4: a banker's pontoon ends the hand whatever the pontoon strengths (P-VAR-7)
-  of the players' hands.
+- P-DEAL-4: a banker's pontoon ends the hand at once. With P-VAR-7 (a) or (c) a player
+  whose pontoon is stronger than the banker's is paid as a pontoon; equal or weaker
+  pontoons pay the banker like every other hand (ties to the banker, P-RANK-6).
 - P-VAR-3: a doubled round pays and collects twice the stake for ordinary results; a
   special result (pontoon, five card trick, royal pontoon, banker's pontoon, a banker's
   five card trick) uses its own multiplier of the undoubled stake, but never less than
@@ -885,9 +886,25 @@ class Table:
         out.events.append(
             _ev(_E.BANKER_PONTOON, banker, 0, tuple(c.code for c in bh.cards), total=21)
         )
-        mult = max(self._bmult, 2 if self._doubled else 1)
+        dbl = 2 if self._doubled else 1
+        mult = max(self._bmult, dbl)
+        bscore = hand_score(bh.cards, self._strength, False)
         for p in self._active:
             for i, h in enumerate(self._hands[p]):
+                if hand_score(h.cards, self._strength, False) > bscore:
+                    # P-VAR-7 (a)/(c): a stronger pontoon beats the banker's pontoon
+                    win = h.stake * max(self._pmult, dbl)
+                    self._win(out, p, h, win, "stronger pontoon (P-VAR-7)")
+                    sn = 0
+                    if h.shoot:
+                        self._move(out, ESCROW, p, h.shoot, "shoot bet returned")
+                        self._move(out, KITTY, p, h.shoot, "shoot bet won (P-SHOOT-7)")
+                        sn = h.shoot
+                        self._shoot_out -= h.shoot
+                    h.shown = True
+                    h.status = _PONT
+                    self._result(out, p, i, h, win, sn, "win", "pontoon beats banker's pontoon")
+                    continue
                 loss = h.stake * mult
                 self._lose(out, p, h, loss, "banker's pontoon (P-DEAL-4)")
                 if h.shoot:
