@@ -544,6 +544,8 @@ class Store:
                 parse_account(dst)
             if src == dst:
                 raise ValueError(f"a transfer from {src} to itself")
+            if t.amount == 0 and not isinstance(t.amount, bool):
+                continue  # a zero move changes nothing; not worth refusing a game action
             amount = _check_amount(t.amount, low=1, high=MAX_TRANSFER)
             moves.append(Move(src, dst, amount, _check_reason(t.reason)))
         return moves
@@ -633,8 +635,10 @@ class Store:
         Optimistic concurrency: a new table is stored at ``version``; an existing one only
         when its stored version is ``version - 1`` (else :class:`StaleVersion`). Transfers
         may name engine accounts (seat ids, ``@escrow``...), mapped with
-        :func:`map_engine_account`. Raises TableClosed, TableAlreadyOpen,
-        InsufficientChips, StorageUnavailable with nothing written.
+        :func:`map_engine_account`; zero amounts are skipped. ``message_id`` None keeps
+        the stored message id (clear it with :meth:`set_table_message`). Raises
+        TableClosed, TableAlreadyOpen, InsufficientChips, StorageUnavailable with nothing
+        written.
         """
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}")
@@ -678,8 +682,8 @@ class Store:
                 if current.channel_id != channel_id:
                     raise ValueError(f"table {table_id!r} lives in another channel")
                 await db.execute(
-                    "UPDATE game_tables SET version = ?, state_json = ?, message_id = ?, "
-                    "updated_at = ? WHERE id = ?",
+                    "UPDATE game_tables SET version = ?, state_json = ?, "
+                    "message_id = COALESCE(?, message_id), updated_at = ? WHERE id = ?",
                     (version, state_json, message_id, now, table_id),
                 )
             await self._apply_tx(db, transfers, table_id=table_id, guild_id=guild_id)

@@ -191,7 +191,10 @@ async def test_bad_transfers_are_refused(store: Store) -> None:
     a, b = member_account(G, 1), member_account(G, 2)
     await store.ensure_member(G, 1, 10)
     with pytest.raises(InvalidAmount):
-        await store.apply_transfers([Move(a, b, 0, "zero")])
+        await store.apply_transfers([Move(a, b, -1, "negative")])
+    with pytest.raises(InvalidAmount):
+        await store.apply_transfers([Move(a, b, 2.5, "fraction")])  # type: ignore[arg-type]
+    await store.apply_transfers([Move(a, b, 0, "zero is a no-op")])
     with pytest.raises(ValueError):
         await store.apply_transfers([Move(a, a, 1, "self")])
     with pytest.raises(ValueError):

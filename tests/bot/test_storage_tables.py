@@ -215,3 +215,31 @@ async def test_table_transfers_may_not_touch_another_tables_escrow(store: Store)
         await store.apply_transfers([Transfer(member_account(G, ALICE), "escrow:zz", 1, "x")])
     with pytest.raises(ValueError):
         await store.save_table("t3", G, 3, "poker", "{}", 1, None, [], "x")
+
+
+async def test_saving_without_a_message_id_keeps_the_stored_one(store: Store) -> None:
+    await _open(store)
+    await store.set_table_message("t1", 99)
+    await store.save_table("t1", G, CH, "pontoon", "{}", 2, None, [], "x")
+    rec = await store.get_table("t1")
+    assert rec is not None and rec.message_id == 99
+    await store.set_table_message("t1", None)
+    rec = await store.get_table("t1")
+    assert rec is not None and rec.message_id is None
+
+
+async def test_zero_amount_moves_are_skipped(store: Store) -> None:
+    await _open(store)
+    await store.save_table(
+        "t1",
+        G,
+        CH,
+        "pontoon",
+        "{}",
+        2,
+        None,
+        [Transfer(A, ESCROW, 0, "nothing"), Transfer(A, ESCROW, 3, "bet")],
+        "bet",
+    )
+    assert await store.balance(escrow_account("t1")) == 3
+    assert _count(store, "SELECT COUNT(*) FROM transfers WHERE table_id = 't1'") == 1
