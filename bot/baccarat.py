@@ -1,0 +1,695 @@
+"""Punto Banco tables: the service where the engine, the ledger and the clock meet.
+
+No discord imports here (the Discord side is ``bot/baccarat_presenter.py`` and
+``cogs/baccarat.py``). It mirrors :class:`bot.service.TableService`:
+
+* one asyncio.Lock per table; every change is ``engine call -> store.save_table(snapshot,
+  ledger transfers)`` in ONE transaction, and on any failure the in-memory table is put
+  back exactly as it was (a refused bet changes nothing, in memory or on disk);
+* the presenter is told after the commit; a presentation failure never undoes a move.
+
+A table lives in a channel and cycles through betting windows:
+
+    BETTING (timer: betting_seconds)  --bets?--> DEALING: engine.deal, settlement
+       ^                                          transfers + snapshot in one
+       |                                          transaction, then the presenter
+       +------------------------------------------ shows the coup card by card and
+                                                   the payouts; a new window opens
+    a window with no bets at all: the same window reopens; after ``idle_windows`` empty
+    windows in a row the table closes (its escrow is empty then).
+
+Chips: a bet moves member -> ``escrow:{table}`` when placed; settlement moves escrow ->
+member (stake back), ``house:{guild}`` -> member (winnings) or escrow -> house (a lost
+stake). ``/baccarat end`` and closing return open bets from escrow.
+
+Restart: the snapshot (engine JSON with the bets and the shoe order, plus meta) is
+reloaded by :meth:`BaccaratService.load`; bets of an open window are kept and the window
+reopens for a full ``betting_seconds``. A coup that was dealt and settled but whose
+result was not shown before the restart is reported by :meth:`missed_result`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from bot.errors import BusyElsewhere, ServiceError, TableExists
+from bot.service import new_table_id, seat_of
+from bot.storage import Store, member_account
+from engine.cards import Chance, RandomChance
+from engine.errors import RuleError
+from engine.pontoon.types import Transfer
+from engine.punto_banco import (
+    Bet,
+    BetOutcome,
+    BetResult,
+    CoupResult,
+    PuntoBancoRules,
+    PuntoBancoTable,
+    Settlement,
+    Side,
+)
+
+log = logging.getLogger(__name__)
+
+GAME_BACCARAT = "baccarat"
+MIN_BETTING_SECONDS = 1.0
+MAX_BETTING_SECONDS = 3600.0
+
+
+class Phase(StrEnum):
+    BETTING = "betting"
+    DEALING = "dealing"
+
+
+class NoBaccaratTable(ServiceError):
+    def __init__(self) -> None:
+        super().__init__(
+            "There is no Punto Banco table in this channel. Open one with `/baccarat start`."
+        )
+
+
+class WindowClosed(ServiceError):
+    def __init__(self) -> None:
+        super().__init__(
+            "Betting for that coup has closed; nothing was placed. "
+            "Bet on the current coup with the buttons on the newest table message."
+        )
+
+
+@dataclass
+class BaccaratTable:
+    """An open Punto Banco table as the bot holds it (engine state plus where it lives)."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    opener_id: int
+    engine: PuntoBancoTable
+    betting_seconds: float
+    message_id: int | None = None
+    store_version: int = 0
+    phase: Phase = Phase.BETTING
+    deadline: float | None = None  # monotonic time the betting window closes
+    closes_at: float | None = None  # the same moment on the wall clock (for <t:..:R>)
+    empty_windows: int = 0  # betting windows in a row that passed with no bet at all
+    announced: int = 0  # the last coup number whose result was shown
+    last_results: list[dict[str, Any]] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)  # seat -> display name
+
+    @property
+    def round(self) -> int:
+        """The number of the coup being bet on (carried by button custom ids)."""
+        return self.engine.coup_no + 1
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "opener_id": self.opener_id,
+            "message_id": self.message_id,
+            "betting_seconds": self.betting_seconds,
+            "phase": self.phase.value,
+            "empty_windows": self.empty_windows,
+            "announced": self.announced,
+            "last_results": self.last_results,
+            "names": self.names,
+        }
+
+    def snapshot(self) -> str:
+        return json.dumps({"engine": self.engine.to_json(), "meta": self.meta()})
+
+    def restore(self, snapshot: str) -> None:
+        """Put the table back as it was in ``snapshot`` (after a failed write)."""
+        data = json.loads(snapshot)
+        meta = data["meta"]
+        self.engine = PuntoBancoTable.from_json(data["engine"])
+        self.phase = Phase(meta["phase"])
+        self.empty_windows = int(meta["empty_windows"])
+        self.announced = int(meta["announced"])
+        self.last_results = list(meta["last_results"])
+        self.names = dict(meta["names"])
+        self.message_id = meta["message_id"]
+
+    def name(self, seat: str) -> str:
+        return self.names.get(seat) or f"<@{seat}>"
+
+    def bettors(self) -> list[str]:
+        return list(dict.fromkeys(b.bettor for b in self.engine.bets))
+
+
+@dataclass(frozen=True)
+class BetReceipt:
+    """What a member has on the coup after a bet, and the chips they hold off the table."""
+
+    bets: list[Bet]
+    balance: int
+
+
+class BaccaratPresenter(Protocol):
+    """What the service tells the outside world (bot/baccarat_presenter speaks discord.py)."""
+
+    async def table_opened(self, live: BaccaratTable) -> None: ...
+
+    async def bets_changed(self, live: BaccaratTable) -> None: ...
+
+    async def window_extended(self, live: BaccaratTable) -> None: ...
+
+    async def coup_dealt(
+        self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
+    ) -> None: ...
+
+    async def betting_opened(self, live: BaccaratTable) -> None: ...
+
+    async def table_closed(
+        self, live: BaccaratTable, reason: str, refunds: Sequence[Transfer]
+    ) -> None: ...
+
+
+class NullBaccaratPresenter:
+    async def table_opened(self, live: BaccaratTable) -> None:
+        return None
+
+    async def bets_changed(self, live: BaccaratTable) -> None:
+        return None
+
+    async def window_extended(self, live: BaccaratTable) -> None:
+        return None
+
+    async def coup_dealt(
+        self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
+    ) -> None:
+        return None
+
+    async def betting_opened(self, live: BaccaratTable) -> None:
+        return None
+
+    async def table_closed(
+        self, live: BaccaratTable, reason: str, refunds: Sequence[Transfer]
+    ) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class BaccaratTimers:
+    betting_seconds: float = 20.0  # default betting window of a new table
+    idle_windows: int = 2  # empty windows in a row after which a table closes
+
+
+def results_to_json(settlement: Settlement) -> list[dict[str, Any]]:
+    return [
+        {"bet": r.bet.to_json(), "outcome": r.outcome.value, "net": r.net}
+        for r in settlement.results
+    ]
+
+
+def results_from_json(data: Sequence[dict[str, Any]]) -> tuple[BetResult, ...]:
+    return tuple(
+        BetResult(Bet.from_json(d["bet"]), BetOutcome(d["outcome"]), int(d["net"])) for d in data
+    )
+
+
+class BaccaratService:
+    """Owns every open Punto Banco table of the process."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        chance: Chance | None = None,
+        timers: BaccaratTimers | None = None,
+        presenter: BaccaratPresenter | None = None,
+        run_timers: bool = True,
+    ) -> None:
+        self.store = store
+        self.chance: Chance = chance or RandomChance(random.SystemRandom())
+        self.timers = timers or BaccaratTimers()
+        self.presenter: BaccaratPresenter = presenter or NullBaccaratPresenter()
+        self.run_timers = run_timers
+        self.tables: dict[str, BaccaratTable] = {}
+        self.by_channel: dict[int, str] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._closing = False
+        # Other games register checks here: "is this channel taken?" and "is this
+        # member's money in play there?" (one table per channel; chips in play at one
+        # table of a server at a time).
+        self.channel_checks: list[Callable[[int], bool]] = []
+        self.busy_checks: list[Callable[[int, int], bool]] = []
+
+    # ------------------------------------------------------------ hooks for others
+    def has_table(self, channel_id: int) -> bool:
+        """True when the channel has an open Punto Banco table."""
+        return channel_id in self.by_channel
+
+    def member_has_bets(self, guild_id: int, user_id: int) -> bool:
+        """True when the member has bets in play at a Punto Banco table of the server."""
+        return self.table_with_bets_of(guild_id, user_id) is not None
+
+    def table_with_bets_of(self, guild_id: int, user_id: int) -> BaccaratTable | None:
+        seat = seat_of(user_id)
+        for live in self.tables.values():
+            if live.guild_id == guild_id and live.engine.bets_of(seat):
+                return live
+        return None
+
+    # ------------------------------------------------------------------ lookup
+    def lock(self, table_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    def get(self, table_id: str) -> BaccaratTable:
+        live = self.tables.get(table_id)
+        if live is None:
+            raise ServiceError(
+                "That Punto Banco table is closed. Open a new one with `/baccarat start`."
+            )
+        return live
+
+    def in_channel(self, channel_id: int) -> BaccaratTable:
+        table_id = self.by_channel.get(channel_id)
+        if table_id is None:
+            raise NoBaccaratTable()
+        return self.tables[table_id]
+
+    def seconds_left(self, live: BaccaratTable) -> float | None:
+        if live.deadline is None:
+            return None
+        return max(0.0, live.deadline - time.monotonic())
+
+    # --------------------------------------------------------------- lifecycle
+    async def load(self) -> list[BaccaratTable]:
+        """Reload every open Punto Banco table after a (re)start. Bets of the open window
+        are kept; the window reopens for a full betting period."""
+        loaded: list[BaccaratTable] = []
+        for rec in await self.store.load_open_tables():
+            if rec.game != GAME_BACCARAT or rec.table_id in self.tables:
+                continue
+            try:
+                data = json.loads(rec.state_json)
+                meta = data["meta"]
+                live = BaccaratTable(
+                    table_id=rec.table_id,
+                    guild_id=int(meta["guild_id"]),
+                    channel_id=int(meta["channel_id"]),
+                    opener_id=int(meta["opener_id"]),
+                    engine=PuntoBancoTable.from_json(data["engine"]),
+                    betting_seconds=float(meta["betting_seconds"]),
+                    message_id=rec.message_id or meta.get("message_id"),
+                    store_version=int(rec.version),
+                    empty_windows=int(meta.get("empty_windows", 0)),
+                    announced=int(meta.get("announced", 0)),
+                    last_results=list(meta.get("last_results") or []),
+                    names=dict(meta.get("names") or {}),
+                )
+            except Exception:
+                log.exception("could not reload Punto Banco table %s", rec.table_id)
+                continue
+            live.phase = Phase.BETTING
+            self._open_window(live)
+            self._register(live)
+            loaded.append(live)
+        return loaded
+
+    def missed_result(self, live: BaccaratTable) -> CoupResult | None:
+        """A coup that was settled but not shown (the bot stopped while dealing)."""
+        coup = live.engine.last_coup
+        if coup is None or live.announced >= live.engine.coup_no:
+            return None
+        results = results_from_json(live.last_results)
+        return CoupResult(live.engine.coup_no, False, coup, Settlement(results, ()))
+
+    async def mark_announced(self, live: BaccaratTable) -> None:
+        async with self.lock(live.table_id):
+            if live.table_id not in self.tables or live.announced >= live.engine.coup_no:
+                return
+            live.announced = live.engine.coup_no
+            await self._persist(live, [], "result shown")
+
+    def _register(self, live: BaccaratTable) -> None:
+        self.tables[live.table_id] = live
+        self.by_channel[live.channel_id] = live.table_id
+        self._arm(live)
+
+    def _open_window(self, live: BaccaratTable) -> None:
+        live.phase = Phase.BETTING
+        live.deadline = time.monotonic() + live.betting_seconds
+        live.closes_at = time.time() + live.betting_seconds
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        opener_id: int,
+        rules: PuntoBancoRules,
+        *,
+        betting_seconds: float | None = None,
+        opener_name: str | None = None,
+    ) -> BaccaratTable:
+        """Open a table in a channel (one table per channel, whatever the game)."""
+        seconds = self.timers.betting_seconds if betting_seconds is None else betting_seconds
+        if not MIN_BETTING_SECONDS <= seconds <= MAX_BETTING_SECONDS:
+            raise ServiceError(
+                f"The betting window must be {MIN_BETTING_SECONDS:g} to "
+                f"{MAX_BETTING_SECONDS:g} seconds."
+            )
+        self._check_channel_free(channel_id)
+        live = BaccaratTable(
+            table_id=new_table_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            opener_id=opener_id,
+            engine=PuntoBancoTable(rules),
+            betting_seconds=float(seconds),
+        )
+        if opener_name:
+            live.names[seat_of(opener_id)] = opener_name
+        async with self.lock(live.table_id):
+            self._check_channel_free(channel_id)
+            self._open_window(live)
+            await self._persist(live, [], "open")
+            self._register(live)
+        await self._present(self.presenter.table_opened(live))
+        return live
+
+    def _check_channel_free(self, channel_id: int) -> None:
+        if channel_id in self.by_channel or any(c(channel_id) for c in self.channel_checks):
+            raise TableExists()
+
+    async def set_message(self, live: BaccaratTable, message_id: int) -> None:
+        live.message_id = message_id
+        await self.store.set_table_message(live.table_id, message_id)
+
+    # -------------------------------------------------------------------- bets
+    def _check_can_bet(self, live: BaccaratTable, user_id: int, round_no: int | None) -> None:
+        if live.table_id not in self.tables:
+            raise ServiceError("That table has just closed; nothing was placed.")
+        if round_no is not None and round_no != live.round:
+            raise WindowClosed()
+        if live.phase is not Phase.BETTING:
+            raise ServiceError(
+                "The cards are being dealt; bets for the next coup open in a moment."
+            )
+        other = self.table_with_bets_of(live.guild_id, user_id)
+        if (other is not None and other is not live) or any(
+            check(live.guild_id, user_id) for check in self.busy_checks
+        ):
+            raise BusyElsewhere()
+
+    async def bet(
+        self,
+        table_id: str,
+        user_id: int,
+        side: Side | str,
+        amount: int,
+        *,
+        round_no: int | None = None,
+        name: str | None = None,
+    ) -> BetReceipt:
+        """Place a bet on ``side``, or change the member's bet on that side to ``amount``
+        (B-BET-1). The stake moves member -> escrow in the same transaction as the
+        table snapshot. A bet the member cannot cover is refused and changes nothing."""
+        try:
+            chosen = Side(side)
+        except ValueError:
+            raise ServiceError("Bet on punto, banco or egalite.") from None
+        live = self.get(table_id)
+        seat = seat_of(user_id)
+        async with self.lock(table_id):
+            self._check_can_bet(live, user_id, round_no)
+            balance = await self.store.ensure_member(live.guild_id, user_id)
+            await self._change(
+                live,
+                lambda eng: eng.place_bet(seat, chosen, amount, balance=balance),
+                f"{seat} bets {amount} on {chosen.value}",
+                name=(seat, name),
+            )
+            receipt = await self._receipt(live, user_id)
+        await self._present(self.presenter.bets_changed(live))
+        return receipt
+
+    async def repeat(
+        self,
+        table_id: str,
+        user_id: int,
+        *,
+        round_no: int | None = None,
+        name: str | None = None,
+    ) -> BetReceipt:
+        """B-BET-1: place the member's bets of the previous coup again (all or nothing)."""
+        live = self.get(table_id)
+        seat = seat_of(user_id)
+        async with self.lock(table_id):
+            self._check_can_bet(live, user_id, round_no)
+            balance = await self.store.ensure_member(live.guild_id, user_id)
+            await self._change(
+                live,
+                lambda eng: eng.repeat_bets(seat, balance=balance),
+                f"{seat} repeats last bets",
+                name=(seat, name),
+            )
+            receipt = await self._receipt(live, user_id)
+        await self._present(self.presenter.bets_changed(live))
+        return receipt
+
+    async def withdraw(
+        self,
+        table_id: str,
+        user_id: int,
+        side: Side | str | None = None,
+        *,
+        round_no: int | None = None,
+    ) -> BetReceipt:
+        """Take back one bet (or all of the member's bets) before the coup is dealt."""
+        live = self.get(table_id)
+        seat = seat_of(user_id)
+        chosen = None if side is None else Side(side)
+        async with self.lock(table_id):
+            if live.table_id not in self.tables:
+                raise ServiceError("That table has just closed; its bets were returned.")
+            if round_no is not None and round_no != live.round:
+                raise WindowClosed()
+            if live.phase is not Phase.BETTING:
+                raise ServiceError("The cards are being dealt; bets can no longer be taken back.")
+            if chosen is None and not live.engine.bets_of(seat):
+                raise RuleError("B-BET-1", "you have no bet on this coup to take back")
+
+            def take(eng: PuntoBancoTable) -> list[Transfer]:
+                if chosen is None:
+                    return eng.withdraw_all(seat)
+                return eng.withdraw_bet(seat, chosen)
+
+            await self._change(live, take, f"{seat} withdraws {chosen or 'all'}")
+            receipt = await self._receipt(live, user_id)
+        await self._present(self.presenter.bets_changed(live))
+        return receipt
+
+    async def _receipt(self, live: BaccaratTable, user_id: int) -> BetReceipt:
+        balance = await self.store.member_balance(live.guild_id, user_id)
+        return BetReceipt(live.engine.bets_of(seat_of(user_id)), balance)
+
+    async def _change(
+        self,
+        live: BaccaratTable,
+        step: Callable[[PuntoBancoTable], Sequence[Transfer]],
+        note: str,
+        *,
+        name: tuple[str, str | None] | None = None,
+    ) -> list[Transfer]:
+        """Run one engine step and write its transfers with the new snapshot in one
+        transaction. RuleError: nothing changed. A storage failure: the table is put back."""
+        before = live.snapshot()
+        transfers = list(step(live.engine))
+        if name is not None and name[1]:
+            live.names[name[0]] = name[1][:64]
+        try:
+            await self._persist(live, transfers, note)
+        except BaseException:
+            live.restore(before)
+            raise
+        return transfers
+
+    async def _persist(self, live: BaccaratTable, transfers: Sequence[Transfer], note: str) -> None:
+        version = live.store_version + 1
+        await self.store.save_table(
+            live.table_id,
+            live.guild_id,
+            live.channel_id,
+            GAME_BACCARAT,
+            live.snapshot(),
+            version,
+            live.message_id,
+            list(transfers),
+            note,
+        )
+        live.store_version = version
+
+    # -------------------------------------------------------------------- coups
+    async def close_window(self, table_id: str) -> CoupResult | None:
+        """End the betting window now: deal and settle the coup if anyone bet, otherwise
+        reopen the window (or close the table after ``idle_windows`` empty windows).
+        Returns the coup, or None when nothing was dealt. The timer calls this."""
+        live = self.get(table_id)
+        result: CoupResult | None = None
+        balances: dict[str, int] = {}
+        close_reason: str | None = None
+        async with self.lock(table_id):
+            if table_id not in self.tables or live.phase is not Phase.BETTING:
+                return None
+            if not live.engine.bets:
+                live.empty_windows += 1
+                if live.empty_windows >= self.timers.idle_windows:
+                    close_reason = (
+                        f"no bets in {live.empty_windows} betting windows in a row, "
+                        "so the table went idle"
+                    )
+                else:
+                    before = live.snapshot()
+                    try:
+                        await self._persist(live, [], "empty window")
+                    except BaseException:
+                        live.restore(before)
+                        self._open_window(live)
+                        raise
+                    self._open_window(live)
+            else:
+                before = live.snapshot()
+                result = live.engine.deal(self.chance)
+                live.phase = Phase.DEALING
+                live.empty_windows = 0
+                live.last_results = results_to_json(result.settlement)
+                try:
+                    await self._persist(live, result.transfers, _coup_note(result))
+                except BaseException:
+                    live.restore(before)
+                    self._open_window(live)  # try again after another window
+                    raise
+                live.deadline = live.closes_at = None
+                bettors = list(dict.fromkeys(r.bet.bettor for r in result.settlement.results))
+                accounts = {member_account(live.guild_id, int(s)): s for s in bettors}
+                found = await self.store.balances(accounts)
+                balances = {accounts[a]: chips for a, chips in found.items()}
+        if close_reason is not None:
+            await self.close(table_id, close_reason)
+            return None
+        if result is None:
+            await self._present(self.presenter.window_extended(live))
+            return None
+        await self._present(self.presenter.coup_dealt(live, result, balances))
+        await self._next_window(live)
+        return result
+
+    async def _next_window(self, live: BaccaratTable) -> None:
+        async with self.lock(live.table_id):
+            if live.table_id not in self.tables:
+                return
+            live.announced = live.engine.coup_no
+            live.message_id = None  # each window gets a fresh message at the bottom
+            self._open_window(live)
+            try:
+                await self._persist(live, [], "betting open")
+            except Exception:  # the state in memory is right; the next write catches up
+                log.exception("saving the new window of %s failed", live.table_id)
+        await self._present(self.presenter.betting_opened(live))
+
+    # ------------------------------------------------------------------- close
+    async def close(self, table_id: str, reason: str) -> list[Transfer]:
+        """Close a table, returning every open bet from escrow to its owner."""
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            if table_id not in self.tables:
+                return []
+            before = live.snapshot()
+            refunds: list[Transfer] = []
+            for bettor in live.bettors():
+                refunds.extend(live.engine.withdraw_all(bettor))
+            try:
+                await self.store.close_table(table_id, refunds, f"closed: {reason}"[:200])
+            except BaseException:
+                live.restore(before)
+                raise
+            self.tables.pop(table_id, None)
+            self.by_channel.pop(live.channel_id, None)
+            live.deadline = live.closes_at = None
+            task = self._tasks.pop(table_id, None)
+        # The timer stops by itself once the table is gone; it is cancelled only while it
+        # waits, never in the middle of showing a coup that is already settled.
+        if task is not None and task is not asyncio.current_task() and live.phase is Phase.BETTING:
+            task.cancel()
+        await self._present(self.presenter.table_closed(live, reason, refunds))
+        return refunds
+
+    async def shutdown(self) -> None:
+        """Stop the timers (tables stay open in SQLite and are reloaded on start)."""
+        self._closing = True
+        tasks = list(self._tasks.values())
+        self._tasks.clear()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ------------------------------------------------------------------ timers
+    def _arm(self, live: BaccaratTable) -> None:
+        if self._closing or not self.run_timers:
+            return
+        task = self._tasks.get(live.table_id)
+        if task is None or task.done():
+            self._tasks[live.table_id] = asyncio.create_task(
+                self._timer_loop(live.table_id), name=f"baccarat-{live.table_id}"
+            )
+
+    async def _timer_loop(self, table_id: str) -> None:
+        while not self._closing:
+            live = self.tables.get(table_id)
+            if live is None:
+                return
+            left = None if live.deadline is None else live.deadline - time.monotonic()
+            if left is None or left > 0:
+                await asyncio.sleep(0.25 if left is None else min(left, 5.0))
+                continue
+            try:
+                await self.close_window(table_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("closing the betting window of %s failed", table_id)
+                if live.deadline is not None and live.deadline <= time.monotonic():
+                    self._open_window(live)
+
+    async def _present(self, call: Awaitable[None]) -> None:
+        try:
+            await call
+        except Exception:  # presentation must never undo a committed move
+            log.exception("presenting a Punto Banco change failed")
+
+
+def _coup_note(result: CoupResult) -> str:
+    coup = result.coup
+    cards = " ".join(f"{s.value[0].upper()}:{c.code}" for s, c in coup.dealt)
+    return (
+        f"coup {result.coup_no}: {cards} -> punto {coup.punto_total} banco {coup.banco_total}, "
+        f"{coup.winner.value}"
+    )
+
+
+__all__ = [
+    "GAME_BACCARAT",
+    "BaccaratPresenter",
+    "BaccaratService",
+    "BaccaratTable",
+    "BaccaratTimers",
+    "BetReceipt",
+    "NoBaccaratTable",
+    "NullBaccaratPresenter",
+    "Phase",
+    "WindowClosed",
+]
