@@ -290,3 +290,45 @@ async def test_user_messages_and_dm_buttons(
     await fake.wait_until(lambda: len(fake.dms(world.alice)) == 1)
     assert fake.dm_channel(world.alice).recipient is world.alice.user
     assert fake.dms(world.alice)[0].channel is fake.dm_channel(world.alice)
+
+
+async def test_callback_after_deadline_is_refused_like_discord(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake = fake_discord
+    fake.interaction_deadline = 0.1
+    fake.rate_limit_next("/interactions/*/*/callback", retry_after=0.3)
+    r = await fake.slash(world.alice, world.channel, "demo", "ping")
+    assert r.late and r.callback_status == 404
+    assert r.message is None
+    assert all(m.text != "pong" for m in fake.channel_messages(world.channel))
+
+
+async def test_reconnect_op_resumes_and_invalid_session_reidentifies(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake = fake_discord
+    await fake.send_reconnect()
+    await fake.wait_for_resume(1)
+    assert fake.identify_count == 1
+    assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
+
+    # discord.py sleeps 5 s before a non-initial IDENTIFY (Client.before_identify_hook)
+    await fake.invalidate_session()
+    await fake.wait_for_bot_ready(10, identify_count=2)
+    assert fake.identify_count == 2
+    assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
+
+
+async def test_settle_waits_for_background_work(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake = fake_discord
+    r = await fake.slash(world.alice, world.channel, "demo", "hello")
+    await fake.click(world.carol, r.message, label="Reveal")
+    await fake.settle()
+    assert [m.text for m in fake.dms(world.carol)] == [SECRET]
+    msg = fake.message(r.message.id)
+    assert msg.enabled_buttons() == []
+    assert msg.history[0].buttons()[0].disabled is False
+    assert "Hello alice" in msg.all_versions_text and "Revealed by carol" in msg.all_versions_text

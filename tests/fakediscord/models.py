@@ -341,6 +341,17 @@ def embed_text(embed: JSON) -> str:
     return "\n".join(parts)
 
 
+def _text_of(content: str, embeds: Sequence[JSON], components: Sequence[JSON]) -> str:
+    parts = [content] if content else []
+    parts.extend(embed_text(e) for e in embeds)
+    parts.extend(
+        str(c.get("content", ""))
+        for c in walk_components(components)
+        if c.get("type") == TEXT_DISPLAY
+    )
+    return "\n".join(p for p in parts if p)
+
+
 @dataclass(frozen=True)
 class MessageVersion:
     """One state of a message (it gets a new version on every edit)."""
@@ -352,6 +363,18 @@ class MessageVersion:
     attachments: tuple[JSON, ...]
     at: float  # time.monotonic() when this state was set
     source: str  # how it was set: "create", "edit", "update" (callback 7), "followup" ...
+
+    @property
+    def text(self) -> str:
+        """Content, embed texts and text-display components of this version."""
+        return _text_of(self.content, self.embeds, self.components)
+
+    def buttons(self) -> list[Button]:
+        return [
+            Button.from_payload(c)
+            for c in walk_components(self.components)
+            if c.get("type") == BUTTON
+        ]
 
 
 class _ComponentHelpers:
@@ -372,6 +395,10 @@ class _ComponentHelpers:
                 return b
         labels = [b.label or b.emoji for b in buttons]
         raise LookupError(f"no button labelled {label!r}; buttons are {labels!r}")
+
+    def enabled_buttons(self) -> list[str]:
+        """Labels (or emoji names) of the buttons that can be clicked."""
+        return [str(b.label or b.emoji) for b in self.buttons() if not b.disabled]
 
     def has_button(self, label: str) -> bool:
         return any(b.label == label for b in self.buttons())
@@ -452,14 +479,12 @@ class FakeMessage(_ComponentHelpers):
     @property
     def text(self) -> str:
         """Content, embed texts and text-display components joined by newlines."""
-        parts = [self.content] if self.content else []
-        parts.extend(embed_text(e) for e in self.embeds)
-        parts.extend(
-            str(c.get("content", ""))
-            for c in walk_components(self.components)
-            if c.get("type") == TEXT_DISPLAY
-        )
-        return "\n".join(p for p in parts if p)
+        return _text_of(self.content, self.embeds, self.components)
+
+    @property
+    def all_versions_text(self) -> str:
+        """The text of every version this message ever had (for privacy assertions)."""
+        return "\n".join(v.text for v in self.history)
 
     def visible_to_user(self, user_id: int) -> bool:
         if self.deleted:

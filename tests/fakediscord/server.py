@@ -414,6 +414,24 @@ class FakeDiscord:
             finally:
                 self._waiters.discard(fut)
 
+    async def settle(self, quiet: float = 0.25, timeout: float = 10.0) -> None:
+        """Wait until the bot has made no REST request and the fake has recorded nothing
+        new for ``quiet`` seconds (after a click the bot may still be editing the table
+        message or sending DMs). Raises TimeoutError if it keeps talking for ``timeout``."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        seen = (len(self.requests), len(self.log))
+        last_change = loop.time()
+        while True:
+            await asyncio.sleep(min(0.02, quiet / 4))
+            now = (len(self.requests), len(self.log))
+            if now != seen:
+                seen, last_change = now, loop.time()
+            elif loop.time() - last_change >= quiet:
+                return
+            if loop.time() > end:
+                raise TimeoutError(f"the bot was still busy after {timeout}s{self.debug_tail()}")
+
     def debug_tail(self, n: int = 8) -> str:
         lines = [f"{r.method} {r.path} -> {r.status}" for r in self.requests[-n:]]
         extra = ""
