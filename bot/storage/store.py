@@ -635,8 +635,8 @@ class Store:
         Optimistic concurrency: a new table is stored at ``version``; an existing one only
         when its stored version is ``version - 1`` (else :class:`StaleVersion`). Transfers
         may name engine accounts (seat ids, ``@escrow``...), mapped with
-        :func:`map_engine_account`; zero amounts are skipped. ``message_id`` None keeps
-        the stored message id (clear it with :meth:`set_table_message`). Raises
+        :func:`map_engine_account`; zero amounts are skipped. ``message_id`` is stored as
+        given (None clears it). Raises
         TableClosed, TableAlreadyOpen, InsufficientChips, StorageUnavailable with nothing
         written.
         """
@@ -683,7 +683,7 @@ class Store:
                     raise ValueError(f"table {table_id!r} lives in another channel")
                 await db.execute(
                     "UPDATE game_tables SET version = ?, state_json = ?, "
-                    "message_id = COALESCE(?, message_id), updated_at = ? WHERE id = ?",
+                    "message_id = ?, updated_at = ? WHERE id = ?",
                     (version, state_json, message_id, now, table_id),
                 )
             await self._apply_tx(db, transfers, table_id=table_id, guild_id=guild_id)

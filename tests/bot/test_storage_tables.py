@@ -217,15 +217,16 @@ async def test_table_transfers_may_not_touch_another_tables_escrow(store: Store)
         await store.save_table("t3", G, 3, "poker", "{}", 1, None, [], "x")
 
 
-async def test_saving_without_a_message_id_keeps_the_stored_one(store: Store) -> None:
+async def test_save_table_stores_the_message_id_it_is_given(store: Store) -> None:
     await _open(store)
     await store.set_table_message("t1", 99)
-    await store.save_table("t1", G, CH, "pontoon", "{}", 2, None, [], "x")
+    await store.save_table("t1", G, CH, "pontoon", "{}", 2, 99, [], "x")
     rec = await store.get_table("t1")
     assert rec is not None and rec.message_id == 99
-    await store.set_table_message("t1", None)
+    # A caller that wants a fresh message next time saves None.
+    await store.save_table("t1", G, CH, "pontoon", "{}", 3, None, [], "y")
     rec = await store.get_table("t1")
-    assert rec is not None and rec.message_id is None
+    assert rec is not None and rec.message_id is None and rec.version == 3
 
 
 async def test_zero_amount_moves_are_skipped(store: Store) -> None:
