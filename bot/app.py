@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Sequence
 
 import discord
@@ -15,6 +16,7 @@ from bot.presenter import DiscordPresenter, TableButton
 from bot.service import TableService, Timers
 from bot.settings import Settings
 from bot.storage import Store
+from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,11 @@ class PontoonBot(commands.Bot):
                 idle_seconds=settings.idle_table_minutes * 60,
             ),
             presenter=self.presenter,
+            chance=(
+                RandomChance(random.Random(settings.shuffle_seed))
+                if settings.shuffle_seed is not None
+                else None
+            ),
         )
         self._refreshed = False
 

@@ -56,7 +56,7 @@ class BadAmount(ServiceError):
 def parse_amount(text: str | int | None, what: str = "amount") -> int:
     """Parse a chip amount typed by a member: a whole positive number, at most 10^9."""
     if text is None:
-        raise BadAmount(f"Please give a {what}.")
+        raise BadAmount(f"Please give the {what}.")
     if isinstance(text, int):
         value = text
     else:
@@ -67,7 +67,7 @@ def parse_amount(text: str | int | None, what: str = "amount") -> int:
             raise BadAmount(f"That {what} is far too large.")
         value = int(cleaned)
     if value < 0:
-        raise BadAmount(f"A {what} cannot be negative.")
+        raise BadAmount(f"The {what} cannot be negative.")
     if value > 10**9:
         raise BadAmount(f"That {what} is far too large.")
     return value
@@ -78,7 +78,8 @@ def friendly(exc: BaseException) -> str:
     if isinstance(exc, ServiceError):
         return exc.user_message
     if isinstance(exc, RuleError):
-        return f"{exc.message} (rule {exc.rule})"
+        text = exc.message[:1].upper() + exc.message[1:]
+        return f"{text} (rule {exc.rule})"
     if isinstance(exc, ConfigError):
         return f"Those table options do not work: {exc}"
     user_message = getattr(exc, "user_message", None)

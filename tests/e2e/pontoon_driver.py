@@ -1,0 +1,147 @@
+"""Helpers for Pontoon end-to-end tests: drive the real bot through the fake Discord the way
+members do (slash commands, button clicks, modal forms) and read what each one saw."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.e2e.conftest import BotProcess, StartBot, World
+from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
+
+BOT_ARGS = [sys.executable, "-m", "bot"]
+TABLE_FOOTER = "Show my cards"
+
+
+def bot_env(db: Path, **extra: str) -> dict[str, str]:
+    env = {
+        "DATABASE_PATH": str(db),
+        "SHUFFLE_SEED": "7",
+        "LOG_LEVEL": "INFO",
+        "BET_TIMER_SECONDS": "600",
+        "TURN_TIMER_SECONDS": "600",
+        "IDLE_TABLE_MINUTES": "60",
+    }
+    env.update(extra)
+    return env
+
+
+@dataclass
+class Table:
+    fake: FakeDiscord
+    world: World
+
+    async def quiet(self, grace: float = 0.5, timeout: float = 10.0) -> None:
+        """Wait until the bot has made no request for ``grace`` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        seen = len(self.fake.requests)
+        last_change = loop.time()
+        while loop.time() < end:
+            await asyncio.sleep(0.05)
+            now = len(self.fake.requests)
+            if now != seen:
+                seen, last_change = now, loop.time()
+            elif loop.time() - last_change >= grace:
+                return
+        raise TimeoutError("the bot kept talking")
+
+    def message(self) -> FakeMessage:
+        return self.fake.latest_message_with_button(self.world.channel, TABLE_FOOTER)
+
+    def embed_text(self) -> str:
+        msg = self.message()
+        parts: list[str] = []
+        for em in msg.embeds:
+            parts.append(str(em.get("title", "")))
+            parts.append(str(em.get("description", "")))
+            for f in em.get("fields", []):
+                parts.append(f"{f.get('name')}: {f.get('value')}")
+        return "\n".join(parts)
+
+    def enabled(self) -> set[str]:
+        out = set()
+        for row in self.message().components:
+            for c in row.get("components", []):
+                if c.get("type") == 2 and not c.get("disabled"):
+                    out.add(str(c.get("label")))
+        return out
+
+    def custom_id(self, label: str, msg: FakeMessage | None = None) -> str:
+        msg = msg or self.message()
+        for row in msg.components:
+            for c in row.get("components", []):
+                if c.get("label") == label:
+                    return str(c["custom_id"])
+        raise LookupError(label)
+
+    async def slash(
+        self,
+        member: FakeMember,
+        sub: str,
+        options: Mapping[str, object] | None = None,
+        command: str = "pontoon",
+    ) -> InteractionResult:
+        r = await self.fake.slash(member, self.world.channel, command, sub, dict(options or {}))
+        await self.quiet()
+        return r
+
+    async def click(
+        self, member: FakeMember, label: str, msg: FakeMessage | None = None
+    ) -> InteractionResult:
+        r = await self.fake.click(member, msg or self.message(), label=label)
+        await self.quiet()
+        return r
+
+    async def form(
+        self, member: FakeMember, label: str, amount: str, shoot: str | None = None
+    ) -> InteractionResult:
+        """Click a button that opens an amount form, fill it in and submit it."""
+        r = await self.fake.click(member, self.message(), label=label)
+        assert r.callback_type == 9, f"{label} did not open a form: {r.all_text}"
+        assert r.modal is not None
+        values = {"amount": amount}
+        if shoot is not None:
+            values["shoot"] = shoot
+        sub = await self.fake.submit_modal(member, None, r.modal.custom_id, values)
+        await self.quiet()
+        return sub
+
+    def ephemeral_texts(self, member: FakeMember) -> list[str]:
+        return [m.text for m in self.fake.ephemerals(member)]
+
+    def last_ephemeral(self, member: FakeMember) -> str:
+        texts = self.ephemeral_texts(member)
+        return texts[-1] if texts else ""
+
+    def dm_text(self, member: FakeMember) -> str:
+        return "\n".join(m.text for m in self.fake.dms(member))
+
+    def channel_text(self) -> str:
+        return "\n".join(m.text for m in self.fake.channel_messages(self.world.channel))
+
+    def public_texts(self) -> list[str]:
+        """Text of every non-ephemeral channel message, every version of each."""
+        out: list[str] = []
+        for m in self.fake.channel_messages(self.world.channel):
+            if m.ephemeral:
+                continue
+            out.append(m.text)
+            for v in getattr(m, "history", []):
+                out.append(str(getattr(v, "content", "")) + " " + str(getattr(v, "embeds", "")))
+        return out
+
+
+CARD_RE = re.compile(r"\b(10|[2-9AJQK])[♠♥♦♣]")
+
+
+def cards_in(text: str) -> list[str]:
+    return [m.group(0) for m in CARD_RE.finditer(text)]
+
+
+async def start(start_bot_process: StartBot, db: Path, **env: str) -> BotProcess:
+    return await start_bot_process(BOT_ARGS, bot_env(db, **env), wait_commands=True)

@@ -1,0 +1,241 @@
+"""End-to-end Pontoon through the fake Discord: the real bot process, real discord.py,
+members clicking buttons and filling forms, asserting what each member saw."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import StartBot, World
+from tests.e2e.pontoon_driver import Table, cards_in, start
+from tests.fakediscord import FakeDiscord, FakeMember
+
+pytestmark = pytest.mark.e2e
+
+
+def member_by_name(world: World, name: str) -> FakeMember:
+    return {"alice": world.alice, "bob": world.bob, "carol": world.carol}[name]
+
+
+async def open_table(t: Table, *, players: tuple[FakeMember, ...], **options: object) -> None:
+    opener = players[0]
+    r = await t.slash(opener, "start", {"min_bet": 1, "max_bet": 10, **options})
+    assert "Table open" in r.all_text
+    for p in players[1:]:
+        await t.click(p, "Join")
+    for p in players:
+        assert p.user.name in t.embed_text() or p is opener
+
+
+def banker_name(t: Table) -> str:
+    m = re.search(r"Banker: \*\*(\w+)\*\*", t.embed_text())
+    assert m, t.embed_text()
+    return m.group(1)
+
+
+def turn_name(t: Table) -> str | None:
+    m = re.search(r"Turn: \*\*([\w ]+)\*\*", t.embed_text())
+    return m.group(1) if m else None
+
+
+async def balances(t: Table, members: list[FakeMember]) -> dict[str, int]:
+    out = {}
+    for m in members:
+        r = (
+            await t.slash(m, "balance", command="balance")
+            if False
+            else await t.fake.slash(m, t.world.channel, "balance")
+        )
+        await t.quiet()
+        found = re.search(r"\*\*(\d+)\*\* chips", r.all_text)
+        assert found, r.all_text
+        out[m.user.name] = int(found.group(1))
+    return out
+
+
+def hand_total(text: str) -> int | None:
+    m = re.findall(r"= (\d+)", text)
+    return int(m[-1]) if m else None
+
+
+async def play_out(t: Table, world: World) -> None:
+    """Play every turn with a simple strategy until the payouts are posted."""
+    for _ in range(40):
+        who = turn_name(t)
+        if who is None:
+            return
+        if who == "the banker":
+            member = member_by_name(world, banker_name(t))
+            total = hand_total(t.embed_text().split("Banker")[-1]) or 0
+            await t.click(member, "Stick" if total >= 17 else "Twist")
+            continue
+        member = member_by_name(world, who)
+        enabled = t.enabled()
+        if "Declare" in enabled:
+            await t.click(member, "Declare")
+            continue
+        r = await t.fake.click(member, t.message(), label="Show my cards")
+        total = hand_total(r.all_text) or 0
+        await t.quiet()
+        await t.click(member, "Stick" if total >= 15 and "Stick" in enabled else "Twist")
+    raise AssertionError("the round did not finish")
+
+
+async def test_full_round_three_players(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    t = Table(fake_discord, world)
+    everyone = [world.alice, world.bob, world.carol]
+    await open_table(t, players=tuple(everyone))
+    assert {"Join", "Deal", "Show my cards"} <= t.enabled()
+    assert "Twist" not in t.enabled()
+
+    await t.click(world.alice, "Deal")
+    banker = member_by_name(world, banker_name(t))
+    players = [m for m in everyone if m is not banker]
+    assert "cuts" in t.channel_text()  # P-BANK-1: the cut is public
+    # P-DEAL-1: each player's first card arrives by DM, to that player only
+    for p in players:
+        dm = t.dm_text(p)
+        assert "Your face-down card" in dm
+        assert len(cards_in(dm)) >= 1
+    # and never in the table message
+    for p in players:
+        for card in cards_in(t.dm_text(p)):
+            assert card not in t.embed_text()
+    assert "Bet" in t.enabled()
+
+    # bets: one by form, one by slash command
+    await t.form(players[0], "Bet", "5")
+    assert "Bet of 5 placed" in t.last_ephemeral(players[0])
+    r = await t.slash(players[1], "bet", {"amount": 3})
+    assert "Bet of 3 placed" in r.all_text
+    # second card dealt (P-DEAL-3): now two cards in each player's DMs
+    for p in players:
+        assert len(cards_in(t.dm_text(p))) >= 2
+    await play_out(t, world)
+    assert any("Payouts" in txt for txt in t.public_texts()), t.channel_text()
+    chips = await balances(t, everyone)
+    assert sum(chips.values()) == 3000, chips  # no chip created or lost
+    assert all(v >= 0 for v in chips.values())
+    assert {"Deal", "Join"} <= t.enabled()
+
+
+async def test_wrong_turn_double_click_and_bad_amounts(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    t = Table(fake_discord, world)
+    everyone = [world.alice, world.bob, world.carol]
+    await open_table(t, players=tuple(everyone))
+    await t.click(world.alice, "Deal")
+    banker = member_by_name(world, banker_name(t))
+    players = [m for m in everyone if m is not banker]
+    before = t.message().edit_count
+    # bad amounts: each refused with a clear message, nothing changes
+    for bad, word in [
+        ("abc", "not a whole number"),
+        ("-5", "cannot be negative"),
+        ("0", "P-TABLE-2"),
+        ("99999999999999", "too large"),
+        ("１０", "not a whole number"),
+        ("11", "P-TABLE-2"),
+    ]:
+        await t.form(players[0], "Bet", bad)
+        assert word in t.last_ephemeral(players[0]), (bad, t.last_ephemeral(players[0]))
+        assert t.message().edit_count == before, (bad, fake_discord.debug_tail(12))
+    # the banker cannot bet against themselves
+    r = await t.slash(banker, "bet", {"amount": 5})
+    assert "P-" in r.all_text
+    await t.form(players[0], "Bet", "4")
+    await t.form(players[1], "Bet", "4")
+    who = turn_name(t)
+    assert who is not None
+    current = member_by_name(world, who)
+    other = next(p for p in everyone if p is not current)
+    # wrong turn: refused privately, table unchanged
+    msg = t.message()
+    edits = msg.edit_count
+    label = next(x for x in ("Twist", "Stick", "Declare") if x in t.enabled())
+    await t.click(other, label)
+    assert t.last_ephemeral(other), "the wrong-turn click got no answer"
+    assert "turn" in t.last_ephemeral(other).lower() or "P-" in t.last_ephemeral(other)
+    assert t.message().edit_count == edits
+    # double click on Twist: both clicks carry the same state version; one card is dealt
+    if "Declare" in t.enabled():
+        pytest.skip("the seed dealt a pontoon to the first player")
+    msg = t.message()
+    public_before = t.channel_text().count("twists")
+    r1, r2 = await asyncio.gather(
+        fake_discord.click(current, msg, label="Twist"),
+        fake_discord.click(current, msg, label="Twist"),
+    )
+    await t.quiet()
+    assert t.channel_text().count("twists") == public_before + 1
+    assert "older state" in t.last_ephemeral(current)
+    assert r1.answered and r2.answered
+
+
+async def test_closed_dms_fall_back_to_show_my_cards(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    t = Table(fake_discord, world)
+    fake_discord.close_dms(world.bob)
+    fake_discord.close_dms(world.carol)
+    await open_table(t, players=(world.alice, world.bob, world.carol))
+    await t.click(world.alice, "Deal")
+    banker = banker_name(t)
+    victims = [m for m in (world.bob, world.carol) if m.user.name != banker]
+    for v in victims:
+        assert t.dm_text(v) == ""
+        notes = [x for x in t.ephemeral_texts(v) if "can't send you direct messages" in x]
+        assert len(notes) == 1, t.ephemeral_texts(v)
+        r = await fake_discord.click(v, t.message(), label="Show my cards")
+        assert r.ephemeral
+        assert len(cards_in(r.all_text)) == 1
+        # nobody else saw it
+        for other in (world.alice, world.bob, world.carol):
+            if other is not v:
+                assert r.message is not None and not r.message.visible_to_user(other.user.id)
+    # told once only, even after more cards arrive
+    for v in victims:
+        await t.form(v, "Bet", "2")
+    for v in victims:
+        notes = [x for x in t.ephemeral_texts(v) if "can't send you direct messages" in x]
+        assert len(notes) == 1
+
+
+async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    proc = await start(start_bot_process, db)
+    t = Table(fake_discord, world)
+    await open_table(t, players=(world.alice, world.bob))
+    await t.click(world.alice, "Deal")
+    banker = member_by_name(world, banker_name(t))
+    player = world.bob if banker is world.alice else world.alice
+    await t.form(player, "Bet", "6")
+    r = await fake_discord.click(player, t.message(), label="Show my cards")
+    cards_before = cards_in(r.all_text)
+    await t.quiet()
+    table_before = t.embed_text()
+    # kill the bot mid-hand (no clean shutdown)
+    proc.proc.kill()
+    await proc.proc.wait()
+    await start(start_bot_process, db)
+    await t.quiet(grace=0.5)
+    r = await fake_discord.click(player, t.message(), label="Show my cards")
+    assert cards_in(r.all_text) == cards_before
+    assert "stake 6" in t.embed_text()
+    assert t.embed_text().split("⏱")[0] == table_before.split("⏱")[0]
+    # the buttons of the message still work: play the hand out
+    await play_out(t, world)
+    assert any("Payouts" in txt for txt in t.public_texts())
+    chips = await balances(t, [world.alice, world.bob])
+    assert sum(chips.values()) == 2000
