@@ -8,7 +8,7 @@ import sys
 import aiohttp
 import pytest
 
-from tests.fakediscord import FakeDiscord, NoResponse
+from tests.fakediscord import FakeDiscord, InteractionFailed, NoResponse
 from tests.fakediscord.minimal_bot import SECRET
 
 from .conftest import MINIMAL_BOT_ARGS, BotProcess, StartBot, World
@@ -298,7 +298,9 @@ async def test_callback_after_deadline_is_refused_like_discord(
     fake = fake_discord
     fake.interaction_deadline = 0.1
     fake.rate_limit_next("/interactions/*/*/callback", retry_after=0.3)
-    r = await fake.slash(world.alice, world.channel, "demo", "ping")
+    with pytest.raises(InteractionFailed, match="deadline") as failed:
+        await fake.slash(world.alice, world.channel, "demo", "ping")
+    r = failed.value.result
     assert r.late and r.callback_status == 404
     assert r.message is None
     assert all(m.text != "pong" for m in fake.channel_messages(world.channel))

@@ -584,6 +584,15 @@ class NoResponse(TimeoutError):
     """The bot did not answer an interaction in time."""
 
 
+class InteractionFailed(AssertionError):
+    """The bot answered, but Discord refused the callback (invalid payload, too late...):
+    the person would see "This interaction failed". ``result`` has the details."""
+
+    def __init__(self, message: str, result: InteractionResult) -> None:
+        super().__init__(message)
+        self.result = result
+
+
 class InteractionResult(_ComponentHelpers):
     """What the bot did with one interaction. Returned by ``FakeDiscord.slash/click/...``.
 
@@ -701,6 +710,14 @@ class InteractionResult(_ComponentHelpers):
                 f"({self.data.get('name') or self.data.get('custom_id')!r}) within {timeout}s"
                 f"{self._fake.debug_tail()}"
             ) from None
+        if self.callback_status != 200 and self.callback_type is None:
+            what = "after the 3 s deadline" if self.late else f"with HTTP {self.callback_status}"
+            raise InteractionFailed(
+                f"{self.kind} interaction {self.interaction_id} "
+                f"({self.data.get('name') or self.data.get('custom_id')!r}): Discord refused "
+                f"the bot's callback {what}: {self.callback_error}",
+                self,
+            )
         return self
 
     async def wait_until(

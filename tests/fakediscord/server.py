@@ -112,6 +112,17 @@ def error_response(status: int, err: tuple[int, str], extra: JSON | None = None)
     return json_response(body, status)
 
 
+def _form_errors(errors: Sequence[str]) -> JSON:
+    """Discord's nested 50035 error shape: {"field": {"_errors": [{"code", "message"}]}}."""
+    out: JSON = {}
+    for err in errors:
+        fld, _, msg = err.partition(": ")
+        out.setdefault(fld if msg else "_base", {"_errors": []})["_errors"].append(
+            {"code": "BASE_TYPE_INVALID", "message": msg or err}
+        )
+    return out
+
+
 class _HTTPError(Exception):
     def __init__(self, status: int, err: tuple[int, str], extra: JSON | None = None) -> None:
         super().__init__(f"{status} {err}")
@@ -1508,9 +1519,7 @@ class FakeDiscord:
         if errors:
             self.rejected.append({"errors": errors})
             self._record("rejected", detail="; ".join(errors))
-            raise _HTTPError(
-                400, ERR_INVALID_FORM, {"errors": {"_errors": [{"message": e} for e in errors]}}
-            )
+            raise _HTTPError(400, ERR_INVALID_FORM, {"errors": _form_errors(errors)})
         if not content and not embeds and not components and not files:
             self.rejected.append({"errors": ["empty message"]})
             self._record("rejected", detail="empty message")
@@ -1863,6 +1872,8 @@ class FakeDiscord:
             result.callback_error = (
                 (exc.response.body or b"").decode() if isinstance(exc.response.body, bytes) else ""
             )
+            result.callback_at = now
+            result.callback_event.set()
             self._notify()
             raise
         result.callback_at = now
