@@ -323,20 +323,19 @@ class TableService:
             await self._sync_balances(live)
             combined = Outcome()
             if eng.phase is Phase.ROUND_OVER:
-                steps = [Action(seat, ActionKind.NEXT_ROUND)]
-            elif eng.banker is None:
-                steps = [Action(seat, ActionKind.CUT), Action("", ActionKind.DEAL)]
-            else:
-                steps = [Action(eng.banker if eng.banker != HOUSE else seat, ActionKind.DEAL)]
-            for step in steps:
-                if step.kind is ActionKind.DEAL and not step.seat:
-                    banker = eng.banker
-                    step = Action(banker if banker not in (None, HOUSE) else seat, ActionKind.DEAL)
-                out = await self._apply(live, step)
-                combined.events.extend(out.events)
-                combined.transfers.extend(out.transfers)
+                self._merge(combined, await self._apply(live, Action(seat, ActionKind.NEXT_ROUND)))
+            if eng.banker is None:
+                self._merge(combined, await self._apply(live, Action(seat, ActionKind.CUT)))
+            dealer = eng.banker if eng.banker not in (None, HOUSE) else seat
+            assert dealer is not None
+            self._merge(combined, await self._apply(live, Action(dealer, ActionKind.DEAL)))
         await self._after_change(live, combined)
         return combined
+
+    @staticmethod
+    def _merge(into: Outcome, more: Outcome) -> None:
+        into.events.extend(more.events)
+        into.transfers.extend(more.transfers)
 
     async def _sync_balances(self, live: LiveTable) -> None:
         """Between rounds, bring each seat's chips in line with the ledger (grants, daily)."""
@@ -361,6 +360,12 @@ class TableService:
             live.engine = Table.from_json(before)
             raise
         live.last_activity = time.monotonic()
+        eng = live.engine
+        if eng.phase is Phase.ROUND_OVER and action.kind is not ActionKind.NEXT_ROUND:
+            # Between hands the table waits in WAITING: the bank passes (P-NEXT-2), people
+            # may join, leave or sell the bank (P-SELL-1) before the next Deal.
+            actor = eng.banker if eng.banker in eng.seats else eng.seats[0]
+            self._merge(outcome, await self._apply(live, Action(actor, ActionKind.NEXT_ROUND)))
         return outcome
 
     async def _persist(self, live: LiveTable, transfers: Sequence[Transfer], note: str) -> None:
@@ -437,8 +442,13 @@ class TableService:
         async with self.lock(table_id):
             if table_id not in self.tables:
                 return
-            refunds = live.engine.abandon() if hasattr(live.engine, "abandon") else []
-            await self.store.close_table(live.table_id, list(refunds))
+            before = live.engine.to_json()
+            refunds = live.engine.abandon()
+            try:
+                await self.store.close_table(live.table_id, list(refunds))
+            except BaseException:
+                live.engine = Table.from_json(before)
+                raise
             self.tables.pop(table_id, None)
             self.by_channel.pop(live.channel_id, None)
             task = self._timer_tasks.pop(table_id, None)

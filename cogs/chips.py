@@ -48,7 +48,7 @@ class Chips(commands.Cog):
             live = self.bot.service.table_of_member(guild_id, who.id)
             extra = ""
             if live is not None:
-                in_play = chips - live.engine.balances.get(str(who.id), chips)
+                in_play = sum(h.stake + h.shoot for h in live.engine.private_view(str(who.id)))
                 extra = f" (seated at <#{live.channel_id}>" + (
                     f", {in_play} in play)" if in_play > 0 else ")"
                 )
@@ -70,9 +70,7 @@ class Chips(commands.Cog):
                 timedelta(hours=s.daily_cooldown_hours),
                 datetime.now(UTC),
             )
-            await self._answer(
-                interaction, f"You claim your daily chips. Balance: **{chips}**."
-            )
+            await self._answer(interaction, f"You claim your daily chips. Balance: **{chips}**.")
         except Exception as exc:
             await self._answer(interaction, friendly(exc))
 

@@ -4,12 +4,17 @@ members do (slash commands, button clicks, modal forms) and read what each one s
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.cards import RandomChance
+from engine.pontoon import PontoonRules
+from engine.pontoon import Table as EngineTable
+from engine.pontoon.types import Action, ActionKind, Phase
 from tests.e2e.conftest import BotProcess, StartBot, World
 from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
 
@@ -145,3 +150,35 @@ def cards_in(text: str) -> list[str]:
 
 async def start(start_bot_process: StartBot, db: Path, **env: str) -> BotProcess:
     return await start_bot_process(BOT_ARGS, bot_env(db, **env), wait_commands=True)
+
+
+def find_seed(
+    n_players: int,
+    predicate: Callable[[EngineTable, list[str]], bool],
+    *,
+    bet: int = 2,
+    rules: PontoonRules | None = None,
+    tries: int = 5000,
+) -> tuple[int, EngineTable]:
+    """A SHUFFLE_SEED (and the engine table it leads to) for which the bot's first round satisfies ``predicate``.
+
+    Replays what the bot does with its seeded chance: seats join in order, the opener cuts
+    for the bank (P-BANK-1), the banker deals, every player bets ``bet``. The predicate
+    sees the engine table after the second card and the seat names in join order."""
+    names = ["alice", "bob", "carol"][:n_players]
+    for seed in range(tries):
+        t = EngineTable(rules or PontoonRules(min_bet=1, max_bet=10))
+        chance = RandomChance(random.Random(seed))
+        for name in names:
+            t.apply(Action(name, ActionKind.JOIN, amount=1000), chance)
+        t.apply(Action(names[0], ActionKind.CUT), chance)
+        assert t.banker is not None
+        t.apply(Action(t.banker, ActionKind.DEAL), chance)
+        if t.phase is not Phase.BETTING:
+            continue
+        for name in names:
+            if name != t.banker:
+                t.apply(Action(name, ActionKind.BET, amount=bet), chance)
+        if predicate(t, names):
+            return seed, t
+    raise LookupError("no seed found")

@@ -1,0 +1,167 @@
+"""End-to-end rounds that need particular cards: a seeded shuffle found by replaying the
+bot's own first round in the engine (tests.e2e.pontoon_driver.find_seed)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.pontoon import Table as EngineTable
+from engine.pontoon.types import ActionKind, Phase
+from tests.e2e.conftest import StartBot, World
+from tests.e2e.pontoon_driver import Table, cards_in, find_seed, start
+from tests.e2e.test_pontoon_e2e import balances, banker_name, member_by_name, open_table, play_out
+from tests.fakediscord import FakeDiscord
+
+pytestmark = pytest.mark.e2e
+
+
+def _players_with(t: EngineTable, names: list[str], kind: ActionKind) -> list[str]:
+    return [s for s in names if s != t.banker and any(a.kind is kind for a in t.legal_actions(s))]
+
+
+async def test_split_and_buy(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    def first_can_split(t: EngineTable, names: list[str]) -> bool:
+        return (
+            t.phase is Phase.PLAYING
+            and t.turn is not None
+            and any(a.kind is ActionKind.SPLIT for a in t.legal_actions(t.turn[0]))
+        )
+
+    seed, sim = find_seed(3, first_can_split)
+    assert sim.turn is not None
+    splitter = member_by_name(world, sim.turn[0])
+    await start(start_bot_process, tmp_path / "db.sqlite3", SHUFFLE_SEED=str(seed))
+    t = Table(fake_discord, world)
+    everyone = [world.alice, world.bob, world.carol]
+    await open_table(t, players=tuple(everyone))
+    await t.click(world.alice, "Deal")
+    assert banker_name(t) == sim.banker
+    for name in ("alice", "bob", "carol"):
+        if name != sim.banker:
+            await t.form(member_by_name(world, name), "Bet", "2")
+    assert "Split" in t.enabled()
+    await t.click(splitter, "Split")
+    assert "splits" in t.channel_text()  # P-SPLIT-1: the split cards are public
+    assert "Hand 2" in t.embed_text()
+    # buy a card on the first hand: 2..4 for an original stake of 2 (P-BUY-2)
+    dm_before = len(cards_in(t.dm_text(splitter)))
+    if "Buy" in t.enabled():
+        await t.form(splitter, "Buy", "5")  # too much: refused, nothing changes
+        assert "P-BUY-2" in t.last_ephemeral(splitter)
+        await t.form(splitter, "Buy", "3")
+        assert "Bought a card for 3" in t.last_ephemeral(splitter)
+        assert len(cards_in(t.dm_text(splitter))) > dm_before  # the bought card came by DM
+        assert "buys a card for 3" in t.channel_text()
+    await play_out(t, world)
+    assert any("Payouts" in x for x in t.public_texts())
+    chips = await balances(t, everyone)
+    assert sum(chips.values()) == 3000
+
+
+async def test_pontoon_passes_the_bank_then_bank_sale(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    def player_pontoon(t: EngineTable, names: list[str]) -> bool:
+        return t.phase is Phase.PLAYING and len(_players_with(t, names, ActionKind.DECLARE)) == 1
+
+    seed, sim = find_seed(2, player_pontoon)
+    holder = _players_with(sim, ["alice", "bob"], ActionKind.DECLARE)[0]
+    await start(start_bot_process, tmp_path / "db.sqlite3", SHUFFLE_SEED=str(seed))
+    t = Table(fake_discord, world)
+    await open_table(t, players=(world.alice, world.bob))
+    await t.click(world.alice, "Deal")
+    old_banker = banker_name(t)
+    assert old_banker == sim.banker and holder != old_banker
+    await t.form(member_by_name(world, holder), "Bet", "2")
+    assert t.enabled() & {"Declare"} == {"Declare"}
+    await t.click(member_by_name(world, holder), "Declare")
+    assert "declares a **pontoon**" in t.channel_text()
+    await play_out(t, world)
+    # P-NEXT-2: the player's pontoon takes the bank; P-NEXT-1: the pack is shuffled
+    assert re.search(rf"bank passes to \*\*{holder}\*\*", t.channel_text()), t.channel_text()
+    assert banker_name(t) == holder
+    assert "shuffled" in t.embed_text()
+    # P-SELL-1: the new banker sells the bank back for 5
+    seller = member_by_name(world, holder)
+    buyer = member_by_name(world, old_banker)
+    chips_before = await balances(t, [world.alice, world.bob])
+    r = await fake_discord.slash(
+        seller, world.channel, "bank", "sell", {"member": buyer, "price": 5}
+    )
+    await t.quiet()
+    offer = r.message
+    assert offer is not None and offer.has_button("Accept: buy the bank for 5")
+    wrong = await fake_discord.click(seller, offer, label="Accept: buy the bank for 5")
+    await t.quiet()
+    assert "someone else" in "\n".join(m.text for m in wrong.followups) + wrong.all_text
+    await fake_discord.click(buyer, offer, label="Accept: buy the bank for 5")
+    await t.quiet()
+    assert banker_name(t) == old_banker
+    assert "buys the bank for 5" in t.channel_text()
+    chips_after = await balances(t, [world.alice, world.bob])
+    assert chips_after[holder] == chips_before[holder] + 5
+    assert chips_after[old_banker] == chips_before[old_banker] - 5
+    assert sum(chips_after.values()) == 2000
+
+
+async def test_shoot_round_and_end_returns_the_kitty(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    t = Table(fake_discord, world)
+    await open_table(t, players=(world.alice, world.bob), shoot=True, kitty_min=10, kitty_max=50)
+    await t.click(world.alice, "Deal")
+    banker = member_by_name(world, banker_name(t))
+    player = world.bob if banker is world.alice else world.alice
+    assert "kitty" in t.embed_text().lower()
+    r = await t.slash(player, "kitty", {"amount": 20}, command="bank")
+    assert "P-SHOOT-1" in r.all_text  # only the banker puts up the kitty
+    r = await t.slash(banker, "kitty", {"amount": 20}, command="bank")
+    assert "Kitty: 20" in r.all_text
+    await t.form(player, "Bet", "2")
+    # P-SHOOT-2: a shoot bet against the kitty
+    if "Shoot" in t.enabled():
+        await t.form(player, "Shoot", "30")  # more than the kitty: refused
+        assert "P-SHOOT-2" in t.last_ephemeral(player)
+        await t.form(player, "Shoot", "5")
+    await play_out(t, world)
+    chips = await balances(t, [world.alice, world.bob])
+    kitty_m = re.search(r"Kitty: (\d+)", t.embed_text())
+    assert kitty_m
+    assert sum(chips.values()) + int(kitty_m.group(1)) == 2000
+    # /pontoon end: the opener closes the table, the kitty goes back to the banker
+    r = await t.slash(world.alice, "end")
+    assert "Table closed" in r.all_text
+    chips = await balances(t, [world.alice, world.bob])
+    assert sum(chips.values()) == 2000
+    assert "closed" in t.channel_text()
+
+
+async def test_house_banked_lone_player_and_end_mid_round(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    t = Table(fake_discord, world)
+    r = await t.slash(world.carol, "start", {"banker": "house", "min_bet": 2, "max_bet": 20})
+    assert "Table open" in r.all_text
+    assert "house banks" in t.embed_text()
+    await t.click(world.carol, "Deal")
+    await t.form(world.carol, "Bet", "10")
+    assert (await balances(t, [world.carol]))["carol"] == 990  # the stake is in escrow
+    r = await fake_discord.slash(world.carol, world.channel, "balance")
+    await t.quiet()
+    assert "10 in play" in r.all_text
+    # someone else ends it: refused; the opener ends it mid-round: the stake comes back
+    r = await t.slash(world.bob, "end")
+    assert "Only the table's opener" in r.all_text
+    r = await t.slash(world.carol, "end")
+    assert "Table closed" in r.all_text
+    assert (await balances(t, [world.carol]))["carol"] == 1000
+    r = await fake_discord.slash(world.carol, world.channel, "pontoon", "twist")
+    await t.quiet()
+    assert "no open table" in r.all_text.lower()
