@@ -148,6 +148,7 @@ async def start_bot_process(
         log_path = tmp_path / f"bot-{len(started)}.log"
         log_file = log_path.open("wb")
         identifies_before = target.identify_count
+        syncs_before = target.command_syncs
         proc = await asyncio.create_subprocess_exec(
             *argv,
             stdin=asyncio.subprocess.DEVNULL,
@@ -162,7 +163,10 @@ async def start_bot_process(
 
         ready = asyncio.ensure_future(
             target.wait_for_bot_ready(
-                ready_timeout, commands=wait_commands, identify_count=identifies_before + 1
+                ready_timeout,
+                commands=wait_commands,
+                identify_count=identifies_before + 1,
+                command_syncs=syncs_before + 1,
             )
         )
         exited = asyncio.ensure_future(proc.wait())

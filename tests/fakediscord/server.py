@@ -616,16 +616,26 @@ class FakeDiscord:
         return self.bot_connected and self._guilds_sent_for_identify == self.identify_count > 0
 
     async def wait_for_bot_ready(
-        self, timeout: float = 15.0, *, commands: bool = False, identify_count: int = 1
+        self,
+        timeout: float = 15.0,
+        *,
+        commands: bool = False,
+        identify_count: int = 1,
+        command_syncs: int = 1,
     ) -> None:
         """Wait until the bot IDENTIFYed (at least ``identify_count`` times in total) and
-        got READY and all GUILD_CREATEs; with ``commands=True`` also until it synced at
-        least one application command."""
+        got READY and all GUILD_CREATEs; with ``commands=True`` also until command syncs
+        (PUT/POST of application commands) reached ``command_syncs`` in total.
+
+        discord.py fires ``on_ready`` only ``guild_ready_timeout`` (2 s by default) after
+        the last GUILD_CREATE; interactions are dispatched before that, but work a bot
+        does in ``on_ready`` may not have happened yet: wait for its visible effects
+        (``wait_until``/``settle``)."""
         await self.wait_until(
             lambda: (
                 self.bot_ready
                 and self.identify_count >= identify_count
-                and (not commands or self.command_syncs > 0)
+                and (not commands or self.command_syncs >= command_syncs)
             ),
             timeout,
         )
