@@ -181,6 +181,7 @@ def _summary(
         "next_banker": table.next_banker,
         "kitty": table.kitty,
         "house": table.house_net,
+        "escrow": table.escrow,
         "phase": table.phase.value,
         "round_no": table.round_no,
         "needs_shuffle": table.needs_shuffle,
