@@ -133,7 +133,9 @@ def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         before_round = table.round_no
         out = table.apply(a, chance)
         events.extend(event_to_json(e) for e in out.events)
-        if table.phase is Phase.ROUND_OVER and any(e.kind.value == "round_over" for e in out.events):
+        if table.phase is Phase.ROUND_OVER and any(
+            e.kind.value == "round_over" for e in out.events
+        ):
             rounds.append(
                 {
                     "round": table.round_no,

@@ -90,15 +90,15 @@ class Hand:
 
     __slots__ = (
         "cards",
-        "up",
-        "stake",
-        "orig",
         "last_buy",
-        "twisted",
+        "orig",
         "shoot",
-        "status",
-        "split",
         "shown",
+        "split",
+        "stake",
+        "status",
+        "twisted",
+        "up",
     )
 
     def __init__(self, cards: list[Card], stake: int = 0) -> None:
@@ -442,7 +442,10 @@ class Table:
         if n >= 5:
             return "P-FIVE-1", "a five card trick takes no more cards"
         if n == 4 and self._var5 and hard_total(h.cards) <= 11:
-            return "P-VAR-5", "with four cards totalling 11 or less the fifth card may only be twisted"
+            return (
+                "P-VAR-5",
+                "with four cards totalling 11 or less the fifth card may only be twisted",
+            )
         return None
 
     def _split_ok(self, seat: str, h: Hand) -> tuple[str, str] | None:
@@ -547,7 +550,9 @@ class Table:
             raise self._wrong_phase(a)
         self._need_seated(a)
         if a.seat == self.banker and len(self.seats) > 1:
-            raise RuleError("P-SELL-1", "the banker cannot leave while banking; sell the bank first")
+            raise RuleError(
+                "P-SELL-1", "the banker cannot leave while banking; sell the bank first"
+            )
         if self._next_banker == a.seat:
             raise RuleError("P-NEXT-2", "the bank passes to this seat at the next deal")
         self.seats.remove(a.seat)
@@ -1026,7 +1031,9 @@ class Table:
 
     def _pontoon_waits(self, h: Hand) -> None:
         if self._hand_pontoon(h):
-            raise RuleError("P-TURN-DECLARE", "a pontoon must be declared; nothing else is possible")
+            raise RuleError(
+                "P-TURN-DECLARE", "a pontoon must be declared; nothing else is possible"
+            )
 
     def _a_stick(self, a: Action, ch: Chance, out: Outcome) -> None:
         if self.phase is Phase.BANKER:
@@ -1051,11 +1058,10 @@ class Table:
             raise RuleError("P-STICK-1", "a hand on 21 stands")
         if len(self.pack) == 0:
             raise RuleError("P-TABLE-1", "the pack has no card left")
-        if a.shoot:
-            if n != 3:
-                raise RuleError(
-                    "P-SHOOT-4", "a shoot bet goes with the fourth card only, not before or after"
-                )
+        if a.shoot and n != 3:
+            raise RuleError(
+                "P-SHOOT-4", "a shoot bet goes with the fourth card only, not before or after"
+            )
 
     def _a_twist(self, a: Action, ch: Chance, out: Outcome) -> None:
         if self.phase is Phase.BANKER:
@@ -1254,7 +1260,9 @@ class Table:
         t = best_total(bh.cards)
         if t > 21:
             bh.status = _BUST
-            out.events.append(_ev(_E.BUST, self.banker, 0, tuple(c.code for c in bh.cards), total=t))
+            out.events.append(
+                _ev(_E.BUST, self.banker, 0, tuple(c.code for c in bh.cards), total=t)
+            )
         elif len(bh.cards) >= 5:
             bh.status = _FIVE
             out.events.append(_ev(_E.FIVE_CARD_TRICK, self.banker, 0))
@@ -1312,7 +1320,13 @@ class Table:
                 if b_bust or s > bscore:
                     win = h.stake * (max(mult, dbl) if mult else dbl)
                     why = "banker bust" if b_bust else f"{label} beats {_label(bscore)}"
-                    self._win(out, p, h, win, f"{label} wins (P-PAY-{'BUST' if b_bust else 'STAY' if not b_five else 'FIVE'})")
+                    self._win(
+                        out,
+                        p,
+                        h,
+                        win,
+                        f"{label} wins (P-PAY-{'BUST' if b_bust else 'STAY' if not b_five else 'FIVE'})",
+                    )
                     sn = 0
                     if h.shoot:
                         self._move(out, ESCROW, p, h.shoot, "shoot bet returned")

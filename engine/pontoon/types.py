@@ -16,7 +16,7 @@ KITTY = "@kitty"  # Shoot Pontoon kitty (P-SHOOT-1)
 HOUSE = "@house"  # the house as banker (house-banked table); unlimited cover
 
 
-class Phase(str, Enum):
+class Phase(str, Enum):  # noqa: UP042
     """Where a table stands. Never compare with bare strings in UI code."""
 
     WAITING = "waiting"  # between rounds: seats may join/leave, bank may be sold
@@ -29,7 +29,7 @@ class Phase(str, Enum):
     ROUND_OVER = "round_over"  # settled; next_round starts the next deal
 
 
-class ActionKind(str, Enum):
+class ActionKind(str, Enum):  # noqa: UP042
     JOIN = "join"  # WAITING only; amount = starting chips the seat brings (its balance)
     LEAVE = "leave"  # WAITING only (the banker cannot leave while banking)
     CUT = "cut"  # cut for the first bank (P-BANK-1); any seat, WAITING with no banker
@@ -70,7 +70,7 @@ class LegalAction:
     shoot_max: int | None = None
 
 
-class EventKind(str, Enum):
+class EventKind(str, Enum):  # noqa: UP042
     SEATED = "seated"
     LEFT = "left"
     CUT_CARD = "cut_card"  # public: a seat's cut card

@@ -8,7 +8,7 @@ from enum import Enum
 from engine.pontoon.types import Phase
 
 
-class HandStatus(str, Enum):
+class HandStatus(str, Enum):  # noqa: UP042
     OPEN = "open"  # still being played (or waiting for its turn)
     STUCK = "stuck"  # P-STICK-1 (also the banker's "stay")
     BUST = "bust"  # P-BUST-1

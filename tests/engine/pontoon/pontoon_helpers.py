@@ -43,7 +43,9 @@ def table(
     r = PontoonRules(**rules)  # type: ignore[arg-type]
     packs = r.packs or (2 if len(seats) >= 8 else 1)
     bal = balances if balances is not None else {s: balance for s in seats}
-    t = Table(r, list(seats), bal, banker=None if r.house_bank else banker, pack=complete(top, packs))
+    t = Table(
+        r, list(seats), bal, banker=None if r.house_bank else banker, pack=complete(top, packs)
+    )
     if deal:
         dealer = seats[0] if r.house_bank else banker
         assert dealer is not None

@@ -129,7 +129,7 @@ def test_house_bank_plays_documented_strategy() -> None:
     out = act(t, "ann", K.STICK)
     draws = [e.cards for e in out.events if e.kind is E.BANKER_DRAW]
     assert draws == [("2C",), ("6C",)]
-    stays = [e for e in out.events if e.kind is E.BANKER_STAYS][0]
+    stays = next(e for e in out.events if e.kind is E.BANKER_STAYS)
     assert stays.total == 19
     assert t.balances["ann"] == 95 and t.house_net == 5
     assert any(tr.dst == HOUSE for tr in out.transfers)

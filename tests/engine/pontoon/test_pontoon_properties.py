@@ -117,9 +117,7 @@ def pick(t: Table, rng: random.Random) -> Action | None:
 def illegal_attempt(t: Table, rng: random.Random) -> None:
     """Try a random action that legal_actions does not offer: it must be refused cleanly."""
     seat = rng.choice(t.seats)
-    kind = rng.choice(
-        [k for k in K if k not in (K.JOIN, K.LEAVE, K.SELL_BANK, K.CUT, K.SIT_OUT)]
-    )
+    kind = rng.choice([k for k in K if k not in (K.JOIN, K.LEAVE, K.SELL_BANK, K.CUT, K.SIT_OUT)])
     amount = rng.randint(-2, 40) if rng.random() < 0.8 else None
     for la in t.legal_actions(seat):
         if la.kind is kind and (

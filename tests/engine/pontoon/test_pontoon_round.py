@@ -209,7 +209,7 @@ def test_P_TURN_DECLARE_refused_without_pontoon() -> None:
 def test_P_SPLIT_1_same_rank_splits_with_equal_stake() -> None:
     t = playing(ann=("8S", "8H"), draws=("3C", "9C"))
     out = act(t, "ann", K.SPLIT)
-    sp = [e for e in out.events if e.kind is E.SPLIT][0]
+    sp = next(e for e in out.events if e.kind is E.SPLIT)
     assert sp.public and sp.cards == ("8S", "8H") and sp.amount == 5
     deals = [e for e in out.events if e.kind is E.CARD_DEALT]
     assert [(e.hand, e.cards, e.to) for e in deals] == [(0, ("3C",), "ann"), (1, ("9C",), "ann")]
@@ -267,7 +267,7 @@ def test_P_SPLIT_3_split_pontoon_pays_as_pontoon_but_keeps_the_bank() -> None:
 def test_P_BUY_1_buy_adds_stake_and_card_is_private() -> None:
     t = playing(ann=("5S", "4S"), draws=("2C",))
     out = act(t, "ann", K.BUY, 5)
-    bought = [e for e in out.events if e.kind is E.BOUGHT][0]
+    bought = next(e for e in out.events if e.kind is E.BOUGHT)
     assert bought.public and bought.cards == () and bought.amount == 5
     priv = [e for e in out.events if e.kind is E.CARD_DEALT]
     assert priv[0].to == "ann" and priv[0].cards == ("2C",)
@@ -360,7 +360,7 @@ def test_P_STICK_1_21_in_three_cards_stands_at_once() -> None:
 def test_P_BUST_1_bust_shown_paid_and_cards_to_bottom_at_once() -> None:
     t = playing(ann=("9S", "5S"), draws=("KC",))
     out = act(t, "ann", K.BUY, 5)
-    bust = [e for e in out.events if e.kind is E.BUST][0]
+    bust = next(e for e in out.events if e.kind is E.BUST)
     assert bust.public and set(bust.cards) == {"9S", "5S", "KC"}
     assert t.balances["cat"] == 110 and t.balances["ann"] == 90
     assert t.pack.codes()[-3:] == ["9S", "5S", "KC"]
@@ -375,7 +375,7 @@ def test_P_FIVE_1_five_cards_end_the_turn_and_stay_hidden() -> None:
     act(t, "ann", K.BUY, 5)
     act(t, "ann", K.BUY, 5)
     out = act(t, "ann", K.BUY, 5)
-    fct = [e for e in out.events if e.kind is E.FIVE_CARD_TRICK][0]
+    fct = next(e for e in out.events if e.kind is E.FIVE_CARD_TRICK)
     assert fct.public and fct.cards == ()
     assert t.turn == ("bob", 0)
     pub = t.public_view().seats[0].hands[0]

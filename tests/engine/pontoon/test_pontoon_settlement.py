@@ -172,18 +172,27 @@ def test_P_PAY_LIMIT_player_must_cover_stake_and_double_loss() -> None:
 
 @pytest.mark.rule("P-PAY-LIMIT")
 def test_P_PAY_LIMIT_buy_and_split_refused_when_not_covered() -> None:
-    t = table(stack([("5S", "4S"), ("10D", "7D")], ("10H", "8H")), balances={"ann": 20, "bob": 100, "cat": 100})
+    t = table(
+        stack([("5S", "4S"), ("10D", "7D")], ("10H", "8H")),
+        balances={"ann": 20, "bob": 100, "cat": 100},
+    )
     act(t, "ann", K.BET, 5)
     act(t, "bob", K.BET, 5)
     la = {x.kind: x for x in t.legal_actions("ann")}[K.BUY]
     assert (la.min_amount, la.max_amount) == (5, 5)
     assert rule_of(t, "ann", K.BUY, 6) == "P-PAY-LIMIT"
-    t = table(stack([("5S", "5H"), ("10D", "7D")], ("10H", "8H")), balances={"ann": 14, "bob": 100, "cat": 100})
+    t = table(
+        stack([("5S", "5H"), ("10D", "7D")], ("10H", "8H")),
+        balances={"ann": 14, "bob": 100, "cat": 100},
+    )
     act(t, "ann", K.BET, 5)
     act(t, "bob", K.BET, 5)
     assert K.SPLIT not in {x.kind for x in t.legal_actions("ann")}
     assert rule_of(t, "ann", K.SPLIT) == "P-PAY-LIMIT"
-    t = table(stack([("5S", "5H"), ("10D", "7D")], ("10H", "8H")), balances={"ann": 100, "bob": 100, "cat": 20})
+    t = table(
+        stack([("5S", "5H"), ("10D", "7D")], ("10H", "8H")),
+        balances={"ann": 100, "bob": 100, "cat": 20},
+    )
     act(t, "ann", K.BET, 5)
     act(t, "bob", K.BET, 5)
     assert rule_of(t, "ann", K.SPLIT) == "P-PAY-LIMIT"

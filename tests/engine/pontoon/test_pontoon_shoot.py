@@ -31,7 +31,9 @@ def shoot_table(
     return t
 
 
-def rule_of(t: Table, seat: str, kind: K, amount: int | None = None, shoot: int | None = None) -> str:
+def rule_of(
+    t: Table, seat: str, kind: K, amount: int | None = None, shoot: int | None = None
+) -> str:
     before = t.to_json()
     with pytest.raises(RuleError) as ei:
         act(t, seat, kind, amount, shoot)

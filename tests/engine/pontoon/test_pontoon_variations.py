@@ -101,7 +101,12 @@ def test_P_VAR_3_no_double_plays_normally_and_option_off_skips_phase() -> None:
 @pytest.mark.rule("P-VAR-4")
 @pytest.mark.parametrize(
     ("pays", "player_gets", "banker_collects"),
-    [("double", 10, 10), ("single", 5, 5), ("triple", 15, 15), ("players_double_banker_single", 10, 5)],
+    [
+        ("double", 10, 10),
+        ("single", 5, 5),
+        ("triple", 15, 15),
+        ("players_double_banker_single", 10, 5),
+    ],
 )
 def test_P_VAR_4_pontoon_payouts(pays: str, player_gets: int, banker_collects: int) -> None:
     t = playing(("AS", "KS"), pontoon_pays=pays)
@@ -184,7 +189,7 @@ def test_P_VAR_8_burn_hard_13() -> None:
     out = act(t, "ann", K.BURN)
     burned = out.events[0]
     assert burned.kind is E.BURNED and burned.public and burned.cards == ("9S", "4S")
-    new = [e for e in out.events if e.kind is E.CARD_DEALT][0]
+    new = next(e for e in out.events if e.kind is E.CARD_DEALT)
     assert new.to == "ann" and new.cards == ("10C", "8C")
     assert t.private_view("ann")[0].stake == 5
     assert t.pack.codes()[-2:] == ["9S", "4S"]

@@ -40,9 +40,9 @@ def check(result: dict[str, Any], code: int, expect: dict[str, Any]) -> None:
         assert any(all(ev.get(k) == v for k, v in want.items()) for ev in result["events"]), want
     # chips are conserved by every scenario
     doc_total = sum(json.loads((HERE / result["_file"]).read_text())["balances"].values())
-    assert sum(result["balances"].values()) + result["kitty"] + result["house"] + _escrow(result) == (
-        doc_total
-    )
+    assert sum(result["balances"].values()) + result["kitty"] + result["house"] + _escrow(
+        result
+    ) == (doc_total)
 
 
 def _escrow(result: dict[str, Any]) -> int:
