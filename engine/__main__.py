@@ -28,7 +28,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     odds = sub.add_parser("odds", help="exact odds by enumeration")
     odds_sub = odds.add_subparsers(dest="game", required=True)
     pb_cli.add_odds_parser(odds_sub)
-    bench = sub.add_parser("bench", help="rounds per second of Pontoon, coups per second of Punto Banco")
+    bench = sub.add_parser(
+        "bench", help="rounds per second of Pontoon, coups per second of Punto Banco"
+    )
     bench.add_argument("--seconds", type=float, default=3.0, help="time per benchmark")
     bench.set_defaults(func=_bench)
 

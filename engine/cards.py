@@ -14,14 +14,14 @@ from typing import Protocol
 from engine.errors import ConfigError
 
 
-class Suit(str, Enum):
+class Suit(str, Enum):  # noqa: UP042
     SPADES = "S"
     HEARTS = "H"
     DIAMONDS = "D"
     CLUBS = "C"
 
 
-class Rank(str, Enum):
+class Rank(str, Enum):  # noqa: UP042
     ACE = "A"
     TWO = "2"
     THREE = "3"
@@ -74,7 +74,7 @@ _SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Su
 class Card:
     """An immutable playing card. ``str(card)`` is the compact code, e.g. ``"10H"``."""
 
-    __slots__ = ("rank", "suit", "value", "code")
+    __slots__ = ("code", "rank", "suit", "value")
 
     rank: Rank
     suit: Suit
@@ -207,7 +207,7 @@ class ScriptedChance:
 class Pack:
     """An ordered pack: deal from the top, used cards go to the bottom (P-NEXT-1)."""
 
-    __slots__ = ("cards", "_top")
+    __slots__ = ("_top", "cards")
 
     def __init__(self, cards: Iterable[Card]) -> None:
         self.cards: list[Card] = list(cards)
