@@ -21,6 +21,7 @@ from bot.baccarat import BaccaratService, BaccaratTable, Phase
 from engine.cards import Card
 from engine.pontoon.types import Transfer
 from engine.punto_banco import (
+    Bet,
     BetOutcome,
     CoupResult,
     PuntoBancoRules,
@@ -101,14 +102,18 @@ BUTTONS: list[tuple[str, str, discord.ButtonStyle, str | None]] = [
 ]
 
 
-def betting_view(live: BaccaratTable, *, closed: bool = False) -> discord.ui.View:
+def betting_view(
+    live: BaccaratTable, *, closed: bool = False, round_no: int | None = None
+) -> discord.ui.View:
+    """The buttons of a betting message (``round_no``: the coup it was for, default the
+    coup being bet on now)."""
     view = discord.ui.View(timeout=None)
     for act, label, style, emoji in BUTTONS:
         view.add_item(
             BaccaratButton(
                 live.table_id,
                 act,
-                live.round,
+                live.round if round_no is None else round_no,
                 label=label,
                 style=style,
                 emoji=emoji,
@@ -140,16 +145,16 @@ def rules_line(rules: PuntoBancoRules) -> str:
     )
 
 
-def bets_lines(live: BaccaratTable) -> list[str]:
+def bets_lines(live: BaccaratTable, bets: Sequence[Bet]) -> list[str]:
     by_bettor: dict[str, list[str]] = {}
-    for bet in live.engine.bets:
+    for bet in bets:
         by_bettor.setdefault(bet.bettor, []).append(f"{SIDE_LABEL[bet.side]} {chips(bet.amount)}")
     return [f"{live.name(seat)}: {', '.join(parts)}" for seat, parts in by_bettor.items()]
 
 
-def side_totals(live: BaccaratTable) -> str:
+def side_totals(bets: Sequence[Bet]) -> str:
     totals = dict.fromkeys(Side, 0)
-    for bet in live.engine.bets:
+    for bet in bets:
         totals[bet.side] += bet.amount
     return " · ".join(f"{SIDE_LABEL[s]} {chips(totals[s])}" for s in Side)
 
@@ -159,15 +164,20 @@ def betting_embed(
     *,
     closed_reason: str | None = None,
     idle_windows: int | None = None,
+    round_no: int | None = None,
+    bets: Sequence[Bet] | None = None,
 ) -> discord.Embed:
-    """The table message of a betting window (open, dealing, or the table closed)."""
+    """The table message of a betting window (open, dealing, or the table closed).
+    ``round_no`` and ``bets``: those of a window that has closed (default: the current)."""
     rules = live.engine.rules
-    title = f"Punto Banco — coup #{live.round}"
+    if bets is None:
+        bets = live.engine.bets
+    title = f"Punto Banco — coup #{live.round if round_no is None else round_no}"
     if closed_reason is not None:
         desc = f"The table is closed: {closed_reason}."
         colour = discord.Colour.dark_grey()
-    elif live.phase is Phase.DEALING or live.closes_at is None:
-        desc = "Betting is closed — the cards are being dealt."
+    elif round_no is not None or live.phase is Phase.DEALING or live.closes_at is None:
+        desc = "Betting is closed — the coup is dealt below."
         colour = discord.Colour.dark_gold()
     else:
         desc = (
@@ -184,9 +194,9 @@ def betting_embed(
             )
         colour = discord.Colour.dark_green()
     em = discord.Embed(title=title, description=desc, colour=colour)
-    lines = bets_lines(live)
+    lines = bets_lines(live, bets)
     em.add_field(
-        name=f"Bets ({side_totals(live)})",
+        name=f"Bets ({side_totals(bets)})",
         value="\n".join(lines)[:1024] if lines else "No bets yet.",
         inline=False,
     )
@@ -384,11 +394,24 @@ class DiscordBaccaratPresenter:
         else:
             live.message_id = msg.id
 
-    async def refresh(self, live: BaccaratTable, *, closed_reason: str | None = None) -> None:
+    async def refresh(
+        self,
+        live: BaccaratTable,
+        *,
+        closed_reason: str | None = None,
+        round_no: int | None = None,
+        bets: Sequence[Bet] | None = None,
+    ) -> None:
         """Edit the table message to the current state (post a new one if it is gone)."""
-        closed = closed_reason is not None or live.phase is Phase.DEALING
-        embed = betting_embed(live, closed_reason=closed_reason, idle_windows=self._idle_windows())
-        view = betting_view(live, closed=closed)
+        closed = closed_reason is not None or round_no is not None or live.phase is Phase.DEALING
+        embed = betting_embed(
+            live,
+            closed_reason=closed_reason,
+            idle_windows=self._idle_windows(),
+            round_no=round_no,
+            bets=bets,
+        )
+        view = betting_view(live, closed=closed, round_no=round_no)
         if live.message_id is not None:
             try:
                 await (
@@ -402,7 +425,7 @@ class DiscordBaccaratPresenter:
             except discord.HTTPException:
                 log.exception("could not edit the table message of %s", live.table_id)
                 return
-        if closed_reason is None:
+        if closed_reason is None and round_no is None:
             await self._post_table(live)
 
     async def table_opened(self, live: BaccaratTable) -> None:
@@ -421,7 +444,10 @@ class DiscordBaccaratPresenter:
         self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
     ) -> None:
         channel = self._channel(live)
-        await self.refresh(live)  # betting closed: buttons off
+        # betting closed: the window's message keeps its bets, its buttons go off
+        await self.refresh(
+            live, round_no=result.coup_no, bets=[r.bet for r in result.settlement.results]
+        )
         shown = 4 if self.card_delay <= 0 else 1
         msg = await channel.send(deal_text(result, shown))
         while shown < len(result.coup.dealt):

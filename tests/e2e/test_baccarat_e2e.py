@@ -1,0 +1,164 @@
+"""End-to-end Punto Banco through the fake Discord: the real bot process (``python -m
+bot``), real discord.py, members clicking the betting buttons, filling the bet form and
+using /baccarat; the assertions are on what members see."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.cards import RandomChance
+from engine.punto_banco import PuntoBancoRules, PuntoBancoTable, Side
+from tests.e2e.conftest import StartBot, World
+from tests.e2e.pontoon_driver import Table, start
+from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage
+
+pytestmark = pytest.mark.e2e
+
+SEED_BANCO = 0  # first coup of a fresh 1-pack shoe with SHUFFLE_SEED=0: Banco wins
+
+
+class Baccarat(Table):
+    def message(self) -> FakeMessage:
+        return self.fake.latest_message_with_button(self.world.channel, "Punto")
+
+    async def bac(
+        self, member: FakeMember, sub: str, options: dict[str, object] | None = None
+    ) -> str:
+        r = await self.slash(member, sub, options, command="baccarat")
+        return r.all_text
+
+    async def bet_form(self, member: FakeMember, label: str, amount: str) -> str:
+        r = await self.form(member, label, amount)
+        return r.all_text
+
+    async def balance(self, member: FakeMember) -> int:
+        r = await self.fake.slash(member, self.world.channel, "balance")
+        await self.quiet()
+        found = re.search(r"\*\*([\d,]+)\*\* chips", r.all_text)
+        assert found, r.all_text
+        return int(found.group(1).replace(",", ""))
+
+    def public(self) -> list[FakeMessage]:
+        return [m for m in self.fake.channel_messages(self.world.channel) if not m.ephemeral]
+
+
+async def test_a_coup_from_bets_to_payouts_then_the_idle_table_closes(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    expected = PuntoBancoTable(PuntoBancoRules()).deal(RandomChance(random.Random(SEED_BANCO)))
+    assert expected.coup.winner is Side.BANCO
+    await start(
+        start_bot_process,
+        tmp_path / "db.sqlite3",
+        SHUFFLE_SEED=str(SEED_BANCO),
+        BACCARAT_BETTING_SECONDS="6",
+    )
+    t = Baccarat(fake_discord, world)
+    text = await t.bac(world.alice, "start", {"max_bet": 5000})
+    assert "Punto Banco table open" in text
+    assert "Betting is open" in t.embed_text()
+    assert {"Punto", "Banco", "Egalité", "Repeat bet"} <= t.enabled()
+
+    # members bet on different sides; a bet above the balance is refused, nothing moves
+    assert "Bet of 10 on Banco placed" in await t.bet_form(world.alice, "Banco", "10")
+    assert "Bet of 20 on Punto placed" in await t.bac(
+        world.bob, "bet", {"side": "punto", "amount": 20}
+    )
+    assert "Bet of 5 on Egalité placed" in await t.bet_form(world.carol, "Egalité", "5")
+    refused = await t.bac(world.carol, "bet", {"side": "banco", "amount": 2000})
+    assert "Bet refused" in refused and "995 chips" in refused, refused
+    embed = t.embed_text()
+    assert "alice: Banco 10" in embed and "bob: Punto 20" in embed
+    assert "carol: Egalité 5" in embed and "Banco 2000" not in embed
+
+    # the timer closes betting; the coup is dealt card by card in one edited message
+    await fake_discord.wait_until(
+        lambda: any("Coup #1:" in str(e.get("title", "")) for m in t.public() for e in m.embeds),
+        timeout=20,
+    )
+    await t.quiet(grace=0.3)
+    deal = next(m for m in t.public() if m.content.startswith("**Coup #1**"))
+    assert deal.edit_count >= len(expected.coup.dealt) - 1
+    assert "Banco wins" in deal.content
+    for card in expected.coup.dealt:
+        assert card[1].pretty in deal.content
+    summary = next(
+        m for m in t.public() if any("Coup #1:" in str(e.get("title", "")) for e in m.embeds)
+    )
+    s = summary.text
+    assert "Banco wins" in s
+    assert "alice: Banco 10: **won +9** (10 × 95% = 9.5, rounded down to 9)" in s, s
+    assert "balance 1,009" in s
+    assert "bob: Punto 20: lost −20" in s and "balance 980" in s
+    assert "carol: Egalité 5: lost −5" in s and "balance 995" in s
+    assert await t.balance(world.alice) == 1009
+
+    # a new betting window opens with a fresh message; the old buttons are refused
+    assert "coup #2" in t.embed_text()
+    old = next(m for m in t.public() if "coup #1" in m.text and m.has_button("Punto"))
+    assert "Betting is closed" in old.text and "alice: Banco 10" in old.text
+    with pytest.raises(PermissionError):
+        await fake_discord.click(world.bob, old, label="Repeat bet")
+    # B-BET-1: Repeat bet on the new window places the last coup's bets again
+    assert "placed again" in (await t.click(world.bob, "Repeat bet")).all_text
+    assert "bob: Punto 20" in t.embed_text()
+
+    # /baccarat odds: exact figures and the rounding warning
+    odds = await t.bac(world.bob, "odds")
+    assert "House edge" in odds and "multiples of 20" in odds and "rounded down" in odds
+
+    # no bets in two windows: the table goes idle and closes
+    await fake_discord.wait_until(
+        lambda: any("The Punto Banco table is closed" in m.text for m in t.public()), timeout=30
+    )
+    closed = next(m for m in t.public() if "The Punto Banco table is closed" in m.text)
+    assert "idle" in closed.text and "No bets were open" in closed.text
+    assert "No table" in await t.bac(world.bob, "odds") or "default rules" in await t.bac(
+        world.bob, "odds"
+    )
+
+
+async def test_bets_survive_a_restart_and_end_refunds_them(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    bot = await start(start_bot_process, db, BACCARAT_BETTING_SECONDS="300")
+    t = Baccarat(fake_discord, world)
+    await t.bac(world.alice, "start", {"packs": 8, "tableau": "standard", "max_bet": 500})
+    assert "8 packs · standard tableau" in t.message().text
+    assert "Bet of 40 on Banco placed" in await t.bet_form(world.alice, "Banco", "40")
+    await t.bac(world.bob, "bet", {"side": "punto", "amount": 25})
+    # one table per channel, whatever the game; a member with bets cannot sit at Pontoon
+    r = await t.slash(world.carol, "start")
+    assert "already has an open table" in r.all_text
+    # carol opens the bet form before the restart and submits it after
+    opened = await fake_discord.click(world.carol, t.message(), label="Egalité")
+    assert opened.callback_type == 9 and opened.modal is not None
+    await bot.stop()
+
+    await start(start_bot_process, db, BACCARAT_BETTING_SECONDS="300")
+    await t.quiet()
+    embed = t.embed_text()
+    assert "alice: Banco 40" in embed and "bob: Punto 25" in embed, embed
+    assert await t.balance(world.alice) == 960 and await t.balance(world.bob) == 975
+    sub = await fake_discord.submit_modal(
+        world.carol, None, opened.modal.custom_id, {"amount": "7"}
+    )
+    await t.quiet()
+    assert "Bet of 7 on Egalité placed" in sub.all_text, sub.all_text
+    # the buttons of the reloaded message work too
+    assert "Bet of 30 on Punto placed" in await t.bet_form(world.alice, "Punto", "30")
+    assert "alice: Banco 40, Punto 30" in t.embed_text()
+
+    assert "Only the table's opener" in await t.bac(world.bob, "end")
+    text = await t.bac(world.alice, "end")
+    assert "102 chips of open bets were returned" in text, text
+    closed = [m for m in t.public() if "The Punto Banco table is closed" in m.text]
+    assert closed and "alice 70" in closed[-1].text and "bob 25" in closed[-1].text
+    assert await t.balance(world.alice) == 1000
+    assert await t.balance(world.bob) == 1000
+    assert await t.balance(world.carol) == 1000
