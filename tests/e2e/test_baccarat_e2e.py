@@ -126,6 +126,7 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:
     db = tmp_path / "db.sqlite3"
+    lounge = fake_discord.add_text_channel(world.guild, "lounge")
     bot = await start(start_bot_process, db, BACCARAT_BETTING_SECONDS="300")
     t = Baccarat(fake_discord, world)
     await t.bac(world.alice, "start", {"packs": 8, "tableau": "standard", "max_bet": 500})
@@ -135,6 +136,18 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     # one table per channel, whatever the game; a member with bets cannot sit at Pontoon
     r = await t.slash(world.carol, "start")
     assert "already has an open table" in r.all_text
+    r = await fake_discord.slash(world.bob, lounge, "pontoon", "start", {})
+    await t.quiet()
+    assert "chips in play at another table" in r.all_text, r.all_text
+    # and a member seated at Pontoon cannot bet at Punto Banco in the same server
+    r = await fake_discord.slash(world.carol, lounge, "pontoon", "start", {})
+    await t.quiet()
+    assert "Table open" in r.all_text, r.all_text
+    refused = await t.bac(world.carol, "bet", {"side": "punto", "amount": 5})
+    assert "chips in play at another table" in refused, refused
+    r = await fake_discord.slash(world.carol, lounge, "pontoon", "end", {})
+    await t.quiet()
+    assert "Table closed" in r.all_text, r.all_text
     # carol opens the bet form before the restart and submits it after
     opened = await fake_discord.click(world.carol, t.message(), label="Egalité")
     assert opened.callback_type == 9 and opened.modal is not None
