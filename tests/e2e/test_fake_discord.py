@@ -30,9 +30,9 @@ async def test_slash_button_edits_message_and_dms_clicker(
     # everyone in the channel sees it
     assert r.message in fake.visible_to(world.bob)
 
-    click = await fake.click(world.bob, r.message, label="Reveal")
+    click = await fake.click(world.bob, r, label="Reveal")
     assert click.callback_type == 7  # update message
-    msg = fake.message(r.message.id)
+    msg = fake.message(r.require_message().id)
     assert msg.text == "Revealed by bob"
     assert msg.button("Reveal").disabled is True
     assert [v.content for v in msg.history] == ["Hello alice! Press Reveal.", "Revealed by bob"]
@@ -57,7 +57,7 @@ async def test_closed_dms_fall_back_to_ephemeral_seen_only_by_clicker(
     fake.close_dms(world.bob)
 
     r = await fake.slash(world.alice, ch, "demo hello")
-    click = await fake.click(world.bob, r.message, label="Reveal")
+    click = await fake.click(world.bob, r, label="Reveal")
     [followup] = await click.wait_followups(1)
 
     assert followup.ephemeral and followup.ephemeral_for == world.bob.id
@@ -110,10 +110,10 @@ async def test_typed_options_subcommand_group_select_and_defer(
     picker = await fake.slash(world.alice, ch, "demo", "pick")
     [menu] = picker.selects()
     assert menu.option_values == ["hearts", "spades"]
-    picked = await fake.select(world.alice, picker.message, "minimal:pick", ["spades"])
+    picked = await fake.select(world.alice, picker, "minimal:pick", ["spades"])
     assert picked.callback_type == 7
-    assert fake.message(picker.message.id).text == "You picked spades"
-    assert fake.message(picker.message.id).components == []
+    assert fake.message(picker.require_message().id).text == "You picked spades"
+    assert fake.message(picker.require_message().id).components == []
 
     slow = await fake.slash(world.alice, ch, "demo", "slow")
     assert slow.callback_type == 5 and slow.deferred
@@ -139,7 +139,7 @@ async def test_rate_limited_routes_still_complete(
     assert statuses == [429, 200]
 
     on_dm = fake.rate_limit_next("/channels/*/messages", method="POST", count=2, retry_after=0.1)
-    await fake.click(world.alice, r.message, label="Reveal")
+    await fake.click(world.alice, r, label="Reveal")
     await fake.wait_until(lambda: len(fake.dms(world.alice)) == 1)
     assert on_dm.hits == 2
     assert fake.dms(world.alice)[0].text == SECRET
@@ -172,7 +172,7 @@ async def test_gateway_drop_resumes_and_replays_missed_interaction(
     assert fake.identify_count == 1  # resumed, not re-identified
     assert fake.resume_count == 1
     after = await fake.slash(world.bob, world.channel, "demo", "hello")
-    click = await fake.click(world.bob, after.message, label="Reveal")
+    click = await fake.click(world.bob, after, label="Reveal")
     assert click.callback_type == 7
 
 
@@ -273,7 +273,7 @@ async def test_bot_restart_reidentifies_and_old_non_persistent_view_is_dead(
     await start_bot_process(MINIMAL_BOT_ARGS, wait_commands=True)
     assert fake.identify_count == 2
     with pytest.raises(NoResponse):
-        await fake.click(world.alice, r.message, label="Reveal", timeout=1.0)
+        await fake.click(world.alice, r, label="Reveal", timeout=1.0)
     assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
 
 
@@ -286,7 +286,7 @@ async def test_user_messages_and_dm_buttons(
     assert said in fake.channel_messages(world.channel)
     # the bot cannot edit a person's message
     r = await fake.slash(world.alice, world.channel, "demo", "hello")
-    await fake.click(world.alice, r.message, label="Reveal")
+    await fake.click(world.alice, r, label="Reveal")
     await fake.wait_until(lambda: len(fake.dms(world.alice)) == 1)
     assert fake.dm_channel(world.alice).recipient is world.alice.user
     assert fake.dms(world.alice)[0].channel is fake.dm_channel(world.alice)
@@ -327,10 +327,10 @@ async def test_settle_waits_for_background_work(
 ) -> None:
     fake = fake_discord
     r = await fake.slash(world.alice, world.channel, "demo", "hello")
-    await fake.click(world.carol, r.message, label="Reveal")
+    await fake.click(world.carol, r, label="Reveal")
     await fake.settle()
     assert [m.text for m in fake.dms(world.carol)] == [SECRET]
-    msg = fake.message(r.message.id)
+    msg = fake.message(r.require_message().id)
     assert msg.enabled_buttons() == []
     assert msg.history[0].buttons()[0].disabled is False
     assert "Hello alice" in msg.all_versions_text and "Revealed by carol" in msg.all_versions_text

@@ -658,6 +658,13 @@ class InteractionResult(_ComponentHelpers):
             return None
         return self._fake.message(self.original_message_id)
 
+    def require_message(self) -> FakeMessage:
+        """``message``, or AssertionError if the interaction produced none."""
+        msg = self.message
+        if msg is None:
+            raise AssertionError(f"interaction {self.interaction_id} produced no message: {self!r}")
+        return msg
+
     @property
     def followups(self) -> list[FakeMessage]:
         return [self._fake.message(i) for i in self.followup_ids]

@@ -26,7 +26,7 @@ import re
 import secrets
 import time
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -973,13 +973,19 @@ class FakeDiscord:
             return str(value.id)
         return value
 
-    def _resolve_message(self, message: FakeMessage | int) -> FakeMessage:
+    def _resolve_message(
+        self, message: FakeMessage | InteractionResult | int | None
+    ) -> FakeMessage:
+        if isinstance(message, InteractionResult):
+            message = message.message
+        if message is None:
+            raise ValueError("no message to act on (the interaction produced none)")
         return self.messages[message] if isinstance(message, int) else self.messages[message.id]
 
     async def click(
         self,
         member: Person,
-        message: FakeMessage | int,
+        message: FakeMessage | InteractionResult | int | None,
         custom_id: str | None = None,
         *,
         label: str | None = None,
@@ -987,6 +993,7 @@ class FakeDiscord:
         wait: bool = True,
     ) -> InteractionResult:
         """Click a button on ``message`` (by ``custom_id`` or ``label``) as ``member``.
+        ``message`` may be a FakeMessage, its id, or an InteractionResult (its message).
 
         The interaction carries the message's current stored payload, like Discord. The
         person must be able to see the message and the button must be enabled.
@@ -1022,7 +1029,7 @@ class FakeDiscord:
     async def select(
         self,
         member: Person,
-        message: FakeMessage | int,
+        message: FakeMessage | InteractionResult | int | None,
         custom_id: str,
         values: Sequence[Any],
         *,
@@ -1395,7 +1402,7 @@ class FakeDiscord:
     # ================================================================= REST plumbing
     @web.middleware
     async def _middleware(
-        self, request: web.Request, handler: Callable[[web.Request], Any]
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         path = request.path
         if not path.startswith(API_PREFIX):
@@ -1404,12 +1411,13 @@ class FakeDiscord:
         method = request.method
         for fault in self.faults:
             if fault.matches(method, rel):
-                resp = fault.response()
+                faulted = fault.response()
                 self.requests.append(
-                    RequestRecord(method, rel, resp.status, time.monotonic(), True)
+                    RequestRecord(method, rel, faulted.status, time.monotonic(), True)
                 )
                 self._notify()
-                return resp
+                return faulted
+        resp: web.StreamResponse
         try:
             resp = await handler(request)
         except _HTTPError as exc:
