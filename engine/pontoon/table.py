@@ -31,8 +31,15 @@ from typing import Any
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_card
 from engine.errors import ConfigError, RuleError
-from engine.pontoon.hands import BUST, FIVE, PONTOON, ROYAL, best_total, hard_total
-from engine.pontoon.hands import score as hand_score
+from engine.pontoon.hands import (
+    BUST,
+    FIVE,
+    PONTOON,
+    ROYAL,
+    hard_total,
+    is_royal,
+    pontoon_class,
+)
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.types import (
     ESCROW,
@@ -89,7 +96,9 @@ class Hand:
     """One hand on the table (a player's, or the banker's)."""
 
     __slots__ = (
+        "ace",
         "cards",
+        "hard",
         "last_buy",
         "orig",
         "shoot",
@@ -104,6 +113,12 @@ class Hand:
     def __init__(self, cards: list[Card], stake: int = 0) -> None:
         self.cards = cards
         self.up: list[bool] = [False] * len(cards)  # face up (public) per card
+        self.hard = 0  # total with aces as 1 (kept up to date by add/reset)
+        self.ace = False
+        for c in cards:
+            self.hard += c.value
+            if c.value == 1:
+                self.ace = True
         self.stake = stake  # initial bet plus buys (P-BUY-1)
         self.orig = stake  # the original stake (P-BUY-2/3, P-SPLIT-1)
         self.last_buy = 0  # amount added by the previous buy, 0 = none yet
@@ -112,6 +127,31 @@ class Hand:
         self.status = _OPEN
         self.split = False  # part of a split (P-SPLIT-3)
         self.shown = False  # every card public (bust, declared, settled)
+
+    def add(self, card: Card, up: bool) -> None:
+        self.cards.append(card)
+        self.up.append(up)
+        v = card.value
+        self.hard += v
+        if v == 1:
+            self.ace = True
+
+    def reset(self, cards: list[Card], up: bool) -> None:
+        self.cards = cards
+        self.up = [up] * len(cards)
+        self.hard = 0
+        self.ace = False
+        for c in cards:
+            self.hard += c.value
+            if c.value == 1:
+                self.ace = True
+
+    def best(self) -> int:
+        """P-VAL-1: the best total."""
+        t = self.hard
+        if self.ace and t <= 11:
+            return t + 10
+        return t
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,6 +171,8 @@ class Hand:
     def from_json(cls, d: dict[str, Any]) -> Hand:
         h = cls([parse_card(c) for c in d["cards"]], int(d["stake"]))
         h.up = [bool(u) for u in d["up"]]
+        if len(h.up) != len(h.cards):
+            raise ConfigError("a hand's face-up flags must match its cards")
         h.orig = int(d["orig"])
         h.last_buy = int(d["last_buy"])
         h.twisted = bool(d["twisted"])
@@ -139,6 +181,24 @@ class Hand:
         h.split = bool(d["split"])
         h.shown = bool(d["shown"])
         return h
+
+
+# Event and Transfer are frozen dataclasses; their generated __init__ sets each field
+# through object.__setattr__, which dominates the hot path. These factories build the same
+# immutable objects by writing the slots directly (same result, about half the cost).
+_new = object.__new__
+_ev_kind = Event.kind.__set__  # type: ignore[attr-defined]
+_ev_seat = Event.seat.__set__  # type: ignore[attr-defined]
+_ev_hand = Event.hand.__set__  # type: ignore[attr-defined]
+_ev_cards = Event.cards.__set__  # type: ignore[attr-defined]
+_ev_amount = Event.amount.__set__  # type: ignore[attr-defined]
+_ev_total = Event.total.__set__  # type: ignore[attr-defined]
+_ev_to = Event.to.__set__  # type: ignore[attr-defined]
+_ev_detail = Event.detail.__set__  # type: ignore[attr-defined]
+_tr_src = Transfer.src.__set__  # type: ignore[attr-defined]
+_tr_dst = Transfer.dst.__set__  # type: ignore[attr-defined]
+_tr_amount = Transfer.amount.__set__  # type: ignore[attr-defined]
+_tr_reason = Transfer.reason.__set__  # type: ignore[attr-defined]
 
 
 def _ev(
@@ -151,7 +211,25 @@ def _ev(
     to: str | None = None,
     detail: str = "",
 ) -> Event:
-    return Event(kind, seat, hand, cards, amount, total, to, detail)
+    e: Event = _new(Event)
+    _ev_kind(e, kind)
+    _ev_seat(e, seat)
+    _ev_hand(e, hand)
+    _ev_cards(e, cards)
+    _ev_amount(e, amount)
+    _ev_total(e, total)
+    _ev_to(e, to)
+    _ev_detail(e, detail)
+    return e
+
+
+def _transfer(src: str, dst: str, amount: int, reason: str) -> Transfer:
+    t: Transfer = _new(Transfer)
+    _tr_src(t, src)
+    _tr_dst(t, dst)
+    _tr_amount(t, amount)
+    _tr_reason(t, reason)
+    return t
 
 
 class Table:
@@ -201,7 +279,7 @@ class Table:
             self.needs_shuffle = False
         self._reset_round()
         self._next_banker: str | None = None
-        self.results: list[dict[str, Any]] = []  # HAND_RESULT summaries of the last round
+        self._res: list[tuple[Any, ...]] = []  # HAND_RESULT summaries of the round
 
     # ------------------------------------------------------------------ setup helpers
 
@@ -324,9 +402,29 @@ class Table:
         spare = self.balances[seat] - reserve - (self._pstake(seat) + reserve) * (self._L - 1)
         return max(0, min(self._shoot_room(), spare))
 
+    def _score(self, h: Hand, royal: bool) -> int:
+        """The ranking score of a hand (engine.pontoon.hands.score), from its running total."""
+        t = h.hard
+        if h.ace and t <= 11:
+            t += 10
+        if t > 21:
+            return BUST
+        n = len(h.cards)
+        if t == 21:
+            if n == 2:
+                p = pontoon_class(h.cards, self._strength)
+                if p:
+                    return p
+            elif n == 3 and royal and is_royal(h.cards):
+                return ROYAL
+        if n >= 5:
+            return FIVE
+        return t
+
     def _hand_pontoon(self, h: Hand) -> bool:
-        s = hand_score(h.cards, self._strength, False)
-        return PONTOON <= s < ROYAL
+        if len(h.cards) != 2 or not h.ace or h.hard != 11:
+            return False
+        return pontoon_class(h.cards, self._strength) != 0
 
     def _buy_range(self, seat: str, h: Hand) -> tuple[int, int, str]:
         """(min, max, rule) of a buy on hand ``h``; max < min when none is possible."""
@@ -407,7 +505,7 @@ class Table:
                 out.append(LegalAction(_K.DECLARE))
                 return out
             n = len(h.cards)
-            total = best_total(h.cards)
+            total = h.best()
             left = len(self.pack)
             if total >= self._stick_min or left == 0:
                 out.append(LegalAction(_K.STICK))
@@ -482,7 +580,9 @@ class Table:
         fn = _DISPATCH.get(action.kind)
         if fn is None:
             raise RuleError("P-TABLE-1", f"unknown action {action.kind!r}")
-        out = Outcome()
+        out: Outcome = _new(Outcome)
+        out.events = []
+        out.transfers = []
         fn(self, action, chance, out)
         self.version += 1
         return out
@@ -509,7 +609,7 @@ class Table:
             self.house_net += amount
         else:
             bal[dst] += amount
-        out.transfers.append(Transfer(src, dst, amount, reason))
+        out.transfers.append(_transfer(src, dst, amount, reason))
 
     def _wrong_phase(self, a: Action) -> RuleError:
         return RuleError(
@@ -676,7 +776,7 @@ class Table:
     def _begin(self, ch: Chance, out: Outcome) -> None:
         """Start a deal: Shoot mode asks for the kitty first (P-SHOOT-1/8)."""
         self._reset_round()
-        self.results = []
+        self._res = []
         if self._shoot:
             self.phase = Phase.KITTY
             return
@@ -855,18 +955,16 @@ class Table:
         for p in self._active:
             h = self._hands[p][0]
             c = deal()
-            h.cards.append(c)
-            h.up.append(False)
+            h.add(c, False)
             evs.append(_ev(_E.CARD_DEALT, p, 0, (c.code,), to=p))
         bh = self._bhand
         banker = self.banker
         assert bh is not None and banker is not None
         c = deal()
-        bh.cards.append(c)
-        bh.up.append(False)
+        bh.add(c, False)
         self._banker_sees = True  # P-DEAL-3: everyone looks at their two cards
         evs.append(_ev(_E.CARD_DEALT, banker, 0, tuple(x.code for x in bh.cards), to=banker))
-        if hand_score(bh.cards, self._strength, False) >= PONTOON:
+        if self._score(bh, False) >= PONTOON:
             self._banker_has_pontoon(out)
             return
         self.phase = Phase.PLAYING
@@ -893,10 +991,10 @@ class Table:
         )
         dbl = 2 if self._doubled else 1
         mult = max(self._bmult, dbl)
-        bscore = hand_score(bh.cards, self._strength, False)
+        bscore = self._score(bh, False)
         for p in self._active:
             for i, h in enumerate(self._hands[p]):
-                if hand_score(h.cards, self._strength, False) > bscore:
+                if self._score(h, False) > bscore:
                     # P-VAR-7 (a)/(c): a stronger pontoon beats the banker's pontoon
                     win = h.stake * max(self._pmult, dbl)
                     self._win(out, p, h, win, "stronger pontoon (P-VAR-7)")
@@ -943,45 +1041,47 @@ class Table:
         outcome: str,
         why: str,
     ) -> None:
-        s = hand_score(h.cards, self._strength, self._royal)
+        codes = tuple([c.code for c in h.cards])
         out.events.append(
             _ev(
                 _E.HAND_RESULT,
                 seat,
                 i,
-                tuple(c.code for c in h.cards),
-                amount=net + shoot_net,
-                total=best_total(h.cards),
-                detail=f"{outcome}: {why}",
+                codes,
+                net + shoot_net,
+                h.best(),
+                None,
+                f"{outcome}: {why}",
             )
         )
-        self.results.append(
-            {
-                "seat": seat,
-                "hand": i,
-                "cards": [c.code for c in h.cards],
-                "score": s,
-                "stake": h.stake,
-                "outcome": outcome,
-                "net": net,
-                "shoot_net": shoot_net,
-                "why": why,
-            }
+        self._res.append(
+            (seat, i, codes, self._score(h, self._royal), h.stake, outcome, net, shoot_net, why)
         )
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        """The settled hands of the current (or last) round, in settlement order."""
+        keys = ("seat", "hand", "cards", "score", "stake", "outcome", "net", "shoot_net", "why")
+        out = []
+        for r in self._res:
+            d = dict(zip(keys, r, strict=True))
+            d["cards"] = list(r[2])
+            out.append(d)
+        return out
 
     # PLAYING ----------------------------------------------------------------------------
 
     def _auto(self, h: Hand) -> None:
         """Give a hand its status after a card (P-BUST-1, P-FIVE-1, P-STICK-1, P-VAR-6).
         A pontoon stays OPEN: it waits for DECLARE."""
-        t = best_total(h.cards)
+        t = h.best()
         n = len(h.cards)
         if t > 21:
             h.status = _BUST
         elif n >= 5:
             h.status = _FIVE
         elif t == 21:
-            s = hand_score(h.cards, self._strength, self._royal)
+            s = self._score(h, self._royal)
             if s == ROYAL:
                 h.status = _ROYAL
             elif s < PONTOON:
@@ -1041,7 +1141,7 @@ class Table:
             return
         h = self._check_turn(a)
         self._pontoon_waits(h)
-        t = best_total(h.cards)
+        t = h.best()
         if t < self._stick_min and len(self.pack) > 0:
             rule = "P-VAR-2" if self._stick_min == 16 else "P-STICK-1"
             raise RuleError(rule, f"a hand needs at least {self._stick_min} to stick (it has {t})")
@@ -1054,7 +1154,7 @@ class Table:
         n = len(h.cards)
         if n >= 5:
             raise RuleError("P-FIVE-1", "a five card trick takes no more cards")
-        if best_total(h.cards) >= 21:
+        if h.best() >= 21:
             raise RuleError("P-STICK-1", "a hand on 21 stands")
         if len(self.pack) == 0:
             raise RuleError("P-TABLE-1", "the pack has no card left")
@@ -1074,8 +1174,7 @@ class Table:
             self._check_shoot(a.seat, sh, 0, "P-SHOOT-4")
             self._place_shoot(out, a.seat, self._th, sh)
         c = self.pack.deal()
-        h.cards.append(c)
-        h.up.append(True)
+        h.add(c, True)
         h.twisted = True
         out.events.append(_ev(_E.TWISTED, a.seat, self._th, (c.code,)))
         self._after_draw(ch, out, a.seat, h)
@@ -1112,8 +1211,7 @@ class Table:
         if sh:
             self._place_shoot(out, seat, self._th, sh)
         c = self.pack.deal()
-        h.cards.append(c)
-        h.up.append(False)
+        h.add(c, False)
         out.events.append(_ev(_E.BOUGHT, seat, self._th, amount=amt, total=h.stake))
         out.events.append(_ev(_E.CARD_DEALT, seat, self._th, (c.code,), to=seat))
         self._after_draw(ch, out, seat, h)
@@ -1135,9 +1233,7 @@ class Table:
     def _bust(self, out: Outcome, seat: str, i: int, h: Hand) -> None:
         """P-BUST-1 / P-SHOOT-6: shown, stake to the banker, cards to the bottom at once."""
         h.shown = True
-        out.events.append(
-            _ev(_E.BUST, seat, i, tuple(c.code for c in h.cards), total=best_total(h.cards))
-        )
+        out.events.append(_ev(_E.BUST, seat, i, tuple(c.code for c in h.cards), total=h.best()))
         loss = h.stake * (2 if self._doubled else 1)
         self._lose(out, seat, h, loss, "bust (P-BUST-1)")
         self._open_stake -= h.stake
@@ -1163,8 +1259,7 @@ class Table:
         nh = Hand([c2], stake)
         nh.up = [True]
         nh.split = True
-        h.cards = [c1]
-        h.up = [True]
+        h.reset([c1], True)
         h.split = True
         h.stake = stake
         self._hands[seat].insert(i + 1, nh)
@@ -1176,8 +1271,7 @@ class Table:
         deal = self.pack.deal
         for j, hh in ((i, h), (i + 1, nh)):
             c = deal()
-            hh.cards.append(c)
-            hh.up.append(False)
+            hh.add(c, False)
             out.events.append(_ev(_E.CARD_DEALT, seat, j, (c.code,), to=seat))
             self._auto(hh)
             if hh.status is _21:
@@ -1193,8 +1287,7 @@ class Table:
         old = h.cards
         out.events.append(_ev(_E.BURNED, seat, self._th, tuple(c.code for c in old)))
         self.pack.add_to_bottom(old)
-        h.cards = [self.pack.deal(), self.pack.deal()]
-        h.up = [False, False]
+        h.reset([self.pack.deal(), self.pack.deal()], False)
         out.events.append(
             _ev(_E.CARD_DEALT, seat, self._th, tuple(c.code for c in h.cards), to=seat)
         )
@@ -1221,18 +1314,18 @@ class Table:
                 banker,
                 0,
                 tuple(c.code for c in bh.cards),
-                total=best_total(bh.cards),
+                total=bh.best(),
             )
         )
         if self._banker_done(out):
             return
         if self._house:
             stand = self.rules.house_stands_on
-            while best_total(bh.cards) < stand and len(self.pack) > 0:
+            while bh.best() < stand and len(self.pack) > 0:
                 self._banker_draw(out)
                 if self._banker_done(out):
                     return
-            out.events.append(_ev(_E.BANKER_STAYS, banker, 0, total=best_total(bh.cards)))
+            out.events.append(_ev(_E.BANKER_STAYS, banker, 0, total=bh.best()))
             bh.status = _STUCK
             self._settle(out)
 
@@ -1247,17 +1340,14 @@ class Table:
         bh = self._bhand
         assert bh is not None
         c = self.pack.deal()
-        bh.cards.append(c)
-        bh.up.append(True)
-        out.events.append(
-            _ev(_E.BANKER_DRAW, self.banker, 0, (c.code,), total=best_total(bh.cards))
-        )
+        bh.add(c, True)
+        out.events.append(_ev(_E.BANKER_DRAW, self.banker, 0, (c.code,), total=bh.best()))
 
     def _banker_done(self, out: Outcome) -> bool:
         """P-BANKER-3: bust, five cards or 21 end the banker's turn (and settle)."""
         bh = self._bhand
         assert bh is not None
-        t = best_total(bh.cards)
+        t = bh.best()
         if t > 21:
             bh.status = _BUST
             out.events.append(
@@ -1288,7 +1378,7 @@ class Table:
         bh = self._bhand
         assert bh is not None
         bh.status = _STUCK
-        out.events.append(_ev(_E.BANKER_STAYS, a.seat, 0, total=best_total(bh.cards)))
+        out.events.append(_ev(_E.BANKER_STAYS, a.seat, 0, total=bh.best()))
         self._settle(out)
 
     # SETTLEMENT -------------------------------------------------------------------------
@@ -1297,7 +1387,7 @@ class Table:
         """Section 7: the banker against every hand still in play."""
         bh = self._bhand
         assert bh is not None
-        bt = best_total(bh.cards)
+        bt = bh.best()
         b_bust = bt > 21
         b_five = not b_bust and len(bh.cards) >= 5
         bscore = BUST if b_bust else (FIVE if b_five else bt)
@@ -1308,7 +1398,7 @@ class Table:
                 if h.status is _BUST:
                     continue
                 h.shown = True
-                s = hand_score(h.cards, strength, royal)
+                s = self._score(h, royal)
                 if s == ROYAL:
                     mult, label = 3, "royal pontoon"
                 elif s >= PONTOON:
@@ -1417,7 +1507,7 @@ class Table:
         else:
             cards = tuple(c.code for c, u in zip(h.cards, h.up, strict=True) if u)
             hidden = len(h.cards) - len(cards)
-        total = best_total(h.cards) if hidden == 0 and h.cards else None
+        total = h.best() if hidden == 0 and h.cards else None
         return HandView(seat, i, cards, hidden, h.stake, h.shoot, h.status, total)
 
     def private_view(self, seat: str) -> list[HandView]:
@@ -1493,7 +1583,7 @@ class Table:
             "pontoon_seen": self._pontoon_seen,
             "banker_pontoon": self._banker_pontoon,
             "next_banker": self._next_banker,
-            "results": [dict(r) for r in self.results],
+            "results": self.results,
         }
 
     @classmethod
@@ -1530,7 +1620,20 @@ class Table:
         t._pontoon_seen = bool(d["pontoon_seen"])
         t._banker_pontoon = bool(d["banker_pontoon"])
         t._next_banker = d["next_banker"]
-        t.results = [dict(r) for r in d["results"]]
+        t._res = [
+            (
+                r["seat"],
+                r["hand"],
+                tuple(r["cards"]),
+                r["score"],
+                r["stake"],
+                r["outcome"],
+                r["net"],
+                r["shoot_net"],
+                r["why"],
+            )
+            for r in d["results"]
+        ]
         return t
 
 
