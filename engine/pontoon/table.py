@@ -187,18 +187,26 @@ class Hand:
 # through object.__setattr__, which dominates the hot path. These factories build the same
 # immutable objects by writing the slots directly (same result, about half the cost).
 _new = object.__new__
-_ev_kind = Event.kind.__set__  # type: ignore[attr-defined]
-_ev_seat = Event.seat.__set__  # type: ignore[attr-defined]
-_ev_hand = Event.hand.__set__  # type: ignore[attr-defined]
-_ev_cards = Event.cards.__set__  # type: ignore[attr-defined]
-_ev_amount = Event.amount.__set__  # type: ignore[attr-defined]
-_ev_total = Event.total.__set__  # type: ignore[attr-defined]
-_ev_to = Event.to.__set__  # type: ignore[attr-defined]
-_ev_detail = Event.detail.__set__  # type: ignore[attr-defined]
-_tr_src = Transfer.src.__set__  # type: ignore[attr-defined]
-_tr_dst = Transfer.dst.__set__  # type: ignore[attr-defined]
-_tr_amount = Transfer.amount.__set__  # type: ignore[attr-defined]
-_tr_reason = Transfer.reason.__set__  # type: ignore[attr-defined]
+
+
+def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The slot descriptor's setter (bypasses the frozen dataclass __setattr__)."""
+    fn: Callable[[Any, Any], None] = cls.__dict__[name].__set__
+    return fn
+
+
+_ev_kind = _setter(Event, "kind")
+_ev_seat = _setter(Event, "seat")
+_ev_hand = _setter(Event, "hand")
+_ev_cards = _setter(Event, "cards")
+_ev_amount = _setter(Event, "amount")
+_ev_total = _setter(Event, "total")
+_ev_to = _setter(Event, "to")
+_ev_detail = _setter(Event, "detail")
+_tr_src = _setter(Transfer, "src")
+_tr_dst = _setter(Transfer, "dst")
+_tr_amount = _setter(Transfer, "amount")
+_tr_reason = _setter(Transfer, "reason")
 
 
 def _ev(
@@ -1392,7 +1400,7 @@ class Table:
         b_five = not b_bust and len(bh.cards) >= 5
         bscore = BUST if b_bust else (FIVE if b_five else bt)
         dbl = 2 if self._doubled else 1
-        strength, royal = self._strength, self._royal
+        royal = self._royal
         for p in self._active:
             for i, h in enumerate(self._hands[p]):
                 if h.status is _BUST:
