@@ -37,6 +37,7 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from tests.fakediscord import FakeDiscord, FakeMember, InteractionResult  # noqa: E402
+from tests.fakediscord.server import die_with_parent  # noqa: E402
 
 MINIMAL_BOT = f"{shlex.quote(sys.executable)} -m tests.fakediscord.minimal_bot"
 
@@ -97,6 +98,7 @@ async def run_one(
             stderr=asyncio.subprocess.STDOUT,
             env=full_env,
             cwd=str(REPO_ROOT),
+            preexec_fn=die_with_parent,
         )
         try:
             try:

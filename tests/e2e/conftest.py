@@ -25,6 +25,7 @@ from typing import IO, Any, Protocol
 import pytest
 
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember
+from tests.fakediscord.server import die_with_parent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MINIMAL_BOT_ARGS = [sys.executable, "-m", "tests.fakediscord.minimal_bot"]
@@ -158,6 +159,7 @@ async def start_bot_process(
             stderr=asyncio.subprocess.STDOUT,
             env=full_env,
             cwd=str(cwd or REPO_ROOT),
+            preexec_fn=die_with_parent,
         )
         handle = BotProcess(proc, argv, log_path, time.monotonic(), log_file)
         handle._watchdog = asyncio.get_running_loop().call_later(hard_timeout, handle._hard_kill)

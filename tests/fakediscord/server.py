@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import json
 import logging
 import re
 import secrets
+import signal
+import sys
 import time
 import zlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -2085,4 +2088,23 @@ class FakeDiscord:
         return json_response(member.payload())
 
 
-__all__ = ["FakeDiscord", "Fault", "NoResponse", "json_response", "route_pattern"]
+def die_with_parent() -> None:
+    """``preexec_fn`` for bot subprocesses: on Linux the child gets SIGKILL when the
+    process that started it dies, so a crashed test run leaves no bot behind."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+__all__ = [
+    "FakeDiscord",
+    "Fault",
+    "NoResponse",
+    "die_with_parent",
+    "json_response",
+    "route_pattern",
+]
