@@ -311,43 +311,50 @@ def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: rand
     buys = {s: {n: Action(s, K.BUY, n) for n in range(1, 21)} for s in seats}
     playing = Phase.PLAYING
     banker_phase = Phase.BANKER
+    round_over = Phase.ROUND_OVER
+    k_declare, k_split, k_twist, k_stick = K.DECLARE, K.SPLIT, K.TWIST, K.STICK
+    nxt = acts[seats[0]][K.NEXT_ROUND]
+    deals = {s: acts[s][K.DEAL] for s in seats}
     splits = 0
     randrange = rng.randrange
+    hand_pontoon = table._hand_pontoon
+    cur_hand = table._cur_hand
     for _ in range(rounds):
-        if table.phase is Phase.ROUND_OVER:
-            apply(acts[seats[0]][K.NEXT_ROUND], chance)
+        if table.phase is round_over:
+            apply(nxt, chance)
             b = table.banker
             assert b is not None
-            apply(acts[b][K.DEAL], chance)
+            apply(deals[b], chance)
         for p in table._players:
             apply(bets[p][randrange(9)], chance)
         did_split = False
         while table.phase is playing:
             seat = table._active[table._tp]
-            h = table._cur_hand()
+            h = cur_hand()
             cards = h.cards
             n = len(cards)
             mine = acts[seat]
-            if table._hand_pontoon(h):
-                apply(mine[K.DECLARE], chance)
+            if hand_pontoon(h):
+                apply(mine[k_declare], chance)
                 continue
             tot = h.best()
             if n == 2 and cards[0].rank is cards[1].rank and len(table._hands[seat]) < 4:
-                apply(mine[K.SPLIT], chance)
+                apply(mine[k_split], chance)
                 did_split = True
             elif tot <= 11 and not h.twisted and n < 4:
                 apply(buys[seat][h.orig], chance)
             elif tot < 15:
-                apply(mine[K.TWIST], chance)
+                apply(mine[k_twist], chance)
             else:
-                apply(mine[K.STICK], chance)
+                apply(mine[k_stick], chance)
         if table.phase is banker_phase:
             b = table.banker
             assert b is not None
             bh = table._bhand
             assert bh is not None
+            twist, stick = acts[b][k_twist], acts[b][k_stick]
             while table.phase is banker_phase:
-                apply(acts[b][K.TWIST] if bh.best() < 17 else acts[b][K.STICK], chance)
+                apply(twist if bh.best() < 17 else stick, chance)
         splits += did_split
     return splits
 

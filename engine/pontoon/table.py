@@ -70,25 +70,81 @@ _K = ActionKind
 _E = EventKind
 
 # The rule that governs each action kind (used when it is tried in the wrong phase).
+# Enum members as module constants: Enum attribute access is slow on the hot path.
+_PH_BANKER = Phase.BANKER
+_PH_BETTING = Phase.BETTING
+_PH_DOUBLING = Phase.DOUBLING
+_PH_KITTY = Phase.KITTY
+_PH_PLAYING = Phase.PLAYING
+_PH_ROUND_OVER = Phase.ROUND_OVER
+_PH_SHOOTING = Phase.SHOOTING
+_PH_WAITING = Phase.WAITING
+_EV_BANKER_CHOSEN = EventKind.BANKER_CHOSEN
+_EV_BANKER_DRAW = EventKind.BANKER_DRAW
+_EV_BANKER_PONTOON = EventKind.BANKER_PONTOON
+_EV_BANKER_REVEAL = EventKind.BANKER_REVEAL
+_EV_BANKER_STAYS = EventKind.BANKER_STAYS
+_EV_BANK_PASSES = EventKind.BANK_PASSES
+_EV_BANK_SOLD = EventKind.BANK_SOLD
+_EV_BET = EventKind.BET
+_EV_BOUGHT = EventKind.BOUGHT
+_EV_BURNED = EventKind.BURNED
+_EV_BUST = EventKind.BUST
+_EV_CARD_DEALT = EventKind.CARD_DEALT
+_EV_CUT_CARD = EventKind.CUT_CARD
+_EV_DECLARED = EventKind.DECLARED
+_EV_DOUBLED = EventKind.DOUBLED
+_EV_FIVE_CARD_TRICK = EventKind.FIVE_CARD_TRICK
+_EV_HAND_RESULT = EventKind.HAND_RESULT
+_EV_KITTY = EventKind.KITTY
+_EV_LEFT = EventKind.LEFT
+_EV_ROUND_OVER = EventKind.ROUND_OVER
+_EV_SEATED = EventKind.SEATED
+_EV_SHOOT = EventKind.SHOOT
+_EV_SHUFFLED = EventKind.SHUFFLED
+_EV_SPLIT = EventKind.SPLIT
+_EV_STUCK = EventKind.STUCK
+_EV_TURN = EventKind.TURN
+_EV_TWENTY_ONE = EventKind.TWENTY_ONE
+_EV_TWISTED = EventKind.TWISTED
+_AK_BET = ActionKind.BET
+_AK_BURN = ActionKind.BURN
+_AK_BUY = ActionKind.BUY
+_AK_CUT = ActionKind.CUT
+_AK_DEAL = ActionKind.DEAL
+_AK_DECLARE = ActionKind.DECLARE
+_AK_DOUBLE = ActionKind.DOUBLE
+_AK_JOIN = ActionKind.JOIN
+_AK_KITTY = ActionKind.KITTY
+_AK_LEAVE = ActionKind.LEAVE
+_AK_NEXT_ROUND = ActionKind.NEXT_ROUND
+_AK_NO_DOUBLE = ActionKind.NO_DOUBLE
+_AK_SELL_BANK = ActionKind.SELL_BANK
+_AK_SHOOT = ActionKind.SHOOT
+_AK_SIT_OUT = ActionKind.SIT_OUT
+_AK_SPLIT = ActionKind.SPLIT
+_AK_STICK = ActionKind.STICK
+_AK_TWIST = ActionKind.TWIST
+
 _KIND_RULE: dict[ActionKind, str] = {
-    _K.JOIN: "P-TABLE-1",
-    _K.LEAVE: "P-TABLE-1",
-    _K.CUT: "P-BANK-1",
-    _K.DEAL: "P-DEAL-1",
-    _K.KITTY: "P-SHOOT-1",
-    _K.BET: "P-DEAL-2",
-    _K.DOUBLE: "P-VAR-3",
-    _K.NO_DOUBLE: "P-VAR-3",
-    _K.SHOOT: "P-SHOOT-2",
-    _K.DECLARE: "P-TURN-DECLARE",
-    _K.SPLIT: "P-SPLIT-1",
-    _K.BUY: "P-BUY-1",
-    _K.TWIST: "P-TWIST-1",
-    _K.STICK: "P-STICK-1",
-    _K.BURN: "P-VAR-8",
-    _K.SIT_OUT: "P-DEAL-2",
-    _K.SELL_BANK: "P-SELL-1",
-    _K.NEXT_ROUND: "P-NEXT-1",
+    _AK_JOIN: "P-TABLE-1",
+    _AK_LEAVE: "P-TABLE-1",
+    _AK_CUT: "P-BANK-1",
+    _AK_DEAL: "P-DEAL-1",
+    _AK_KITTY: "P-SHOOT-1",
+    _AK_BET: "P-DEAL-2",
+    _AK_DOUBLE: "P-VAR-3",
+    _AK_NO_DOUBLE: "P-VAR-3",
+    _AK_SHOOT: "P-SHOOT-2",
+    _AK_DECLARE: "P-TURN-DECLARE",
+    _AK_SPLIT: "P-SPLIT-1",
+    _AK_BUY: "P-BUY-1",
+    _AK_TWIST: "P-TWIST-1",
+    _AK_STICK: "P-STICK-1",
+    _AK_BURN: "P-VAR-8",
+    _AK_SIT_OUT: "P-DEAL-2",
+    _AK_SELL_BANK: "P-SELL-1",
+    _AK_NEXT_ROUND: "P-NEXT-1",
 }
 
 
@@ -273,7 +329,7 @@ class Table:
             if banker not in self.balances:
                 raise ConfigError(f"banker {banker!r} is not seated")
             self.banker = banker
-        self.phase = Phase.WAITING
+        self.phase = _PH_WAITING
         self.version = 0
         self.round_no = 0
         self.kitty = 0
@@ -339,28 +395,28 @@ class Table:
 
     @property
     def turn(self) -> tuple[str, int] | None:
-        if self.phase is Phase.PLAYING:
+        if self.phase is _PH_PLAYING:
             return (self._active[self._tp], self._th)
-        if self.phase is Phase.BANKER and self.banker is not None:
+        if self.phase is _PH_BANKER and self.banker is not None:
             return (self.banker, 0)
         return None
 
     @property
     def next_banker(self) -> str | None:
         """Who banks the next deal (P-NEXT-2, P-SELL-1)."""
-        if self.phase is Phase.ROUND_OVER and self._next_banker is not None:
+        if self.phase is _PH_ROUND_OVER and self._next_banker is not None:
             return self._next_banker
         return self.banker
 
     def to_act(self) -> list[str]:
         ph = self.phase
-        if ph is Phase.BETTING:
+        if ph is _PH_BETTING:
             return [p for p in self._players if p not in self._decided]
-        if ph is Phase.PLAYING:
+        if ph is _PH_PLAYING:
             return [self._active[self._tp]]
-        if ph is Phase.SHOOTING:
+        if ph is _PH_SHOOTING:
             return [self._active[self._shoot_i]]
-        if ph in (Phase.BANKER, Phase.DOUBLING, Phase.KITTY) and self.banker is not None:
+        if ph in (_PH_BANKER, _PH_DOUBLING, _PH_KITTY) and self.banker is not None:
             return [self.banker]
         return []
 
@@ -452,84 +508,84 @@ class Table:
         ph = self.phase
         out: list[LegalAction] = []
         seated = seat in self.balances
-        if ph is Phase.WAITING or ph is Phase.ROUND_OVER:
+        if ph is _PH_WAITING or ph is _PH_ROUND_OVER:
             if not seated:
-                out.append(LegalAction(_K.JOIN, 0, None))
+                out.append(LegalAction(_AK_JOIN, 0, None))
                 return out
             if seat != self.banker or len(self.seats) == 1:
-                out.append(LegalAction(_K.LEAVE))
-            if ph is Phase.WAITING:
+                out.append(LegalAction(_AK_LEAVE))
+            if ph is _PH_WAITING:
                 if self.banker is None and not self._house and len(self.seats) >= 2:
-                    out.append(LegalAction(_K.CUT))
+                    out.append(LegalAction(_AK_CUT))
                 if self._can_deal() and (self._house or seat == self.banker):
-                    out.append(LegalAction(_K.DEAL))
+                    out.append(LegalAction(_AK_DEAL))
             else:
-                out.append(LegalAction(_K.NEXT_ROUND))
+                out.append(LegalAction(_AK_NEXT_ROUND))
             if (
                 seat == self.banker
                 and not self._house
                 and len(self.seats) >= 2
-                and (ph is Phase.WAITING or self._next_banker is None)
+                and (ph is _PH_WAITING or self._next_banker is None)
             ):
-                out.append(LegalAction(_K.SELL_BANK, 0, None))
+                out.append(LegalAction(_AK_SELL_BANK, 0, None))
             return out
         if not seated and not (self._house and seat == HOUSE):
             return out
-        if ph is Phase.KITTY:
+        if ph is _PH_KITTY:
             if seat == self.banker:
                 lo, hi = self._kitty_range()
                 if hi >= lo:
-                    out.append(LegalAction(_K.KITTY, lo, hi))
+                    out.append(LegalAction(_AK_KITTY, lo, hi))
                 if len(self.seats) >= 2:
-                    out.append(LegalAction(_K.SELL_BANK, 0, None))
+                    out.append(LegalAction(_AK_SELL_BANK, 0, None))
             return out
-        if ph is Phase.BETTING:
+        if ph is _PH_BETTING:
             if seat in self._hands and seat not in self._decided:
                 hi = min(self._max_bet, self._player_cap(seat), self._banker_cap())
                 if hi >= self._min_bet:
-                    out.append(LegalAction(_K.BET, self._min_bet, hi))
-                out.append(LegalAction(_K.SIT_OUT))
+                    out.append(LegalAction(_AK_BET, self._min_bet, hi))
+                out.append(LegalAction(_AK_SIT_OUT))
             return out
-        if ph is Phase.DOUBLING:
+        if ph is _PH_DOUBLING:
             if seat == self.banker:
-                out.append(LegalAction(_K.DOUBLE))
-                out.append(LegalAction(_K.NO_DOUBLE))
+                out.append(LegalAction(_AK_DOUBLE))
+                out.append(LegalAction(_AK_NO_DOUBLE))
             return out
-        if ph is Phase.SHOOTING:
+        if ph is _PH_SHOOTING:
             if seat == self._active[self._shoot_i]:
-                out.append(LegalAction(_K.SHOOT, 0, self._shoot_max(seat, 0)))
+                out.append(LegalAction(_AK_SHOOT, 0, self._shoot_max(seat, 0)))
             return out
-        if ph is Phase.BANKER:
+        if ph is _PH_BANKER:
             if seat == self.banker:
                 if len(self.pack) > 0:
-                    out.append(LegalAction(_K.TWIST))
-                out.append(LegalAction(_K.STICK))
+                    out.append(LegalAction(_AK_TWIST))
+                out.append(LegalAction(_AK_STICK))
             return out
-        if ph is Phase.PLAYING:
+        if ph is _PH_PLAYING:
             if seat != self._active[self._tp]:
                 return out
             h = self._cur_hand()
             if self._hand_pontoon(h):
-                out.append(LegalAction(_K.DECLARE))
+                out.append(LegalAction(_AK_DECLARE))
                 return out
             n = len(h.cards)
             total = h.best()
             left = len(self.pack)
             if total >= self._stick_min or left == 0:
-                out.append(LegalAction(_K.STICK))
+                out.append(LegalAction(_AK_STICK))
             if left > 0:
                 sh = self._shoot_max(seat, 0) if n == 3 and self._shoot else None
-                out.append(LegalAction(_K.TWIST, None, None, sh))
+                out.append(LegalAction(_AK_TWIST, None, None, sh))
                 if self._buy_ok(h) is None:
                     lo, hi, _ = self._buy_range(seat, h)
                     if hi >= lo:
                         sh = self._shoot_max(seat, lo) if n == 3 and self._shoot else None
-                        out.append(LegalAction(_K.BUY, lo, hi, sh))
+                        out.append(LegalAction(_AK_BUY, lo, hi, sh))
             if self._split_ok(seat, h) is None:
                 sh = self._shoot_max(seat, h.orig) if self._shoot else None
-                out.append(LegalAction(_K.SPLIT, None, None, sh))
+                out.append(LegalAction(_AK_SPLIT, None, None, sh))
             if self._burn_ok(h) is None:
-                out.append(LegalAction(_K.BURN))
+                out.append(LegalAction(_AK_BURN))
             return out
         return out
 
@@ -638,7 +694,7 @@ class Table:
     # WAITING / ROUND_OVER -----------------------------------------------------------
 
     def _a_join(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase not in (Phase.WAITING, Phase.ROUND_OVER):
+        if self.phase not in (_PH_WAITING, _PH_ROUND_OVER):
             raise self._wrong_phase(a)
         if a.seat in self.balances:
             raise RuleError("P-TABLE-1", f"{a.seat} is already seated")
@@ -651,10 +707,10 @@ class Table:
             raise RuleError("P-TABLE-1", "a seat cannot bring a negative balance")
         self.seats.append(a.seat)
         self.balances[a.seat] = chips
-        out.events.append(_ev(_E.SEATED, a.seat, amount=chips))
+        out.events.append(_ev(_EV_SEATED, a.seat, amount=chips))
 
     def _a_leave(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase not in (Phase.WAITING, Phase.ROUND_OVER):
+        if self.phase not in (_PH_WAITING, _PH_ROUND_OVER):
             raise self._wrong_phase(a)
         self._need_seated(a)
         if a.seat == self.banker and len(self.seats) > 1:
@@ -667,10 +723,10 @@ class Table:
         del self.balances[a.seat]
         if a.seat == self.banker:
             self.banker = None
-        out.events.append(_ev(_E.LEFT, a.seat))
+        out.events.append(_ev(_EV_LEFT, a.seat))
 
     def _a_cut(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.WAITING or self.banker is not None or self._house:
+        if self.phase is not _PH_WAITING or self.banker is not None or self._house:
             raise RuleError("P-BANK-1", "cutting for the bank happens once, before the first deal")
         self._need_seated(a)
         if len(self.seats) < 2:
@@ -684,7 +740,7 @@ class Table:
                 if not avail:
                     avail = self.pack.peek()
                 card = avail.pop(ch.randbelow(len(avail)))
-                out.events.append(_ev(_E.CUT_CARD, s, cards=(card.code,)))
+                out.events.append(_ev(_EV_CUT_CARD, s, cards=(card.code,)))
                 r = card.cut_rank
                 if r > best:
                     best, top = r, [s]
@@ -694,15 +750,15 @@ class Table:
                 break
             cands = top  # P-BANK-1: ties cut again
         self.banker = top[0]
-        out.events.append(_ev(_E.BANKER_CHOSEN, top[0], detail="highest cut"))
+        out.events.append(_ev(_EV_BANKER_CHOSEN, top[0], detail="highest cut"))
 
     def _a_sell(self, a: Action, ch: Chance, out: Outcome) -> None:
         ph = self.phase
-        if ph not in (Phase.WAITING, Phase.ROUND_OVER, Phase.KITTY) or self._house:
+        if ph not in (_PH_WAITING, _PH_ROUND_OVER, _PH_KITTY) or self._house:
             raise self._wrong_phase(a)
         if a.seat != self.banker:
             raise RuleError("P-SELL-1", "only the banker can sell the bank")
-        if ph is Phase.ROUND_OVER and self._next_banker is not None:
+        if ph is _PH_ROUND_OVER and self._next_banker is not None:
             raise RuleError("P-NEXT-2", f"the bank already passes to {self._next_banker}")
         price = self._amount(a, "P-SELL-1")
         buyer = a.target
@@ -714,13 +770,13 @@ class Table:
             raise RuleError("P-SELL-1", f"{buyer} cannot pay {price}")
         self._move(out, buyer, a.seat, price, "bank sold (P-SELL-1)")
         if self.kitty:  # P-SHOOT-9
-            out.events.append(_ev(_E.KITTY, a.seat, amount=self.kitty, detail="returned"))
+            out.events.append(_ev(_EV_KITTY, a.seat, amount=self.kitty, detail="returned"))
             self._move(out, KITTY, a.seat, self.kitty, "kitty returned (P-SHOOT-9)")
         self.banker = buyer
-        out.events.append(_ev(_E.BANK_SOLD, buyer, amount=price, detail=f"from {a.seat}"))
+        out.events.append(_ev(_EV_BANK_SOLD, buyer, amount=price, detail=f"from {a.seat}"))
 
     def _a_deal(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.WAITING:
+        if self.phase is not _PH_WAITING:
             raise self._wrong_phase(a)
         self._need_seated(a)
         if self.banker is None:
@@ -732,7 +788,7 @@ class Table:
         self._begin(ch, out)
 
     def _a_next(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.ROUND_OVER:
+        if self.phase is not _PH_ROUND_OVER:
             raise self._wrong_phase(a)
         self._need_seated(a)
         nb = self._next_banker
@@ -740,12 +796,12 @@ class Table:
             old = self.banker
             assert old is not None
             if self.kitty:  # P-SHOOT-9
-                out.events.append(_ev(_E.KITTY, old, amount=self.kitty, detail="returned"))
+                out.events.append(_ev(_EV_KITTY, old, amount=self.kitty, detail="returned"))
                 self._move(out, KITTY, old, self.kitty, "kitty returned (P-SHOOT-9)")
             self.banker = nb
-            out.events.append(_ev(_E.BANK_PASSES, nb, detail=f"pontoon; from {old}"))
+            out.events.append(_ev(_EV_BANK_PASSES, nb, detail=f"pontoon; from {old}"))
         self._next_banker = None
-        self.phase = Phase.WAITING
+        self.phase = _PH_WAITING
         self._reset_round()
 
     def abandon(self) -> list[Transfer]:
@@ -755,7 +811,7 @@ class Table:
         out = Outcome()
         for p, hands in self._hands.items():
             for h in hands:
-                if h.status is _BUST or self.phase is Phase.ROUND_OVER:
+                if h.status is _BUST or self.phase is _PH_ROUND_OVER:
                     continue
                 back = h.stake + h.shoot
                 if back and p in self.balances:
@@ -765,7 +821,7 @@ class Table:
             dst = self.banker if self.banker in self.balances or self._house else None
             if dst is not None:
                 self._move(out, KITTY, dst, self.kitty, "kitty returned: table closed")
-        if self.phase is not Phase.ROUND_OVER and self.phase is not Phase.WAITING:
+        if self.phase is not _PH_ROUND_OVER and self.phase is not _PH_WAITING:
             used: list[Card] = []
             for hands in self._hands.values():
                 for h in hands:
@@ -777,7 +833,7 @@ class Table:
             self.needs_shuffle = True
         self._reset_round()
         self._next_banker = None
-        self.phase = Phase.WAITING
+        self.phase = _PH_WAITING
         self.version += 1
         return out.transfers
 
@@ -786,12 +842,12 @@ class Table:
         self._reset_round()
         self._res = []
         if self._shoot:
-            self.phase = Phase.KITTY
+            self.phase = _PH_KITTY
             return
         self._deal_first(ch, out)
 
     def _a_kitty(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.KITTY:
+        if self.phase is not _PH_KITTY:
             raise self._wrong_phase(a)
         if a.seat != self.banker:
             raise RuleError("P-SHOOT-1", "only the banker puts up the kitty")
@@ -809,7 +865,7 @@ class Table:
             raise RuleError("P-SHOOT-8", f"the banker may add at most {hi} now")
         if amt:
             self._move(out, a.seat, KITTY, amt, "kitty (P-SHOOT-1)")
-            out.events.append(_ev(_E.KITTY, a.seat, amount=amt, total=self.kitty, detail="added"))
+            out.events.append(_ev(_EV_KITTY, a.seat, amount=amt, total=self.kitty, detail="added"))
         self._deal_first(ch, out)
 
     def _deal_first(self, ch: Chance, out: Outcome) -> None:
@@ -821,9 +877,9 @@ class Table:
         if self.needs_shuffle:
             self.pack.replace(ch.shuffle(self.pack.peek()))
             self.needs_shuffle = False
-            out.events.append(_ev(_E.SHUFFLED, detail="shuffled and cut"))
+            out.events.append(_ev(_EV_SHUFFLED, detail="shuffled and cut"))
         self.round_no += 1
-        self.phase = Phase.BETTING
+        self.phase = _PH_BETTING
         players = self._players_for_round()
         self._players = players
         deal = self.pack.deal
@@ -832,18 +888,18 @@ class Table:
         for p in players:
             c = deal()
             hands[p] = [Hand([c])]
-            evs.append(_ev(_E.CARD_DEALT, p, 0, (c.code,), to=p))
+            evs.append(_ev(_EV_CARD_DEALT, p, 0, (c.code,), to=p))
         b = deal()
         self._bhand = Hand([b])
         banker = self.banker
         assert banker is not None
         # P-DEAL-1: the banker may not look at the first card (no cards in the event).
-        evs.append(_ev(_E.CARD_DEALT, banker, 0, (), to=banker, detail="banker, face down"))
+        evs.append(_ev(_EV_CARD_DEALT, banker, 0, (), to=banker, detail="banker, face down"))
 
     # BETTING ----------------------------------------------------------------------------
 
     def _a_bet(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _PH_BETTING:
             raise self._wrong_phase(a)
         seat = a.seat
         if seat not in self._hands:
@@ -867,11 +923,11 @@ class Table:
         self._open_stake += amt
         self._decided[seat] = True
         self._move(out, seat, ESCROW, amt, "initial bet (P-DEAL-2)")
-        out.events.append(_ev(_E.BET, seat, 0, amount=amt))
+        out.events.append(_ev(_EV_BET, seat, 0, amount=amt))
         self._after_bets(ch, out)
 
     def _a_sit_out(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _PH_BETTING:
             raise self._wrong_phase(a)
         if a.seat not in self._hands or a.seat in self._decided:
             raise RuleError("P-DEAL-2", f"{a.seat} has nothing to sit out")
@@ -886,12 +942,12 @@ class Table:
             self._finish_round(out)
             return
         if self._can_double:
-            self.phase = Phase.DOUBLING
+            self.phase = _PH_DOUBLING
             self._banker_sees = True
             assert self._bhand is not None and self.banker is not None
             out.events.append(
                 _ev(
-                    _E.CARD_DEALT,
+                    _EV_CARD_DEALT,
                     self.banker,
                     0,
                     (self._bhand.cards[0].code,),
@@ -904,23 +960,23 @@ class Table:
 
     def _after_doubling(self, ch: Chance, out: Outcome) -> None:
         if self._shoot:
-            self.phase = Phase.SHOOTING
+            self.phase = _PH_SHOOTING
             self._shoot_i = 0
             return
         self._deal_second(ch, out)
 
     def _a_double(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.DOUBLING:
+        if self.phase is not _PH_DOUBLING:
             raise self._wrong_phase(a)
         if a.seat != self.banker:
             raise RuleError("P-VAR-3", "only the banker may double")
-        if a.kind is _K.DOUBLE:
+        if a.kind is _AK_DOUBLE:
             self._doubled = True
-            out.events.append(_ev(_E.DOUBLED, a.seat, detail="all bets doubled"))
+            out.events.append(_ev(_EV_DOUBLED, a.seat, detail="all bets doubled"))
         self._after_doubling(ch, out)
 
     def _a_shoot(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.SHOOTING:
+        if self.phase is not _PH_SHOOTING:
             raise self._wrong_phase(a)
         seat = a.seat
         if seat != self._active[self._shoot_i]:
@@ -954,7 +1010,7 @@ class Table:
         self._hands[seat][hi].shoot += amt
         self._shoot_out += amt
         self._move(out, seat, ESCROW, amt, "shoot bet (P-SHOOT-2)")
-        out.events.append(_ev(_E.SHOOT, seat, hi, amount=amt))
+        out.events.append(_ev(_EV_SHOOT, seat, hi, amount=amt))
 
     def _deal_second(self, ch: Chance, out: Outcome) -> None:
         """P-DEAL-3 and the banker's pontoon check P-DEAL-4."""
@@ -964,25 +1020,25 @@ class Table:
             h = self._hands[p][0]
             c = deal()
             h.add(c, False)
-            evs.append(_ev(_E.CARD_DEALT, p, 0, (c.code,), to=p))
+            evs.append(_ev(_EV_CARD_DEALT, p, 0, (c.code,), to=p))
         bh = self._bhand
         banker = self.banker
         assert bh is not None and banker is not None
         c = deal()
         bh.add(c, False)
         self._banker_sees = True  # P-DEAL-3: everyone looks at their two cards
-        evs.append(_ev(_E.CARD_DEALT, banker, 0, tuple(x.code for x in bh.cards), to=banker))
+        evs.append(_ev(_EV_CARD_DEALT, banker, 0, tuple(x.code for x in bh.cards), to=banker))
         if self._score(bh, False) >= PONTOON:
             self._banker_has_pontoon(out)
             return
-        self.phase = Phase.PLAYING
+        self.phase = _PH_PLAYING
         self._tp = 0
         self._th = 0
         for p in self._active:
             h = self._hands[p][0]
             self._auto(h)
             if h.status is _21:
-                evs.append(_ev(_E.TWENTY_ONE, p, 0))
+                evs.append(_ev(_EV_TWENTY_ONE, p, 0))
         self._advance(ch, out, first=True)
 
     def _banker_has_pontoon(self, out: Outcome) -> None:
@@ -995,7 +1051,7 @@ class Table:
         self._banker_pontoon = True
         self._pontoon_seen = True
         out.events.append(
-            _ev(_E.BANKER_PONTOON, banker, 0, tuple(c.code for c in bh.cards), total=21)
+            _ev(_EV_BANKER_PONTOON, banker, 0, tuple(c.code for c in bh.cards), total=21)
         )
         dbl = 2 if self._doubled else 1
         mult = max(self._bmult, dbl)
@@ -1052,7 +1108,7 @@ class Table:
         codes = tuple([c.code for c in h.cards])
         out.events.append(
             _ev(
-                _E.HAND_RESULT,
+                _EV_HAND_RESULT,
                 seat,
                 i,
                 codes,
@@ -1096,7 +1152,7 @@ class Table:
                 h.status = _21
 
     def _check_turn(self, a: Action) -> Hand:
-        if self.phase is not Phase.PLAYING:
+        if self.phase is not _PH_PLAYING:
             raise self._wrong_phase(a)
         cur = self._active[self._tp]
         if a.seat != cur:
@@ -1114,7 +1170,7 @@ class Table:
                 if hands[th].status is _OPEN:
                     self._tp, self._th = tp, th
                     if moved:
-                        out.events.append(_ev(_E.TURN, active[tp], th))
+                        out.events.append(_ev(_EV_TURN, active[tp], th))
                     return
                 th += 1
                 moved = True
@@ -1133,7 +1189,7 @@ class Table:
         h.shown = True
         self._pontoon_seen = True
         out.events.append(
-            _ev(_E.DECLARED, a.seat, self._th, tuple(c.code for c in h.cards), total=21)
+            _ev(_EV_DECLARED, a.seat, self._th, tuple(c.code for c in h.cards), total=21)
         )
         self._advance(ch, out)
 
@@ -1144,7 +1200,7 @@ class Table:
             )
 
     def _a_stick(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is Phase.BANKER:
+        if self.phase is _PH_BANKER:
             self._banker_stick(a, ch, out)
             return
         h = self._check_turn(a)
@@ -1154,7 +1210,7 @@ class Table:
             rule = "P-VAR-2" if self._stick_min == 16 else "P-STICK-1"
             raise RuleError(rule, f"a hand needs at least {self._stick_min} to stick (it has {t})")
         h.status = _STUCK
-        out.events.append(_ev(_E.STUCK, a.seat, self._th))
+        out.events.append(_ev(_EV_STUCK, a.seat, self._th))
         self._advance(ch, out)
 
     def _draw_checks(self, h: Hand, a: Action) -> None:
@@ -1172,7 +1228,7 @@ class Table:
             )
 
     def _a_twist(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is Phase.BANKER:
+        if self.phase is _PH_BANKER:
             self._banker_twist(a, ch, out)
             return
         h = self._check_turn(a)
@@ -1184,7 +1240,7 @@ class Table:
         c = self.pack.deal()
         h.add(c, True)
         h.twisted = True
-        out.events.append(_ev(_E.TWISTED, a.seat, self._th, (c.code,)))
+        out.events.append(_ev(_EV_TWISTED, a.seat, self._th, (c.code,)))
         self._after_draw(ch, out, a.seat, h)
 
     def _a_buy(self, a: Action, ch: Chance, out: Outcome) -> None:
@@ -1220,8 +1276,8 @@ class Table:
             self._place_shoot(out, seat, self._th, sh)
         c = self.pack.deal()
         h.add(c, False)
-        out.events.append(_ev(_E.BOUGHT, seat, self._th, amount=amt, total=h.stake))
-        out.events.append(_ev(_E.CARD_DEALT, seat, self._th, (c.code,), to=seat))
+        out.events.append(_ev(_EV_BOUGHT, seat, self._th, amount=amt, total=h.stake))
+        out.events.append(_ev(_EV_CARD_DEALT, seat, self._th, (c.code,), to=seat))
         self._after_draw(ch, out, seat, h)
 
     def _after_draw(self, ch: Chance, out: Outcome, seat: str, h: Hand) -> None:
@@ -1233,15 +1289,15 @@ class Table:
         if st is _BUST:
             self._bust(out, seat, i, h)
         elif st is _FIVE:
-            out.events.append(_ev(_E.FIVE_CARD_TRICK, seat, i))
+            out.events.append(_ev(_EV_FIVE_CARD_TRICK, seat, i))
         elif st is _21 or st is _ROYAL:
-            out.events.append(_ev(_E.TWENTY_ONE, seat, i, detail=st.value))
+            out.events.append(_ev(_EV_TWENTY_ONE, seat, i, detail=st.value))
         self._advance(ch, out)
 
     def _bust(self, out: Outcome, seat: str, i: int, h: Hand) -> None:
         """P-BUST-1 / P-SHOOT-6: shown, stake to the banker, cards to the bottom at once."""
         h.shown = True
-        out.events.append(_ev(_E.BUST, seat, i, tuple(c.code for c in h.cards), total=h.best()))
+        out.events.append(_ev(_EV_BUST, seat, i, tuple(c.code for c in h.cards), total=h.best()))
         loss = h.stake * (2 if self._doubled else 1)
         self._lose(out, seat, h, loss, "bust (P-BUST-1)")
         self._open_stake -= h.stake
@@ -1273,17 +1329,17 @@ class Table:
         self._hands[seat].insert(i + 1, nh)
         self._open_stake += stake
         self._move(out, seat, ESCROW, stake, "split stake (P-SPLIT-1)")
-        out.events.append(_ev(_E.SPLIT, seat, i, (c1.code, c2.code), amount=stake))
+        out.events.append(_ev(_EV_SPLIT, seat, i, (c1.code, c2.code), amount=stake))
         if sh:
             self._place_shoot(out, seat, i + 1, sh)
         deal = self.pack.deal
         for j, hh in ((i, h), (i + 1, nh)):
             c = deal()
             hh.add(c, False)
-            out.events.append(_ev(_E.CARD_DEALT, seat, j, (c.code,), to=seat))
+            out.events.append(_ev(_EV_CARD_DEALT, seat, j, (c.code,), to=seat))
             self._auto(hh)
             if hh.status is _21:
-                out.events.append(_ev(_E.TWENTY_ONE, seat, j))
+                out.events.append(_ev(_EV_TWENTY_ONE, seat, j))
         self._advance(ch, out)
 
     def _a_burn(self, a: Action, ch: Chance, out: Outcome) -> None:
@@ -1293,15 +1349,15 @@ class Table:
             raise RuleError(*why)
         seat = a.seat
         old = h.cards
-        out.events.append(_ev(_E.BURNED, seat, self._th, tuple(c.code for c in old)))
+        out.events.append(_ev(_EV_BURNED, seat, self._th, tuple(c.code for c in old)))
         self.pack.add_to_bottom(old)
         h.reset([self.pack.deal(), self.pack.deal()], False)
         out.events.append(
-            _ev(_E.CARD_DEALT, seat, self._th, tuple(c.code for c in h.cards), to=seat)
+            _ev(_EV_CARD_DEALT, seat, self._th, tuple(c.code for c in h.cards), to=seat)
         )
         self._auto(h)
         if h.status is _21:
-            out.events.append(_ev(_E.TWENTY_ONE, seat, self._th))
+            out.events.append(_ev(_EV_TWENTY_ONE, seat, self._th))
         self._advance(ch, out)
 
     # BANKER -----------------------------------------------------------------------------
@@ -1313,12 +1369,12 @@ class Table:
         if self._open_stake == 0 and self._shoot_out == 0 and not self._any_open():
             self._settle(out)  # every hand bust: nothing left to play against
             return
-        self.phase = Phase.BANKER
+        self.phase = _PH_BANKER
         bh.shown = True
         bh.up = [True] * len(bh.cards)
         out.events.append(
             _ev(
-                _E.BANKER_REVEAL,
+                _EV_BANKER_REVEAL,
                 banker,
                 0,
                 tuple(c.code for c in bh.cards),
@@ -1333,7 +1389,7 @@ class Table:
                 self._banker_draw(out)
                 if self._banker_done(out):
                     return
-            out.events.append(_ev(_E.BANKER_STAYS, banker, 0, total=bh.best()))
+            out.events.append(_ev(_EV_BANKER_STAYS, banker, 0, total=bh.best()))
             bh.status = _STUCK
             self._settle(out)
 
@@ -1349,7 +1405,7 @@ class Table:
         assert bh is not None
         c = self.pack.deal()
         bh.add(c, True)
-        out.events.append(_ev(_E.BANKER_DRAW, self.banker, 0, (c.code,), total=bh.best()))
+        out.events.append(_ev(_EV_BANKER_DRAW, self.banker, 0, (c.code,), total=bh.best()))
 
     def _banker_done(self, out: Outcome) -> bool:
         """P-BANKER-3: bust, five cards or 21 end the banker's turn (and settle)."""
@@ -1359,14 +1415,14 @@ class Table:
         if t > 21:
             bh.status = _BUST
             out.events.append(
-                _ev(_E.BUST, self.banker, 0, tuple(c.code for c in bh.cards), total=t)
+                _ev(_EV_BUST, self.banker, 0, tuple(c.code for c in bh.cards), total=t)
             )
         elif len(bh.cards) >= 5:
             bh.status = _FIVE
-            out.events.append(_ev(_E.FIVE_CARD_TRICK, self.banker, 0))
+            out.events.append(_ev(_EV_FIVE_CARD_TRICK, self.banker, 0))
         elif t == 21:
             bh.status = _21
-            out.events.append(_ev(_E.TWENTY_ONE, self.banker, 0))
+            out.events.append(_ev(_EV_TWENTY_ONE, self.banker, 0))
         else:
             return False
         self._settle(out)
@@ -1386,7 +1442,7 @@ class Table:
         bh = self._bhand
         assert bh is not None
         bh.status = _STUCK
-        out.events.append(_ev(_E.BANKER_STAYS, a.seat, 0, total=bh.best()))
+        out.events.append(_ev(_EV_BANKER_STAYS, a.seat, 0, total=bh.best()))
         self._settle(out)
 
     # SETTLEMENT -------------------------------------------------------------------------
@@ -1466,39 +1522,39 @@ class Table:
             self.needs_shuffle = True
         self._next_banker = nb
         if nb is not None:
-            out.events.append(_ev(_E.BANK_PASSES, nb, detail="pontoon (P-NEXT-2)"))
-        self.phase = Phase.ROUND_OVER
+            out.events.append(_ev(_EV_BANK_PASSES, nb, detail="pontoon (P-NEXT-2)"))
+        self.phase = _PH_ROUND_OVER
         assert self.escrow == 0, "escrow must be empty after a round"
         if self._shoot and self.kitty == 0:
-            out.events.append(_ev(_E.KITTY, self.banker, amount=0, detail="empty (P-SHOOT-8)"))
-        out.events.append(_ev(_E.ROUND_OVER, amount=self.round_no))
+            out.events.append(_ev(_EV_KITTY, self.banker, amount=0, detail="empty (P-SHOOT-8)"))
+        out.events.append(_ev(_EV_ROUND_OVER, amount=self.round_no))
 
     # ------------------------------------------------------------------ misc API
 
     def timeout_action(self, seat: str) -> Action | None:
         ph = self.phase
-        if ph is Phase.BETTING:
+        if ph is _PH_BETTING:
             if seat in self._hands and seat not in self._decided:
-                return Action(seat, _K.SIT_OUT)
+                return Action(seat, _AK_SIT_OUT)
             return None
-        if ph is Phase.PLAYING:
+        if ph is _PH_PLAYING:
             if seat != self._active[self._tp]:
                 return None
             kinds = {la.kind for la in self.legal_actions(seat)}
-            for k in (_K.DECLARE, _K.STICK, _K.TWIST):
+            for k in (_AK_DECLARE, _AK_STICK, _AK_TWIST):
                 if k in kinds:
                     return Action(seat, k)
             return None
-        if ph is Phase.BANKER and seat == self.banker:
-            return Action(seat, _K.STICK)
-        if ph is Phase.DOUBLING and seat == self.banker:
-            return Action(seat, _K.NO_DOUBLE)
-        if ph is Phase.SHOOTING and seat == self._active[self._shoot_i]:
-            return Action(seat, _K.SHOOT, 0)
+        if ph is _PH_BANKER and seat == self.banker:
+            return Action(seat, _AK_STICK)
+        if ph is _PH_DOUBLING and seat == self.banker:
+            return Action(seat, _AK_NO_DOUBLE)
+        if ph is _PH_SHOOTING and seat == self._active[self._shoot_i]:
+            return Action(seat, _AK_SHOOT, 0)
         return None
 
     def set_balance(self, seat: str, chips: int) -> None:
-        if self.phase not in (Phase.WAITING, Phase.ROUND_OVER):
+        if self.phase not in (_PH_WAITING, _PH_ROUND_OVER):
             raise RuleError("P-PAY-LIMIT", "balances can only be synced between rounds")
         if seat not in self.balances:
             raise RuleError("P-TABLE-1", f"{seat} is not seated")
@@ -1656,22 +1712,22 @@ def _label(bscore: int) -> str:
 _Handler = Callable[[Table, Action, Chance, Outcome], None]
 
 _DISPATCH: dict[ActionKind, _Handler] = {
-    _K.JOIN: Table._a_join,
-    _K.LEAVE: Table._a_leave,
-    _K.CUT: Table._a_cut,
-    _K.DEAL: Table._a_deal,
-    _K.KITTY: Table._a_kitty,
-    _K.BET: Table._a_bet,
-    _K.SIT_OUT: Table._a_sit_out,
-    _K.DOUBLE: Table._a_double,
-    _K.NO_DOUBLE: Table._a_double,
-    _K.SHOOT: Table._a_shoot,
-    _K.DECLARE: Table._a_declare,
-    _K.SPLIT: Table._a_split,
-    _K.BUY: Table._a_buy,
-    _K.TWIST: Table._a_twist,
-    _K.STICK: Table._a_stick,
-    _K.BURN: Table._a_burn,
-    _K.SELL_BANK: Table._a_sell,
-    _K.NEXT_ROUND: Table._a_next,
+    _AK_JOIN: Table._a_join,
+    _AK_LEAVE: Table._a_leave,
+    _AK_CUT: Table._a_cut,
+    _AK_DEAL: Table._a_deal,
+    _AK_KITTY: Table._a_kitty,
+    _AK_BET: Table._a_bet,
+    _AK_SIT_OUT: Table._a_sit_out,
+    _AK_DOUBLE: Table._a_double,
+    _AK_NO_DOUBLE: Table._a_double,
+    _AK_SHOOT: Table._a_shoot,
+    _AK_DECLARE: Table._a_declare,
+    _AK_SPLIT: Table._a_split,
+    _AK_BUY: Table._a_buy,
+    _AK_TWIST: Table._a_twist,
+    _AK_STICK: Table._a_stick,
+    _AK_BURN: Table._a_burn,
+    _AK_SELL_BANK: Table._a_sell,
+    _AK_NEXT_ROUND: Table._a_next,
 }
