@@ -183,3 +183,19 @@ def test_event_audience() -> None:
     out = act(t, "ann", K.BUY, 5)
     pub = [e for e in out.events if e.public]
     assert all("2C" not in e.cards for e in pub)
+
+
+def test_fast_event_and_transfer_factories_build_real_frozen_objects() -> None:
+    import dataclasses
+
+    from engine.pontoon.table import _ev, _transfer
+    from engine.pontoon.types import Event, EventKind, Transfer
+
+    e = _ev(EventKind.BET, "ann", 0, ("AS",), 5, 21, "ann", "x")
+    assert e == Event(EventKind.BET, "ann", 0, ("AS",), 5, 21, "ann", "x")
+    assert hash(e) == hash(Event(EventKind.BET, "ann", 0, ("AS",), 5, 21, "ann", "x"))
+    assert _ev(EventKind.TURN) == Event(EventKind.TURN)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        e.amount = 6  # type: ignore[misc]
+    tr = _transfer("a", "b", 3, "r")
+    assert tr == Transfer("a", "b", 3, "r") and dataclasses.asdict(tr)["amount"] == 3
