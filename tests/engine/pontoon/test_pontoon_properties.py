@@ -204,7 +204,7 @@ class Checker:
 )
 @given(
     rules=rules_st(),
-    n_seats=st.integers(2, 6),
+    n_seats=st.integers(2, 9),
     seed=st.integers(0, 2**31),
     snap_at=st.integers(0, 250),
 )
