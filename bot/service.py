@@ -12,6 +12,7 @@ No discord imports here. Every change to a table goes through :meth:`TableServic
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -48,6 +49,8 @@ class LiveTable:
     last_activity: float = field(default_factory=time.monotonic)
     sale_offer: tuple[int, int, int] | None = None  # (seller, buyer, price) awaiting accept
     names: dict[str, str] = field(default_factory=dict)  # seat -> display name
+    # P-SHOOT-8 auction of the bank: {"seller": id, "ends_at": epoch seconds, "bids": {id: n}}
+    auction: dict[str, Any] | None = None
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -57,6 +60,7 @@ class LiveTable:
             "message_id": self.message_id,
             "sale_offer": list(self.sale_offer) if self.sale_offer else None,
             "names": self.names,
+            "auction": self.auction,
         }
 
     def snapshot(self) -> str:
@@ -145,6 +149,7 @@ class TableService:
         self.by_channel: dict[int, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._timer_tasks: dict[str, asyncio.Task[None]] = {}
+        self._wake: dict[str, asyncio.Event] = {}
         self._closing = False
         # Other games register "is this member's money tied up there?" checks here, so a
         # member never has chips in play at two tables of one server at once.
@@ -197,6 +202,7 @@ class TableService:
                 store_version=int(rec.version),
             )
             live.names = dict(meta.get("names") or {})
+            live.auction = meta.get("auction")
             offer = meta.get("sale_offer")
             live.sale_offer = tuple(offer) if offer else None  # type: ignore[assignment]
             self._register(live)
@@ -435,6 +441,88 @@ class TableService:
         await self._after_change(live, outcome)
         return outcome
 
+    async def open_auction(self, table_id: str, seller_id: int, seconds: float) -> float:
+        """P-SHOOT-8: with an empty kitty the banker may offer the bank to the highest
+        bidder instead of putting up a new kitty. Returns the closing time (epoch)."""
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            eng = live.engine
+            if not eng.rules.shoot:
+                raise RuleError("P-SHOOT-8", "Auctions of the bank belong to Shoot Pontoon.")
+            if eng.banker != seat_of(seller_id):
+                raise RuleError("P-SHOOT-8", "Only the banker can auction the bank.")
+            if eng.phase not in (Phase.WAITING, Phase.KITTY) or eng.kitty != 0:
+                raise RuleError(
+                    "P-SHOOT-8",
+                    "The bank goes to auction only when the kitty is empty, between hands.",
+                )
+            if live.auction is not None:
+                raise ServiceError("An auction of the bank is already running.")
+            if len(eng.seats) < 2:
+                raise RuleError("P-SELL-1", "Nobody else is seated to bid.")
+            ends_at = time.time() + seconds
+            live.auction = {"seller": seller_id, "ends_at": ends_at, "bids": {}}
+            await self._persist(live, [], f"auction opened by {seller_id}")
+        self._arm_timer(live)
+        return ends_at
+
+    async def bid(self, table_id: str, user_id: int, amount: int) -> int:
+        """A bid in the running auction; returns the highest bid so far."""
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            auc = live.auction
+            if auc is None:
+                raise ServiceError("There is no auction of the bank at this table.")
+            seat = seat_of(user_id)
+            if seat not in live.engine.seats:
+                raise NotSeated()
+            if user_id == auc["seller"]:
+                raise RuleError("P-SHOOT-8", "The banker cannot bid for their own bank.")
+            best = max(auc["bids"].values(), default=0)
+            if amount <= best:
+                raise RuleError("P-SHOOT-8", f"A bid must beat the highest bid so far ({best}).")
+            have = live.engine.balances.get(seat, 0)
+            if amount > have:
+                raise RuleError("P-SELL-1", f"You have only {have} chips to bid with.")
+            auc["bids"][str(user_id)] = amount
+            await self._persist(live, [], f"bid {amount} by {user_id}")
+            return amount
+
+    async def _finish_auction(self, live: LiveTable) -> None:
+        combined = Outcome()
+        async with self.lock(live.table_id):
+            auc = live.auction
+            if auc is None or time.time() < float(auc["ends_at"]):
+                return
+            live.auction = None
+            bids: dict[str, int] = auc["bids"]
+            eng = live.engine
+            seller = seat_of(int(auc["seller"]))
+            ranked = sorted(bids.items(), key=lambda kv: -kv[1])
+            for bidder, amount in ranked:  # the best bid the bidder can still pay
+                if eng.banker != seller or bidder not in eng.seats:
+                    break
+                if eng.balances.get(bidder, 0) < amount:
+                    continue
+                try:
+                    self._merge(
+                        combined,
+                        await self._apply(
+                            live, Action(seller, ActionKind.SELL_BANK, amount=amount, target=bidder)
+                        ),
+                    )
+                    break
+                except RuleError as exc:
+                    log.info("auction sale to %s refused: %s", bidder, exc)
+            if not combined.events:
+                await self._persist(live, [], "auction closed without a sale")
+        await self._after_change(live, combined)
+
+    def auction_seconds_left(self, live: LiveTable) -> float | None:
+        if live.auction is None:
+            return None
+        return max(0.0, float(live.auction["ends_at"]) - time.time())
+
     # ------------------------------------------------------------------ close
     async def close(self, table_id: str, reason: str) -> None:
         """Close a table, returning every chip in escrow and the kitty to its owner."""
@@ -483,6 +571,7 @@ class TableService:
         else:
             live.deadline = None
             live.deadline_version = eng.version
+        self._wake.setdefault(live.table_id, asyncio.Event()).set()
         task = self._timer_tasks.get(live.table_id)
         if task is None or task.done():
             self._timer_tasks[live.table_id] = asyncio.create_task(
@@ -503,8 +592,17 @@ class TableService:
                 now = time.monotonic()
                 idle_at = live.last_activity + self.timers.idle_seconds
                 wake = min(idle_at, live.deadline) if live.deadline is not None else idle_at
+                auction_left = self.auction_seconds_left(live)
+                if auction_left is not None:
+                    wake = min(wake, now + auction_left)
+                    if auction_left <= 0:
+                        await self._finish_auction(live)
+                        continue
                 if wake > now:
-                    await asyncio.sleep(min(wake - now, 5.0))
+                    event = self._wake.setdefault(table_id, asyncio.Event())
+                    event.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(event.wait(), min(wake - now, 5.0))
                     continue
                 if live.deadline is not None and live.deadline <= now:
                     await self._on_deadline(live)

@@ -1,4 +1,5 @@
-"""/bank sell|kitty: selling the bank (P-SELL-1) and the Shoot Pontoon kitty (P-SHOOT-1/8)."""
+"""/bank sell|kitty|auction|bid: selling the bank (P-SELL-1), the Shoot Pontoon kitty and
+the auction of the bank when the kitty is empty (P-SHOOT-1/8)."""
 
 from __future__ import annotations
 
@@ -118,6 +119,45 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 live.table_id, interaction.user.id, ActionKind.KITTY, amount=parse_amount(amount)
             )
             await interaction.followup.send(f"Kitty: {amount} added.", ephemeral=True)
+        except (ServiceError, EngineError) as exc:
+            await _reply(interaction, friendly(exc))
+
+    @app_commands.command(
+        name="auction", description="Empty kitty: offer the bank to the highest bidder (P-SHOOT-8)"
+    )
+    @app_commands.describe(seconds="how long bids are taken")
+    async def auction(
+        self, interaction: Interaction, seconds: app_commands.Range[int, 10, 600] = 60
+    ) -> None:
+        try:
+            if interaction.channel_id is None:
+                raise ServiceError("Use this in the table's channel.")
+            live = self.bot.service.in_channel(interaction.channel_id)
+            ends_at = await self.bot.service.open_auction(
+                live.table_id, interaction.user.id, float(seconds)
+            )
+            await interaction.response.send_message(
+                f"{interaction.user.mention} auctions the bank (P-SHOOT-8). Bid with "
+                f"`/bank bid amount`; the highest bid <t:{int(ends_at)}:R> takes the bank."
+            )
+        except (ServiceError, EngineError) as exc:
+            await _reply(interaction, friendly(exc))
+
+    @app_commands.command(name="bid", description="Bid for the bank in a running auction")
+    async def bid(
+        self, interaction: Interaction, amount: app_commands.Range[int, 1, 1_000_000_000]
+    ) -> None:
+        try:
+            if interaction.channel_id is None:
+                raise ServiceError("Use this in the table's channel.")
+            live = self.bot.service.in_channel(interaction.channel_id)
+            best = await self.bot.service.bid(
+                live.table_id, interaction.user.id, parse_amount(amount, "bid")
+            )
+            await interaction.response.send_message(
+                f"{interaction.user.display_name} bids **{best}** for the bank.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         except (ServiceError, EngineError) as exc:
             await _reply(interaction, friendly(exc))
 

@@ -1,0 +1,196 @@
+"""TableService with the real engine and a real SQLite store: timers, stale buttons, one
+table per channel, the bank sale and auction, closing mid-round. No Discord here."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.audit import audit
+from bot.errors import BusyElsewhere, NotSeated, ServiceError, StaleButton, TableExists
+from bot.service import LiveTable, TableService, Timers
+from bot.storage import Store
+from engine.cards import RandomChance
+from engine.errors import RuleError
+from engine.pontoon import PontoonRules
+from engine.pontoon.types import ActionKind, Phase
+
+G, CH, CH2 = 1, 10, 11
+ANN, BOB, CAT = 100, 200, 300
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "t.sqlite3")
+    yield s
+    await s.close()
+
+
+def service(
+    store: Store, *, bet: float = 600, turn: float = 600, idle: float = 600, seed: int = 3
+) -> TableService:
+    return TableService(
+        store, chance=RandomChance(random.Random(seed)), timers=Timers(bet, turn, idle)
+    )
+
+
+async def seated(svc: TableService, rules: PontoonRules | None = None, *others: int) -> LiveTable:
+    live = await svc.open_table(G, CH, ANN, rules or PontoonRules(), opener_name="ann")
+    for uid in others or (BOB,):
+        await svc.act(live.table_id, uid, ActionKind.JOIN)
+    return live
+
+
+async def ledger_ok(store: Store) -> None:
+    report = await audit(store)
+    assert report.ok, report.summary()
+
+
+async def test_one_table_per_channel_and_one_table_per_member(store: Store) -> None:
+    svc = service(store)
+    live = await seated(svc)
+    with pytest.raises(TableExists):
+        await svc.open_table(G, CH, CAT, PontoonRules())
+    with pytest.raises(BusyElsewhere):  # ann already sits at a table of this server
+        await svc.open_table(G, CH2, ANN, PontoonRules())
+    with pytest.raises(NotSeated):
+        await svc.act(live.table_id, CAT, ActionKind.BET, amount=2)
+    await svc.shutdown()
+
+
+async def test_stale_version_changes_nothing(store: Store) -> None:
+    svc = service(store)
+    live = await seated(svc)
+    v = live.engine.version
+    await svc.deal(live.table_id, ANN, version=v)
+    before = live.engine.to_json()
+    with pytest.raises(StaleButton):
+        await svc.deal(live.table_id, ANN, version=v)  # a second click on the same Deal
+    assert live.engine.to_json() == before
+    await svc.shutdown()
+
+
+async def test_bet_timer_sits_players_out(store: Store) -> None:
+    svc = service(store, bet=0.3)
+    live = await seated(svc, None, BOB, CAT)
+    await svc.deal(live.table_id, ANN)
+    assert live.engine.phase is Phase.BETTING
+    players = [s for s in live.engine.seats if s != live.engine.banker]
+    await svc.act(live.table_id, int(players[0]), ActionKind.BET, amount=2)
+    for _ in range(40):
+        await asyncio.sleep(0.1)
+        if live.engine.phase is not Phase.BETTING:
+            break
+    # the one who did not bet sits the round out; the round goes on for the other
+    view = live.engine.public_view()
+    sitting = {s.seat for s in view.seats if s.sitting_out}
+    assert sitting == {players[1]}
+    assert live.engine.phase in (Phase.PLAYING, Phase.BANKER, Phase.WAITING)
+    await svc.shutdown()
+    await ledger_ok(store)
+
+
+async def test_turn_timer_plays_a_safe_hand_and_the_banker_stays(store: Store) -> None:
+    svc = service(store, turn=0.2)
+    live = await seated(svc)
+    await svc.deal(live.table_id, ANN)
+    player = next(s for s in live.engine.seats if s != live.engine.banker)
+    balance = live.engine.balances[player]
+    await svc.act(live.table_id, int(player), ActionKind.BET, amount=3)
+    for _ in range(80):
+        await asyncio.sleep(0.1)
+        if live.engine.phase is Phase.WAITING:
+            break
+    assert live.engine.phase is Phase.WAITING, live.engine.phase
+    # timeouts never buy: the stake stayed 3, so the player won or lost 3 or 6 at most
+    assert abs(live.engine.balances[player] - balance) in (3, 6)
+    await svc.shutdown()
+    await ledger_ok(store)
+
+
+async def test_bank_sale_moves_chips_and_the_bank(store: Store) -> None:
+    svc = service(store)
+    live = await seated(svc)
+    await svc.deal(live.table_id, ANN)
+    banker = int(live.engine.banker or 0)
+    buyer = BOB if banker == ANN else ANN
+    with pytest.raises(RuleError):  # between hands only
+        await svc.offer_bank(live.table_id, banker, buyer, 5)
+    await svc.close(live.table_id, "test")  # mid-round: stakes back, ledger balanced
+    await ledger_ok(store)
+
+    live = await seated(svc)
+    await svc.deal(live.table_id, ANN)
+    # play the round out: the player sticks or twists, the banker stays
+    for _ in range(30):
+        eng = live.engine
+        if eng.phase is Phase.BETTING:
+            p = next(s for s in eng.to_act())
+            await svc.act(live.table_id, int(p), ActionKind.BET, amount=2)
+            continue
+        if eng.phase not in (Phase.PLAYING, Phase.BANKER):
+            break
+        seat = eng.to_act()[0]
+        action = eng.timeout_action(seat)
+        assert action is not None
+        await svc.act(live.table_id, int(seat), action.kind)
+    assert live.engine.phase is Phase.WAITING
+    banker = int(live.engine.banker or 0)
+    buyer = BOB if banker == ANN else ANN
+    before = dict(live.engine.balances)
+    with pytest.raises(RuleError):
+        await svc.offer_bank(live.table_id, buyer, banker, 5)  # only the banker sells
+    await svc.offer_bank(live.table_id, banker, buyer, 7)
+    with pytest.raises(ServiceError):
+        await svc.accept_bank(live.table_id, CAT)  # not the buyer
+    await svc.accept_bank(live.table_id, buyer)
+    assert live.engine.banker == str(buyer)
+    assert live.engine.balances[str(buyer)] == before[str(buyer)] - 7
+    assert live.engine.balances[str(banker)] == before[str(banker)] + 7
+    await svc.shutdown()
+    await ledger_ok(store)
+
+
+async def test_auction_of_the_bank_with_an_empty_kitty(store: Store) -> None:
+    svc = service(store)
+    rules = PontoonRules(shoot=True, kitty_min=10, kitty_max=50)
+    live = await seated(svc, rules, BOB, CAT)
+    await svc.deal(live.table_id, ANN)
+    assert live.engine.phase is Phase.KITTY
+    banker = int(live.engine.banker or 0)
+    bidders = [u for u in (ANN, BOB, CAT) if u != banker]
+    with pytest.raises(RuleError):
+        await svc.open_auction(live.table_id, bidders[0], 0.3)  # only the banker
+    await svc.open_auction(live.table_id, banker, 0.4)
+    await svc.bid(live.table_id, bidders[0], 5)
+    with pytest.raises(RuleError):
+        await svc.bid(live.table_id, bidders[1], 5)  # must beat the highest bid
+    with pytest.raises(RuleError):
+        await svc.bid(live.table_id, bidders[1], 5000)  # more than they hold
+    await svc.bid(live.table_id, bidders[1], 9)
+    for _ in range(40):
+        await asyncio.sleep(0.1)
+        if live.auction is None:
+            break
+    assert live.engine.banker == str(bidders[1])
+    assert live.engine.balances[str(banker)] == 1009
+    await svc.shutdown()
+    await ledger_ok(store)
+
+
+async def test_reload_restores_every_table_exactly(store: Store) -> None:
+    svc = service(store)
+    live = await seated(svc)
+    await svc.deal(live.table_id, ANN)
+    snap = live.engine.to_json()
+    await svc.shutdown()
+    again = service(store)
+    loaded = await again.load()
+    assert [t.table_id for t in loaded] == [live.table_id]
+    assert loaded[0].engine.to_json() == snap
+    assert loaded[0].names == live.names
+    await again.shutdown()
