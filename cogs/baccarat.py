@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -161,7 +161,7 @@ def _modal_values(data: object) -> dict[str, str]:
 
 async def handle_modal(interaction: Interaction) -> None:
     """A submitted bet form: ``pbm:{table}:{side}:{round}`` plus the amount typed."""
-    data = interaction.data or {}
+    data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     try:
         parts = custom_id[len(MODAL_PREFIX) :].split(":")
@@ -232,8 +232,8 @@ class Baccarat(
     async def on_interaction(self, interaction: Interaction) -> None:
         if interaction.type is not discord.InteractionType.modal_submit:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
-        if custom_id.startswith(MODAL_PREFIX):
+        data: dict[str, Any] = dict(interaction.data or {})
+        if str(data.get("custom_id", "")).startswith(MODAL_PREFIX):
             await handle_modal(interaction)
 
     def _table(self, interaction: Interaction) -> BaccaratTable:

@@ -528,3 +528,35 @@ async def test_betting_window_bounds(store: Store) -> None:
         with pytest.raises(ServiceError):
             await service.open_table(G, CH, ALICE, PuntoBancoRules(), betting_seconds=seconds)
     assert service.tables == {}
+
+
+async def test_while_the_cards_are_shown_bets_wait_and_end_still_works(store: Store) -> None:
+    release = asyncio.Event()
+
+    class Slow(Recorder):
+        async def coup_dealt(
+            self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
+        ) -> None:
+            await super().coup_dealt(live, result, balances)
+            await release.wait()
+
+    rec = Slow()
+    service = make_service(store, SEED_PUNTO, rec)
+    live = await open_table(service)
+    await service.bet(live.table_id, BOB, "punto", 10)
+    dealing = asyncio.create_task(service.close_window(live.table_id))
+    await asyncio.wait_for(rec.dealt.wait(), 5)
+    assert live.phase is Phase.DEALING
+    with pytest.raises(ServiceError, match="being dealt"):
+        await service.bet(live.table_id, CAROL, "punto", 10)
+    with pytest.raises(ServiceError, match="being dealt"):
+        await service.withdraw(live.table_id, BOB)
+    assert await service.close_window(live.table_id) is None  # no second deal
+    assert await service.close(live.table_id, "ended by alice") == []  # coup already settled
+    release.set()
+    result = await dealing
+    assert result is not None and result.coup.winner is Side.PUNTO
+    assert "betting" not in rec.names()  # no new window on a closed table
+    assert await balance(store, BOB) == START + 10
+    assert await store.ensure_member(G, CAROL) == START
+    await assert_audit_ok(store)

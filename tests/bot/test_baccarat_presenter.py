@@ -1,0 +1,169 @@
+"""The Punto Banco presenter's text builders (no Discord connection needed)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.baccarat import BaccaratTable
+from bot.baccarat_presenter import (
+    BUTTON_ID,
+    BaccaratButton,
+    banco_note,
+    betting_embed,
+    betting_view,
+    deal_text,
+    odds_text,
+    summary_embed,
+)
+from engine.cards import RandomChance, parse_cards
+from engine.punto_banco import (
+    Bet,
+    BetOutcome,
+    BetResult,
+    CoupResult,
+    PuntoBancoRules,
+    PuntoBancoTable,
+    Settlement,
+    Side,
+    exact_odds,
+    play_cards,
+)
+
+
+def table(rules: PuntoBancoRules | None = None) -> BaccaratTable:
+    return BaccaratTable(
+        table_id="abc123",
+        guild_id=1,
+        channel_id=2,
+        opener_id=3,
+        engine=PuntoBancoTable(rules or PuntoBancoRules()),
+        betting_seconds=20,
+        closes_at=1_800_000_000.0,
+        names={"10": "alice", "11": "bob"},
+    )
+
+
+def coup_result(cards: str, bets: list[tuple[str, Side, int]]) -> CoupResult:
+    from engine.punto_banco import settle
+
+    coup = play_cards(parse_cards(cards.split()))
+    settlement = settle([Bet(b, s, a) for b, s, a in bets], coup.winner, PuntoBancoRules())
+    return CoupResult(1, False, coup, settlement)
+
+
+@pytest.mark.rule("B-DEAL-1")
+def test_the_coup_is_shown_card_by_card() -> None:
+    # Punto 2+3=5 draws a 4 -> 9; Banco 6+K=6 stands on a Punto third card of 4 (B-BANCO-2)
+    result = coup_result("2H 6S 3D KC 4S", [])
+    assert [s for s, _ in result.coup.dealt] == [
+        Side.PUNTO,
+        Side.BANCO,
+        Side.PUNTO,
+        Side.BANCO,
+        Side.PUNTO,
+    ]
+    first = deal_text(result, 1)
+    assert "Punto: 2♥" in first and "Banco: —" in first and first.endswith("…")
+    four = deal_text(result, 4)
+    assert "Punto: 2♥  3♦   → **5**" in four and "Banco: 6♠  K♣   → **6**" in four
+    assert "wins" not in four
+    last = deal_text(result, 5)
+    assert "Punto: 2♥  3♦  4♠   → **9**" in last
+    assert "Punto drew a third card on 5" in last
+    assert "**Punto wins**, 9 to 6." in last
+
+
+@pytest.mark.rule("B-TIE-1")
+def test_an_egalite_is_announced_with_the_returned_bets() -> None:
+    result = coup_result("9H 9S KD KC", [("10", Side.PUNTO, 5)])
+    text = deal_text(result, 4)
+    assert "natural" in text and "**Egalité** 9–9" in text and "returned" in text
+
+
+@pytest.mark.rule("B-WIN-1")
+def test_banco_rounding_is_explained() -> None:
+    rules = PuntoBancoRules()
+    assert banco_note(rules, 20, 19) == " (5% commission: 1)"
+    assert banco_note(rules, 10, 9) == " (10 × 95% = 9.5, rounded down to 9)"
+    assert banco_note(rules, 1, 0) == " (1 × 95% = 0.95, rounded down to 0)"
+
+
+@pytest.mark.rule("B-WIN-1")
+def test_the_summary_lists_each_bettor_with_net_and_balance() -> None:
+    live = table()
+    # Banco 7+K=7 vs Punto 3+3=6 stands (B-PUNTO-1: 6 stands), Banco stands on 7
+    result = coup_result(
+        "3H 7S 3D KC", [("10", Side.BANCO, 10), ("10", Side.EGALITE, 2), ("11", Side.PUNTO, 20)]
+    )
+    assert result.coup.winner is Side.BANCO
+    em = summary_embed(live, result, {"10": 1007, "11": 980})
+    assert em.title == "Coup #1: Banco wins 7 to 6"
+    text = em.description or ""
+    assert (
+        "alice: Banco 10: **won +9** (10 × 95% = 9.5, rounded down to 9); Egalité 2: lost −2"
+        " → net +7, balance 1,007" in text
+    )
+    assert "bob: Punto 20: lost −20 → net −20, balance 980" in text
+    assert em.footer.text == "The house took 13 this coup."
+
+
+def test_a_missed_result_after_a_restart_is_labelled() -> None:
+    results = (BetResult(Bet("11", Side.PUNTO, 5), BetOutcome.PUSH, 0),)
+    coup = play_cards(parse_cards(["9H", "9S", "KD", "KC"]))
+    em = summary_embed(
+        table(), CoupResult(4, False, coup, Settlement(results, ())), {"11": 100}, late=True
+    )
+    assert "Coup #4: Egalité 9–9" in (em.title or "") and "restart" in (em.title or "")
+    assert "bob: Punto 5: returned on the Egalité (±0)" in (em.description or "")
+
+
+def test_betting_message_shows_bets_deadline_and_buttons() -> None:
+    live = table(PuntoBancoRules(packs=6, tableau="standard", min_bet=2, max_bet=50))
+    live.engine.place_bet("10", Side.BANCO, 20)
+    live.engine.place_bet("11", Side.EGALITE, 3)
+    em = betting_embed(live, idle_windows=2)
+    assert em.title == "Punto Banco — coup #1"
+    assert "<t:1800000000:R>" in (em.description or "")
+    assert em.fields[0].name == "Bets (Punto 0 · Banco 20 · Egalité 3)"
+    assert em.fields[0].value == "alice: Banco 20\nbob: Egalité 3"
+    assert "multiples of 20" in (em.fields[1].value or "")
+    assert "6 packs · standard tableau · bets 2–50" in (em.footer.text or "")
+    view = betting_view(live)
+    ids = [getattr(item, "custom_id", None) for item in view.children]
+    assert ids[:3] == ["pb:abc123:punto:1", "pb:abc123:banco:1", "pb:abc123:egalite:1"]
+    assert all(BUTTON_ID.fullmatch(str(i)) for i in ids)
+    closed = betting_view(live, closed=True, round_no=1)
+    buttons = [c.item for c in closed.children if isinstance(c, BaccaratButton)]
+    assert [b.label for b in buttons if not b.disabled] == ["Odds"]
+
+
+def test_an_empty_window_warns_that_the_table_will_close() -> None:
+    live = table()
+    live.empty_windows = 1
+    assert "closes if 1 more betting window passes" in (
+        betting_embed(live, idle_windows=2).description or ""
+    )
+
+
+def test_odds_text_uses_the_engines_exact_figures() -> None:
+    rules = PuntoBancoRules(packs=8, tableau="standard")
+    odds = exact_odds(8, "standard")
+    text = odds_text(rules)
+    assert f"Banco wins {float(odds.banco) * 100:.2f}%" in text
+    assert f"Egalité {float(odds.tie) * 100:.2f}%" in text
+    edges = odds.edges(rules)
+    assert f"Banco {float(edges['banco']) * 100:.3f}%" in text
+    assert "1.058%" in text or "1.06" in text  # the published 8-deck Banco edge
+    one_chip = odds.edges_for_stake(rules, 1)["banco"]
+    assert f"1: {float(one_chip) * 100:.2f}% (wins 0)" in text
+    assert "rounded down" in text and "multiples of 20" in text
+
+
+def test_odds_text_for_the_shoe_as_it_stands() -> None:
+    t = PuntoBancoTable(PuntoBancoRules())
+    t.deal(RandomChance(random.Random(5)))
+    text = odds_text(t.rules, t.shoe)
+    assert f"This shoe now ({len(t.shoe)} cards left)" in text
+    assert "This shoe now" not in odds_text(t.rules, PuntoBancoTable().shoe)  # empty: no odds
