@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """Interaction-to-callback latency of a bot, measured against the fake Discord.
 
-Starts the fake Discord on 127.0.0.1, launches the bot as its own process pointed at it,
+Starts the fake Discord on 127.0.0.1 (a guild with members player0..playerN, player0 with
+Manage Server), launches the bot as its own process pointed at it,
 fires a burst of slash commands (``--n`` in total, ``--concurrency`` in flight, spread over
 ``--members`` members) and reports, as JSON, the latency from the INTERACTION_CREATE being
 written to the bot's socket to the bot's callback request arriving (p50/p90/p99/max), plus
