@@ -110,11 +110,16 @@ async def run_one(
                     + log_path.read_text(errors="replace")[-3000:]
                 ) from None
 
+            by_name = {f"@{p.name}": p for p in people}
+
             async def fire(i: int) -> InteractionResult | Exception:
                 member = people[i % len(people)]
+                opts = {
+                    k: by_name.get(v, v) if isinstance(v, str) else v for k, v in options.items()
+                }
                 try:
                     r = await fake.slash(
-                        member, channel, command, options=options, timeout=answer_timeout
+                        member, channel, command, options=opts, timeout=answer_timeout
                     )
                     if r.callback_type == 5:
                         await r.wait_message(answer_timeout)
@@ -230,7 +235,11 @@ def main() -> int:
     parser.add_argument(
         "--command", default="demo hello", help='slash command path, e.g. "pontoon balance"'
     )
-    parser.add_argument("--options", default="{}", help="slash command options as a JSON object")
+    parser.add_argument(
+        "--options",
+        default="{}",
+        help='slash command options as a JSON object; "@player3" means that member (user options)',
+    )
     parser.add_argument(
         "--env", action="append", default=[], metavar="KEY=VALUE", help="extra env for the bot"
     )
