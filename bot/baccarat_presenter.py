@@ -200,7 +200,7 @@ def betting_embed(
         value="\n".join(lines)[:1024] if lines else "No bets yet.",
         inline=False,
     )
-    if rules.banco_commission_pct:
+    if rules.banco_commission_pct and rules.max_bet >= rules.exact_banco_stake_multiple:
         em.add_field(
             name="Banco commission",
             value=(
@@ -236,15 +236,19 @@ def deal_text(result: CoupResult, shown: int) -> str:
     ]
     lines.append(f"{SIDE_EMOJI[Side.PUNTO]} Punto: {hand_text(punto)}   → **{total_of(punto)}**")
     lines.append(f"{SIDE_EMOJI[Side.BANCO]} Banco: {hand_text(banco)}   → **{total_of(banco)}**")
-    if shown >= 5 and coup.punto_third is not None:
-        lines.append(f"Punto drew a third card on {total_of(coup.punto[:2])} (B-PUNTO-1).")
-    if shown >= len(coup.dealt):
+    p2, b2 = total_of(coup.punto[:2]), total_of(coup.banco[:2])
+    finished = shown >= len(coup.dealt)
+    if coup.punto_third is not None and shown >= 5:
+        lines.append(f"Punto draws a third card on {p2} (B-PUNTO-1).")
+    if finished:
         if coup.natural:
             lines.append("A natural: nobody draws (B-NAT-1).")
-        elif coup.punto_third is None and coup.banco_third is None:
-            lines.append("Both stand.")
-        if coup.banco_third is not None:
-            lines.append(f"Banco drew a third card on {total_of(coup.banco[:2])} (B-BANCO).")
+        else:
+            if coup.punto_third is None:
+                lines.append(f"Punto stands on {p2} (B-PUNTO-1).")
+            rule = "B-BANCO-1" if coup.punto_third is None else "B-BANCO-2"
+            verb = "draws a third card" if coup.banco_third is not None else "stands"
+            lines.append(f"Banco {verb} on {b2} ({rule}).")
         if coup.winner is Side.EGALITE:
             lines.append(
                 f"**Egalité** {coup.punto_total}–{coup.banco_total}: Egalité bets win, "
@@ -350,15 +354,20 @@ def odds_text(rules: PuntoBancoRules, shoe: Shoe | None = None) -> str:
         stakes = sorted(s for s in candidates if rules.min_bet <= s <= rules.max_bet)[:8]
         parts = [
             f"{s}: {pct(odds.edges_for_stake(rules, s)['banco'], 2)}"
-            + (f" (wins {rules.banco_winnings(s)})" if s < multiple else "")
+            + (f" (a win pays {rules.banco_winnings(s)})" if s < multiple else "")
             for s in stakes
         ]
+        advice = (
+            f"Bet **multiples of {multiple}** on Banco to be paid in full."
+            if rules.max_bet >= multiple
+            else f"This table's largest bet is below {multiple}, so every Banco win here "
+            "loses something to rounding."
+        )
         lines += [
             "**Banco edge for a whole-chip stake** (winnings are rounded DOWN):",
             " · ".join(parts),
             f"⚠️ Banco wins are rounded down to whole chips, so small Banco bets cost far "
-            f"more than {pct(edges['banco'], 2)}. Bet **multiples of {multiple}** on Banco "
-            "to be paid in full.",
+            f"more than {pct(edges['banco'], 2)}. {advice}",
         ]
     if shoe is not None and not shoe.needs_shuffle:
         now = exact_odds_for_counts(shoe.value_counts(), rules.tableau)

@@ -71,7 +71,8 @@ def test_the_coup_is_shown_card_by_card() -> None:
     assert "wins" not in four
     last = deal_text(result, 5)
     assert "Punto: 2♥  3♦  4♠   → **9**" in last
-    assert "Punto drew a third card on 5" in last
+    assert "Punto draws a third card on 5 (B-PUNTO-1)." in last
+    assert "Banco stands on 6 (B-BANCO-2)." in last
     assert "**Punto wins**, 9 to 6." in last
 
 
@@ -157,8 +158,10 @@ def test_odds_text_uses_the_engines_exact_figures() -> None:
     assert f"Banco {float(edges['banco']) * 100:.3f}%" in text
     assert "1.058%" in text or "1.06" in text  # the published 8-deck Banco edge
     one_chip = odds.edges_for_stake(rules, 1)["banco"]
-    assert f"1: {float(one_chip) * 100:.2f}% (wins 0)" in text
+    assert f"1: {float(one_chip) * 100:.2f}% (a win pays 0)" in text
     assert "rounded down" in text and "multiples of 20" in text
+    small = odds_text(PuntoBancoRules(min_bet=5, max_bet=10))
+    assert "largest bet is below 20" in small and "multiples of 20" not in small
 
 
 def test_odds_text_for_the_shoe_as_it_stands() -> None:
