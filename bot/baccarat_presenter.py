@@ -200,13 +200,18 @@ def betting_embed(
         value="\n".join(lines)[:1024] if lines else "No bets yet.",
         inline=False,
     )
-    if rules.banco_commission_pct and rules.max_bet >= rules.exact_banco_stake_multiple:
+    if rules.banco_commission_pct:
+        multiple = rules.exact_banco_stake_multiple
+        advice = (
+            f"bet multiples of {multiple} on Banco to lose nothing to rounding."
+            if rules.max_bet >= multiple
+            else f"with bets below {multiple} every Banco win loses a little to rounding."
+        )
         em.add_field(
             name="Banco commission",
             value=(
                 f"Banco wins are paid {100 - rules.banco_commission_pct}% of the stake, "
-                f"**rounded down** to whole chips: bet multiples of "
-                f"{rules.exact_banco_stake_multiple} on Banco to lose nothing to rounding."
+                f"**rounded down** to whole chips: {advice}"
             ),
             inline=False,
         )
