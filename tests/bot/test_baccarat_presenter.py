@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
-from bot.baccarat import BaccaratTable
+from bot.baccarat import BaccaratService, BaccaratTable
 from bot.baccarat_presenter import (
     BUTTON_ID,
     BaccaratButton,
+    DiscordBaccaratPresenter,
     banco_note,
     betting_embed,
     betting_view,
@@ -17,6 +19,7 @@ from bot.baccarat_presenter import (
     odds_text,
     summary_embed,
 )
+from bot.storage import GuildSettings, Store
 from engine.cards import RandomChance, parse_cards
 from engine.punto_banco import (
     Bet,
@@ -170,3 +173,80 @@ def test_odds_text_for_the_shoe_as_it_stands() -> None:
     text = odds_text(t.rules, t.shoe)
     assert f"This shoe now ({len(t.shoe)} cards left)" in text
     assert "This shoe now" not in odds_text(t.rules, PuntoBancoTable().shoe)  # empty: no odds
+
+
+# ------------------------------------------------------------ the presenter, stubbed
+class StubMessage:
+    def __init__(self, channel: StubChannel, mid: int, **kw: object) -> None:
+        self.channel = channel
+        self.id = mid
+        self.versions: list[dict[str, object]] = [kw]
+
+    async def edit(self, **kw: object) -> StubMessage:
+        self.versions.append(kw)
+        return self
+
+
+class StubChannel:
+    def __init__(self) -> None:
+        self.messages: dict[int, StubMessage] = {}
+
+    async def send(self, content: str | None = None, **kw: object) -> StubMessage:
+        msg = StubMessage(self, 1000 + len(self.messages), content=content, **kw)
+        self.messages[msg.id] = msg
+        return msg
+
+    def get_partial_message(self, mid: int) -> StubMessage:
+        return self.messages[mid]
+
+
+class StubBot:
+    def __init__(self) -> None:
+        self.channel = StubChannel()
+
+    def get_partial_messageable(self, channel_id: int, guild_id: int | None = None) -> StubChannel:
+        return self.channel
+
+
+async def test_presenter_deals_card_by_card_and_reposts_a_missed_result(
+    tmp_path: Path,
+) -> None:
+    bot = StubBot()
+    presenter = DiscordBaccaratPresenter(bot, card_delay=0.001)  # type: ignore[arg-type]
+    store = await Store.open(tmp_path / "p.sqlite3", defaults=GuildSettings(starting_chips=100))
+    try:
+        service = BaccaratService(
+            store, chance=RandomChance(random.Random(0)), presenter=presenter, run_timers=False
+        )
+        presenter.service = service
+        live = await service.open_table(1, 2, 10, PuntoBancoRules(), opener_name="alice")
+        first = live.message_id
+        assert first is not None and (await store.get_table(live.table_id)).message_id == first  # type: ignore[union-attr]
+        await service.bet(live.table_id, 10, "banco", 10, name="alice")
+        table_msg = bot.channel.messages[first]
+        assert "alice: Banco 10" in str(table_msg.versions[-1]["embed"].fields[0].value)  # type: ignore[attr-defined]
+        result = await service.close_window(live.table_id)
+        assert result is not None and result.coup.winner is Side.BANCO
+        sent = list(bot.channel.messages.values())
+        deal = next(m for m in sent if str(m.versions[0].get("content", "")).startswith("**Coup"))
+        assert len(deal.versions) == len(result.coup.dealt)  # one edit per further card
+        assert "Banco wins" in str(deal.versions[-1]["content"])
+        summary = next(
+            m for m in sent if "Coup #1:" in str(getattr(m.versions[0].get("embed"), "title", ""))
+        )
+        assert "rounded down to 9" in str(summary.versions[0]["embed"].description)  # type: ignore[attr-defined]
+        # the window's own message shows its bets, closed; a new message opens coup #2
+        assert "coup #1" in str(table_msg.versions[-1]["embed"].title)  # type: ignore[attr-defined]
+        assert live.message_id not in (None, first)
+        assert "coup #2" in str(bot.channel.messages[live.message_id].versions[0]["embed"].title)  # type: ignore[attr-defined,index]
+
+        # a coup settled but not shown before a restart is posted late, then a new window
+        live.announced = 0
+        before = len(bot.channel.messages)
+        await presenter.table_restored(live)
+        late = list(bot.channel.messages.values())[before]
+        assert "restart" in str(late.versions[0]["embed"].title)  # type: ignore[attr-defined]
+        assert "balance 109" in str(late.versions[0]["embed"].description)  # type: ignore[attr-defined]
+        assert live.announced == 1 and live.message_id == max(bot.channel.messages)
+    finally:
+        await store.close()
