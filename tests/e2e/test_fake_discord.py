@@ -258,7 +258,13 @@ async def test_rest_error_shapes_match_discord(fake_discord: FakeDiscord, world:
             assert body["retry_after"] == 1.5 and body["global"] is False
         async with http.post(url, json={"content": "ok"}, headers=auth) as resp:
             assert resp.status == 200
+
+        fake.delete_channel(world.channel)
+        async with http.post(url, json={"content": "gone"}, headers=auth) as resp:
+            assert resp.status == 404
+            assert await resp.json() == {"message": "Unknown Channel", "code": 10003}
     assert [m.text for m in fake.channel_messages(world.channel)] == ["ok"]
+    assert fake.requests_to("/channels/*/messages", "POST")[-1].status == 404
 
 
 async def test_bot_restart_reidentifies_and_old_non_persistent_view_is_dead(
@@ -334,3 +340,32 @@ async def test_settle_waits_for_background_work(
     assert msg.enabled_buttons() == []
     assert msg.history[0].buttons()[0].disabled is False
     assert "Hello alice" in msg.all_versions_text and "Revealed by carol" in msg.all_versions_text
+
+
+async def test_moderation_and_slow_discord(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    fake = fake_discord
+    r = await fake.slash(world.alice, world.channel, "demo", "hello")
+    fake.delete_message(r)
+    assert r.require_message().deleted
+    assert r.message not in fake.channel_messages(world.channel)
+    with pytest.raises(PermissionError):
+        await fake.click(world.alice, r, label="Reveal")
+
+    # Discord slow to accept the callback: answered, but after the deadline
+    fake.interaction_deadline = 0.2
+    slow = fake.delay_next("/interactions/*/*/callback", 0.4)
+    with pytest.raises(InteractionFailed, match="deadline"):
+        await fake.slash(world.alice, world.channel, "demo", "ping")
+    assert slow.hits == 1
+    fake.interaction_deadline = 3.0
+    assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
+
+    # a member who left cannot use commands; a deleted channel takes no interactions
+    fake.remove_member(world.carol)
+    with pytest.raises(ValueError, match="not a member"):
+        await fake.slash(world.carol, world.channel, "demo", "ping")
+    fake.delete_channel(world.channel)
+    with pytest.raises(LookupError):
+        await fake.slash(world.alice, world.channel, "demo", "ping")

@@ -147,6 +147,7 @@ class Fault:
     is_global: bool = False
     body: JSON | None = None
     hits: int = 0
+    delay: float = 0.0  # seconds to wait first; with status 0 the request then goes through
 
     def matches(self, method: str, path: str) -> bool:
         return (
@@ -525,6 +526,43 @@ class FakeDiscord:
             )
         return member
 
+    def remove_member(self, member: FakeMember) -> None:
+        """The person leaves (or is kicked from) the guild."""
+        guild = member.guild
+        guild.members.pop(member.id, None)
+        if self._session is not None:
+            self._spawn(
+                self._dispatch(
+                    "GUILD_MEMBER_REMOVE",
+                    {"guild_id": str(guild.id), "user": member.user.payload()},
+                )
+            )
+        self._notify()
+
+    def set_roles(self, member: FakeMember, roles: Sequence[FakeRole]) -> None:
+        """Replace a member's roles (GUILD_MEMBER_UPDATE is sent to the bot)."""
+        member.role_ids = [r.id for r in roles]
+        if self._session is not None:
+            self._spawn(
+                self._dispatch(
+                    "GUILD_MEMBER_UPDATE", {**member.payload(), "guild_id": str(member.guild.id)}
+                )
+            )
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """A moderator deletes the channel: later requests to it get 404 Unknown Channel."""
+        self.channels.pop(channel.id, None)
+        guild = self.guilds.get(channel.guild_id or 0)
+        if guild is not None and channel in guild.channels:
+            guild.channels.remove(channel)
+        if self._session is not None and not channel.is_dm:
+            self._spawn(self._dispatch("CHANNEL_DELETE", channel.payload()))
+        self._record("channel_delete", channel_id=channel.id)
+
+    def delete_message(self, message: FakeMessage | InteractionResult | int) -> None:
+        """A moderator deletes a message: the bot's later edits get 404 Unknown Message."""
+        self._delete_message(self._resolve_message(message))
+
     def close_dms(self, person: Person) -> None:
         """From now on the bot's DMs to this user fail with 403 / code 50007."""
         self.closed_dms.add(user_of(person).id)
@@ -563,6 +601,13 @@ class FakeDiscord:
         return self.inject_fault(
             route, status=429, method=method, count=count, retry_after=retry_after
         )
+
+    def delay_next(self, route: str, seconds: float, *, method: str = "*", count: int = 1) -> Fault:
+        """Slow Discord: the next ``count`` requests to ``route`` are answered normally but
+        only after ``seconds`` (e.g. an interaction callback after the 3 s deadline)."""
+        fault = Fault(method.upper(), route_pattern(route), 0, count, delay=seconds)
+        self.faults.append(fault)
+        return fault
 
     def fail_message_edits(self, count: int = 1, status: int = 500) -> Fault:
         """The next ``count`` message edits (channel or webhook PATCH) answer ``status``."""
@@ -1230,6 +1275,8 @@ class FakeDiscord:
         timeout: float,
         wait: bool,
     ) -> InteractionResult:
+        if channel.id not in self.channels:
+            raise LookupError(f"channel {channel.name!r} does not exist (deleted?)")
         if self._session is None:
             await self.wait_until(lambda: self._session is not None, timeout)
         iid = self._next_id()
@@ -1414,6 +1461,12 @@ class FakeDiscord:
         method = request.method
         for fault in self.faults:
             if fault.matches(method, rel):
+                if fault.delay:
+                    await asyncio.sleep(fault.delay)
+                if fault.status == 0:
+                    fault.remaining -= 1
+                    fault.hits += 1
+                    break
                 faulted = fault.response()
                 self.requests.append(
                     RequestRecord(method, rel, faulted.status, time.monotonic(), True)
@@ -1933,6 +1986,8 @@ class FakeDiscord:
 
     async def _followup(self, request: web.Request) -> web.Response:
         result = self._interaction_for_webhook(request)
+        if result.channel.id not in self.channels:
+            raise _HTTPError(404, ERR_UNKNOWN_CHANNEL)
         if not result.answered:
             raise _HTTPError(404, ERR_UNKNOWN_WEBHOOK)
         body, files = await self._body(request)
@@ -1971,7 +2026,7 @@ class FakeDiscord:
                 and msg.id not in result.followup_ids
             ):
                 msg = None
-        if msg is None or msg.deleted:
+        if msg is None or msg.deleted or msg.channel.id not in self.channels:
             raise _HTTPError(404, ERR_UNKNOWN_MESSAGE)
         if request.method == "GET":
             return json_response(msg.payload(self.app_id))
