@@ -442,6 +442,11 @@ class DiscordBaccaratPresenter:
         if closed_reason is None and round_no is None:
             await self._post_table(live)
 
+    async def repost(self, live: BaccaratTable) -> None:
+        """Post the table message again at the bottom of the channel (the old one keeps
+        working until the window closes)."""
+        await self._post_table(live)
+
     async def table_opened(self, live: BaccaratTable) -> None:
         await self._post_table(live)
 

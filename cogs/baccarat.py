@@ -342,6 +342,16 @@ class Baccarat(
         except (ServiceError, EngineError) as exc:
             await reply(interaction, refused(exc))
 
+    @app_commands.command(name="table", description="Post this channel's table message again")
+    async def table(self, interaction: Interaction) -> None:
+        try:
+            live = self._table(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.presenter.repost(live)
+            await reply(interaction, "The table message is below.")
+        except (ServiceError, EngineError) as exc:
+            await reply(interaction, friendly(exc))
+
     @app_commands.command(
         name="odds", description="Exact probabilities and house edge of each bet here"
     )

@@ -166,6 +166,10 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     # the buttons of the reloaded message work too
     assert "Bet of 30 on Punto placed" in await t.bet_form(world.alice, "Punto", "30")
     assert "alice: Banco 40, Punto 30" in t.embed_text()
+    # /baccarat table posts the table message again at the bottom
+    before = t.message().id
+    assert "table message is below" in await t.bac(world.bob, "table")
+    assert t.message().id != before and "alice: Banco 40" in t.embed_text()
 
     assert "Only the table's opener" in await t.bac(world.bob, "end")
     text = await t.bac(world.alice, "end")
