@@ -268,7 +268,7 @@ def simulate(
         "banker_stick": banker_stick,
         "fresh_pack": fresh_pack,
         "ev": total / n,
-        "outcomes": {str(k): outcomes[k] / n for k in sorted(outcomes)},
+        "outcomes": {str(k): outcomes[k] / n for k in sorted(set(outcomes) | {-2, -1, 1, 2})},
         "punter_bust": busts / n,
         "punter_five_card_trick": fives / n,
         "punter_pontoon": pontoons / n,
