@@ -1291,7 +1291,8 @@ class Table:
         elif st is _FIVE:
             out.events.append(_ev(_EV_FIVE_CARD_TRICK, seat, i))
         elif st is _21 or st is _ROYAL:
-            out.events.append(_ev(_EV_TWENTY_ONE, seat, i, detail=st.value))
+            # a royal pontoon stays a plain "21" in public until settlement (P-VAR-6)
+            out.events.append(_ev(_EV_TWENTY_ONE, seat, i))
         self._advance(ch, out)
 
     def _bust(self, out: Outcome, seat: str, i: int, h: Hand) -> None:
@@ -1572,7 +1573,10 @@ class Table:
             cards = tuple(c.code for c, u in zip(h.cards, h.up, strict=True) if u)
             hidden = len(h.cards) - len(cards)
         total = h.best() if hidden == 0 and h.cards else None
-        return HandView(seat, i, cards, hidden, h.stake, h.shoot, h.status, total)
+        status = h.status
+        if status is _ROYAL and hidden:
+            status = _21  # three sevens are not shown before settlement (P-VAR-6)
+        return HandView(seat, i, cards, hidden, h.stake, h.shoot, status, total)
 
     def private_view(self, seat: str) -> list[HandView]:
         """The seat's own hands with every card it may see (P-DEAL-1 for the banker)."""

@@ -212,3 +212,12 @@ def test_P_VAR_8_burn_14_again_and_after_split() -> None:
     act(t, "ann", K.SPLIT)  # 7S+7C = 14 may be burned after a split
     act(t, "ann", K.BURN)
     assert t.private_view("ann")[0].cards == ("5D", "9D")
+
+
+@pytest.mark.rule("P-VAR-6")
+def test_P_VAR_6_royal_is_not_revealed_before_settlement() -> None:
+    t = playing(("7S", "7H"), banker=("10H", "8H"), draws=("7D",), royal_pontoon=True)
+    out = act(t, "ann", K.TWIST)
+    assert all("royal" not in e.detail for e in out.events if e.public)
+    assert t.public_view().seats[0].hands[0].status is HandStatus.TWENTY_ONE
+    assert t.private_view("ann")[0].status is HandStatus.ROYAL
