@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BadAmount, ServiceError, friendly, parse_amount
-from bot.presenter import ACT_KIND
+from bot.presenter import ACT_KIND, TableButton
 from bot.render import rules_text
 from bot.service import LiveTable, seat_of
 from engine.errors import ConfigError, EngineError
@@ -117,16 +117,19 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
                 # Not legal for this seat now: let the engine explain why, nothing changes.
                 live.engine.legal_actions(seat)
                 raise ServiceError(_why_not(live, seat, kind))
-            await interaction.response.send_modal(
-                AmountModal(
-                    table_id,
-                    act,
-                    version,
-                    MODAL_TITLES[act],
-                    with_shoot=with_shoot,
-                    hint=hint or "amount",
-                )
+            modal = AmountModal(
+                table_id,
+                act,
+                version,
+                MODAL_TITLES[act],
+                with_shoot=with_shoot,
+                hint=hint or "amount",
             )
+            # Not kept as a live Modal: members at one table share the custom id, so a live
+            # modal could swallow or drop another member's submit. Every submit is answered
+            # from its custom id alone (Pontoon.on_interaction -> handle_modal).
+            modal.stop()
+            await interaction.response.send_modal(modal)
             return
         await interaction.response.defer()
         if act == "deal":
@@ -188,6 +191,54 @@ async def handle_modal(interaction: Interaction) -> None:
         await reply(interaction, friendly(exc))
 
 
+def _custom_ids(components: object) -> set[str]:
+    """Every custom id in a message's components (rows, containers, sections)."""
+    found: set[str] = set()
+    stack = list(components) if isinstance(components, list | tuple) else []
+    while stack:
+        comp = stack.pop()
+        cid = getattr(comp, "custom_id", None)
+        if isinstance(cid, str):
+            found.add(cid)
+        for attr in ("children", "components", "items"):
+            more = getattr(comp, attr, None)
+            if isinstance(more, list | tuple):
+                stack.extend(more)
+        accessory = getattr(comp, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return found
+
+
+async def handle_orphan_click(interaction: Interaction) -> None:
+    """Answer a click that no item will: discord.py dispatches a DynamicItem only when the
+    clicked custom id is on the message the interaction carries, so a click on a button
+    from an older rendering of the table (or a forged id) would get no answer at all and
+    the member would see "This interaction failed"."""
+    data = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if int(data.get("component_type", 2) or 2) != discord.ComponentType.button.value:
+        return
+    msg = interaction.message
+    if msg is not None and custom_id in _custom_ids(msg.components):
+        return  # discord.py dispatches it to its item
+    store = getattr(interaction.client._connection, "_view_store", None)
+    views = getattr(store, "_views", {}) if store is not None else {}
+    key = (discord.ComponentType.button.value, custom_id)
+    if key in views.get(msg.id if msg is not None else None, {}) or key in views.get(None, {}):
+        return  # a View registered for it answers
+    match = TableButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    if match is not None:
+        # a Pontoon button from an older rendering: the usual path says why (stale, closed)
+        await handle_button(interaction, match["table"], match["act"], int(match["version"]))
+        return
+    await reply(
+        interaction,
+        "That button is no longer active (or not one of this bot's); nothing was changed. "
+        "Use the buttons on the current table message.",
+    )
+
+
 def _modal_values(data: object) -> dict[str, str]:
     out: dict[str, str] = {}
     rows = data.get("components", []) if isinstance(data, dict) else []
@@ -225,15 +276,16 @@ class Pontoon(
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        """Modal submits whose form was opened before a restart (no live Modal object)."""
+        """Every Pontoon modal submit (forms are never kept as live Modal objects), and
+        button clicks discord.py would drop without an answer."""
+        if interaction.type is discord.InteractionType.component:
+            await handle_orphan_click(interaction)
+            return
         if interaction.type is not discord.InteractionType.modal_submit:
             return
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if not custom_id.startswith(MODAL_PREFIX):
             return
-        store = getattr(self.bot._connection, "_view_store", None)
-        if store is not None and custom_id in getattr(store, "_modals", {}):
-            return  # the live AmountModal answers it
         await handle_modal(interaction)
 
     def _table(self, interaction: Interaction) -> LiveTable:

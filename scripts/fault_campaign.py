@@ -157,6 +157,8 @@ class Bot:
     """``python -m bot`` as a subprocess pointed at the fake; restartable on one database."""
 
     def __init__(self, camp: Campaign, db: Path, env: dict[str, str], name: str) -> None:
+        for old in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+            old.unlink(missing_ok=True)  # every phase starts from an empty database
         self.camp = camp
         self.db = db
         self.env = env
@@ -579,9 +581,7 @@ async def finish_rounds(
 
     async def finish(game: Game) -> None:
         while time.monotonic() < end:
-            state = next(
-                (t for t in open_tables(db) if t["channel_id"] == game.channel.id), None
-            )
+            state = next((t for t in open_tables(db) if t["channel_id"] == game.channel.id), None)
             if state is None or state["engine"]["phase"] not in IN_ROUND:
                 return
             msg = camp.table_message(game.channel)
@@ -1045,6 +1045,9 @@ async def phase_hostile(
             await play_step(camp, game, rng, "hostile-setup")
         msg = camp.table_message(ch)
         assert msg is not None
+        # the outsider has an account already, so refusals grant nothing new
+        r = await send_slash(camp, outsider, ch, "balance", None, [], "hostile-setup", "balance")
+        await wait_answer(r)
         tables = open_tables(db)
         tid = tables[0]["table_id"]
         version = int(tables[0]["engine"]["version"])
@@ -1124,8 +1127,14 @@ async def phase_hostile(
             )
 
         cases += [
-            ("/pontoon bet -5", slash("pontoon", "bet", [{"name": "amount", "type": 4, "value": -5}])),
-            ("/pontoon bet 0", slash("pontoon", "bet", [{"name": "amount", "type": 4, "value": 0}])),
+            (
+                "/pontoon bet -5",
+                slash("pontoon", "bet", [{"name": "amount", "type": 4, "value": -5}]),
+            ),
+            (
+                "/pontoon bet 0",
+                slash("pontoon", "bet", [{"name": "amount", "type": 4, "value": 0}]),
+            ),
             (
                 "/pontoon bet 10^15",
                 slash("pontoon", "bet", [{"name": "amount", "type": 4, "value": 10**15}]),
@@ -1203,14 +1212,13 @@ async def phase_hostile(
             text = ""
             ephemeral = False
             if ok:
-                if r.callback_type in (5, 6) or (r.message is not None and r.message.loading):
+                if r.callback_type == 6:
                     with contextlib.suppress(TimeoutError):
-                        await camp.fake.wait_until(
-                            lambda r=r: bool(r.followup_ids)
-                            or (r.message is not None and not r.message.loading),
-                            5,
-                        )
-                msgs = r.messages
+                        await r.wait_followups(1, 5)
+                elif r.callback_type == 5:
+                    with contextlib.suppress(TimeoutError):
+                        await r.wait_message(5)
+                msgs = r.messages if r.callback_type != 6 else r.followups
                 text = "\n".join(m.text for m in msgs if m.text)
                 ephemeral = any(m.ephemeral and m.text for m in msgs)
             if ok and ephemeral and text.strip():
@@ -1256,6 +1264,7 @@ async def phase_hostile(
 def interaction_figures(camp: Campaign, phase: str | None = None) -> JSON:
     answered = late = unanswered = excused = 0
     latencies: list[float] = []
+    samples: list[str] = []
     for s in camp.sent:
         if phase is not None and s.phase != phase:
             continue
@@ -1275,6 +1284,21 @@ def interaction_figures(camp: Campaign, phase: str | None = None) -> JSON:
             excused += 1  # the bot was killed before it could answer: expected
         else:
             unanswered += 1
+            if len(samples) < 10:
+                samples.append(
+                    f"{s.phase} {s.what} {r.data.get('custom_id') or r.data.get('name')} "
+                    f"status={r.callback_status} err={(r.callback_error or '')[:80]}"
+                    + "".join(
+                        f" {e.kind}{e.at - s.sent:+.2f}s"
+                        for e in camp.fake.log
+                        if e.kind.startswith("gateway") and abs(e.at - s.sent) < 5
+                    )
+                    + "".join(
+                        f" {q.method}->{q.status}{q.at - s.sent:+.2f}s"
+                        for q in camp.fake.requests
+                        if str(r.interaction_id) in q.path
+                    )
+                )
     latencies.sort()
 
     def pct(p: float) -> float | None:
@@ -1289,6 +1313,7 @@ def interaction_figures(camp: Campaign, phase: str | None = None) -> JSON:
         "late_over_3s": late,
         "unanswered": unanswered,
         "lost_to_kill": excused,
+        "unanswered_samples": samples,
         "latency_ms": {
             "p50": pct(0.50),
             "p99": pct(0.99),
