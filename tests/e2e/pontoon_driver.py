@@ -55,6 +55,28 @@ class Table:
                 return
         raise TimeoutError("the bot kept talking")
 
+    def assert_all_answered(self) -> None:
+        """Every interaction got its callback within Discord's 3 seconds: none would show
+        "This interaction failed"."""
+        bad = [
+            (r.kind, r.data.get("name") or r.data.get("custom_id"), r.callback_error)
+            for r in self.fake.interactions.values()
+            if not r.answered or r.late
+        ]
+        assert not bad, bad
+
+    async def assert_ledger_ok(self, db: Path) -> None:
+        """The chip ledger balances to the chip (python -m bot audit's checks)."""
+        from bot.audit import audit
+        from bot.storage import Store
+
+        store = await Store.open(db)
+        try:
+            report = await audit(store)
+        finally:
+            await store.close()
+        assert report.ok, report.summary()
+
     def message(self) -> FakeMessage:
         return self.fake.latest_message_with_button(self.world.channel, TABLE_FOOTER)
 

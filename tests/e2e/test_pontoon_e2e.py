@@ -123,6 +123,8 @@ async def test_full_round_three_players(
     assert sum(chips.values()) == 3000, chips  # no chip created or lost
     assert all(v >= 0 for v in chips.values())
     assert {"Deal", "Join"} <= t.enabled()
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
 async def test_wrong_turn_double_click_and_bad_amounts(
@@ -178,6 +180,8 @@ async def test_wrong_turn_double_click_and_bad_amounts(
     assert t.channel_text().count("twists") == public_before + 1
     assert "older state" in t.last_ephemeral(current)
     assert r1.answered and r2.answered
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
 async def test_closed_dms_fall_back_to_show_my_cards(
@@ -208,6 +212,8 @@ async def test_closed_dms_fall_back_to_show_my_cards(
     for v in victims:
         notes = [x for x in t.ephemeral_texts(v) if "can't send you direct messages" in x]
         assert len(notes) == 1
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
 async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
@@ -239,3 +245,46 @@ async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
     assert any("Payouts" in txt for txt in t.public_texts())
     chips = await balances(t, [world.alice, world.bob])
     assert sum(chips.values()) == 2000
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
+async def test_chips_daily_grant_leaderboard(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    await start(start_bot_process, db)
+    t = Table(fake_discord, world)
+    r = await fake_discord.slash(world.bob, world.channel, "daily")
+    await t.quiet()
+    assert "Balance: **1100**" in r.all_text and r.ephemeral
+    r = await fake_discord.slash(world.bob, world.channel, "daily")
+    await t.quiet()
+    assert "already claimed" in r.all_text
+    assert (await balances(t, [world.bob]))["bob"] == 1100
+    # granting needs Manage Server: bob has not
+    r = await fake_discord.slash(
+        world.bob, world.channel, "chips", "grant", {"member": world.carol, "amount": 50}
+    )
+    await t.quiet()
+    assert "Manage Server" in r.all_text
+    assert (await balances(t, [world.carol]))["carol"] == 1000
+    r = await fake_discord.slash(
+        world.alice, world.channel, "chips", "grant", {"member": world.carol, "amount": 500}
+    )
+    await t.quiet()
+    assert "Granted **500**" in r.all_text and not r.ephemeral
+    r = await fake_discord.slash(
+        world.alice, world.channel, "balance", None, {"member": world.carol}
+    )
+    await t.quiet()
+    assert "carol has **1500** chips" in r.all_text
+    r = await fake_discord.slash(world.bob, world.channel, "leaderboard")
+    await t.quiet()
+    board = r.all_text
+    assert board.index(str(world.carol.user.id)) < board.index(str(world.bob.user.id))
+    r = await fake_discord.slash(world.alice, world.channel, "chips", "audit")
+    await t.quiet()
+    assert "OK" in r.all_text and r.ephemeral
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)

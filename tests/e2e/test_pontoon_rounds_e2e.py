@@ -61,6 +61,8 @@ async def test_split_and_buy(
     assert any("Payouts" in x for x in t.public_texts())
     chips = await balances(t, everyone)
     assert sum(chips.values()) == 3000
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
 async def test_pontoon_passes_the_bank_then_bank_sale(
@@ -107,6 +109,8 @@ async def test_pontoon_passes_the_bank_then_bank_sale(
     assert chips_after[holder] == chips_before[holder] + 5
     assert chips_after[old_banker] == chips_before[old_banker] - 5
     assert sum(chips_after.values()) == 2000
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
 async def test_shoot_round_and_end_returns_the_kitty(
@@ -140,6 +144,8 @@ async def test_shoot_round_and_end_returns_the_kitty(
     chips = await balances(t, [world.alice, world.bob])
     assert sum(chips.values()) == 2000
     assert "closed" in t.channel_text()
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
 async def test_house_banked_lone_player_and_end_mid_round(
@@ -165,3 +171,5 @@ async def test_house_banked_lone_player_and_end_mid_round(
     r = await fake_discord.slash(world.carol, world.channel, "pontoon", "twist")
     await t.quiet()
     assert "no open table" in r.all_text.lower()
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
