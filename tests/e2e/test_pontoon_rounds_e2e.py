@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.pontoon import Table as EngineTable
+from engine.pontoon.hands import best_total
 from engine.pontoon.types import ActionKind, Phase
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.pontoon_driver import Table, cards_in, find_seed, start
@@ -50,7 +51,8 @@ async def test_split_and_buy(
     assert "Hand 2" in t.embed_text()
     # buy a card on the first hand: 2..4 for an original stake of 2 (P-BUY-2)
     dm_before = len(cards_in(t.dm_text(splitter)))
-    if "Buy" in t.enabled():
+    assert "Buy" in t.enabled()
+    if True:
         await t.form(splitter, "Buy", "5")  # too much: refused, nothing changes
         assert "P-BUY-2" in t.last_ephemeral(splitter)
         await t.form(splitter, "Buy", "3")
@@ -173,3 +175,40 @@ async def test_house_banked_lone_player_and_end_mid_round(
     assert "no open table" in r.all_text.lower()
     t.assert_all_answered()
     await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+
+
+async def test_twist_bust_is_public_and_the_stake_goes_at_once(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    def first_busts_on_twist(t: EngineTable, names: list[str]) -> bool:
+        if t.phase is not Phase.PLAYING or t.turn is None:
+            return False
+        seat = t.turn[0]
+        cards = t._hands[seat][0].cards
+        kinds = {a.kind for a in t.legal_actions(seat)}
+        return ActionKind.TWIST in kinds and best_total([*cards, t.pack.peek()[0]]) > 21
+
+    seed, sim = find_seed(2, first_busts_on_twist)
+    assert sim.turn is not None
+    victim = member_by_name(world, sim.turn[0])
+    db = tmp_path / "db.sqlite3"
+    await start(start_bot_process, db, SHUFFLE_SEED=str(seed))
+    t = Table(fake_discord, world)
+    await open_table(t, players=(world.alice, world.bob))
+    await t.click(world.alice, "Deal")
+    await t.form(victim, "Bet", "2")
+    hidden_before = cards_in(t.dm_text(victim))
+    await t.click(victim, "Twist")
+    # P-BUST-1: the bust is shown at once, all the hand's cards public
+    log = t.channel_text()
+    assert "is **bust**" in log
+    bust_line = next(line for line in log.splitlines() if "is **bust**" in line)
+    for card in hidden_before[:2]:
+        assert card in bust_line
+    banker = member_by_name(world, banker_name(t))
+    await play_out(t, world)
+    chips = await balances(t, [victim, banker])
+    assert chips[victim.user.name] == 998
+    assert chips[banker.user.name] == 1002
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
