@@ -230,8 +230,9 @@ class DiscordPresenter:
         results: list[str] = []
         for ev in outcome.events:
             if ev.to is not None:
-                if ev.kind is EventKind.CARD_DEALT:
-                    private[ev.to].append(render.private_card_line(ev))
+                line = render.private_card_line(ev) if ev.kind is EventKind.CARD_DEALT else None
+                if line is not None:
+                    private[ev.to].append(line)
                 continue
             if ev.kind is EventKind.HAND_RESULT:
                 results.append(render.result_line(ev, name))
@@ -253,6 +254,16 @@ class DiscordPresenter:
                 if s != HOUSE
             ]
             em.add_field(name="Balances", value="\n".join(balances)[:1024] or "—", inline=False)
+            eng = live.engine
+            nxt = "the house" if eng.banker == HOUSE else name(eng.banker or "?")
+            pack = (
+                "the pack will be shuffled (a pontoon was seen)"
+                if eng.needs_shuffle
+                else "used cards go to the bottom, no shuffle"
+            )
+            em.add_field(
+                name="Next deal", value=f"Banker: {nxt} · {pack} (P-NEXT-1/2)", inline=False
+            )
             try:
                 await channel.send(embed=em)
             except discord.HTTPException:

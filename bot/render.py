@@ -139,7 +139,7 @@ def event_line(ev: Event, name: Namer, banker: str | None) -> str | None:
     k = ev.kind
     cards = cards_text(ev.cards) if ev.cards else ""
     if k is EventKind.CUT_CARD:
-        return f"✂️ {who} cuts {cards}"
+        return f"✂️ {name(ev.seat or '?')} cuts {cards}"
     if k is EventKind.BANKER_CHOSEN:
         return f"🏦 {name(ev.seat or '?')} takes the bank (P-BANK-1)."
     if k is EventKind.SHUFFLED:
@@ -192,9 +192,14 @@ def result_line(ev: Event, name: Namer) -> str:
     return f"{name(ev.seat or '?')}{hand}: {cards_text(ev.cards)}{total} — {ev.detail} ({sign})"
 
 
-def private_card_line(ev: Event) -> str:
+def private_card_line(ev: Event) -> str | None:
+    """A private CARD_DEALT event for its holder, or None when it shows no card (the
+    banker's own first card stays unseen, P-DEAL-1)."""
+    if not ev.cards:
+        return None
     hand = f" (hand {ev.hand + 1})" if ev.hand else ""
-    return f"Your face-down card{hand}: **{cards_text(ev.cards)}**"
+    plural = "s" if len(ev.cards) > 1 else ""
+    return f"Your face-down card{plural}{hand}: **{cards_text(ev.cards)}**"
 
 
 def rules_text(rules: PontoonRules) -> str:
