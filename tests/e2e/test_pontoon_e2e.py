@@ -117,6 +117,8 @@ async def test_full_round_three_players(
     # second card dealt (P-DEAL-3): now two cards in each player's DMs
     for p in players:
         assert len(cards_in(t.dm_text(p))) >= 2
+    # P-DEAL-1: the banker does not see the banker's own cards before the banker's turn
+    assert t.dm_text(banker) == ""
     await play_out(t, world)
     assert any("Payouts" in txt for txt in t.public_texts()), t.channel_text()
     chips = await balances(t, everyone)
