@@ -120,7 +120,7 @@ async def test_full_round_three_players(
     for p in players:
         assert len(cards_in(t.dm_text(p))) >= 2
     # P-DEAL-3: after the second card everyone, the banker too, looks at their two cards
-    assert len(cards_in(t.dm_text(banker))) == 2
+    assert len(set(cards_in(t.dm_text(banker)))) == 2
     await play_out(t, world)
     assert any("Payouts" in txt for txt in t.public_texts()), t.channel_text()
     chips = await balances(t, everyone)
