@@ -51,6 +51,7 @@ class LiveTable:
     names: dict[str, str] = field(default_factory=dict)  # seat -> display name
     # P-SHOOT-8 auction of the bank: {"seller": id, "ends_at": epoch seconds, "bids": {id: n}}
     auction: dict[str, Any] | None = None
+    turn_seconds: float | None = None  # this table's turn/bet timer (None: the bot's setting)
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -61,6 +62,7 @@ class LiveTable:
             "sale_offer": list(self.sale_offer) if self.sale_offer else None,
             "names": self.names,
             "auction": self.auction,
+            "turn_seconds": self.turn_seconds,
         }
 
     def snapshot(self) -> str:
@@ -203,6 +205,7 @@ class TableService:
             )
             live.names = dict(meta.get("names") or {})
             live.auction = meta.get("auction")
+            live.turn_seconds = meta.get("turn_seconds")
             offer = meta.get("sale_offer")
             live.sale_offer = tuple(offer) if offer else None  # type: ignore[assignment]
             self._register(live)
@@ -221,6 +224,7 @@ class TableService:
         opener_id: int,
         rules: PontoonRules,
         opener_name: str | None = None,
+        turn_seconds: float | None = None,
     ) -> LiveTable:
         if channel_id in self.by_channel or any(c(channel_id) for c in self.channel_checks):
             raise TableExists()
@@ -233,6 +237,7 @@ class TableService:
             channel_id=channel_id,
             opener_id=opener_id,
             engine=Table(rules),
+            turn_seconds=turn_seconds,
         )
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name
@@ -561,7 +566,7 @@ class TableService:
         now = time.monotonic()
         if eng.to_act() and eng.phase not in (Phase.WAITING, Phase.KITTY, Phase.ROUND_OVER):
             if live.deadline_version != eng.version:
-                seconds = (
+                seconds = live.turn_seconds or (
                     self.timers.bet_seconds
                     if eng.phase in (Phase.BETTING, Phase.SHOOTING)
                     else self.timers.turn_seconds

@@ -339,6 +339,7 @@ class Pontoon(
         royal_pontoon="P-VAR-6: three sevens pay triple",
         pontoon_strength="P-VAR-7: which pontoons are stronger",
         burn="P-VAR-8: burn a hard 13 or 14",
+        turn_timer="seconds each player has to bet or act (default: the bot's setting)",
     )
     async def start(
         self,
@@ -362,6 +363,7 @@ class Pontoon(
             "standard", "picture_beats_ten", "ace_ten_not_pontoon", "natural"
         ] = "standard",
         burn: Literal["off", "13", "14"] = "off",
+        turn_timer: app_commands.Range[int, 10, 3600] | None = None,
     ) -> None:
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
@@ -397,6 +399,7 @@ class Pontoon(
                 interaction.user.id,
                 rules,
                 opener_name=interaction.user.display_name,
+                turn_seconds=float(turn_timer) if turn_timer else None,
             )
             self.bot.presenter.remember(live, interaction)
             await interaction.followup.send(

@@ -194,3 +194,22 @@ async def test_reload_restores_every_table_exactly(store: Store) -> None:
     assert loaded[0].engine.to_json() == snap
     assert loaded[0].names == live.names
     await again.shutdown()
+
+
+async def test_a_table_timer_overrides_the_bot_setting(store: Store) -> None:
+    svc = service(store)  # the bot's timers: 600 s
+    live = await svc.open_table(G, CH, ANN, PontoonRules(), turn_seconds=0.2)
+    await svc.act(live.table_id, BOB, ActionKind.JOIN)
+    await svc.deal(live.table_id, ANN)
+    for _ in range(60):
+        await asyncio.sleep(0.1)
+        if live.engine.phase is Phase.WAITING:
+            break
+    # nobody bet in 0.2 s: the player sat out and the round ended by itself
+    assert live.engine.phase is Phase.WAITING
+    again = service(store)
+    (loaded,) = await again.load()
+    assert loaded.turn_seconds == 0.2
+    await svc.shutdown()
+    await again.shutdown()
+    await ledger_ok(store)
