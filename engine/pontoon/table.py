@@ -239,30 +239,12 @@ class Hand:
         return h
 
 
-# Event and Transfer are frozen dataclasses; their generated __init__ sets each field
-# through object.__setattr__, which dominates the hot path. These factories build the same
-# immutable objects by writing the slots directly (same result, about half the cost).
+# Event and Transfer are tuple records (see types.py): building one is a single
+# tuple.__new__ call. The hot paths below build them inline with ``_tn(Event, (...))`` (all
+# eight fields in order: kind, seat, hand, cards, amount, total, to, detail); ``_ev`` and
+# ``_transfer`` are the same with keyword defaults for the colder paths.
 _new = object.__new__
-
-
-def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    """The slot descriptor's setter (bypasses the frozen dataclass __setattr__)."""
-    fn: Callable[[Any, Any], None] = cls.__dict__[name].__set__
-    return fn
-
-
-_ev_kind = _setter(Event, "kind")
-_ev_seat = _setter(Event, "seat")
-_ev_hand = _setter(Event, "hand")
-_ev_cards = _setter(Event, "cards")
-_ev_amount = _setter(Event, "amount")
-_ev_total = _setter(Event, "total")
-_ev_to = _setter(Event, "to")
-_ev_detail = _setter(Event, "detail")
-_tr_src = _setter(Transfer, "src")
-_tr_dst = _setter(Transfer, "dst")
-_tr_amount = _setter(Transfer, "amount")
-_tr_reason = _setter(Transfer, "reason")
+_tn = tuple.__new__
 
 
 def _ev(
@@ -275,25 +257,11 @@ def _ev(
     to: str | None = None,
     detail: str = "",
 ) -> Event:
-    e: Event = _new(Event)
-    _ev_kind(e, kind)
-    _ev_seat(e, seat)
-    _ev_hand(e, hand)
-    _ev_cards(e, cards)
-    _ev_amount(e, amount)
-    _ev_total(e, total)
-    _ev_to(e, to)
-    _ev_detail(e, detail)
-    return e
+    return _tn(Event, (kind, seat, hand, cards, amount, total, to, detail))
 
 
 def _transfer(src: str, dst: str, amount: int, reason: str) -> Transfer:
-    t: Transfer = _new(Transfer)
-    _tr_src(t, src)
-    _tr_dst(t, dst)
-    _tr_amount(t, amount)
-    _tr_reason(t, reason)
-    return t
+    return _tn(Transfer, (src, dst, amount, reason))
 
 
 class Table:

@@ -7,8 +7,9 @@ objects (chip moves between accounts). Everything here is plain data.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 # Special account names used in transfers besides seat ids.
 ESCROW = "@escrow"  # stakes placed on the table (held until settlement)
@@ -102,10 +103,14 @@ class EventKind(str, Enum):  # noqa: UP042
     ROUND_OVER = "round_over"  # public
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened. ``to`` is None for a public event, or the one seat that
-    may see it. A private event is never public in any other form."""
+    may see it. A private event is never public in any other form.
+
+    A frozen record: a tuple underneath (the engine builds tens of these per round, and a
+    tuple is the cheapest immutable object to build), read by attribute name, built by
+    keyword or position, compared and hashed by value, and assignment raises
+    ``dataclasses.FrozenInstanceError`` as the dataclass it replaces did."""
 
     kind: EventKind
     seat: str | None = None
@@ -120,15 +125,60 @@ class Event:
     def public(self) -> bool:
         return self.to is None
 
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
-@dataclass(frozen=True, slots=True)
-class Transfer:
-    """A chip move between accounts (seat ids or ESCROW/KITTY/HOUSE). amount > 0."""
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class Transfer(NamedTuple):
+    """A chip move between accounts (seat ids or ESCROW/KITTY/HOUSE). amount > 0.
+
+    A frozen record like ``Event`` (a tuple underneath); ``dataclasses.asdict`` and
+    ``dataclasses.fields`` still work on it."""
 
     src: str
     dst: str
     amount: int
     reason: str
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _dataclass_fields(cls: type, spec: type) -> None:
+    """Give the tuple record ``cls`` the dataclass field metadata of ``spec`` (same fields),
+    so ``dataclasses.fields`` / ``asdict`` / ``is_dataclass`` keep working on it."""
+    for name in ("__dataclass_fields__", "__dataclass_params__"):
+        setattr(cls, name, vars(spec)[name])
+
+
+@dataclass(frozen=True)
+class _EventFields:
+    kind: EventKind
+    seat: str | None = None
+    hand: int | None = None
+    cards: tuple[str, ...] = ()
+    amount: int | None = None
+    total: int | None = None
+    to: str | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class _TransferFields:
+    src: str
+    dst: str
+    amount: int
+    reason: str
+
+
+_dataclass_fields(Event, _EventFields)
+_dataclass_fields(Transfer, _TransferFields)
 
 
 @dataclass(slots=True)
