@@ -126,6 +126,11 @@ _AK_SPLIT = ActionKind.SPLIT
 _AK_STICK = ActionKind.STICK
 _AK_TWIST = ActionKind.TWIST
 
+_SHUFFLED = "shuffled and cut"
+_FACE_DOWN = "banker, face down"
+_R_BET = "initial bet (P-DEAL-2)"
+_R_BUY = "buy (P-BUY-1)"
+
 _KIND_RULE: dict[ActionKind, str] = {
     _AK_JOIN: "P-TABLE-1",
     _AK_LEAVE: "P-TABLE-1",
@@ -239,6 +244,25 @@ class Hand:
         return h
 
 
+def _hand1(card: Card) -> Hand:
+    """A new one-card hand, face down, no stake (the first card of a deal)."""
+    h: Hand = _new(Hand)
+    h.cards = [card]
+    h.up = [False]
+    v = card.value
+    h.hard = v
+    h.ace = v == 1
+    h.stake = 0
+    h.orig = 0
+    h.last_buy = 0
+    h.twisted = False
+    h.shoot = 0
+    h.status = _OPEN
+    h.split = False
+    h.shown = False
+    return h
+
+
 # Event and Transfer are tuple records (see types.py): building one is a single
 # tuple.__new__ call. The hot paths below build them inline with ``_tn(Event, (...))`` (all
 # eight fields in order: kind, seat, hand, cards, amount, total, to, detail); ``_ev`` and
@@ -332,6 +356,7 @@ class Table:
         self._L = r.player_loss_mult
         self._pmult = r.player_pontoon_mult
         self._bmult = r.banker_pontoon_mult
+        self._packs = r.packs
 
     def _reset_round(self) -> None:
         self._players: list[str] = []  # dealt in this round, from the banker's left
@@ -355,11 +380,9 @@ class Table:
             raise ConfigError(f"not a valid seat id: {seat!r}")
 
     def _packs_wanted(self) -> int:
-        if self.rules.packs is not None:
-            return self.rules.packs
+        if self._packs is not None:
+            return self._packs
         return 2 if len(self.seats) >= 8 else 1
-
-    # ------------------------------------------------------------------ public queries
 
     @property
     def turn(self) -> tuple[str, int] | None:
@@ -838,61 +861,73 @@ class Table:
 
     def _deal_first(self, ch: Chance, out: Outcome) -> None:
         """P-TABLE-1, P-NEXT-1, P-DEAL-1: (shuffle,) one face-down card each."""
+        pack = self.pack
         want = self._packs_wanted() * 52
-        if len(self.pack) != want:
-            self.pack = Pack(full_pack(want // 52))
+        if len(pack) != want:
+            pack = self.pack = Pack(full_pack(want // 52))
             self.needs_shuffle = True
+        evs = out.events
         if self.needs_shuffle:
-            self.pack.replace(ch.shuffle(self.pack.peek()))
+            pack.replace(ch.shuffle(pack.peek()))
             self.needs_shuffle = False
-            out.events.append(_ev(_EV_SHUFFLED, detail="shuffled and cut"))
+            evs.append(_tn(Event, (_EV_SHUFFLED, None, None, (), None, None, None, _SHUFFLED)))
         self.round_no += 1
         self.phase = _PH_BETTING
         players = self._players_for_round()
         self._players = players
-        deal = self.pack.deal
-        evs = out.events
+        deal = pack.deal
         hands = self._hands
         for p in players:
             c = deal()
-            hands[p] = [Hand([c])]
-            evs.append(_ev(_EV_CARD_DEALT, p, 0, (c.code,), to=p))
-        b = deal()
-        self._bhand = Hand([b])
+            hands[p] = [_hand1(c)]
+            evs.append(_tn(Event, (_EV_CARD_DEALT, p, 0, (c.code,), None, None, p, "")))
+        self._bhand = _hand1(deal())
         banker = self.banker
         assert banker is not None
         # P-DEAL-1: the banker may not look at the first card (no cards in the event).
-        evs.append(_ev(_EV_CARD_DEALT, banker, 0, (), to=banker, detail="banker, face down"))
-
-    # BETTING ----------------------------------------------------------------------------
+        evs.append(_tn(Event, (_EV_CARD_DEALT, banker, 0, (), None, None, banker, _FACE_DOWN)))
 
     def _a_bet(self, a: Action, ch: Chance, out: Outcome) -> None:
         if self.phase is not _PH_BETTING:
             raise self._wrong_phase(a)
         seat = a.seat
-        if seat not in self._hands:
+        hands = self._hands.get(seat)
+        if hands is None:
             raise RuleError("P-DEAL-2", f"{seat} is not a player in this deal")
-        if seat in self._decided:
+        decided = self._decided
+        if seat in decided:
             raise RuleError("P-DEAL-2", f"{seat} has already placed an initial bet")
-        amt = self._amount(a, "P-DEAL-2")
+        amt = a.amount
+        if type(amt) is not int:
+            amt = self._amount(a, "P-DEAL-2")
         if amt < self._min_bet or amt > self._max_bet:
             raise RuleError(
                 "P-TABLE-2", f"the initial bet must be between {self._min_bet} and {self._max_bet}"
             )
-        if amt > self._player_cap(seat):
+        bal = self.balances
+        L = self._L
+        staked = 0
+        for h in hands:
+            if h.status is not _BUST:
+                staked += h.stake
+        if amt > (bal[seat] - staked * (L - 1)) // L:  # _player_cap
             raise RuleError(
                 "P-PAY-LIMIT",
-                f"{seat} cannot cover a bet of {amt} and a possible {self._L}x loss",
+                f"{seat} cannot cover a bet of {amt} and a possible {L}x loss",
             )
-        if amt > self._banker_cap():
+        if not self._house and amt > self._banker_cap():
             raise RuleError("P-PAY-LIMIT", f"the banker cannot cover another bet of {amt}")
-        h = self._hands[seat][0]
+        h = hands[0]
         h.stake = h.orig = amt
         self._open_stake += amt
-        self._decided[seat] = True
-        self._move(out, seat, ESCROW, amt, "initial bet (P-DEAL-2)")
-        out.events.append(_ev(_EV_BET, seat, 0, amount=amt))
-        self._after_bets(ch, out)
+        decided[seat] = True
+        # self._move(out, seat, ESCROW, amt, ...): a seat id never names a special account
+        bal[seat] -= amt
+        self.escrow += amt
+        out.transfers.append(_tn(Transfer, (seat, ESCROW, amt, _R_BET)))
+        out.events.append(_tn(Event, (_EV_BET, seat, 0, (), amt, None, None, "")))
+        if len(decided) >= len(self._players):
+            self._after_bets(ch, out)
 
     def _a_sit_out(self, a: Action, ch: Chance, out: Outcome) -> None:
         if self.phase is not _PH_BETTING:
@@ -984,30 +1019,39 @@ class Table:
         """P-DEAL-3 and the banker's pontoon check P-DEAL-4."""
         deal = self.pack.deal
         evs = out.events
-        for p in self._active:
-            h = self._hands[p][0]
+        hands = self._hands
+        active = self._active
+        for p in active:
+            h = hands[p][0]
             c = deal()
-            h.add(c, False)
-            evs.append(_ev(_EV_CARD_DEALT, p, 0, (c.code,), to=p))
+            # h.add(c, False)
+            h.cards.append(c)
+            h.up.append(False)
+            v = c.value
+            h.hard += v
+            if v == 1:
+                h.ace = True
+            evs.append(_tn(Event, (_EV_CARD_DEALT, p, 0, (c.code,), None, None, p, "")))
         bh = self._bhand
         banker = self.banker
         assert bh is not None and banker is not None
-        c = deal()
-        bh.add(c, False)
+        bh.add(deal(), False)
         self._banker_sees = True  # P-DEAL-3: everyone looks at their two cards
-        evs.append(_ev(_EV_CARD_DEALT, banker, 0, tuple(x.code for x in bh.cards), to=banker))
-        if self._score(bh, False) >= PONTOON:
+        codes = tuple([x.code for x in bh.cards])
+        evs.append(_tn(Event, (_EV_CARD_DEALT, banker, 0, codes, None, None, banker, "")))
+        if bh.hard == 11 and bh.ace and pontoon_class(bh.cards, self._strength):
             self._banker_has_pontoon(out)
             return
         self.phase = _PH_PLAYING
         self._tp = 0
         self._th = 0
-        for p in self._active:
-            h = self._hands[p][0]
-            self._auto(h)
-            if h.status is _21:
-                evs.append(_ev(_EV_TWENTY_ONE, p, 0))
-        self._advance(ch, out, first=True)
+        for p in active:
+            h = hands[p][0]
+            if h.hard == 11 and h.ace:  # two cards: only 21 needs a status (_auto)
+                self._auto(h)
+                if h.status is _21:
+                    evs.append(_tn(Event, (_EV_TWENTY_ONE, p, 0, (), None, None, None, "")))
+        self._advance(ch, out, True)
 
     def _banker_has_pontoon(self, out: Outcome) -> None:
         """P-DEAL-4 / P-SHOOT-3: the banker collects from everyone; the hand ends."""
@@ -1072,23 +1116,25 @@ class Table:
         shoot_net: int,
         outcome: str,
         why: str,
+        score: int | None = None,
+        codes: tuple[str, ...] | None = None,
     ) -> None:
-        codes = tuple([c.code for c in h.cards])
+        """A HAND_RESULT event and its summary. ``score`` / ``codes``: the hand's
+        ``_score(h, self._royal)`` and card codes when the caller has them already."""
+        if codes is None:
+            codes = tuple([c.code for c in h.cards])
+        if score is None:
+            score = self._score(h, self._royal)
+        t = h.hard
+        if h.ace and t <= 11:
+            t += 10
         out.events.append(
-            _ev(
-                _EV_HAND_RESULT,
-                seat,
-                i,
-                codes,
-                net + shoot_net,
-                h.best(),
-                None,
-                f"{outcome}: {why}",
+            _tn(
+                Event,
+                (_EV_HAND_RESULT, seat, i, codes, net + shoot_net, t, None, f"{outcome}: {why}"),
             )
         )
-        self._res.append(
-            (seat, i, codes, self._score(h, self._royal), h.stake, outcome, net, shoot_net, why)
-        )
+        self._res.append((seat, i, codes, score, h.stake, outcome, net, shoot_net, why))
 
     @property
     def results(self) -> list[dict[str, Any]]:
@@ -1130,22 +1176,27 @@ class Table:
     def _advance(self, ch: Chance, out: Outcome, first: bool = False) -> None:
         """P-TURN-END: move to the next hand still to play, then to the banker."""
         active = self._active
+        all_hands = self._hands
         tp, th = self._tp, self._th
         moved = first
-        while tp < len(active):
-            hands = self._hands[active[tp]]
+        n = len(active)
+        while tp < n:
+            hands = all_hands[active[tp]]
             while th < len(hands):
                 if hands[th].status is _OPEN:
-                    self._tp, self._th = tp, th
+                    self._tp = tp
+                    self._th = th
                     if moved:
-                        out.events.append(_ev(_EV_TURN, active[tp], th))
+                        out.events.append(
+                            _tn(Event, (_EV_TURN, active[tp], th, (), None, None, None, ""))
+                        )
                     return
                 th += 1
                 moved = True
             tp += 1
             th = 0
             moved = True
-        self._tp = len(active) - 1
+        self._tp = n - 1
         self._th = 0
         self._banker_turn(ch, out)
 
@@ -1168,25 +1219,45 @@ class Table:
             )
 
     def _a_stick(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is _PH_BANKER:
-            self._banker_stick(a, ch, out)
-            return
-        h = self._check_turn(a)
-        self._pontoon_waits(h)
-        t = h.best()
+        ph = self.phase
+        if ph is not _PH_PLAYING:
+            if ph is _PH_BANKER:
+                self._banker_stick(a, ch, out)
+                return
+            raise self._wrong_phase(a)
+        seat = a.seat
+        cur = self._active[self._tp]
+        th = self._th
+        if seat != cur:
+            raise RuleError("P-TURN-END", f"it is {cur}'s turn (hand {th + 1})")
+        h = self._hands[cur][th]
+        t = h.hard
+        if h.ace and t <= 11:
+            if t == 11 and len(h.cards) == 2 and pontoon_class(h.cards, self._strength):
+                raise RuleError(
+                    "P-TURN-DECLARE", "a pontoon must be declared; nothing else is possible"
+                )
+            t += 10
         if t < self._stick_min and len(self.pack) > 0:
             rule = "P-VAR-2" if self._stick_min == 16 else "P-STICK-1"
             raise RuleError(rule, f"a hand needs at least {self._stick_min} to stick (it has {t})")
         h.status = _STUCK
-        out.events.append(_ev(_EV_STUCK, a.seat, self._th))
+        out.events.append(_tn(Event, (_EV_STUCK, seat, th, (), None, None, None, "")))
         self._advance(ch, out)
 
     def _draw_checks(self, h: Hand, a: Action) -> None:
-        self._pontoon_waits(h)
-        n = len(h.cards)
+        cards = h.cards
+        n = len(cards)
+        t = h.hard
+        if h.ace and t <= 11:
+            if t == 11 and n == 2 and pontoon_class(cards, self._strength):
+                raise RuleError(
+                    "P-TURN-DECLARE", "a pontoon must be declared; nothing else is possible"
+                )
+            t += 10
         if n >= 5:
             raise RuleError("P-FIVE-1", "a five card trick takes no more cards")
-        if h.best() >= 21:
+        if t >= 21:
             raise RuleError("P-STICK-1", "a hand on 21 stands")
         if len(self.pack) == 0:
             raise RuleError("P-TABLE-1", "the pack has no card left")
@@ -1196,20 +1267,34 @@ class Table:
             )
 
     def _a_twist(self, a: Action, ch: Chance, out: Outcome) -> None:
-        if self.phase is _PH_BANKER:
-            self._banker_twist(a, ch, out)
-            return
-        h = self._check_turn(a)
+        ph = self.phase
+        if ph is not _PH_PLAYING:
+            if ph is _PH_BANKER:
+                self._banker_twist(a, ch, out)
+                return
+            raise self._wrong_phase(a)
+        seat = a.seat
+        cur = self._active[self._tp]
+        th = self._th
+        if seat != cur:
+            raise RuleError("P-TURN-END", f"it is {cur}'s turn (hand {th + 1})")
+        h = self._hands[cur][th]
         self._draw_checks(h, a)
         sh = a.shoot or 0
         if sh:
-            self._check_shoot(a.seat, sh, 0, "P-SHOOT-4")
-            self._place_shoot(out, a.seat, self._th, sh)
+            self._check_shoot(seat, sh, 0, "P-SHOOT-4")
+            self._place_shoot(out, seat, th, sh)
         c = self.pack.deal()
-        h.add(c, True)
+        # h.add(c, True)
+        h.cards.append(c)
+        h.up.append(True)
+        v = c.value
+        h.hard += v
+        if v == 1:
+            h.ace = True
         h.twisted = True
-        out.events.append(_ev(_EV_TWISTED, a.seat, self._th, (c.code,)))
-        self._after_draw(ch, out, a.seat, h)
+        out.events.append(_tn(Event, (_EV_TWISTED, seat, th, (c.code,), None, None, None, "")))
+        self._after_draw(ch, out, seat, h)
 
     def _a_buy(self, a: Action, ch: Chance, out: Outcome) -> None:
         h = self._check_turn(a)
@@ -1217,8 +1302,11 @@ class Table:
         why = self._buy_ok(h)
         if why is not None:
             raise RuleError(*why)
-        amt = self._amount(a, "P-BUY-1")
-        lo, hi, rule = self._buy_range(a.seat, h)
+        amt = a.amount
+        if type(amt) is not int:
+            amt = self._amount(a, "P-BUY-1")
+        seat = a.seat
+        lo, hi, rule = self._buy_range(seat, h)
         if amt < lo:
             raise RuleError(
                 "P-BUY-3" if h.last_buy else "P-BUY-2",
@@ -1234,21 +1322,30 @@ class Table:
             raise RuleError(rule, msg)
         sh = a.shoot or 0
         if sh:
-            self._check_shoot(a.seat, sh, amt, "P-SHOOT-4")
-        seat = a.seat
+            self._check_shoot(seat, sh, amt, "P-SHOOT-4")
+        th = self._th
         h.stake += amt
         h.last_buy = amt
         self._open_stake += amt
-        self._move(out, seat, ESCROW, amt, "buy (P-BUY-1)")
+        # self._move(out, seat, ESCROW, amt, ...); amt >= the original stake > 0
+        self.balances[seat] -= amt
+        self.escrow += amt
+        out.transfers.append(_tn(Transfer, (seat, ESCROW, amt, _R_BUY)))
         if sh:
-            self._place_shoot(out, seat, self._th, sh)
+            self._place_shoot(out, seat, th, sh)
         c = self.pack.deal()
         h.add(c, False)
-        out.events.append(_ev(_EV_BOUGHT, seat, self._th, amount=amt, total=h.stake))
-        out.events.append(_ev(_EV_CARD_DEALT, seat, self._th, (c.code,), to=seat))
+        evs = out.events
+        evs.append(_tn(Event, (_EV_BOUGHT, seat, th, (), amt, h.stake, None, "")))
+        evs.append(_tn(Event, (_EV_CARD_DEALT, seat, th, (c.code,), None, None, seat, "")))
         self._after_draw(ch, out, seat, h)
 
     def _after_draw(self, ch: Chance, out: Outcome, seat: str, h: Hand) -> None:
+        t = h.hard
+        if h.ace and t <= 11:
+            t += 10
+        if t < 21 and len(h.cards) < 5:
+            return  # still open (_auto would leave it so)
         self._auto(h)
         st = h.status
         if st is _OPEN:
@@ -1257,23 +1354,24 @@ class Table:
         if st is _BUST:
             self._bust(out, seat, i, h)
         elif st is _FIVE:
-            out.events.append(_ev(_EV_FIVE_CARD_TRICK, seat, i))
+            out.events.append(_tn(Event, (_EV_FIVE_CARD_TRICK, seat, i, (), None, None, None, "")))
         elif st is _21 or st is _ROYAL:
             # a royal pontoon stays a plain "21" in public until settlement (P-VAR-6)
-            out.events.append(_ev(_EV_TWENTY_ONE, seat, i))
+            out.events.append(_tn(Event, (_EV_TWENTY_ONE, seat, i, (), None, None, None, "")))
         self._advance(ch, out)
 
     def _bust(self, out: Outcome, seat: str, i: int, h: Hand) -> None:
         """P-BUST-1 / P-SHOOT-6: shown, stake to the banker, cards to the bottom at once."""
         h.shown = True
-        out.events.append(_ev(_EV_BUST, seat, i, tuple(c.code for c in h.cards), total=h.best()))
+        codes = tuple([c.code for c in h.cards])
+        out.events.append(_tn(Event, (_EV_BUST, seat, i, codes, None, h.best(), None, "")))
         loss = h.stake * (2 if self._doubled else 1)
         self._lose(out, seat, h, loss, "bust (P-BUST-1)")
         self._open_stake -= h.stake
         if h.shoot:
             self._move(out, ESCROW, KITTY, h.shoot, "shoot bet to kitty (P-SHOOT-6)")
             self._shoot_out -= h.shoot
-        self._result(out, seat, i, h, -loss, -h.shoot, "lose", "bust")
+        self._result(out, seat, i, h, -loss, -h.shoot, "lose", "bust", BUST, codes)
         self.pack.add_to_bottom(h.cards)
 
     def _a_split(self, a: Action, ch: Chance, out: Outcome) -> None:
