@@ -27,6 +27,7 @@ from bot.baccarat_presenter import (
     odds_text,
 )
 from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.interactions import modal_values, reply
 from bot.service import seat_of
 from engine.cards import RandomChance
 from engine.errors import ConfigError, EngineError, RuleError
@@ -48,17 +49,6 @@ def service_of(bot: discord.Client) -> BaccaratService:
     if not isinstance(service, BaccaratService):
         raise ServiceError("Punto Banco is not running on this bot right now.")
     return service
-
-
-async def reply(interaction: Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.exception("could not answer interaction %s", interaction.id)
 
 
 def refused(exc: BaseException) -> str:
@@ -142,23 +132,6 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, round
         await reply(interaction, friendly(exc))
 
 
-def _modal_values(data: object) -> dict[str, str]:
-    out: dict[str, str] = {}
-    rows = data.get("components", []) if isinstance(data, dict) else []
-    stack = list(rows)
-    while stack:
-        comp = stack.pop()
-        if not isinstance(comp, dict):
-            continue
-        if "components" in comp:
-            stack.extend(comp["components"])
-        if "component" in comp:
-            stack.append(comp["component"])
-        if "custom_id" in comp and "value" in comp:
-            out[str(comp["custom_id"])] = str(comp["value"] or "")
-    return out
-
-
 async def handle_modal(interaction: Interaction) -> None:
     """A submitted bet form: ``pbm:{table}:{side}:{round}`` plus the amount typed."""
     data: dict[str, Any] = dict(interaction.data or {})
@@ -168,7 +141,7 @@ async def handle_modal(interaction: Interaction) -> None:
         if len(parts) != 3 or parts[1] not in SIDES or not parts[2].isdigit():
             raise ServiceError("That form is not known to this bot.")
         table_id, side, round_text = parts
-        amount = parse_amount(_modal_values(data).get(AMOUNT_FIELD), "bet")
+        amount = parse_amount(modal_values(data).get(AMOUNT_FIELD), "bet")
         service = service_of(interaction.client)
         await interaction.response.defer(ephemeral=True, thinking=True)
         receipt = await service.bet(

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError, friendly, parse_amount
+from bot.interactions import reply
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 
@@ -62,17 +63,10 @@ class AcceptBank(
                     content=f"{interaction.message.content}\n✅ Accepted.", view=None
                 )
         except (ServiceError, EngineError) as exc:
-            await _reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
         except Exception as exc:
             log.exception("accepting the bank failed")
-            await _reply(interaction, friendly(exc))
-
-
-async def _reply(interaction: Interaction, text: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
+            await reply(interaction, friendly(exc))
 
 
 class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon bank"):
@@ -104,7 +98,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 view=view,
             )
         except (ServiceError, EngineError) as exc:
-            await _reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
 
     @app_commands.command(name="kitty", description="Put up or add to the kitty (P-SHOOT-1/8)")
     async def kitty(
@@ -120,7 +114,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
             )
             await interaction.followup.send(f"Kitty: {amount} added.", ephemeral=True)
         except (ServiceError, EngineError) as exc:
-            await _reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
 
     @app_commands.command(
         name="auction", description="Empty kitty: offer the bank to the highest bidder (P-SHOOT-8)"
@@ -141,7 +135,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 f"`/bank bid amount`; the highest bid <t:{int(ends_at)}:R> takes the bank."
             )
         except (ServiceError, EngineError) as exc:
-            await _reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
 
     @app_commands.command(name="bid", description="Bid for the bank in a running auction")
     async def bid(
@@ -159,7 +153,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except (ServiceError, EngineError) as exc:
-            await _reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
 
 
 async def setup(bot: PontoonBot) -> None:

@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.audit import audit
 from bot.errors import ServiceError, friendly
+from bot.interactions import reply
 from bot.storage import member_account
 
 if TYPE_CHECKING:
@@ -31,12 +32,6 @@ class Chips(commands.Cog):
     def __init__(self, bot: PontoonBot) -> None:
         self.bot = bot
 
-    async def _answer(self, interaction: Interaction, text: str, *, ephemeral: bool = True) -> None:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=ephemeral)
-        else:
-            await interaction.response.send_message(text, ephemeral=ephemeral)
-
     @app_commands.command(name="balance", description="Your chips (or another member's)")
     async def balance(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         try:
@@ -53,9 +48,9 @@ class Chips(commands.Cog):
                     f", {in_play} in play)" if in_play > 0 else ")"
                 )
             name = "You have" if who.id == interaction.user.id else f"{who.display_name} has"
-            await self._answer(interaction, f"{name} **{chips}** chips{extra}.")
+            await reply(interaction, f"{name} **{chips}** chips{extra}.")
         except Exception as exc:
-            await self._answer(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
 
     @app_commands.command(name="daily", description="Claim your daily chips")
     async def daily(self, interaction: Interaction) -> None:
@@ -70,9 +65,9 @@ class Chips(commands.Cog):
                 timedelta(hours=s.daily_cooldown_hours),
                 datetime.now(UTC),
             )
-            await self._answer(interaction, f"You claim your daily chips. Balance: **{chips}**.")
+            await reply(interaction, f"You claim your daily chips. Balance: **{chips}**.")
         except Exception as exc:
-            await self._answer(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
 
     @app_commands.command(name="leaderboard", description="The richest members of this server")
     async def leaderboard(self, interaction: Interaction) -> None:
@@ -80,7 +75,7 @@ class Chips(commands.Cog):
             guild_id = _guild(interaction)
             rows = await self.bot.store.leaderboard(guild_id, 10)
             if not rows:
-                await self._answer(interaction, "Nobody holds chips yet.", ephemeral=False)
+                await reply(interaction, "Nobody holds chips yet.", ephemeral=False)
                 return
             lines = [f"{i + 1}. <@{uid}> — {bal}" for i, (uid, bal) in enumerate(rows)]
             em = discord.Embed(title="Leaderboard", description="\n".join(lines))
@@ -88,7 +83,7 @@ class Chips(commands.Cog):
                 embed=em, allowed_mentions=discord.AllowedMentions.none()
             )
         except Exception as exc:
-            await self._answer(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
 
     chips = app_commands.Group(
         name="chips",
@@ -115,13 +110,13 @@ class Chips(commands.Cog):
             chips = await self.bot.store.grant(
                 guild_id, member.id, amount, "admin grant", interaction.user.id
             )
-            await self._answer(
+            await reply(
                 interaction,
                 f"Granted **{amount}** chips to {member.display_name}; they now have **{chips}**.",
                 ephemeral=False,
             )
         except Exception as exc:
-            await self._answer(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
 
     @chips.command(name="audit", description="Check the chip ledger (Manage Server)")
     async def audit_cmd(self, interaction: Interaction) -> None:
@@ -133,7 +128,7 @@ class Chips(commands.Cog):
             report = await audit(self.bot.store)
             await interaction.followup.send(report.summary()[:1900], ephemeral=True)
         except Exception as exc:
-            await self._answer(interaction, friendly(exc))
+            await reply(interaction, friendly(exc))
 
 
 async def setup(bot: PontoonBot) -> None:

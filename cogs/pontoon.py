@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.interactions import modal_values, reply
 from bot.presenter import ACT_KIND, TableButton
 from bot.render import rules_text
 from bot.service import LiveTable, seat_of
@@ -32,17 +33,6 @@ Interaction = discord.Interaction[discord.Client]
 
 def _bot(interaction: Interaction) -> PontoonBot:
     return interaction.client  # type: ignore[return-value]
-
-
-async def reply(interaction: Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.exception("could not answer interaction %s", interaction.id)
 
 
 class AmountModal(discord.ui.Modal):
@@ -167,7 +157,7 @@ async def handle_modal(interaction: Interaction) -> None:
         if len(parts) != 3 or parts[1] not in MODAL_TITLES or not parts[2].isdigit():
             raise ServiceError("That form is not known to this bot.")
         table_id, act, version_text = parts
-        values = _modal_values(data)
+        values = modal_values(data)
         amount = parse_amount(values.get(AMOUNT_FIELD), "amount")
         shoot_text = values.get(SHOOT_FIELD, "").strip()
         shoot = parse_amount(shoot_text, "shoot bet") if shoot_text else None
@@ -237,23 +227,6 @@ async def handle_orphan_click(interaction: Interaction) -> None:
         "That button is no longer active (or not one of this bot's); nothing was changed. "
         "Use the buttons on the current table message.",
     )
-
-
-def _modal_values(data: object) -> dict[str, str]:
-    out: dict[str, str] = {}
-    rows = data.get("components", []) if isinstance(data, dict) else []
-    stack = list(rows)
-    while stack:
-        comp = stack.pop()
-        if not isinstance(comp, dict):
-            continue
-        if "components" in comp:
-            stack.extend(comp["components"])
-        if "component" in comp:
-            stack.append(comp["component"])
-        if "custom_id" in comp and "value" in comp:
-            out[str(comp["custom_id"])] = str(comp["value"] or "")
-    return out
 
 
 def _done_text(act: str, amount: int) -> str:
