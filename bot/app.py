@@ -60,7 +60,7 @@ class PontoonBot(commands.Bot):
                 await self.load_extension(ext)
             except commands.ExtensionNotFound:
                 log.info("extension %s not present", ext)
-        self.tree.on_error = self.on_tree_error
+        self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
         loaded = await self.service.load()
         log.info("reloaded %d open table(s)", len(loaded))
         if self.settings.dev_guild_id:

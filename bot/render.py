@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import parse_card
-from engine.pontoon import PontoonRules
+from engine.pontoon import HandView, PontoonRules, TableView
 from engine.pontoon.types import HOUSE, Event, EventKind, Phase
 
 Namer = Callable[[str], str]
@@ -34,14 +34,14 @@ def cards_text(codes: Iterable[str], hidden: int = 0) -> str:
     return " ".join(shown) if shown else "—"
 
 
-def hand_line(hand: object, *, show_total: bool = True) -> str:
+def hand_line(hand: HandView, *, show_total: bool = True) -> str:
     """One hand of a HandView: cards, face-down count, stake, status."""
-    cards: Sequence[str] = getattr(hand, "cards", ())
-    hidden: int = getattr(hand, "hidden", 0)
-    stake: int = getattr(hand, "stake", 0)
-    shoot: int = getattr(hand, "shoot", 0) or 0
-    status = getattr(hand, "status", None)
-    total = getattr(hand, "total", None)
+    cards: Sequence[str] = hand.cards
+    hidden = hand.hidden
+    stake = hand.stake
+    shoot = hand.shoot or 0
+    status = hand.status
+    total = hand.total
     parts = [cards_text(cards, hidden)]
     if show_total and total is not None and hidden == 0 and cards:
         parts.append(f"= {total}")
@@ -49,7 +49,7 @@ def hand_line(hand: object, *, show_total: bool = True) -> str:
         parts.append(f"stake {stake}")
     if shoot:
         parts.append(f"shoot {shoot}")
-    label = getattr(status, "value", None)
+    label = status.value
     if label and label != "open":
         parts.append(f"[{label.replace('_', ' ')}]")
     return " · ".join(parts)
@@ -64,7 +64,7 @@ class TableText:
 
 
 def table_text(
-    view: object,
+    view: TableView,
     rules: PontoonRules,
     name: Namer,
     *,
@@ -72,11 +72,11 @@ def table_text(
     closed_reason: str | None = None,
 ) -> TableText:
     """The public table message: seats, stakes, face-up cards, whose turn, the timer."""
-    phase: Phase = view.phase
-    banker = getattr(view, "banker", None)
-    turn = getattr(view, "turn", None)
-    kitty = getattr(view, "kitty", 0)
-    round_no = getattr(view, "round_no", 0)
+    phase = view.phase
+    banker = view.banker
+    turn = view.turn
+    kitty = view.kitty
+    round_no = view.round_no
     title = "Pontoon table" + (" (Shoot Pontoon)" if rules.shoot else "")
     if closed_reason is not None:
         return TableText(title + " — closed", f"This table is closed: {closed_reason}.", [], "")
@@ -97,17 +97,17 @@ def table_text(
     if rules.shoot:
         lines.append(f"💰 Kitty: {kitty}")
     lines.append(f"Bets {rules.min_bet}–{rules.max_bet} · round {round_no}")
-    if getattr(view, "needs_shuffle", False) and phase is Phase.WAITING:
+    if view.needs_shuffle and phase is Phase.WAITING:
         lines.append("🔀 The pack will be shuffled before the next deal (P-NEXT-1).")
     fields: list[tuple[str, str]] = []
-    for seat_view in getattr(view, "seats", []):
+    for seat_view in view.seats:
         seat = seat_view.seat
         if seat == banker:
             continue
-        hands = getattr(seat_view, "hands", [])
-        balance = getattr(seat_view, "balance", 0)
+        hands = seat_view.hands
+        balance = seat_view.balance
         head = f"{name(seat)} — {balance} chips"
-        if getattr(seat_view, "sitting_out", False):
+        if seat_view.sitting_out:
             body = "sitting out this round"
         elif hands:
             body = "\n".join(
@@ -117,15 +117,12 @@ def table_text(
         else:
             body = "seated"
         fields.append((head, body))
-    banker_hand = getattr(view, "banker_hand", None)
+    banker_hand = view.banker_hand
     if banker is not None:
-        balance = next(
-            (getattr(s, "balance", 0) for s in getattr(view, "seats", []) if s.seat == banker),
-            None,
-        )
+        banker_chips = next((s.balance for s in view.seats if s.seat == banker), None)
         head = "Banker" if banker == HOUSE else f"Banker {name(banker)}"
-        if balance is not None:
-            head += f" — {balance} chips"
+        if banker_chips is not None:
+            head += f" — {banker_chips} chips"
         body = hand_line(banker_hand) if banker_hand is not None else "—"
         fields.append((head, body))
     footer = "Face-down cards come by DM — or press Show my cards."

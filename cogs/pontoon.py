@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -150,7 +150,7 @@ def _why_not(live: LiveTable, seat: str, kind: ActionKind) -> str:
 
 async def handle_modal(interaction: Interaction) -> None:
     bot = _bot(interaction)
-    data = interaction.data or {}
+    data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     try:
         parts = custom_id[len(MODAL_PREFIX) :].split(":")
@@ -205,7 +205,7 @@ async def handle_orphan_click(interaction: Interaction) -> None:
     clicked custom id is on the message the interaction carries, so a click on a button
     from an older rendering of the table (or a forged id) would get no answer at all and
     the member would see "This interaction failed"."""
-    data = interaction.data or {}
+    data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     if int(data.get("component_type", 2) or 2) != discord.ComponentType.button.value:
         return
@@ -256,7 +256,8 @@ class Pontoon(
             return
         if interaction.type is not discord.InteractionType.modal_submit:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         if not custom_id.startswith(MODAL_PREFIX):
             return
         await handle_modal(interaction)
