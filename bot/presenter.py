@@ -5,6 +5,7 @@ The service calls this after every committed change. Nothing here changes a game
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import defaultdict
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DM_CLOSED_CODE = 50007
+REFRESH_RETRIES = 6  # re-render a table message whose edit failed, after 5, 10, 15... s
+REFRESH_RETRY_SECONDS = 5.0
 INTERACTION_TTL = 14 * 60  # followup tokens live 15 minutes
 
 
@@ -162,6 +165,7 @@ class DiscordPresenter:
     def __init__(self, bot: PontoonBot) -> None:
         self.bot = bot
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
+        self._refresh_tasks: dict[str, asyncio.Task[None]] = {}  # table id -> retry task
         # last interaction per (table, seat): a followup to it reaches the member privately
         self.last_interaction: dict[
             tuple[str, str], tuple[float, discord.Interaction[discord.Client]]
@@ -216,11 +220,47 @@ class DiscordPresenter:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
             except discord.HTTPException:
                 log.exception("could not edit the table message of %s", live.table_id)
+                if closed_reason is None:
+                    self._refresh_later(live.table_id)
                 return
         if closed_reason is not None:
             return
         msg = await channel.send(embed=embed, view=view)
         await self.bot.service.set_message(live, msg.id)
+
+    def _refresh_later(self, table_id: str) -> None:
+        """A table message left showing an older state carries buttons of an older version,
+        which are all refused as stale: nobody could play on from it. Re-render it later
+        (a few tries, backing off) until an edit gets through or the table is gone."""
+        if table_id in self._refresh_tasks:
+            return
+
+        async def later() -> None:
+            try:
+                for attempt in range(REFRESH_RETRIES):
+                    await asyncio.sleep(REFRESH_RETRY_SECONDS * (attempt + 1))
+                    live = self.bot.service.tables.get(table_id)
+                    if live is None or live.message_id is None:
+                        return
+                    channel = self.bot.get_partial_messageable(
+                        live.channel_id, guild_id=live.guild_id
+                    )
+                    try:
+                        await channel.get_partial_message(live.message_id).edit(
+                            embed=self.embed(live), view=table_view(live)
+                        )
+                        return
+                    except discord.NotFound:
+                        self._refresh_tasks.pop(table_id, None)
+                        await self.refresh_table_message(live)  # posts a new message
+                        return
+                    except discord.HTTPException as exc:
+                        log.warning("table message of %s still not refreshed: %s", table_id, exc)
+            finally:
+                if self._refresh_tasks.get(table_id) is asyncio.current_task():
+                    self._refresh_tasks.pop(table_id, None)
+
+        self._refresh_tasks[table_id] = asyncio.create_task(later(), name=f"refresh-{table_id}")
 
     async def table_changed(self, live: LiveTable, outcome: Outcome) -> None:
         name = self.namer(live)
