@@ -7,7 +7,7 @@ only ever happens through a random source passed in by the caller.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from typing import Protocol
 
@@ -167,6 +167,22 @@ class Chance(Protocol):
         ...
 
 
+_BITS = [n.bit_length() for n in range(8 * 52 + 1)]
+
+
+def _shuffle(x: list[Card], getrandbits: Callable[[int], int]) -> None:
+    """``random.Random.shuffle(x)`` step for step (the same draws, the same order), without
+    its per-card method calls: Fisher-Yates with ``_randbelow_with_getrandbits``."""
+    bits = _BITS
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
 class RandomChance:
     """Chance backed by a ``random.Random`` (seeded in tests, ``SystemRandom`` in production)."""
 
@@ -175,9 +191,13 @@ class RandomChance:
 
     def shuffle(self, cards: Sequence[Card]) -> list[Card]:
         out = list(cards)
-        self.rng.shuffle(out)
+        rng = self.rng
+        if type(rng) is random.Random and len(out) < len(_BITS):
+            _shuffle(out, rng.getrandbits)
+        else:
+            rng.shuffle(out)
         if len(out) > 1:  # the cut after a shuffle
-            k = self.rng.randrange(len(out))
+            k = rng.randrange(len(out))
             out = out[k:] + out[:k]
         return out
 
@@ -205,39 +225,46 @@ class ScriptedChance:
 
 
 class Pack:
-    """An ordered pack: deal from the top, used cards go to the bottom (P-NEXT-1)."""
+    """An ordered pack: deal from the top, used cards go to the bottom (P-NEXT-1).
 
-    __slots__ = ("_top", "cards")
+    ``stack`` holds the cards left with the top card LAST, so dealing is ``stack.pop()``
+    (hot loops may call that directly after checking that the pack is not empty)."""
+
+    __slots__ = ("stack",)
 
     def __init__(self, cards: Iterable[Card]) -> None:
-        self.cards: list[Card] = list(cards)
-        self._top = 0
+        self.stack: list[Card] = list(cards)
+        self.stack.reverse()
 
     def __len__(self) -> int:
-        return len(self.cards) - self._top
+        return len(self.stack)
+
+    @property
+    def cards(self) -> list[Card]:
+        """The remaining cards, top first (a copy); same as ``peek()``."""
+        return self.stack[::-1]
 
     def deal(self) -> Card:
         """Take the top card."""
-        if self._top >= len(self.cards):
+        stack = self.stack
+        if not stack:
             raise ConfigError("the pack is empty")
-        card = self.cards[self._top]
-        self._top += 1
-        if self._top > 256:
-            del self.cards[: self._top]
-            self._top = 0
-        return card
+        return stack.pop()
 
     def peek(self) -> list[Card]:
         """The remaining cards, top first (a copy)."""
-        return self.cards[self._top :]
+        return self.stack[::-1]
 
     def add_to_bottom(self, cards: Iterable[Card]) -> None:
-        self.cards.extend(cards)
+        under = list(cards)
+        under.reverse()
+        self.stack[:0] = under
 
     def replace(self, cards: Iterable[Card]) -> None:
         """Set a new order (after a shuffle)."""
-        self.cards = list(cards)
-        self._top = 0
+        stack = list(cards)
+        stack.reverse()
+        self.stack = stack
 
     def codes(self) -> list[str]:
-        return [c.code for c in self.cards[self._top :]]
+        return [c.code for c in reversed(self.stack)]

@@ -316,9 +316,9 @@ def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: rand
     nxt = acts[seats[0]][K.NEXT_ROUND]
     deals = {s: acts[s][K.DEAL] for s in seats}
     splits = 0
-    randrange = rng.randrange
+    # rng.randrange(9) drawn as random.Random does it (4 random bits, again while >= 9)
+    getrandbits = rng.getrandbits
     hand_pontoon = table._hand_pontoon
-    cur_hand = table._cur_hand
     for _ in range(rounds):
         if table.phase is round_over:
             apply(nxt, chance)
@@ -326,19 +326,26 @@ def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: rand
             assert b is not None
             apply(deals[b], chance)
         for p in table._players:
-            apply(bets[p][randrange(9)], chance)
+            r = getrandbits(4)
+            while r >= 9:
+                r = getrandbits(4)
+            apply(bets[p][r], chance)
         did_split = False
+        hands = table._hands
+        active = table._active
         while table.phase is playing:
-            seat = table._active[table._tp]
-            h = cur_hand()
+            seat = active[table._tp]
+            mine_hands = hands[seat]
+            h = mine_hands[table._th]
             cards = h.cards
             n = len(cards)
             mine = acts[seat]
-            if hand_pontoon(h):
+            hard = h.hard
+            if hard == 11 and n == 2 and h.ace and hand_pontoon(h):
                 apply(mine[k_declare], chance)
                 continue
-            tot = h.best()
-            if n == 2 and cards[0].rank is cards[1].rank and len(table._hands[seat]) < 4:
+            tot = hard + 10 if h.ace and hard <= 11 else hard  # h.best()
+            if n == 2 and cards[0].rank is cards[1].rank and len(mine_hands) < 4:
                 apply(mine[k_split], chance)
                 did_split = True
             elif tot <= 11 and not h.twisted and n < 4:

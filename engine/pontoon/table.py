@@ -548,7 +548,7 @@ class Table:
             return out
         if ph is _PH_BANKER:
             if seat == self.banker:
-                if len(self.pack) > 0:
+                if len(self.pack.stack) > 0:
                     out.append(LegalAction(_AK_TWIST))
                 out.append(LegalAction(_AK_STICK))
             return out
@@ -561,7 +561,7 @@ class Table:
                 return out
             n = len(h.cards)
             total = h.best()
-            left = len(self.pack)
+            left = len(self.pack.stack)
             if total >= self._stick_min or left == 0:
                 out.append(LegalAction(_AK_STICK))
             if left > 0:
@@ -611,7 +611,7 @@ class Table:
             return "P-VAR-1", "only aces may be split at this table"
         if len(self._hands[seat]) >= 4:
             return "P-SPLIT-2", "a player may hold at most four hands"
-        if len(self.pack) < 2:
+        if len(self.pack.stack) < 2:
             return "P-SPLIT-1", "the pack has too few cards left"
         if min(self._player_cap(seat), self._banker_cap()) < h.orig:
             return "P-PAY-LIMIT", "the new stake could not be covered"
@@ -624,7 +624,7 @@ class Table:
             return "P-VAR-8", "only two cards making a hard total may be burned"
         if hard_total(h.cards) != self._burn:
             return "P-VAR-8", f"only a hard {self._burn} may be burned"
-        if len(self.pack) < 2:
+        if len(self.pack.stack) < 2:
             return "P-VAR-8", "the pack has too few cards left"
         return None
 
@@ -635,9 +635,7 @@ class Table:
         fn = _DISPATCH.get(action.kind)
         if fn is None:
             raise RuleError("P-TABLE-1", f"unknown action {action.kind!r}")
-        out: Outcome = _new(Outcome)
-        out.events = []
-        out.transfers = []
+        out = Outcome([], [])
         fn(self, action, chance, out)
         self.version += 1
         return out
@@ -875,7 +873,10 @@ class Table:
         self.phase = _PH_BETTING
         players = self._players_for_round()
         self._players = players
-        deal = pack.deal
+        stack = pack.stack
+        if len(stack) <= len(players):
+            raise ConfigError("the pack is empty")
+        deal = stack.pop
         hands = self._hands
         for p in players:
             c = deal()
@@ -1017,10 +1018,13 @@ class Table:
 
     def _deal_second(self, ch: Chance, out: Outcome) -> None:
         """P-DEAL-3 and the banker's pontoon check P-DEAL-4."""
-        deal = self.pack.deal
+        stack = self.pack.stack
+        active = self._active
+        if len(stack) <= len(active):
+            raise ConfigError("the pack is empty")
+        deal = stack.pop
         evs = out.events
         hands = self._hands
-        active = self._active
         for p in active:
             h = hands[p][0]
             c = deal()
@@ -1238,7 +1242,7 @@ class Table:
                     "P-TURN-DECLARE", "a pontoon must be declared; nothing else is possible"
                 )
             t += 10
-        if t < self._stick_min and len(self.pack) > 0:
+        if t < self._stick_min and len(self.pack.stack) > 0:
             rule = "P-VAR-2" if self._stick_min == 16 else "P-STICK-1"
             raise RuleError(rule, f"a hand needs at least {self._stick_min} to stick (it has {t})")
         h.status = _STUCK
@@ -1259,7 +1263,7 @@ class Table:
             raise RuleError("P-FIVE-1", "a five card trick takes no more cards")
         if t >= 21:
             raise RuleError("P-STICK-1", "a hand on 21 stands")
-        if len(self.pack) == 0:
+        if len(self.pack.stack) == 0:
             raise RuleError("P-TABLE-1", "the pack has no card left")
         if a.shoot and n != 3:
             raise RuleError(
@@ -1284,7 +1288,7 @@ class Table:
         if sh:
             self._check_shoot(seat, sh, 0, "P-SHOOT-4")
             self._place_shoot(out, seat, th, sh)
-        c = self.pack.deal()
+        c = self.pack.stack.pop()  # _draw_checks: the pack is not empty
         # h.add(c, True)
         h.cards.append(c)
         h.up.append(True)
@@ -1333,7 +1337,7 @@ class Table:
         out.transfers.append(_tn(Transfer, (seat, ESCROW, amt, _R_BUY)))
         if sh:
             self._place_shoot(out, seat, th, sh)
-        c = self.pack.deal()
+        c = self.pack.stack.pop()  # _draw_checks: the pack is not empty
         h.add(c, False)
         evs = out.events
         evs.append(_tn(Event, (_EV_BOUGHT, seat, th, (), amt, h.stake, None, "")))
@@ -1438,21 +1442,18 @@ class Table:
             return
         self.phase = _PH_BANKER
         bh.shown = True
-        bh.up = [True] * len(bh.cards)
-        out.events.append(
-            _ev(
-                _EV_BANKER_REVEAL,
-                banker,
-                0,
-                tuple(c.code for c in bh.cards),
-                total=bh.best(),
-            )
-        )
+        cards = bh.cards
+        bh.up = [True] * len(cards)
+        t = bh.hard
+        if bh.ace and t <= 11:
+            t += 10
+        codes = tuple([c.code for c in cards])
+        out.events.append(_tn(Event, (_EV_BANKER_REVEAL, banker, 0, codes, None, t, None, "")))
         if self._banker_done(out):
             return
         if self._house:
             stand = self.rules.house_stands_on
-            while bh.best() < stand and len(self.pack) > 0:
+            while bh.best() < stand and len(self.pack.stack) > 0:
                 self._banker_draw(out)
                 if self._banker_done(out):
                     return
@@ -1468,22 +1469,29 @@ class Table:
         return False
 
     def _banker_draw(self, out: Outcome) -> None:
+        """The banker takes a card face up (callers check that the pack is not empty)."""
         bh = self._bhand
         assert bh is not None
-        c = self.pack.deal()
+        c = self.pack.stack.pop()
         bh.add(c, True)
-        out.events.append(_ev(_EV_BANKER_DRAW, self.banker, 0, (c.code,), total=bh.best()))
+        t = bh.hard
+        if bh.ace and t <= 11:
+            t += 10
+        out.events.append(
+            _tn(Event, (_EV_BANKER_DRAW, self.banker, 0, (c.code,), None, t, None, ""))
+        )
 
     def _banker_done(self, out: Outcome) -> bool:
         """P-BANKER-3: bust, five cards or 21 end the banker's turn (and settle)."""
         bh = self._bhand
         assert bh is not None
-        t = bh.best()
+        t = bh.hard
+        if bh.ace and t <= 11:
+            t += 10
         if t > 21:
             bh.status = _BUST
-            out.events.append(
-                _ev(_EV_BUST, self.banker, 0, tuple(c.code for c in bh.cards), total=t)
-            )
+            codes = tuple([c.code for c in bh.cards])
+            out.events.append(_tn(Event, (_EV_BUST, self.banker, 0, codes, None, t, None, "")))
         elif len(bh.cards) >= 5:
             bh.status = _FIVE
             out.events.append(_ev(_EV_FIVE_CARD_TRICK, self.banker, 0))
@@ -1498,7 +1506,7 @@ class Table:
     def _banker_twist(self, a: Action, ch: Chance, out: Outcome) -> None:
         if a.seat != self.banker:
             raise RuleError("P-BANKER-2", "it is the banker's turn")
-        if len(self.pack) == 0:
+        if len(self.pack.stack) == 0:
             raise RuleError("P-TABLE-1", "the pack has no card left")
         self._banker_draw(out)
         self._banker_done(out)
@@ -1509,27 +1517,41 @@ class Table:
         bh = self._bhand
         assert bh is not None
         bh.status = _STUCK
-        out.events.append(_ev(_EV_BANKER_STAYS, a.seat, 0, total=bh.best()))
+        t = bh.hard
+        if bh.ace and t <= 11:
+            t += 10
+        out.events.append(_tn(Event, (_EV_BANKER_STAYS, a.seat, 0, (), None, t, None, "")))
         self._settle(out)
-
-    # SETTLEMENT -------------------------------------------------------------------------
 
     def _settle(self, out: Outcome) -> None:
         """Section 7: the banker against every hand still in play."""
         bh = self._bhand
-        assert bh is not None
-        bt = bh.best()
+        banker = self.banker
+        assert bh is not None and banker is not None
+        bt = bh.hard
+        if bh.ace and bt <= 11:
+            bt += 10
         b_bust = bt > 21
         b_five = not b_bust and len(bh.cards) >= 5
         bscore = BUST if b_bust else (FIVE if b_five else bt)
+        blabel = _label(bscore)
         dbl = 2 if self._doubled else 1
+        lmult = 2 if b_five else dbl
+        win_tag = "BUST" if b_bust else "STAY" if not b_five else "FIVE"
+        lose_reason = f"loses (P-PAY-{'FIVE' if b_five else 'STAY'})"
         royal = self._royal
+        house = banker == HOUSE
+        bal = self.balances
+        trs = out.transfers
+        move = self._move
+        result = self._result
+        score = self._score
         for p in self._active:
             for i, h in enumerate(self._hands[p]):
                 if h.status is _BUST:
                     continue
                 h.shown = True
-                s = self._score(h, royal)
+                s = score(h, royal)
                 if s == ROYAL:
                     mult, label = 3, "royal pontoon"
                 elif s >= PONTOON:
@@ -1538,29 +1560,52 @@ class Table:
                     mult, label = 2, "five card trick"
                 else:
                     mult, label = 0, str(s)
+                stake = h.stake
                 if b_bust or s > bscore:
-                    win = h.stake * (max(mult, dbl) if mult else dbl)
-                    why = "banker bust" if b_bust else f"{label} beats {_label(bscore)}"
-                    self._win(
-                        out,
-                        p,
-                        h,
-                        win,
-                        f"{label} wins (P-PAY-{'BUST' if b_bust else 'STAY' if not b_five else 'FIVE'})",
-                    )
+                    win = stake * (max(mult, dbl) if mult else dbl)
+                    why = "banker bust" if b_bust else f"{label} beats {blabel}"
+                    # self._win(...): the stake back from escrow, the win from the banker
+                    if stake > 0:
+                        self.escrow -= stake
+                        bal[p] += stake
+                        trs.append(_tn(Transfer, (ESCROW, p, stake, "stake returned")))
+                    if win > 0:
+                        if house:
+                            self.house_net -= win
+                        else:
+                            bal[banker] -= win
+                        bal[p] += win
+                        trs.append(
+                            _tn(Transfer, (banker, p, win, f"{label} wins (P-PAY-{win_tag})"))
+                        )
                     sn = 0
                     if h.shoot:
-                        self._move(out, ESCROW, p, h.shoot, "shoot bet returned")
-                        self._move(out, KITTY, p, h.shoot, "shoot bet won (P-SHOOT-7)")
+                        move(out, ESCROW, p, h.shoot, "shoot bet returned")
+                        move(out, KITTY, p, h.shoot, "shoot bet won (P-SHOOT-7)")
                         sn = h.shoot
-                    self._result(out, p, i, h, win, sn, "win", why)
+                    result(out, p, i, h, win, sn, "win", why, s)
                 else:
-                    loss = h.stake * (2 if b_five else dbl)
-                    why = f"{label} loses to {_label(bscore)}"
-                    self._lose(out, p, h, loss, f"loses (P-PAY-{'FIVE' if b_five else 'STAY'})")
+                    loss = stake * lmult
+                    why = f"{label} loses to {blabel}"
+                    # self._lose(...): the stake from escrow, the rest from the seat
+                    if stake > 0:
+                        self.escrow -= stake
+                        if house:
+                            self.house_net += stake
+                        else:
+                            bal[banker] += stake
+                        trs.append(_tn(Transfer, (ESCROW, banker, stake, lose_reason)))
+                    more = loss - stake
+                    if more > 0:
+                        bal[p] -= more
+                        if house:
+                            self.house_net += more
+                        else:
+                            bal[banker] += more
+                        trs.append(_tn(Transfer, (p, banker, more, lose_reason)))
                     if h.shoot:
-                        self._move(out, ESCROW, KITTY, h.shoot, "shoot bet to kitty (P-SHOOT-7)")
-                    self._result(out, p, i, h, -loss, -h.shoot, "lose", why)
+                        move(out, ESCROW, KITTY, h.shoot, "shoot bet to kitty (P-SHOOT-7)")
+                    result(out, p, i, h, -loss, -h.shoot, "lose", why, s)
         self._open_stake = 0
         self._shoot_out = 0
         self._finish_round(out)
@@ -1569,17 +1614,14 @@ class Table:
         """P-NEXT-1 / P-NEXT-2: used cards to the bottom, decide the next banker."""
         used: list[Card] = []
         nb: str | None = None
+        can_pass = not self._banker_pontoon and not self._house
+        hands = self._hands
         for p in self._players:
-            for h in self._hands[p]:
-                if h.status is not _BUST:
+            for h in hands[p]:
+                st = h.status
+                if st is not _BUST:
                     used.extend(h.cards)
-                if (
-                    nb is None
-                    and h.status is _PONT
-                    and not h.split
-                    and not self._banker_pontoon
-                    and not self._house
-                ):
+                if nb is None and st is _PONT and not h.split and can_pass:
                     nb = p  # P-NEXT-2: nearest the banker's left (players are in that order)
         bh = self._bhand
         if bh is not None:
@@ -1588,13 +1630,14 @@ class Table:
         if self._pontoon_seen:
             self.needs_shuffle = True
         self._next_banker = nb
+        evs = out.events
         if nb is not None:
-            out.events.append(_ev(_EV_BANK_PASSES, nb, detail="pontoon (P-NEXT-2)"))
+            evs.append(_ev(_EV_BANK_PASSES, nb, detail="pontoon (P-NEXT-2)"))
         self.phase = _PH_ROUND_OVER
         assert self.escrow == 0, "escrow must be empty after a round"
         if self._shoot and self.kitty == 0:
-            out.events.append(_ev(_EV_KITTY, self.banker, amount=0, detail="empty (P-SHOOT-8)"))
-        out.events.append(_ev(_EV_ROUND_OVER, amount=self.round_no))
+            evs.append(_ev(_EV_KITTY, self.banker, amount=0, detail="empty (P-SHOOT-8)"))
+        evs.append(_tn(Event, (_EV_ROUND_OVER, None, None, (), self.round_no, None, None, "")))
 
     # ------------------------------------------------------------------ misc API
 
