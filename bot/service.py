@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.errors import BusyElsewhere, NoTable, NotSeated, ServiceError, StaleButton, TableExists
+from bot.storage.errors import StorageError
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
@@ -31,6 +32,7 @@ from engine.pontoon.types import HOUSE, Action, ActionKind, Outcome, Phase, Tran
 log = logging.getLogger(__name__)
 
 GAME_PONTOON = "pontoon"
+TIMER_RETRY_SECONDS = 5.0  # a timer whose action the database refused tries again after this
 
 
 @dataclass
@@ -376,7 +378,12 @@ class TableService:
             # Between hands the table waits in WAITING: the bank passes (P-NEXT-2), people
             # may join, leave or sell the bank (P-SELL-1) before the next Deal.
             actor = eng.banker if eng.banker in eng.seats else eng.seats[0]
-            self._merge(outcome, await self._apply(live, Action(actor, ActionKind.NEXT_ROUND)))
+            try:
+                self._merge(outcome, await self._apply(live, Action(actor, ActionKind.NEXT_ROUND)))
+            except StorageError as exc:
+                # The settling action is committed: report it as done. The table stays
+                # settled in ROUND_OVER, from where the next Deal moves on.
+                log.warning("table %s stays in ROUND_OVER: %s", live.table_id, exc)
         return outcome
 
     async def _persist(self, live: LiveTable, transfers: Sequence[Transfer], note: str) -> None:
@@ -609,11 +616,17 @@ class TableService:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(event.wait(), min(wake - now, 5.0))
                     continue
-                if live.deadline is not None and live.deadline <= now:
-                    await self._on_deadline(live)
-                elif idle_at <= now:
-                    await self.close(table_id, "the table was idle")
-                    return
+                try:
+                    if live.deadline is not None and live.deadline <= now:
+                        await self._on_deadline(live)
+                    elif idle_at <= now:
+                        await self.close(table_id, "the table was idle")
+                        return
+                except StorageError as exc:
+                    # e.g. closing an idle table while the database is locked: the timer
+                    # must live on, or the table would never time out or close again
+                    log.warning("timer of table %s: %s; retrying", table_id, exc)
+                    await asyncio.sleep(TIMER_RETRY_SECONDS)
         except asyncio.CancelledError:
             return
         except Exception:
@@ -629,6 +642,7 @@ class TableService:
                 return
             timed_out = set(eng.to_act())
             turn = eng.turn
+            retry = False
             for _ in range(4 * max(1, len(timed_out)) + 8):
                 pending = [s for s in eng.to_act() if s in timed_out]
                 if not pending or eng.turn != turn:
@@ -641,10 +655,19 @@ class TableService:
                 except (RuleError, ServiceError) as exc:
                     log.warning("timeout action %s refused: %s", action, exc)
                     break
+                except StorageError as exc:
+                    # not saved (nothing changed): try again shortly rather than never
+                    log.warning("timeout action %s not saved, retrying: %s", action, exc)
+                    retry = True
+                    break
                 combined.events.extend(out.events)
                 combined.transfers.extend(out.transfers)
-            live.deadline = None
-            live.deadline_version = -1 if combined.events else eng.version
+            if retry:
+                live.deadline = time.monotonic() + TIMER_RETRY_SECONDS
+                live.deadline_version = eng.version
+            else:
+                live.deadline = None
+                live.deadline_version = -1 if combined.events else eng.version
         await self._after_change(live, combined)
 
 
