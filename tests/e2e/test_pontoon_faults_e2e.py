@@ -1,0 +1,95 @@
+"""Clicks discord.py itself would drop: a button from an older rendering of the table (its
+custom id is no longer on the message) or a forged custom id must still be answered,
+privately, and change nothing. Found by scripts/fault_campaign.py."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import StartBot, World
+from tests.e2e.pontoon_driver import Table, start
+from tests.fakediscord import FakeDiscord, FakeMember, InteractionResult
+
+pytestmark = pytest.mark.e2e
+
+
+async def raw_click(
+    fake: FakeDiscord, t: Table, member: FakeMember, custom_id: str
+) -> InteractionResult:
+    """A click carrying ``custom_id`` on the current table message, whatever it shows."""
+    result = await fake._send_interaction(
+        itype=3,
+        kind="component",
+        data={"custom_id": custom_id, "component_type": 2},
+        user=member.user,
+        channel=t.world.channel,
+        message=t.message(),
+        timeout=5.0,
+        wait=True,
+    )
+    if result.callback_type == 6:  # deferred: the answer comes as a followup
+        await result.wait_followups(1, 5)
+    await t.quiet()
+    return result
+
+
+async def test_stale_and_forged_buttons_are_answered_privately(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    t = Table(fake_discord, world)
+    r = await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})
+    assert "Table open" in r.all_text
+    old_deal = t.custom_id("Deal")  # the Deal button of the table's first rendering
+    await t.click(world.bob, "Join")
+    current = t.custom_id("Deal")
+    assert current != old_deal
+
+    r = await raw_click(fake_discord, t, world.alice, old_deal)
+    assert r.answered
+    assert "older state" in r.followups[-1].text
+    assert r.followups[-1].ephemeral
+    assert t.custom_id("Deal") == current  # nothing dealt
+
+    for forged in ("pt:garbage", "bk:nonsense", "pt:DEADBEEF:deal:1"):
+        r = await raw_click(fake_discord, t, world.bob, forged)
+        assert r.answered, forged
+        assert "no longer active" in r.all_text, (forged, r.all_text)
+        assert r.ephemeral
+    assert t.custom_id("Deal") == current
+
+
+async def test_two_members_submit_the_same_bet_form(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Members at one table share the Bet form's custom id; every submit gets its answer
+    (a live Modal object per custom id used to swallow or drop some of them)."""
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    t = Table(fake_discord, world)
+    await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})
+    await t.click(world.bob, "Join")
+    await t.click(world.carol, "Join")
+    await t.click(world.alice, "Deal")
+    text = t.embed_text()
+    players = [
+        m for m in (world.alice, world.bob, world.carol) if f"Banker: **{m.user.name}" not in text
+    ]
+    assert len(players) == 2
+    opened = [await fake_discord.click(p, t.message(), label="Bet") for p in players]
+    assert all(r.modal is not None for r in opened)
+    assert opened[0].modal and opened[1].modal
+    assert opened[0].modal.custom_id == opened[1].modal.custom_id
+    subs = await asyncio.gather(
+        *(
+            fake_discord.submit_modal(p, None, r.modal.custom_id, {"amount": "3"})
+            for p, r in zip(players, opened, strict=True)
+            if r.modal is not None
+        )
+    )
+    await t.quiet()
+    for sub in subs:
+        assert sub.answered
+        assert "Bet of 3 placed" in sub.all_text
