@@ -27,6 +27,7 @@ Decisions taken where the rules leave room (each also noted where it is coded):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from operator import attrgetter
 from typing import Any
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_card
@@ -126,6 +127,8 @@ _AK_SPLIT = ActionKind.SPLIT
 _AK_STICK = ActionKind.STICK
 _AK_TWIST = ActionKind.TWIST
 
+_code = attrgetter("code")  # a card's code: tuple(map(_code, cards))
+_TOTAL_STR = tuple(str(n) for n in range(32))  # str(total) for ordinary totals
 _SHUFFLED = "shuffled and cut"
 _FACE_DOWN = "banker, face down"
 _R_BET = "initial bet (P-DEAL-2)"
@@ -767,19 +770,22 @@ class Table:
     def _a_deal(self, a: Action, ch: Chance, out: Outcome) -> None:
         if self.phase is not _PH_WAITING:
             raise self._wrong_phase(a)
-        self._need_seated(a)
+        if a.seat not in self.balances:
+            self._need_seated(a)
         if self.banker is None:
             raise RuleError("P-BANK-1", "cut for the bank first")
         if not self._house and a.seat != self.banker:
             raise RuleError("P-DEAL-1", "the banker deals")
-        if not self._can_deal():
+        players = self._players_for_round()  # _can_deal
+        if not players:
             raise RuleError("P-TABLE-1", "two or more people are needed to play")
-        self._begin(ch, out)
+        self._begin(ch, out, players)
 
     def _a_next(self, a: Action, ch: Chance, out: Outcome) -> None:
         if self.phase is not _PH_ROUND_OVER:
             raise self._wrong_phase(a)
-        self._need_seated(a)
+        if a.seat not in self.balances:
+            self._need_seated(a)
         nb = self._next_banker
         if nb is not None and nb != self.banker and nb in self.balances:
             old = self.banker
@@ -826,14 +832,14 @@ class Table:
         self.version += 1
         return out.transfers
 
-    def _begin(self, ch: Chance, out: Outcome) -> None:
+    def _begin(self, ch: Chance, out: Outcome, players: list[str] | None = None) -> None:
         """Start a deal: Shoot mode asks for the kitty first (P-SHOOT-1/8)."""
         self._reset_round()
         self._res = []
         if self._shoot:
             self.phase = _PH_KITTY
             return
-        self._deal_first(ch, out)
+        self._deal_first(ch, out, players)
 
     def _a_kitty(self, a: Action, ch: Chance, out: Outcome) -> None:
         if self.phase is not _PH_KITTY:
@@ -857,10 +863,11 @@ class Table:
             out.events.append(_ev(_EV_KITTY, a.seat, amount=amt, total=self.kitty, detail="added"))
         self._deal_first(ch, out)
 
-    def _deal_first(self, ch: Chance, out: Outcome) -> None:
-        """P-TABLE-1, P-NEXT-1, P-DEAL-1: (shuffle,) one face-down card each."""
+    def _deal_first(self, ch: Chance, out: Outcome, players: list[str] | None = None) -> None:
+        """P-TABLE-1, P-NEXT-1, P-DEAL-1: (shuffle,) one face-down card each. ``players``:
+        ``_players_for_round()`` when the caller has it already."""
         pack = self.pack
-        want = self._packs_wanted() * 52
+        want = (self._packs or (2 if len(self.seats) >= 8 else 1)) * 52  # _packs_wanted
         if len(pack) != want:
             pack = self.pack = Pack(full_pack(want // 52))
             self.needs_shuffle = True
@@ -871,7 +878,8 @@ class Table:
             evs.append(_tn(Event, (_EV_SHUFFLED, None, None, (), None, None, None, _SHUFFLED)))
         self.round_no += 1
         self.phase = _PH_BETTING
-        players = self._players_for_round()
+        if players is None:
+            players = self._players_for_round()
         self._players = players
         stack = pack.stack
         if len(stack) <= len(players):
@@ -916,8 +924,11 @@ class Table:
                 "P-PAY-LIMIT",
                 f"{seat} cannot cover a bet of {amt} and a possible {L}x loss",
             )
-        if not self._house and amt > self._banker_cap():
-            raise RuleError("P-PAY-LIMIT", f"the banker cannot cover another bet of {amt}")
+        if not self._house:
+            banker = self.banker
+            assert banker is not None
+            if amt > bal[banker] // self._M - self._open_stake:  # _banker_cap
+                raise RuleError("P-PAY-LIMIT", f"the banker cannot cover another bet of {amt}")
         h = hands[0]
         h.stake = h.orig = amt
         self._open_stake += amt
@@ -939,9 +950,11 @@ class Table:
         self._after_bets(ch, out)
 
     def _after_bets(self, ch: Chance, out: Outcome) -> None:
-        if len(self._decided) < len(self._players):
+        decided = self._decided
+        players = self._players
+        if len(decided) < len(players):
             return
-        self._active = [p for p in self._players if self._decided[p]]
+        self._active = [p for p in players if decided[p]]
         if not self._active:
             self._finish_round(out)
             return
@@ -960,7 +973,11 @@ class Table:
                 )
             )
             return
-        self._after_doubling(ch, out)
+        if self._shoot:  # _after_doubling
+            self.phase = _PH_SHOOTING
+            self._shoot_i = 0
+            return
+        self._deal_second(ch, out)
 
     def _after_doubling(self, ch: Chance, out: Outcome) -> None:
         if self._shoot:
@@ -1041,7 +1058,7 @@ class Table:
         assert bh is not None and banker is not None
         bh.add(deal(), False)
         self._banker_sees = True  # P-DEAL-3: everyone looks at their two cards
-        codes = tuple([x.code for x in bh.cards])
+        codes = tuple(map(_code, bh.cards))
         evs.append(_tn(Event, (_EV_CARD_DEALT, banker, 0, codes, None, None, banker, "")))
         if bh.hard == 11 and bh.ace and pontoon_class(bh.cards, self._strength):
             self._banker_has_pontoon(out)
@@ -1066,9 +1083,7 @@ class Table:
         bh.status = _PONT
         self._banker_pontoon = True
         self._pontoon_seen = True
-        out.events.append(
-            _ev(_EV_BANKER_PONTOON, banker, 0, tuple(c.code for c in bh.cards), total=21)
-        )
+        out.events.append(_ev(_EV_BANKER_PONTOON, banker, 0, tuple(map(_code, bh.cards)), total=21))
         dbl = 2 if self._doubled else 1
         mult = max(self._bmult, dbl)
         bscore = self._score(bh, False)
@@ -1126,7 +1141,7 @@ class Table:
         """A HAND_RESULT event and its summary. ``score`` / ``codes``: the hand's
         ``_score(h, self._royal)`` and card codes when the caller has them already."""
         if codes is None:
-            codes = tuple([c.code for c in h.cards])
+            codes = tuple(map(_code, h.cards))
         if score is None:
             score = self._score(h, self._royal)
         t = h.hard
@@ -1211,9 +1226,7 @@ class Table:
         h.status = _PONT
         h.shown = True
         self._pontoon_seen = True
-        out.events.append(
-            _ev(_EV_DECLARED, a.seat, self._th, tuple(c.code for c in h.cards), total=21)
-        )
+        out.events.append(_ev(_EV_DECLARED, a.seat, self._th, tuple(map(_code, h.cards)), total=21))
         self._advance(ch, out)
 
     def _pontoon_waits(self, h: Hand) -> None:
@@ -1367,7 +1380,7 @@ class Table:
     def _bust(self, out: Outcome, seat: str, i: int, h: Hand) -> None:
         """P-BUST-1 / P-SHOOT-6: shown, stake to the banker, cards to the bottom at once."""
         h.shown = True
-        codes = tuple([c.code for c in h.cards])
+        codes = tuple(map(_code, h.cards))
         out.events.append(_tn(Event, (_EV_BUST, seat, i, codes, None, h.best(), None, "")))
         loss = h.stake * (2 if self._doubled else 1)
         self._lose(out, seat, h, loss, "bust (P-BUST-1)")
@@ -1420,12 +1433,10 @@ class Table:
             raise RuleError(*why)
         seat = a.seat
         old = h.cards
-        out.events.append(_ev(_EV_BURNED, seat, self._th, tuple(c.code for c in old)))
+        out.events.append(_ev(_EV_BURNED, seat, self._th, tuple(map(_code, old))))
         self.pack.add_to_bottom(old)
         h.reset([self.pack.deal(), self.pack.deal()], False)
-        out.events.append(
-            _ev(_EV_CARD_DEALT, seat, self._th, tuple(c.code for c in h.cards), to=seat)
-        )
+        out.events.append(_ev(_EV_CARD_DEALT, seat, self._th, tuple(map(_code, h.cards)), to=seat))
         self._auto(h)
         if h.status is _21:
             out.events.append(_ev(_EV_TWENTY_ONE, seat, self._th))
@@ -1447,7 +1458,7 @@ class Table:
         t = bh.hard
         if bh.ace and t <= 11:
             t += 10
-        codes = tuple([c.code for c in cards])
+        codes = tuple(map(_code, cards))
         out.events.append(_tn(Event, (_EV_BANKER_REVEAL, banker, 0, codes, None, t, None, "")))
         if self._banker_done(out):
             return
@@ -1490,7 +1501,7 @@ class Table:
             t += 10
         if t > 21:
             bh.status = _BUST
-            codes = tuple([c.code for c in bh.cards])
+            codes = tuple(map(_code, bh.cards))
             out.events.append(_tn(Event, (_EV_BUST, self.banker, 0, codes, None, t, None, "")))
         elif len(bh.cards) >= 5:
             bh.status = _FIVE
@@ -1544,14 +1555,24 @@ class Table:
         bal = self.balances
         trs = out.transfers
         move = self._move
-        result = self._result
         score = self._score
+        evs = out.events
+        res = self._res
         for p in self._active:
             for i, h in enumerate(self._hands[p]):
                 if h.status is _BUST:
                     continue
                 h.shown = True
-                s = score(h, royal)
+                t = h.hard
+                if h.ace and t <= 11:
+                    t += 10
+                n = len(h.cards)
+                if t == 21 and n <= 3:
+                    s = score(h, royal)  # a pontoon or three sevens?
+                elif n >= 5:
+                    s = FIVE
+                else:
+                    s = t  # an ordinary total (a bust hand was settled already)
                 if s == ROYAL:
                     mult, label = 3, "royal pontoon"
                 elif s >= PONTOON:
@@ -1559,7 +1580,7 @@ class Table:
                 elif s == FIVE:
                     mult, label = 2, "five card trick"
                 else:
-                    mult, label = 0, str(s)
+                    mult, label = 0, _TOTAL_STR[s]
                 stake = h.stake
                 if b_bust or s > bscore:
                     win = stake * (max(mult, dbl) if mult else dbl)
@@ -1583,7 +1604,11 @@ class Table:
                         move(out, ESCROW, p, h.shoot, "shoot bet returned")
                         move(out, KITTY, p, h.shoot, "shoot bet won (P-SHOOT-7)")
                         sn = h.shoot
-                    result(out, p, i, h, win, sn, "win", why, s)
+                    codes = tuple(map(_code, h.cards))
+                    evs.append(
+                        _tn(Event, (_EV_HAND_RESULT, p, i, codes, win + sn, t, None, "win: " + why))
+                    )
+                    res.append((p, i, codes, s, stake, "win", win, sn, why))  # _result
                 else:
                     loss = stake * lmult
                     why = f"{label} loses to {blabel}"
@@ -1605,7 +1630,15 @@ class Table:
                         trs.append(_tn(Transfer, (p, banker, more, lose_reason)))
                     if h.shoot:
                         move(out, ESCROW, KITTY, h.shoot, "shoot bet to kitty (P-SHOOT-7)")
-                    result(out, p, i, h, -loss, -h.shoot, "lose", why, s)
+                    sn = -h.shoot
+                    codes = tuple(map(_code, h.cards))
+                    evs.append(
+                        _tn(
+                            Event,
+                            (_EV_HAND_RESULT, p, i, codes, sn - loss, t, None, "lose: " + why),
+                        )
+                    )
+                    res.append((p, i, codes, s, stake, "lose", -loss, sn, why))  # _result
         self._open_stake = 0
         self._shoot_out = 0
         self._finish_round(out)
@@ -1676,7 +1709,7 @@ class Table:
 
     def _view(self, seat: str, i: int, h: Hand, all_cards: bool, banker: bool = False) -> HandView:
         if all_cards or h.shown:
-            cards = tuple(c.code for c in h.cards)
+            cards = tuple(map(_code, h.cards))
             hidden = 0
         else:
             cards = tuple(c.code for c, u in zip(h.cards, h.up, strict=True) if u)
