@@ -9,6 +9,7 @@ Checks, over one consistent snapshot of the database:
 * no account except a house is negative;
 * every escrow and kitty account belongs to an existing table of the same server, and
   holds chips only while that table is open;
+* every open table's escrow and kitty hold exactly what the table's saved game state says;
 * ledger rows are well formed (no cross-server moves, grants only to members, no dangling
   account ids) and SQLite's own integrity and foreign-key checks pass.
 
@@ -20,12 +21,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.storage import LedgerSnapshot, StorageError, Store
+from bot.storage import LedgerSnapshot, StorageError, Store, escrow_account, kitty_account
 
 
 @dataclass(slots=True)
@@ -153,7 +155,47 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
                 f"granted (off by {g.total - g.granted:+,})"
             )
     problems.extend(snapshot.anomalies)
+    balances = {a.account: a.balance for a in snapshot.accounts}
+    for table_id, (game, state_json) in snapshot.open_states.items():
+        try:
+            held = table_holdings(game, state_json)
+        except (ValueError, KeyError, TypeError) as exc:
+            problems.append(f"table {table_id}: saved state unreadable ({exc})")
+            continue
+        if held is None:
+            continue
+        for account, want in (
+            (escrow_account(table_id), held[0]),
+            (kitty_account(table_id), held[1]),
+        ):
+            have = balances.get(account, 0)
+            if have != want:
+                problems.append(
+                    f"{account}: holds {have:,} chips but its table's state says {want:,}"
+                )
     return report
+
+
+def table_holdings(game: str, state_json: str) -> tuple[int, int] | None:
+    """(escrow, kitty) that an open table's saved state says it holds; None for a state
+    that is not a table service's snapshot ({"engine": ..., "meta": ...})."""
+    try:
+        data = json.loads(state_json)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(data, dict) or "engine" not in data:
+        return None
+    engine_state = data["engine"]
+    if game == "pontoon":
+        from engine.pontoon import Table
+
+        table = Table.from_json(engine_state)
+        return table.escrow, table.kitty
+    if game == "baccarat":
+        from engine.punto_banco import PuntoBancoTable
+
+        return PuntoBancoTable.from_json(engine_state).escrow, 0
+    raise ValueError(f"unknown game {game!r}")
 
 
 async def audit(store: Store) -> AuditReport:

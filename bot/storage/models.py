@@ -123,3 +123,6 @@ class LedgerSnapshot:
     # Ledger rows that break an invariant the schema cannot express: descriptions.
     anomalies: list[str] = field(default_factory=list)
     schema_version: int = 0
+    # Open tables' saved states: table id -> (game, state_json), read in the same
+    # transaction, so the audit can hold each escrow and kitty against its table.
+    open_states: dict[str, tuple[str, str]] = field(default_factory=dict)

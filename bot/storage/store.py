@@ -861,6 +861,12 @@ class Store:
             str(r[0]): (int(r[1]), "open" if r[2] == "open" else "closed")
             for r in await self._all(db, "SELECT id, guild_id, status FROM game_tables")
         }
+        open_states = {
+            str(r[0]): (str(r[1]), str(r[2]))
+            for r in await self._all(
+                db, "SELECT id, game, state_json FROM game_tables WHERE status = 'open'"
+            )
+        }
         grants = {
             int(r[0]): int(r[1])
             for r in await self._all(
@@ -910,6 +916,7 @@ class Store:
             transfer_count=int(count_row[0]),
             anomalies=anomalies,
             schema_version=max(await applied_versions(db), default=0),
+            open_states=open_states,
         )
 
 

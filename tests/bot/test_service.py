@@ -213,3 +213,19 @@ async def test_a_table_timer_overrides_the_bot_setting(store: Store) -> None:
     await svc.shutdown()
     await again.shutdown()
     await ledger_ok(store)
+
+
+async def test_audit_holds_escrow_against_the_table_state(store: Store) -> None:
+    svc = service(store)
+    live = await seated(svc)
+    await svc.deal(live.table_id, ANN)
+    player = next(s for s in live.engine.seats if s != live.engine.banker)
+    await svc.act(live.table_id, int(player), ActionKind.BET, amount=4)
+    await ledger_ok(store)  # escrow 4 in the ledger, 4 in the saved state
+    # a snapshot saved without its transfers (a bug the audit must catch)
+    live.engine.escrow += 1
+    await svc._persist(live, [], "tampered")
+    report = await audit(store)
+    assert not report.ok
+    assert any("escrow" in p and "state says 5" in p for p in report.problems), report.problems
+    await svc.shutdown()
