@@ -118,6 +118,42 @@ class Chips(commands.Cog):
         except Exception as exc:
             await reply(interaction, friendly(exc))
 
+    @chips.command(
+        name="settings", description="This server's starting and daily chips (Manage Server)"
+    )
+    @app_commands.describe(
+        starting_chips="chips a member gets the first time they play here",
+        daily_chips="chips /daily gives",
+    )
+    async def settings_cmd(
+        self,
+        interaction: Interaction,
+        starting_chips: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+        daily_chips: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+    ) -> None:
+        try:
+            guild_id = _guild(interaction)
+            store = self.bot.store
+            changes = {
+                key: value
+                for key, value in (("starting_chips", starting_chips), ("daily_chips", daily_chips))
+                if value is not None
+            }
+            if changes:
+                perms = getattr(interaction.user, "guild_permissions", None)
+                if not (perms and perms.manage_guild):
+                    raise ServiceError("Only members with Manage Server can change these.")
+                for key, value in changes.items():
+                    await store.set_guild_setting(guild_id, key, value, interaction.user.id)
+            current = await store.guild_settings(guild_id)
+            await reply(
+                interaction,
+                f"New members start with **{current.starting_chips}** chips; "
+                f"`/daily` gives **{current.daily_chips}**." + (" (changed)" if changes else ""),
+            )
+        except Exception as exc:
+            await reply(interaction, friendly(exc))
+
     @chips.command(name="audit", description="Check the chip ledger (Manage Server)")
     async def audit_cmd(self, interaction: Interaction) -> None:
         try:

@@ -287,6 +287,20 @@ async def test_chips_daily_grant_leaderboard(
     await t.quiet()
     board = r.all_text
     assert board.index(str(world.carol.user.id)) < board.index(str(world.bob.user.id))
+    r = await fake_discord.slash(
+        world.bob, world.channel, "chips", "settings", {"starting_chips": 5}
+    )
+    await t.quiet()
+    assert "Manage Server" in r.all_text
+    r = await fake_discord.slash(
+        world.alice, world.channel, "chips", "settings", {"starting_chips": 250}
+    )
+    await t.quiet()
+    assert "start with **250** chips" in r.all_text
+    newcomer = fake_discord.add_member(world.guild, "dave")
+    r = await fake_discord.slash(newcomer, world.channel, "balance")
+    await t.quiet()
+    assert "**250** chips" in r.all_text
     r = await fake_discord.slash(world.alice, world.channel, "chips", "audit")
     await t.quiet()
     assert "OK" in r.all_text and r.ephemeral
