@@ -438,8 +438,9 @@ class Pontoon(
         await self._do(interaction, ActionKind.STICK, done="You stick.")
 
     @app_commands.command(name="split", description="Split a pair (P-SPLIT-1)")
-    async def split(self, interaction: Interaction) -> None:
-        await self._do(interaction, ActionKind.SPLIT, done="Split.")
+    @app_commands.describe(shoot="Shoot mode: a shoot bet on the new hand (P-SHOOT-5)")
+    async def split(self, interaction: Interaction, shoot: int | None = None) -> None:
+        await self._do(interaction, ActionKind.SPLIT, shoot=shoot, done="Split.")
 
     @app_commands.command(name="declare", description="Declare your pontoon (P-TURN-DECLARE)")
     async def declare(self, interaction: Interaction) -> None:
