@@ -376,6 +376,7 @@ class Table:
         self._shoot_out = 0
         self._pontoon_seen = False
         self._banker_pontoon = False
+        self._fresh = True  # nothing above changed since this reset (_begin skips one)
 
     @staticmethod
     def _check_seat_name(seat: str) -> None:
@@ -638,7 +639,9 @@ class Table:
         fn = _DISPATCH.get(action.kind)
         if fn is None:
             raise RuleError("P-TABLE-1", f"unknown action {action.kind!r}")
-        out = Outcome([], [])
+        out: Outcome = _new(Outcome)  # cheaper than Outcome([], []) (no __init__ frame)
+        out.events = []
+        out.transfers = []
         fn(self, action, chance, out)
         self.version += 1
         return out
@@ -834,7 +837,8 @@ class Table:
 
     def _begin(self, ch: Chance, out: Outcome, players: list[str] | None = None) -> None:
         """Start a deal: Shoot mode asks for the kitty first (P-SHOOT-1/8)."""
-        self._reset_round()
+        if not self._fresh:
+            self._reset_round()
         self._res = []
         if self._shoot:
             self.phase = _PH_KITTY
@@ -880,6 +884,7 @@ class Table:
         self.phase = _PH_BETTING
         if players is None:
             players = self._players_for_round()
+        self._fresh = False
         self._players = players
         stack = pack.stack
         if len(stack) <= len(players):
@@ -954,7 +959,7 @@ class Table:
         players = self._players
         if len(decided) < len(players):
             return
-        self._active = [p for p in players if decided[p]]
+        self._active = list(filter(decided.__getitem__, players))  # those who bet
         if not self._active:
             self._finish_round(out)
             return
@@ -1830,6 +1835,7 @@ class Table:
         t._pontoon_seen = bool(d["pontoon_seen"])
         t._banker_pontoon = bool(d["banker_pontoon"])
         t._next_banker = d["next_banker"]
+        t._fresh = False
         t._res = [
             (
                 r["seat"],
