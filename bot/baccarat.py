@@ -42,7 +42,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.errors import BusyElsewhere, ServiceError, TableExists
-from bot.service import new_table_id, seat_of
+from bot.service import new_table_id, save_snapshot, seat_of
 from bot.storage import Store, member_account
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
@@ -517,19 +517,7 @@ class BaccaratService:
         return transfers
 
     async def _persist(self, live: BaccaratTable, transfers: Sequence[Transfer], note: str) -> None:
-        version = live.store_version + 1
-        await self.store.save_table(
-            live.table_id,
-            live.guild_id,
-            live.channel_id,
-            GAME_BACCARAT,
-            live.snapshot(),
-            version,
-            live.message_id,
-            list(transfers),
-            note,
-        )
-        live.store_version = version
+        await save_snapshot(self.store, live, GAME_BACCARAT, transfers, note)
 
     # -------------------------------------------------------------------- coups
     async def close_window(self, table_id: str) -> CoupResult | None:

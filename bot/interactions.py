@@ -41,3 +41,9 @@ def modal_values(data: Any) -> dict[str, str]:
         if "custom_id" in comp and "value" in comp:
             out[str(comp["custom_id"])] = str(comp["value"] or "")
     return out
+
+
+def can_manage_guild(interaction: Interaction) -> bool:
+    """The member has Manage Server in this server."""
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_guild)

@@ -125,6 +125,38 @@ class StoreLike(Protocol):
     async def set_table_message(self, table_id: str, message_id: int) -> None: ...
 
 
+class Snapshotted(Protocol):
+    """What save_snapshot needs of a live table, whatever the game."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    store_version: int
+
+    def snapshot(self) -> str: ...
+
+
+async def save_snapshot(
+    store: StoreLike, live: Snapshotted, game: str, transfers: Sequence[Transfer], note: str
+) -> None:
+    """Write a live table's snapshot, the chip moves that produced it and a log line in
+    one transaction, at the next store version (optimistic concurrency)."""
+    version = live.store_version + 1
+    await store.save_table(
+        live.table_id,
+        live.guild_id,
+        live.channel_id,
+        game,
+        live.snapshot(),
+        version,
+        live.message_id,
+        list(transfers),
+        note,
+    )
+    live.store_version = version
+
+
 def new_table_id() -> str:
     """A short unique id that fits in a button's custom id."""
     return f"{int(time.time()):x}{secrets.token_hex(3)}"
@@ -387,19 +419,7 @@ class TableService:
         return outcome
 
     async def _persist(self, live: LiveTable, transfers: Sequence[Transfer], note: str) -> None:
-        version = live.store_version + 1
-        await self.store.save_table(
-            live.table_id,
-            live.guild_id,
-            live.channel_id,
-            GAME_PONTOON,
-            live.snapshot(),
-            version,
-            live.message_id,
-            list(transfers),
-            note,
-        )
-        live.store_version = version
+        await save_snapshot(self.store, live, GAME_PONTOON, transfers, note)
 
     async def _after_change(self, live: LiveTable, outcome: Outcome) -> None:
         self._arm_timer(live)

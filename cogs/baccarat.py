@@ -27,7 +27,7 @@ from bot.baccarat_presenter import (
     odds_text,
 )
 from bot.errors import BadAmount, ServiceError, friendly, parse_amount
-from bot.interactions import modal_values, reply
+from bot.interactions import can_manage_guild, modal_values, reply
 from bot.service import seat_of
 from engine.cards import RandomChance
 from engine.errors import ConfigError, EngineError, RuleError
@@ -345,8 +345,7 @@ class Baccarat(
     async def end(self, interaction: Interaction) -> None:
         try:
             live = self._table(interaction)
-            perms = getattr(interaction.user, "guild_permissions", None)
-            is_admin = bool(perms and perms.manage_guild)
+            is_admin = can_manage_guild(interaction)
             if interaction.user.id != live.opener_id and not is_admin:
                 raise ServiceError("Only the table's opener or a server manager can end the table.")
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.audit import audit
 from bot.errors import ServiceError, friendly
-from bot.interactions import reply
+from bot.interactions import can_manage_guild, reply
 from bot.storage import member_account
 
 if TYPE_CHECKING:
@@ -101,8 +101,7 @@ class Chips(commands.Cog):
     ) -> None:
         try:
             guild_id = _guild(interaction)
-            perms = getattr(interaction.user, "guild_permissions", None)
-            if not (perms and perms.manage_guild):
+            if not can_manage_guild(interaction):
                 raise ServiceError("Only members with Manage Server can grant chips.")
             if member.bot:
                 raise ServiceError("Bots do not hold chips.")
@@ -140,8 +139,7 @@ class Chips(commands.Cog):
                 if value is not None
             }
             if changes:
-                perms = getattr(interaction.user, "guild_permissions", None)
-                if not (perms and perms.manage_guild):
+                if not can_manage_guild(interaction):
                     raise ServiceError("Only members with Manage Server can change these.")
                 for key, value in changes.items():
                     await store.set_guild_setting(guild_id, key, value, interaction.user.id)
@@ -157,8 +155,7 @@ class Chips(commands.Cog):
     @chips.command(name="audit", description="Check the chip ledger (Manage Server)")
     async def audit_cmd(self, interaction: Interaction) -> None:
         try:
-            perms = getattr(interaction.user, "guild_permissions", None)
-            if not (perms and perms.manage_guild):
+            if not can_manage_guild(interaction):
                 raise ServiceError("Only members with Manage Server can audit the ledger.")
             await interaction.response.defer(ephemeral=True, thinking=True)
             report = await audit(self.bot.store)

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BadAmount, ServiceError, friendly, parse_amount
-from bot.interactions import modal_values, reply
+from bot.interactions import can_manage_guild, modal_values, reply
 from bot.presenter import ACT_KIND, TableButton
 from bot.render import rules_text
 from bot.service import LiveTable, seat_of
@@ -477,8 +477,7 @@ class Pontoon(
     async def end(self, interaction: Interaction) -> None:
         try:
             live = self._table(interaction)
-            perms = getattr(interaction.user, "guild_permissions", None)
-            is_admin = bool(perms and perms.manage_guild)
+            is_admin = can_manage_guild(interaction)
             if interaction.user.id != live.opener_id and not is_admin:
                 raise ServiceError("Only the table's opener or a server manager can end the table.")
             await interaction.response.defer(ephemeral=True, thinking=True)
