@@ -893,7 +893,22 @@ class Table:
         hands = self._hands
         for p in players:
             c = deal()
-            hands[p] = [_hand1(c)]
+            # hands[p] = [_hand1(c)]
+            h: Hand = _new(Hand)
+            h.cards = [c]
+            h.up = [False]
+            v = c.value
+            h.hard = v
+            h.ace = v == 1
+            h.stake = 0
+            h.orig = 0
+            h.last_buy = 0
+            h.twisted = False
+            h.shoot = 0
+            h.status = _OPEN
+            h.split = False
+            h.shown = False
+            hands[p] = [h]
             evs.append(_tn(Event, (_EV_CARD_DEALT, p, 0, (c.code,), None, None, p, "")))
         self._bhand = _hand1(deal())
         banker = self.banker
@@ -1061,7 +1076,14 @@ class Table:
         bh = self._bhand
         banker = self.banker
         assert bh is not None and banker is not None
-        bh.add(deal(), False)
+        c = deal()
+        # bh.add(c, False)
+        bh.cards.append(c)
+        bh.up.append(False)
+        v = c.value
+        bh.hard += v
+        if v == 1:
+            bh.ace = True
         self._banker_sees = True  # P-DEAL-3: everyone looks at their two cards
         codes = tuple(map(_code, bh.cards))
         evs.append(_tn(Event, (_EV_CARD_DEALT, banker, 0, codes, None, None, banker, "")))
@@ -1198,28 +1220,34 @@ class Table:
         return self._hands[cur][self._th]
 
     def _advance(self, ch: Chance, out: Outcome, first: bool = False) -> None:
-        """P-TURN-END: move to the next hand still to play, then to the banker."""
+        """P-TURN-END: move to the next hand still to play, then to the banker. A TURN
+        event goes out when the turn moves (or, with ``first``, for the first turn)."""
         active = self._active
         all_hands = self._hands
-        tp, th = self._tp, self._th
-        moved = first
+        tp = self._tp
+        th = self._th
+        hands = all_hands[active[tp]]
+        if th < len(hands) and hands[th].status is _OPEN:  # the same hand plays on
+            if first:
+                out.events.append(_tn(Event, (_EV_TURN, active[tp], th, (), None, None, None, "")))
+            return
+        th += 1
         n = len(active)
-        while tp < n:
-            hands = all_hands[active[tp]]
+        while True:
             while th < len(hands):
                 if hands[th].status is _OPEN:
                     self._tp = tp
                     self._th = th
-                    if moved:
-                        out.events.append(
-                            _tn(Event, (_EV_TURN, active[tp], th, (), None, None, None, ""))
-                        )
+                    out.events.append(
+                        _tn(Event, (_EV_TURN, active[tp], th, (), None, None, None, ""))
+                    )
                     return
                 th += 1
-                moved = True
             tp += 1
+            if tp >= n:
+                break
+            hands = all_hands[active[tp]]
             th = 0
-            moved = True
         self._tp = n - 1
         self._th = 0
         self._banker_turn(ch, out)
@@ -1356,7 +1384,13 @@ class Table:
         if sh:
             self._place_shoot(out, seat, th, sh)
         c = self.pack.stack.pop()  # _draw_checks: the pack is not empty
-        h.add(c, False)
+        # h.add(c, False)
+        h.cards.append(c)
+        h.up.append(False)
+        v = c.value
+        h.hard += v
+        if v == 1:
+            h.ace = True
         evs = out.events
         evs.append(_tn(Event, (_EV_BOUGHT, seat, th, (), amt, h.stake, None, "")))
         evs.append(_tn(Event, (_EV_CARD_DEALT, seat, th, (c.code,), None, None, seat, "")))
@@ -1489,7 +1523,13 @@ class Table:
         bh = self._bhand
         assert bh is not None
         c = self.pack.stack.pop()
-        bh.add(c, True)
+        # bh.add(c, True)
+        bh.cards.append(c)
+        bh.up.append(True)
+        v = c.value
+        bh.hard += v
+        if v == 1:
+            bh.ace = True
         t = bh.hard
         if bh.ace and t <= 11:
             t += 10
