@@ -361,7 +361,10 @@ def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: rand
             assert bh is not None
             twist, stick = acts[b][k_twist], acts[b][k_stick]
             while table.phase is banker_phase:
-                apply(twist if bh.best() < 17 else stick, chance)
+                t = bh.hard
+                if bh.ace and t <= 11:
+                    t += 10  # bh.best()
+                apply(twist if t < 17 else stick, chance)
         splits += did_split
     return splits
 
