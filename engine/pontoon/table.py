@@ -1397,6 +1397,11 @@ class Table:
             h.ace = True
         h.twisted = True
         out.events.append(_tn(Event, (_EV_TWISTED, seat, th, (c.code,), None, None, None, "")))
+        t = h.hard
+        if h.ace and t <= 11:
+            t += 10
+        if t < 21 and len(h.cards) < 5:
+            return  # the hand plays on (_after_draw would change nothing)
         self._after_draw(ch, out, seat, h)
 
     def _a_buy(self, a: Action, ch: Chance, out: Outcome) -> None:
