@@ -498,6 +498,7 @@ async def play_step(
     *,
     chaos: float = 0.0,
     hostile_amounts: float = 0.1,
+    end_rate: float = 0.0,
     fire_and_return: bool = False,
 ) -> Awaitable[None] | None:
     """One random member does one random thing the table message enables.
@@ -512,6 +513,21 @@ async def play_step(
         return None
     enabled, turn, banker, _ = parse_table(msg)
     if not enabled:
+        return None
+    if rng.random() < end_rate:
+        # the opener ends the table, maybe mid-round: every stake must go back
+        game.in_flight = "end table"
+        r = await send_slash(
+            camp, game.members[0], game.channel, "pontoon", "end", [], phase, "end table"
+        )
+
+        async def finish_end() -> None:
+            await wait_answer(r)
+            game.in_flight = ""
+
+        if fire_and_return:
+            return finish_end()
+        await finish_end()
         return None
     # who acts: mostly the member whose turn it is
     member = rng.choice(game.members)
@@ -790,7 +806,7 @@ async def phase_kill(
                 if stop.is_set():
                     return
                 try:
-                    await play_step(camp, game, rng, "kill", chaos=0.1)
+                    await play_step(camp, game, rng, "kill", chaos=0.1, end_rate=0.004)
                 except (LookupError, PermissionError, ValueError):
                     fig.notes["skipped clicks"] += 1
                 await asyncio.sleep(rng.uniform(0.0, 0.15))
@@ -806,7 +822,7 @@ async def phase_kill(
                 if rng.random() < 0.7:
                     with contextlib.suppress(LookupError, PermissionError, ValueError):
                         pending = await play_step(
-                            camp, game, rng, "kill", chaos=0.0, fire_and_return=True
+                            camp, game, rng, "kill", end_rate=0.05, fire_and_return=True
                         )
                     await asyncio.sleep(rng.choice([0.0, 0.001, 0.003, 0.008, 0.02, 0.05, 0.2]))
                 flights = [g.in_flight for g in games if g.in_flight]
@@ -870,6 +886,39 @@ async def phase_kill(
         await bot.stop()
 
 
+class LoopLag:
+    """How late this process's own event loop runs (the fake Discord shares it with the
+    simulated members): a late fake stamps callbacks late, so this bounds what part of a
+    measured latency is the driver's, not the bot's."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            t = loop.time()
+            await asyncio.sleep(0.05)
+            self.lags.append(max(0.0, loop.time() - t - 0.05))
+
+    def __enter__(self) -> LoopLag:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def figures(self) -> JSON:
+        lags = sorted(self.lags) or [0.0]
+        return {
+            "p50": round(lags[len(lags) // 2] * 1000, 1),
+            "p99": round(lags[min(len(lags) - 1, int(0.99 * len(lags)))] * 1000, 1),
+            "max": round(lags[-1] * 1000, 1),
+        }
+
+
 async def phase_load(
     camp: Campaign, guild: FakeGuild, args: argparse.Namespace, report: JSON
 ) -> None:
@@ -894,15 +943,19 @@ async def phase_load(
         async def player(game: Game) -> None:
             while not stop.is_set():
                 try:
-                    await play_step(camp, game, rng, "load", chaos=0.35, hostile_amounts=0.15)
+                    await play_step(
+                        camp, game, rng, "load", chaos=0.35, hostile_amounts=0.15, end_rate=0.002
+                    )
                 except (LookupError, PermissionError, ValueError):
                     fig.notes["skipped clicks"] += 1
                 await asyncio.sleep(rng.uniform(0.0, 0.3))
 
-        tasks = [asyncio.create_task(player(g)) for g in games]
-        await asyncio.sleep(args.minutes * 60)
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        with LoopLag() as lag:
+            tasks = [asyncio.create_task(player(g)) for g in games]
+            await asyncio.sleep(args.minutes * 60)
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        played = len(camp.sent) - first_sent
         if not bot.alive:
             fig.fail("the bot died under load")
         await finish_rounds(camp, games, db, fig)
@@ -919,7 +972,8 @@ async def phase_load(
             "tables": len(games),
             "members": sum(len(g.members) for g in games),
             "minutes": args.minutes,
-            "interactions": len(camp.sent) - first_sent,
+            "interactions_per_second": round(played / (args.minutes * 60), 1),
+            "driver_loop_lag_ms": lag.figures(),
             "rounds_played": sum(camp.payouts[g.channel.id] for g in games),
             "chips_before": {"in_accounts": chips_before[0], "granted": chips_before[1]},
             "chips_after": {"in_accounts": chips_after[0], "granted": chips_after[1]},
