@@ -275,7 +275,9 @@ class TableService:
         )
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name
-        async with self.lock(live.table_id):
+        # one opening per channel at a time: two members pressing /pontoon start at once
+        # must get one table and one polite refusal (not a storage error)
+        async with self.lock(f"open:{channel_id}"), self.lock(live.table_id):
             if channel_id in self.by_channel:
                 raise TableExists()
             await self._persist(live, [], "open")
@@ -341,6 +343,8 @@ class TableService:
         """Deal the next round: cut for the bank first if nobody banks yet (P-BANK-1)."""
         live = self.get(table_id)
         async with self.lock(table_id):
+            if table_id not in self.tables:  # closed while this click waited for the lock
+                raise ServiceError("That table has just closed.")
             if version is not None and version != live.engine.version:
                 raise StaleButton()
             seat = seat_of(user_id)

@@ -1,0 +1,69 @@
+"""Races the fault campaign (scripts/fault_campaign.py) found under load: two members
+opening a table in one channel at once, and a Deal click waiting while the table closes.
+Both must end in a polite refusal, never a storage error."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.audit import audit
+from bot.errors import ServiceError, TableExists
+from bot.service import TableService, Timers
+from bot.storage import Store
+from bot.storage.errors import StorageError
+from engine.cards import RandomChance
+from engine.pontoon import PontoonRules
+from engine.pontoon.types import ActionKind
+
+G, CH = 1, 10
+ANN, BOB = 100, 200
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "races.sqlite3")
+    yield s
+    await s.close()
+
+
+def make_service(store: Store) -> TableService:
+    return TableService(store, chance=RandomChance(random.Random(1)), timers=Timers(600, 600, 600))
+
+
+async def test_two_openings_in_one_channel_at_once(store: Store) -> None:
+    svc = make_service(store)
+    results = await asyncio.gather(
+        svc.open_table(G, CH, ANN, PontoonRules()),
+        svc.open_table(G, CH, BOB, PontoonRules()),
+        return_exceptions=True,
+    )
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert len(errors) == 1, results
+    assert isinstance(errors[0], TableExists)
+    assert len(svc.tables) == 1
+    assert (await audit(store)).ok
+    await svc.shutdown()
+
+
+async def test_deal_waiting_while_the_table_closes(store: Store) -> None:
+    svc = make_service(store)
+    live = await svc.open_table(G, CH, ANN, PontoonRules())
+    await svc.act(live.table_id, BOB, ActionKind.JOIN)
+    version = live.engine.version
+    async with svc.lock(live.table_id):  # both queue behind this, close first
+        closing = asyncio.create_task(svc.close(live.table_id, "ended"))
+        await asyncio.sleep(0)
+        dealing = asyncio.create_task(svc.deal(live.table_id, ANN, version=version))
+        await asyncio.sleep(0)
+    await closing
+    with pytest.raises(ServiceError) as info:
+        await dealing
+    assert not isinstance(info.value, StorageError)
+    assert "closed" in info.value.user_message
+    assert (await audit(store)).ok
+    await svc.shutdown()
