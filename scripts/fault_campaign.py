@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -120,6 +121,7 @@ class Campaign:
         self.kill_times: dict[int, float] = {}  # epoch -> monotonic time it was killed
         self.table_msgs: dict[int, int] = {}  # channel id -> latest table message id
         self.payouts: Counter[int] = Counter()  # channel id -> payout summaries posted
+        self.gate: asyncio.Event | None = None  # set while the bot is up (members may act)
         self._hook_fake()
 
     def _hook_fake(self) -> None:
@@ -147,6 +149,12 @@ class Campaign:
         mid = self.table_msgs.get(channel.id)
         return None if mid is None else self.fake.messages.get(mid)
 
+    async def wait_gate(self, what: str) -> None:
+        """Members do not click while the bot is down or starting (on Discord those clicks
+        fail at once; here they would only blur the figures)."""
+        if self.gate is not None and what != "check":
+            await self.gate.wait()
+
     def record(self, result: InteractionResult, phase: str, what: str) -> None:
         self.sent.append(Sent(result, phase, what, time.monotonic(), self.epoch))
 
@@ -171,6 +179,7 @@ class Bot:
         self.start_seconds: list[float] = []
         self.up = asyncio.Event()
         self.ready_at = 0.0
+        camp.gate = self.up
 
     async def start(self, timeout: float = 30.0, *, open_gate: bool = True) -> None:
         fake = self.camp.fake
@@ -397,6 +406,7 @@ async def send_component(
     camp: Campaign, member: FakeMember, msg: FakeMessage, custom_id: str, phase: str, what: str
 ) -> InteractionResult:
     """A button click with any custom id (also stale or forged ones), not waiting."""
+    await camp.wait_gate(what)
     result = await camp.fake._send_interaction(
         itype=3,
         kind="component",
@@ -424,6 +434,7 @@ async def send_modal(
         {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]}
         for k, v in values.items()
     ]
+    await camp.wait_gate(what)
     result = await camp.fake._send_interaction(
         itype=5,
         kind="modal",
@@ -455,6 +466,7 @@ async def send_slash(
     data: JSON = {"id": str(cmd["id"]), "name": command, "type": 1, "options": opts}
     if guild_id is not None:
         data["guild_id"] = str(guild_id)
+    await camp.wait_gate(what)
     result = await camp.fake._send_interaction(
         itype=2,
         kind="slash",
@@ -973,6 +985,11 @@ async def phase_load(
             "members": sum(len(g.members) for g in games),
             "minutes": args.minutes,
             "interactions_per_second": round(played / (args.minutes * 60), 1),
+            "top_private_answers": Counter(
+                re.sub(r"\d+", "N", m.text[:70])
+                for m in camp.fake.messages.values()
+                if m.ephemeral_for is not None and m.channel.id in {g.channel.id for g in games}
+            ).most_common(8),
             "driver_loop_lag_ms": lag.figures(),
             "rounds_played": sum(camp.payouts[g.channel.id] for g in games),
             "chips_before": {"in_accounts": chips_before[0], "granted": chips_before[1]},
@@ -1439,6 +1456,8 @@ async def main_async(args: argparse.Namespace) -> int:
     try:
         for name in phases:
             print(f"[campaign] phase {name}", file=sys.stderr, flush=True)
+            gc.collect()
+            gc.freeze()  # what the fake recorded so far is never garbage: skip it in GC
             t = time.monotonic()
             try:
                 await runners[name](camp, guild, args, report)
