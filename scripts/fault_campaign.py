@@ -511,6 +511,7 @@ async def play_step(
     chaos: float = 0.0,
     hostile_amounts: float = 0.1,
     end_rate: float = 0.0,
+    leave_weight: float = 1.0,
     fire_and_return: bool = False,
 ) -> Awaitable[None] | None:
     """One random member does one random thing the table message enables.
@@ -549,7 +550,8 @@ async def play_step(
     elif "Deal" in enabled and banker and rng.random() < 0.5:
         member = game.by_name.get(banker, member)
     labels = list(enabled)
-    label = rng.choices(labels, [WEIGHTS.get(x, 1.0) for x in labels])[0]
+    weights = [WEIGHTS.get(x, 1.0) * (leave_weight if x == "Leave" else 1.0) for x in labels]
+    label = rng.choices(labels, weights)[0]
     if label == "Deal" and banker is None and rng.random() < 0.7:
         member = game.members[0]  # the opener deals first (cut for the bank)
     custom_id = enabled[label]
@@ -956,7 +958,14 @@ async def phase_load(
             while not stop.is_set():
                 try:
                     await play_step(
-                        camp, game, rng, "load", chaos=0.35, hostile_amounts=0.15, end_rate=0.002
+                        camp,
+                        game,
+                        rng,
+                        "load",
+                        chaos=0.35,
+                        hostile_amounts=0.15,
+                        end_rate=0.0005,
+                        leave_weight=0.2,  # Join/Leave ignore versions: churn starves Deal
                     )
                 except (LookupError, PermissionError, ValueError):
                     fig.notes["skipped clicks"] += 1
