@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
-from typing import Protocol
+from typing import Final, Protocol
 
 from engine.errors import ConfigError
 
@@ -37,7 +37,7 @@ class Rank(str, Enum):  # noqa: UP042
     KING = "K"
 
 
-_PONTOON_VALUE: dict[Rank, int] = {
+_PONTOON_VALUE: Final[dict[Rank, int]] = {
     Rank.ACE: 1,
     Rank.TWO: 2,
     Rank.THREE: 3,
@@ -53,7 +53,7 @@ _PONTOON_VALUE: dict[Rank, int] = {
     Rank.KING: 10,
 }
 # Cut order for P-BANK-1: ace high, then K, Q, ... 2.
-_CUT_ORDER: dict[Rank, int] = {
+_CUT_ORDER: Final[dict[Rank, int]] = {
     Rank.TWO: 2,
     Rank.THREE: 3,
     Rank.FOUR: 4,
@@ -68,7 +68,7 @@ _CUT_ORDER: dict[Rank, int] = {
     Rank.KING: 13,
     Rank.ACE: 14,
 }
-_SUIT_SYMBOL = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_SYMBOL: Final = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
 
 class Card:
@@ -126,7 +126,7 @@ class Card:
         return (parse_card, (self.code,))
 
 
-_CARDS: dict[str, Card] = {}
+_CARDS: Final[dict[str, Card]] = {}
 for _s in Suit:
     for _r in Rank:
         _CARDS[_r.value + _s.value] = Card(_r, _s)
@@ -167,7 +167,7 @@ class Chance(Protocol):
         ...
 
 
-_BITS = [n.bit_length() for n in range(8 * 52 + 1)]
+_BITS: Final = [n.bit_length() for n in range(8 * 52 + 1)]
 
 
 def _shuffle(x: list[Card], getrandbits: Callable[[int], int]) -> None:

@@ -15,17 +15,18 @@ A hand beats another when its score is higher; ties go to the banker (P-RANK-6).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engine.cards import Card, Rank
 
-BUST = -1
-FIVE = 30
-PONTOON = 40
-STRONG_PONTOON = 41
-ROYAL = 50
+BUST: Final = -1
+FIVE: Final = 30
+PONTOON: Final = 40
+STRONG_PONTOON: Final = 41
+ROYAL: Final = 50
 
-_PICTURES = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
-_NATURAL = frozenset({Rank.QUEEN, Rank.KING})
+_PICTURES: Final = frozenset({Rank.JACK, Rank.QUEEN, Rank.KING})
+_NATURAL: Final = frozenset({Rank.QUEEN, Rank.KING})
 
 
 def hard_total(cards: Sequence[Card]) -> int:

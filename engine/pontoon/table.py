@@ -27,8 +27,7 @@ Decisions taken where the rules leave room (each also noted where it is coded):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_card
 from engine.errors import ConfigError, RuleError
@@ -57,84 +56,83 @@ from engine.pontoon.types import (
 )
 from engine.pontoon.views import HandStatus, HandView, SeatView, TableView
 
-_OPEN = HandStatus.OPEN
-_STUCK = HandStatus.STUCK
-_BUST = HandStatus.BUST
-_FIVE = HandStatus.FIVE_CARD_TRICK
-_PONT = HandStatus.PONTOON
-_21 = HandStatus.TWENTY_ONE
-_ROYAL = HandStatus.ROYAL
+_OPEN: Final = HandStatus.OPEN
+_STUCK: Final = HandStatus.STUCK
+_BUST: Final = HandStatus.BUST
+_FIVE: Final = HandStatus.FIVE_CARD_TRICK
+_PONT: Final = HandStatus.PONTOON
+_21: Final = HandStatus.TWENTY_ONE
+_ROYAL: Final = HandStatus.ROYAL
 
-_BIG = 1 << 62
+_BIG: Final = 1 << 62
 
 _K = ActionKind
 _E = EventKind
 
 # The rule that governs each action kind (used when it is tried in the wrong phase).
 # Enum members as module constants: Enum attribute access is slow on the hot path.
-_PH_BANKER = Phase.BANKER
-_PH_BETTING = Phase.BETTING
-_PH_DOUBLING = Phase.DOUBLING
-_PH_KITTY = Phase.KITTY
-_PH_PLAYING = Phase.PLAYING
-_PH_ROUND_OVER = Phase.ROUND_OVER
-_PH_SHOOTING = Phase.SHOOTING
-_PH_WAITING = Phase.WAITING
-_EV_BANKER_CHOSEN = EventKind.BANKER_CHOSEN
-_EV_BANKER_DRAW = EventKind.BANKER_DRAW
-_EV_BANKER_PONTOON = EventKind.BANKER_PONTOON
-_EV_BANKER_REVEAL = EventKind.BANKER_REVEAL
-_EV_BANKER_STAYS = EventKind.BANKER_STAYS
-_EV_BANK_PASSES = EventKind.BANK_PASSES
-_EV_BANK_SOLD = EventKind.BANK_SOLD
-_EV_BET = EventKind.BET
-_EV_BOUGHT = EventKind.BOUGHT
-_EV_BURNED = EventKind.BURNED
-_EV_BUST = EventKind.BUST
-_EV_CARD_DEALT = EventKind.CARD_DEALT
-_EV_CUT_CARD = EventKind.CUT_CARD
-_EV_DECLARED = EventKind.DECLARED
-_EV_DOUBLED = EventKind.DOUBLED
-_EV_FIVE_CARD_TRICK = EventKind.FIVE_CARD_TRICK
-_EV_HAND_RESULT = EventKind.HAND_RESULT
-_EV_KITTY = EventKind.KITTY
-_EV_LEFT = EventKind.LEFT
-_EV_ROUND_OVER = EventKind.ROUND_OVER
-_EV_SEATED = EventKind.SEATED
-_EV_SHOOT = EventKind.SHOOT
-_EV_SHUFFLED = EventKind.SHUFFLED
-_EV_SPLIT = EventKind.SPLIT
-_EV_STUCK = EventKind.STUCK
-_EV_TURN = EventKind.TURN
-_EV_TWENTY_ONE = EventKind.TWENTY_ONE
-_EV_TWISTED = EventKind.TWISTED
-_AK_BET = ActionKind.BET
-_AK_BURN = ActionKind.BURN
-_AK_BUY = ActionKind.BUY
-_AK_CUT = ActionKind.CUT
-_AK_DEAL = ActionKind.DEAL
-_AK_DECLARE = ActionKind.DECLARE
-_AK_DOUBLE = ActionKind.DOUBLE
-_AK_JOIN = ActionKind.JOIN
-_AK_KITTY = ActionKind.KITTY
-_AK_LEAVE = ActionKind.LEAVE
-_AK_NEXT_ROUND = ActionKind.NEXT_ROUND
-_AK_NO_DOUBLE = ActionKind.NO_DOUBLE
-_AK_SELL_BANK = ActionKind.SELL_BANK
-_AK_SHOOT = ActionKind.SHOOT
-_AK_SIT_OUT = ActionKind.SIT_OUT
-_AK_SPLIT = ActionKind.SPLIT
-_AK_STICK = ActionKind.STICK
-_AK_TWIST = ActionKind.TWIST
+_PH_BANKER: Final = Phase.BANKER
+_PH_BETTING: Final = Phase.BETTING
+_PH_DOUBLING: Final = Phase.DOUBLING
+_PH_KITTY: Final = Phase.KITTY
+_PH_PLAYING: Final = Phase.PLAYING
+_PH_ROUND_OVER: Final = Phase.ROUND_OVER
+_PH_SHOOTING: Final = Phase.SHOOTING
+_PH_WAITING: Final = Phase.WAITING
+_EV_BANKER_CHOSEN: Final = EventKind.BANKER_CHOSEN
+_EV_BANKER_DRAW: Final = EventKind.BANKER_DRAW
+_EV_BANKER_PONTOON: Final = EventKind.BANKER_PONTOON
+_EV_BANKER_REVEAL: Final = EventKind.BANKER_REVEAL
+_EV_BANKER_STAYS: Final = EventKind.BANKER_STAYS
+_EV_BANK_PASSES: Final = EventKind.BANK_PASSES
+_EV_BANK_SOLD: Final = EventKind.BANK_SOLD
+_EV_BET: Final = EventKind.BET
+_EV_BOUGHT: Final = EventKind.BOUGHT
+_EV_BURNED: Final = EventKind.BURNED
+_EV_BUST: Final = EventKind.BUST
+_EV_CARD_DEALT: Final = EventKind.CARD_DEALT
+_EV_CUT_CARD: Final = EventKind.CUT_CARD
+_EV_DECLARED: Final = EventKind.DECLARED
+_EV_DOUBLED: Final = EventKind.DOUBLED
+_EV_FIVE_CARD_TRICK: Final = EventKind.FIVE_CARD_TRICK
+_EV_HAND_RESULT: Final = EventKind.HAND_RESULT
+_EV_KITTY: Final = EventKind.KITTY
+_EV_LEFT: Final = EventKind.LEFT
+_EV_ROUND_OVER: Final = EventKind.ROUND_OVER
+_EV_SEATED: Final = EventKind.SEATED
+_EV_SHOOT: Final = EventKind.SHOOT
+_EV_SHUFFLED: Final = EventKind.SHUFFLED
+_EV_SPLIT: Final = EventKind.SPLIT
+_EV_STUCK: Final = EventKind.STUCK
+_EV_TURN: Final = EventKind.TURN
+_EV_TWENTY_ONE: Final = EventKind.TWENTY_ONE
+_EV_TWISTED: Final = EventKind.TWISTED
+_AK_BET: Final = ActionKind.BET
+_AK_BURN: Final = ActionKind.BURN
+_AK_BUY: Final = ActionKind.BUY
+_AK_CUT: Final = ActionKind.CUT
+_AK_DEAL: Final = ActionKind.DEAL
+_AK_DECLARE: Final = ActionKind.DECLARE
+_AK_DOUBLE: Final = ActionKind.DOUBLE
+_AK_JOIN: Final = ActionKind.JOIN
+_AK_KITTY: Final = ActionKind.KITTY
+_AK_LEAVE: Final = ActionKind.LEAVE
+_AK_NEXT_ROUND: Final = ActionKind.NEXT_ROUND
+_AK_NO_DOUBLE: Final = ActionKind.NO_DOUBLE
+_AK_SELL_BANK: Final = ActionKind.SELL_BANK
+_AK_SHOOT: Final = ActionKind.SHOOT
+_AK_SIT_OUT: Final = ActionKind.SIT_OUT
+_AK_SPLIT: Final = ActionKind.SPLIT
+_AK_STICK: Final = ActionKind.STICK
+_AK_TWIST: Final = ActionKind.TWIST
 
-_code = attrgetter("code")  # a card's code: tuple(map(_code, cards))
-_TOTAL_STR = tuple(str(n) for n in range(32))  # str(total) for ordinary totals
-_SHUFFLED = "shuffled and cut"
-_FACE_DOWN = "banker, face down"
-_R_BET = "initial bet (P-DEAL-2)"
-_R_BUY = "buy (P-BUY-1)"
+_TOTAL_STR: Final = tuple(str(n) for n in range(32))  # str(total) for ordinary totals
+_SHUFFLED: Final = "shuffled and cut"
+_FACE_DOWN: Final = "banker, face down"
+_R_BET: Final = "initial bet (P-DEAL-2)"
+_R_BUY: Final = "buy (P-BUY-1)"
 
-_KIND_RULE: dict[ActionKind, str] = {
+_KIND_RULE: Final[dict[ActionKind, str]] = {
     _AK_JOIN: "P-TABLE-1",
     _AK_LEAVE: "P-TABLE-1",
     _AK_CUT: "P-BANK-1",
@@ -249,29 +247,16 @@ class Hand:
 
 def _hand1(card: Card) -> Hand:
     """A new one-card hand, face down, no stake (the first card of a deal)."""
-    h: Hand = _new(Hand)
-    h.cards = [card]
-    h.up = [False]
-    v = card.value
-    h.hard = v
-    h.ace = v == 1
-    h.stake = 0
-    h.orig = 0
-    h.last_buy = 0
-    h.twisted = False
-    h.shoot = 0
-    h.status = _OPEN
-    h.split = False
-    h.shown = False
-    return h
+    return Hand([card])
 
 
 # Event and Transfer are tuple records (see types.py): building one is a single
-# tuple.__new__ call. The hot paths below build them inline with ``_tn(Event, (...))`` (all
+# tuple.__new__ call. The hot paths below build them inline with ``_tn(_EVENT, (...))`` (all
 # eight fields in order: kind, seat, hand, cards, amount, total, to, detail); ``_ev`` and
 # ``_transfer`` are the same with keyword defaults for the colder paths.
-_new = object.__new__
-_tn = tuple.__new__
+_tn: Final = tuple.__new__
+_EVENT: Final = Event  # module constants compile to C statics (mypyc)
+_TRANSFER: Final = Transfer
 
 
 def _ev(
@@ -284,11 +269,11 @@ def _ev(
     to: str | None = None,
     detail: str = "",
 ) -> Event:
-    return _tn(Event, (kind, seat, hand, cards, amount, total, to, detail))
+    return _tn(_EVENT, (kind, seat, hand, cards, amount, total, to, detail))
 
 
 def _transfer(src: str, dst: str, amount: int, reason: str) -> Transfer:
-    return _tn(Transfer, (src, dst, amount, reason))
+    return _tn(_TRANSFER, (src, dst, amount, reason))
 
 
 class Table:
@@ -692,9 +677,7 @@ class Table:
         fn = _DISPATCH.get(action.kind)
         if fn is None:
             raise RuleError("P-TABLE-1", f"unknown action {action.kind!r}")
-        out: Outcome = _new(Outcome)  # cheaper than Outcome([], []) (no __init__ frame)
-        out.events = []
-        out.transfers = []
+        out = Outcome([], [])
         fn(self, action, chance, out)
         self.version += 1
         return out
@@ -932,7 +915,7 @@ class Table:
         if self.needs_shuffle:
             pack.replace(ch.shuffle(pack.peek()))
             self.needs_shuffle = False
-            evs.append(_tn(Event, (_EV_SHUFFLED, None, None, (), None, None, None, _SHUFFLED)))
+            evs.append(_tn(_EVENT, (_EV_SHUFFLED, None, None, (), None, None, None, _SHUFFLED)))
         self.round_no += 1
         self.phase = _PH_BETTING
         if players is None:
@@ -947,27 +930,14 @@ class Table:
         for p in players:
             c = deal()
             # hands[p] = [_hand1(c)]
-            h: Hand = _new(Hand)
-            h.cards = [c]
-            h.up = [False]
-            v = c.value
-            h.hard = v
-            h.ace = v == 1
-            h.stake = 0
-            h.orig = 0
-            h.last_buy = 0
-            h.twisted = False
-            h.shoot = 0
-            h.status = _OPEN
-            h.split = False
-            h.shown = False
+            h = Hand([c])
             hands[p] = [h]
-            evs.append(_tn(Event, (_EV_CARD_DEALT, p, 0, (c.code,), None, None, p, "")))
+            evs.append(_tn(_EVENT, (_EV_CARD_DEALT, p, 0, (c.code,), None, None, p, "")))
         self._bhand = _hand1(deal())
         banker = self.banker
         assert banker is not None
         # P-DEAL-1: the banker may not look at the first card (no cards in the event).
-        evs.append(_tn(Event, (_EV_CARD_DEALT, banker, 0, (), None, None, banker, _FACE_DOWN)))
+        evs.append(_tn(_EVENT, (_EV_CARD_DEALT, banker, 0, (), None, None, banker, _FACE_DOWN)))
 
     def _a_bet(self, a: Action, ch: Chance, out: Outcome) -> None:
         if self.phase is not _PH_BETTING:
@@ -1009,8 +979,8 @@ class Table:
         # self._move(out, seat, ESCROW, amt, ...): a seat id never names a special account
         bal[seat] -= amt
         self.escrow += amt
-        out.transfers.append(_tn(Transfer, (seat, ESCROW, amt, _R_BET)))
-        out.events.append(_tn(Event, (_EV_BET, seat, 0, (), amt, None, None, "")))
+        out.transfers.append(_tn(_TRANSFER, (seat, ESCROW, amt, _R_BET)))
+        out.events.append(_tn(_EVENT, (_EV_BET, seat, 0, (), amt, None, None, "")))
         if len(decided) >= len(self._players):
             self._after_bets(ch, out)
 
@@ -1125,7 +1095,7 @@ class Table:
             h.hard += v
             if v == 1:
                 h.ace = True
-            evs.append(_tn(Event, (_EV_CARD_DEALT, p, 0, (c.code,), None, None, p, "")))
+            evs.append(_tn(_EVENT, (_EV_CARD_DEALT, p, 0, (c.code,), None, None, p, "")))
         bh = self._bhand
         banker = self.banker
         assert bh is not None and banker is not None
@@ -1138,8 +1108,8 @@ class Table:
         if v == 1:
             bh.ace = True
         self._banker_sees = True  # P-DEAL-3: everyone looks at their two cards
-        codes = tuple(map(_code, bh.cards))
-        evs.append(_tn(Event, (_EV_CARD_DEALT, banker, 0, codes, None, None, banker, "")))
+        codes = tuple([c.code for c in bh.cards])
+        evs.append(_tn(_EVENT, (_EV_CARD_DEALT, banker, 0, codes, None, None, banker, "")))
         if bh.hard == 11 and bh.ace and pontoon_class(bh.cards, self._strength):
             self._banker_has_pontoon(out)
             return
@@ -1151,7 +1121,7 @@ class Table:
             if h.hard == 11 and h.ace:  # two cards: only 21 needs a status (_auto)
                 self._auto(h)
                 if h.status is _21:
-                    evs.append(_tn(Event, (_EV_TWENTY_ONE, p, 0, (), None, None, None, "")))
+                    evs.append(_tn(_EVENT, (_EV_TWENTY_ONE, p, 0, (), None, None, None, "")))
         self._advance(ch, out, True)
 
     def _banker_has_pontoon(self, out: Outcome) -> None:
@@ -1163,7 +1133,9 @@ class Table:
         bh.status = _PONT
         self._banker_pontoon = True
         self._pontoon_seen = True
-        out.events.append(_ev(_EV_BANKER_PONTOON, banker, 0, tuple(map(_code, bh.cards)), total=21))
+        out.events.append(
+            _ev(_EV_BANKER_PONTOON, banker, 0, tuple([c.code for c in bh.cards]), total=21)
+        )
         dbl = 2 if self._doubled else 1
         mult = max(self._bmult, dbl)
         bscore = self._score(bh, False)
@@ -1221,7 +1193,7 @@ class Table:
         """A HAND_RESULT event and its summary. ``score`` / ``codes``: the hand's
         ``_score(h, self._royal)`` and card codes when the caller has them already."""
         if codes is None:
-            codes = tuple(map(_code, h.cards))
+            codes = tuple([c.code for c in h.cards])
         if score is None:
             score = self._score(h, self._royal)
         t = h.hard
@@ -1229,7 +1201,7 @@ class Table:
             t += 10
         out.events.append(
             _tn(
-                Event,
+                _EVENT,
                 (_EV_HAND_RESULT, seat, i, codes, net + shoot_net, t, None, f"{outcome}: {why}"),
             )
         )
@@ -1282,7 +1254,7 @@ class Table:
         hands = all_hands[active[tp]]
         if th < len(hands) and hands[th].status is _OPEN:  # the same hand plays on
             if first:
-                out.events.append(_tn(Event, (_EV_TURN, active[tp], th, (), None, None, None, "")))
+                out.events.append(_tn(_EVENT, (_EV_TURN, active[tp], th, (), None, None, None, "")))
             return
         th += 1
         n = len(active)
@@ -1292,7 +1264,7 @@ class Table:
                     self._tp = tp
                     self._th = th
                     out.events.append(
-                        _tn(Event, (_EV_TURN, active[tp], th, (), None, None, None, ""))
+                        _tn(_EVENT, (_EV_TURN, active[tp], th, (), None, None, None, ""))
                     )
                     return
                 th += 1
@@ -1312,7 +1284,9 @@ class Table:
         h.status = _PONT
         h.shown = True
         self._pontoon_seen = True
-        out.events.append(_ev(_EV_DECLARED, a.seat, self._th, tuple(map(_code, h.cards)), total=21))
+        out.events.append(
+            _ev(_EV_DECLARED, a.seat, self._th, tuple([c.code for c in h.cards]), total=21)
+        )
         self._advance(ch, out)
 
     def _pontoon_waits(self, h: Hand) -> None:
@@ -1345,7 +1319,7 @@ class Table:
             rule = "P-VAR-2" if self._stick_min == 16 else "P-STICK-1"
             raise RuleError(rule, f"a hand needs at least {self._stick_min} to stick (it has {t})")
         h.status = _STUCK
-        out.events.append(_tn(Event, (_EV_STUCK, seat, th, (), None, None, None, "")))
+        out.events.append(_tn(_EVENT, (_EV_STUCK, seat, th, (), None, None, None, "")))
         self._advance(ch, out)
 
     def _draw_checks(self, h: Hand, a: Action) -> None:
@@ -1396,7 +1370,7 @@ class Table:
         if v == 1:
             h.ace = True
         h.twisted = True
-        out.events.append(_tn(Event, (_EV_TWISTED, seat, th, (c.code,), None, None, None, "")))
+        out.events.append(_tn(_EVENT, (_EV_TWISTED, seat, th, (c.code,), None, None, None, "")))
         t = h.hard
         if h.ace and t <= 11:
             t += 10
@@ -1438,7 +1412,7 @@ class Table:
         # self._move(out, seat, ESCROW, amt, ...); amt >= the original stake > 0
         self.balances[seat] -= amt
         self.escrow += amt
-        out.transfers.append(_tn(Transfer, (seat, ESCROW, amt, _R_BUY)))
+        out.transfers.append(_tn(_TRANSFER, (seat, ESCROW, amt, _R_BUY)))
         if sh:
             self._place_shoot(out, seat, th, sh)
         c = self.pack.stack.pop()  # _draw_checks: the pack is not empty
@@ -1450,8 +1424,8 @@ class Table:
         if v == 1:
             h.ace = True
         evs = out.events
-        evs.append(_tn(Event, (_EV_BOUGHT, seat, th, (), amt, h.stake, None, "")))
-        evs.append(_tn(Event, (_EV_CARD_DEALT, seat, th, (c.code,), None, None, seat, "")))
+        evs.append(_tn(_EVENT, (_EV_BOUGHT, seat, th, (), amt, h.stake, None, "")))
+        evs.append(_tn(_EVENT, (_EV_CARD_DEALT, seat, th, (c.code,), None, None, seat, "")))
         self._after_draw(ch, out, seat, h)
 
     def _after_draw(self, ch: Chance, out: Outcome, seat: str, h: Hand) -> None:
@@ -1468,17 +1442,17 @@ class Table:
         if st is _BUST:
             self._bust(out, seat, i, h)
         elif st is _FIVE:
-            out.events.append(_tn(Event, (_EV_FIVE_CARD_TRICK, seat, i, (), None, None, None, "")))
+            out.events.append(_tn(_EVENT, (_EV_FIVE_CARD_TRICK, seat, i, (), None, None, None, "")))
         elif st is _21 or st is _ROYAL:
             # a royal pontoon stays a plain "21" in public until settlement (P-VAR-6)
-            out.events.append(_tn(Event, (_EV_TWENTY_ONE, seat, i, (), None, None, None, "")))
+            out.events.append(_tn(_EVENT, (_EV_TWENTY_ONE, seat, i, (), None, None, None, "")))
         self._advance(ch, out)
 
     def _bust(self, out: Outcome, seat: str, i: int, h: Hand) -> None:
         """P-BUST-1 / P-SHOOT-6: shown, stake to the banker, cards to the bottom at once."""
         h.shown = True
-        codes = tuple(map(_code, h.cards))
-        out.events.append(_tn(Event, (_EV_BUST, seat, i, codes, None, h.best(), None, "")))
+        codes = tuple([c.code for c in h.cards])
+        out.events.append(_tn(_EVENT, (_EV_BUST, seat, i, codes, None, h.best(), None, "")))
         loss = h.stake * (2 if self._doubled else 1)
         self._lose(out, seat, h, loss, "bust (P-BUST-1)")
         self._open_stake -= h.stake
@@ -1530,10 +1504,12 @@ class Table:
             raise RuleError(*why)
         seat = a.seat
         old = h.cards
-        out.events.append(_ev(_EV_BURNED, seat, self._th, tuple(map(_code, old))))
+        out.events.append(_ev(_EV_BURNED, seat, self._th, tuple([c.code for c in old])))
         self.pack.add_to_bottom(old)
         h.reset([self.pack.deal(), self.pack.deal()], False)
-        out.events.append(_ev(_EV_CARD_DEALT, seat, self._th, tuple(map(_code, h.cards)), to=seat))
+        out.events.append(
+            _ev(_EV_CARD_DEALT, seat, self._th, tuple([c.code for c in h.cards]), to=seat)
+        )
         self._auto(h)
         if h.status is _21:
             out.events.append(_ev(_EV_TWENTY_ONE, seat, self._th))
@@ -1555,8 +1531,8 @@ class Table:
         t = bh.hard
         if bh.ace and t <= 11:
             t += 10
-        codes = tuple(map(_code, cards))
-        out.events.append(_tn(Event, (_EV_BANKER_REVEAL, banker, 0, codes, None, t, None, "")))
+        codes = tuple([c.code for c in cards])
+        out.events.append(_tn(_EVENT, (_EV_BANKER_REVEAL, banker, 0, codes, None, t, None, "")))
         if self._banker_done(out):
             return
         if self._house:
@@ -1592,7 +1568,7 @@ class Table:
         if bh.ace and t <= 11:
             t += 10
         out.events.append(
-            _tn(Event, (_EV_BANKER_DRAW, self.banker, 0, (c.code,), None, t, None, ""))
+            _tn(_EVENT, (_EV_BANKER_DRAW, self.banker, 0, (c.code,), None, t, None, ""))
         )
 
     def _banker_done(self, out: Outcome) -> bool:
@@ -1604,8 +1580,8 @@ class Table:
             t += 10
         if t > 21:
             bh.status = _BUST
-            codes = tuple(map(_code, bh.cards))
-            out.events.append(_tn(Event, (_EV_BUST, self.banker, 0, codes, None, t, None, "")))
+            codes = tuple([c.code for c in bh.cards])
+            out.events.append(_tn(_EVENT, (_EV_BUST, self.banker, 0, codes, None, t, None, "")))
         elif len(bh.cards) >= 5:
             bh.status = _FIVE
             out.events.append(_ev(_EV_FIVE_CARD_TRICK, self.banker, 0))
@@ -1634,7 +1610,7 @@ class Table:
         t = bh.hard
         if bh.ace and t <= 11:
             t += 10
-        out.events.append(_tn(Event, (_EV_BANKER_STAYS, a.seat, 0, (), None, t, None, "")))
+        out.events.append(_tn(_EVENT, (_EV_BANKER_STAYS, a.seat, 0, (), None, t, None, "")))
         self._settle(out)
 
     def _settle(self, out: Outcome) -> None:
@@ -1692,7 +1668,7 @@ class Table:
                     if stake > 0:
                         self.escrow -= stake
                         bal[p] += stake
-                        trs.append(_tn(Transfer, (ESCROW, p, stake, "stake returned")))
+                        trs.append(_tn(_TRANSFER, (ESCROW, p, stake, "stake returned")))
                     if win > 0:
                         if house:
                             self.house_net -= win
@@ -1700,16 +1676,18 @@ class Table:
                             bal[banker] -= win
                         bal[p] += win
                         trs.append(
-                            _tn(Transfer, (banker, p, win, f"{label} wins (P-PAY-{win_tag})"))
+                            _tn(_TRANSFER, (banker, p, win, f"{label} wins (P-PAY-{win_tag})"))
                         )
                     sn = 0
                     if h.shoot:
                         move(out, ESCROW, p, h.shoot, "shoot bet returned")
                         move(out, KITTY, p, h.shoot, "shoot bet won (P-SHOOT-7)")
                         sn = h.shoot
-                    codes = tuple(map(_code, h.cards))
+                    codes = tuple([c.code for c in h.cards])
                     evs.append(
-                        _tn(Event, (_EV_HAND_RESULT, p, i, codes, win + sn, t, None, "win: " + why))
+                        _tn(
+                            _EVENT, (_EV_HAND_RESULT, p, i, codes, win + sn, t, None, "win: " + why)
+                        )
                     )
                     res.append((p, i, codes, s, stake, "win", win, sn, why))  # _result
                 else:
@@ -1722,7 +1700,7 @@ class Table:
                             self.house_net += stake
                         else:
                             bal[banker] += stake
-                        trs.append(_tn(Transfer, (ESCROW, banker, stake, lose_reason)))
+                        trs.append(_tn(_TRANSFER, (ESCROW, banker, stake, lose_reason)))
                     more = loss - stake
                     if more > 0:
                         bal[p] -= more
@@ -1730,14 +1708,14 @@ class Table:
                             self.house_net += more
                         else:
                             bal[banker] += more
-                        trs.append(_tn(Transfer, (p, banker, more, lose_reason)))
+                        trs.append(_tn(_TRANSFER, (p, banker, more, lose_reason)))
                     if h.shoot:
                         move(out, ESCROW, KITTY, h.shoot, "shoot bet to kitty (P-SHOOT-7)")
                     sn = -h.shoot
-                    codes = tuple(map(_code, h.cards))
+                    codes = tuple([c.code for c in h.cards])
                     evs.append(
                         _tn(
-                            Event,
+                            _EVENT,
                             (_EV_HAND_RESULT, p, i, codes, sn - loss, t, None, "lose: " + why),
                         )
                     )
@@ -1773,7 +1751,7 @@ class Table:
         assert self.escrow == 0, "escrow must be empty after a round"
         if self._shoot and self.kitty == 0:
             evs.append(_ev(_EV_KITTY, self.banker, amount=0, detail="empty (P-SHOOT-8)"))
-        evs.append(_tn(Event, (_EV_ROUND_OVER, None, None, (), self.round_no, None, None, "")))
+        evs.append(_tn(_EVENT, (_EV_ROUND_OVER, None, None, (), self.round_no, None, None, "")))
 
     # ------------------------------------------------------------------ misc API
 
@@ -1812,7 +1790,7 @@ class Table:
 
     def _view(self, seat: str, i: int, h: Hand, all_cards: bool, banker: bool = False) -> HandView:
         if all_cards or h.shown:
-            cards = tuple(map(_code, h.cards))
+            cards = tuple([c.code for c in h.cards])
             hidden = 0
         else:
             cards = tuple(c.code for c, u in zip(h.cards, h.up, strict=True) if u)
@@ -1903,7 +1881,7 @@ class Table:
     def from_json(cls, d: dict[str, Any]) -> Table:
         if d.get("format") != 1:
             raise ConfigError("unknown table snapshot format")
-        t = cls.__new__(cls)
+        t = cls()  # every field the constructor sets is overwritten below
         t.rules = PontoonRules.model_validate(d["rules"])
         t._cache_rules()
         t.seats = [str(s) for s in d["seats"]]
@@ -1961,7 +1939,7 @@ def _label(bscore: int) -> str:
 
 _Handler = Callable[[Table, Action, Chance, Outcome], None]
 
-_DISPATCH: dict[ActionKind, _Handler] = {
+_DISPATCH: Final[dict[ActionKind, _Handler]] = {
     _AK_JOIN: Table._a_join,
     _AK_LEAVE: Table._a_leave,
     _AK_CUT: Table._a_cut,

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass, field
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, Final, NamedTuple
 
 # Special account names used in transfers besides seat ids.
-ESCROW = "@escrow"  # stakes placed on the table (held until settlement)
-KITTY = "@kitty"  # Shoot Pontoon kitty (P-SHOOT-1)
-HOUSE = "@house"  # the house as banker (house-banked table); unlimited cover
+ESCROW: Final = "@escrow"  # stakes placed on the table (held until settlement)
+KITTY: Final = "@kitty"  # Shoot Pontoon kitty (P-SHOOT-1)
+HOUSE: Final = "@house"  # the house as banker (house-banked table); unlimited cover
 
 
 class Phase(str, Enum):  # noqa: UP042
@@ -181,9 +181,20 @@ _dataclass_fields(Event, _EventFields)
 _dataclass_fields(Transfer, _TransferFields)
 
 
-@dataclass(slots=True)
+_NOT_GIVEN: Final[list[Any]] = []  # Outcome's defaults: a fresh list each time
+
+
+@dataclass(slots=True, init=False)
 class Outcome:
     """What one apply() produced."""
 
     events: list[Event] = field(default_factory=list)
     transfers: list[Transfer] = field(default_factory=list)
+
+    # The dataclass __init__, written out: mypyc compiles this one (it would leave the
+    # generated one interpreted, a Python frame on every apply).
+    def __init__(
+        self, events: list[Event] = _NOT_GIVEN, transfers: list[Transfer] = _NOT_GIVEN
+    ) -> None:
+        self.events = [] if events is _NOT_GIVEN else events
+        self.transfers = [] if transfers is _NOT_GIVEN else transfers
