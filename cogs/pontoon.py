@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.errors import BadAmount, NotSeated, ServiceError, StaleButton, friendly, parse_amount
 from bot.interactions import can_manage_guild, modal_values, reply
 from bot.presenter import ACT_KIND, TableButton
 from bot.render import rules_text
@@ -97,15 +97,12 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
         if act in MODAL_TITLES:
             kind = ACT_KIND[act]
             if seat not in live.engine.seats:
-                raise ServiceError("You are not seated at this table. Press **Join** first.")
+                raise NotSeated()
             if act != "bet" and version != live.engine.version:
-                from bot.errors import StaleButton
-
                 raise StaleButton()
             hint, with_shoot = _range_hint(live, seat, kind)
             if not hint and kind is not ActionKind.SHOOT and kind is not ActionKind.KITTY:
-                # Not legal for this seat now: let the engine explain why, nothing changes.
-                live.engine.legal_actions(seat)
+                # Not legal for this seat now: say why; nothing changes.
                 raise ServiceError(_why_not(live, seat, kind))
             modal = AmountModal(
                 table_id,
