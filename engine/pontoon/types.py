@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass, field
 from enum import Enum
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 # Special account names used in transfers besides seat ids.
 ESCROW: Final = "@escrow"  # stakes placed on the table (held until settlement)
@@ -181,20 +181,9 @@ _dataclass_fields(Event, _EventFields)
 _dataclass_fields(Transfer, _TransferFields)
 
 
-_NOT_GIVEN: Final[list[Any]] = []  # Outcome's defaults: a fresh list each time
-
-
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Outcome:
     """What one apply() produced."""
 
     events: list[Event] = field(default_factory=list)
     transfers: list[Transfer] = field(default_factory=list)
-
-    # The dataclass __init__, written out: mypyc compiles this one (it would leave the
-    # generated one interpreted, a Python frame on every apply).
-    def __init__(
-        self, events: list[Event] = _NOT_GIVEN, transfers: list[Transfer] = _NOT_GIVEN
-    ) -> None:
-        self.events = [] if events is _NOT_GIVEN else events
-        self.transfers = [] if transfers is _NOT_GIVEN else transfers
