@@ -35,8 +35,7 @@ from pydantic import ValidationError
 
 from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_card
 from engine.errors import ConfigError, RuleError
-from engine.pontoon.hands import PONTOON, ROYAL, best_total
-from engine.pontoon.hands import score as hand_score
+from engine.pontoon.hands import PONTOON
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.table import Table
 from engine.pontoon.types import HOUSE, Action, ActionKind, Event, Phase
@@ -216,32 +215,29 @@ def simulate(
     chance = RandomChance(random.Random(seed))
     start = 10 * rounds + 100
     t = Table(rules, ["punter"], {"punter": start})
-    K = ActionKind
-    bet = Action("punter", K.BET, 1)
-    twist = Action("punter", K.TWIST)
-    stick = Action("punter", K.STICK)
-    declare = Action("punter", K.DECLARE)
-    nxt = Action("punter", K.NEXT_ROUND)
-    deal = Action("punter", K.DEAL)
+    bet = Action("punter", ActionKind.BET, 1)
+    twist = Action("punter", ActionKind.TWIST)
+    stick = Action("punter", ActionKind.STICK)
+    declare = Action("punter", ActionKind.DECLARE)
+    nxt = Action("punter", ActionKind.NEXT_ROUND)
+    deal = Action("punter", ActionKind.DEAL)
     t.apply(deal, chance)
     outcomes: Counter[int] = Counter()
     busts = fives = pontoons = banker_busts = 0
     total = 0
-    stick_min = rules.stick_min
+    least = max(punter_stick, rules.stick_min)
     for r in range(rounds):
         before = t.balances["punter"]
         t.apply(bet, chance)
         while t.phase is Phase.PLAYING:
-            cards = t._cur_hand().cards
-            s = hand_score(cards)
-            if PONTOON <= s < ROYAL:
+            kinds = {la.kind for la in t.legal_actions("punter")}
+            if ActionKind.DECLARE in kinds:
                 t.apply(declare, chance)
                 continue
-            tot = best_total(cards)
-            if tot < punter_stick or tot < stick_min:
-                t.apply(twist, chance)
-            else:
-                t.apply(stick, chance)
+            hand = t.private_view("punter")[0]
+            assert hand.total is not None
+            wants_card = hand.total < least
+            t.apply(twist if wants_card and ActionKind.TWIST in kinds else stick, chance)
         res = t.results[0] if t.results else None
         if res is not None:
             if res["why"] == "bust":
@@ -296,75 +292,45 @@ def add_simulate_parser(sub: Any) -> None:
 
 
 def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: random.Random) -> int:
-    """Play ``rounds`` complete rounds with a fixed strategy: varied bets, buys on low
-    totals, splits of pairs, twists below 15; the banker draws below 17. Returns how many
-    rounds were split at least once. Actions are built once and reused (they are
-    immutable), as a bot would for its buttons."""
-    K = ActionKind
-    apply = table.apply
-    seats = table.seats
-    acts = {
-        s: {k: Action(s, k) for k in (K.DECLARE, K.SPLIT, K.TWIST, K.STICK, K.NEXT_ROUND, K.DEAL)}
-        for s in seats
-    }
-    bets = {s: [Action(s, K.BET, n) for n in range(2, 11)] for s in seats}
-    buys = {s: {n: Action(s, K.BUY, n) for n in range(1, 21)} for s in seats}
-    playing = Phase.PLAYING
-    banker_phase = Phase.BANKER
-    round_over = Phase.ROUND_OVER
-    k_declare, k_split, k_twist, k_stick = K.DECLARE, K.SPLIT, K.TWIST, K.STICK
-    nxt = acts[seats[0]][K.NEXT_ROUND]
-    deals = {s: acts[s][K.DEAL] for s in seats}
+    """Play ``rounds`` complete rounds through the public API (``legal_actions``,
+    ``private_view``, ``apply``) with a fixed strategy: bets 2-10, buys on 11 or less
+    with fewer than four cards, splits of pairs, twists below 15; the banker draws below
+    17. Returns how many rounds were split at least once."""
     splits = 0
-    # rng.randrange(9) drawn as random.Random does it (4 random bits, again while >= 9)
-    getrandbits = rng.getrandbits
-    hand_pontoon = table._hand_pontoon
     for _ in range(rounds):
-        if table.phase is round_over:
-            apply(nxt, chance)
-            b = table.banker
-            assert b is not None
-            apply(deals[b], chance)
-        for p in table._players:
-            r = getrandbits(4)
-            while r >= 9:
-                r = getrandbits(4)
-            apply(bets[p][r], chance)
+        if table.phase is Phase.ROUND_OVER:
+            table.apply(Action(table.seats[0], ActionKind.NEXT_ROUND), chance)
+            assert table.banker is not None
+            table.apply(Action(table.banker, ActionKind.DEAL), chance)
+        for seat in table.to_act():
+            table.apply(Action(seat, ActionKind.BET, 2 + rng.randrange(9)), chance)
         did_split = False
-        hands = table._hands
-        active = table._active
-        while table.phase is playing:
-            seat = active[table._tp]
-            mine_hands = hands[seat]
-            h = mine_hands[table._th]
-            cards = h.cards
-            n = len(cards)
-            mine = acts[seat]
-            hard = h.hard
-            if hard == 11 and n == 2 and h.ace and hand_pontoon(h):
-                apply(mine[k_declare], chance)
-                continue
-            tot = hard + 10 if h.ace and hard <= 11 else hard  # h.best()
-            if n == 2 and cards[0].rank is cards[1].rank and len(mine_hands) < 4:
-                apply(mine[k_split], chance)
+        while table.phase is Phase.PLAYING:
+            assert table.turn is not None
+            seat, i = table.turn
+            offered = {la.kind: la for la in table.legal_actions(seat)}
+            hand = table.private_view(seat)[i]
+            total = hand.total or 0
+            buy = offered.get(ActionKind.BUY)
+            if ActionKind.DECLARE in offered:
+                kind, amount = ActionKind.DECLARE, None
+            elif ActionKind.SPLIT in offered:
+                kind, amount = ActionKind.SPLIT, None
                 did_split = True
-            elif tot <= 11 and not h.twisted and n < 4:
-                apply(buys[seat][h.orig], chance)
-            elif tot < 15:
-                apply(mine[k_twist], chance)
+            elif buy is not None and total <= 11 and len(hand.cards) < 4:
+                kind, amount = ActionKind.BUY, buy.min_amount
+            elif total < 15 and ActionKind.TWIST in offered:
+                kind, amount = ActionKind.TWIST, None
             else:
-                apply(mine[k_stick], chance)
-        if table.phase is banker_phase:
-            b = table.banker
-            assert b is not None
-            bh = table._bhand
-            assert bh is not None
-            twist, stick = acts[b][k_twist], acts[b][k_stick]
-            while table.phase is banker_phase:
-                t = bh.hard
-                if bh.ace and t <= 11:
-                    t += 10  # bh.best()
-                apply(twist if t < 17 else stick, chance)
+                kind, amount = ActionKind.STICK, None
+            table.apply(Action(seat, kind, amount), chance)
+        while table.phase is Phase.BANKER:
+            banker = table.banker
+            assert banker is not None
+            offered = {la.kind: la for la in table.legal_actions(banker)}
+            total = table.private_view(banker)[0].total or 0
+            draws = total < 17 and ActionKind.TWIST in offered
+            table.apply(Action(banker, ActionKind.TWIST if draws else ActionKind.STICK), chance)
         splits += did_split
     return splits
 
@@ -399,7 +365,7 @@ def bench(seconds: float = 3.0) -> dict[str, Any]:
         "rounds_per_cpu_second": round(rounds / cpu, 1) if cpu > 0 else None,
         "seats": len(seats),
         "rounds_with_splits": split_rounds,
-        "note": "one banker and three players; bets 2-10, buys on 11 or less, splits of "
-        "pairs, twists below 15, banker draws below 17; every apply builds its events and "
-        "transfers",
+        "note": "one banker and three players through the public API (legal_actions, "
+        "private_view, apply); bets 2-10, buys on 11 or less, splits of pairs, twists "
+        "below 15, banker draws below 17",
     }
