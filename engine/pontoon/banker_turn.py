@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.errors import RuleError
 from engine.pontoon.settlement import Settlement
+from engine.pontoon.state import Refusal
 from engine.pontoon.types import Action, Event, EventKind, Outcome, Phase
 from engine.pontoon.views import HandStatus
 
@@ -55,25 +55,21 @@ class BankerTurn(Settlement):
 
     # the banker's actions (P-BANKER-2) -------------------------------------------------
 
-    def _banker_refusal(self, seat: str, draws: bool) -> RuleError | None:
+    def _banker_refusal(self, seat: str, draws: bool) -> Refusal | None:
         """Why ``seat`` may not twist (``draws``) or stay now in the banker's turn."""
         if seat != self.banker:
-            return RuleError("P-BANKER-2", "it is the banker's turn")
+            return ("P-BANKER-2", "it is the banker's turn")
         if draws and len(self.pack) == 0:
-            return RuleError("P-TABLE-1", "the pack has no card left")
+            return ("P-TABLE-1", "the pack has no card left")
         return None
 
     def _banker_twist(self, action: Action, out: Outcome) -> None:
-        refusal = self._banker_refusal(action.seat, draws=True)
-        if refusal is not None:
-            raise refusal
+        self._raise(self._banker_refusal(action.seat, draws=True))
         self._banker_draw(out)
         self._banker_turn_over(out)
 
     def _banker_stick(self, action: Action, out: Outcome) -> None:
-        refusal = self._banker_refusal(action.seat, draws=False)
-        if refusal is not None:
-            raise refusal
+        self._raise(self._banker_refusal(action.seat, draws=False))
         banker_hand = self._banker_hand
         assert banker_hand is not None
         banker_hand.status = HandStatus.STUCK

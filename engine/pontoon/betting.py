@@ -7,7 +7,7 @@ from engine.cards import Card, Chance, Pack, full_pack
 from engine.errors import RuleError
 from engine.pontoon.hands import Hand
 from engine.pontoon.play import Play
-from engine.pontoon.state import CARDS_IN_A_PACK
+from engine.pontoon.state import CARDS_IN_A_PACK, Refusal
 from engine.pontoon.types import ESCROW, KITTY, Action, ActionKind, Event, EventKind, Outcome, Phase
 from engine.pontoon.views import HandStatus
 
@@ -58,20 +58,20 @@ class Betting(Play):
             return self.rules.kitty_min, min(self.rules.kitty_max, chips)
         return 0, max(0, min(self.rules.kitty_max - self.kitty, chips))
 
-    def _kitty_refusal(self, amount: int) -> RuleError | None:
+    def _kitty_refusal(self, amount: int) -> Refusal | None:
         """Why the banker may not put ``amount`` into the kitty and deal."""
         least, most = self._kitty_range()
         if least <= amount <= most:
             return self._deal_refusal()
         if self.kitty == 0:
-            return RuleError(
+            return (
                 "P-SHOOT-8" if self.round_no else "P-SHOOT-1",
                 f"the kitty must be between {self.rules.kitty_min} and "
                 f"{self.rules.kitty_max} and within the banker's chips",
             )
         if amount < 0:
-            return RuleError("P-SHOOT-8", "the banker may add to the kitty, never take from it")
-        return RuleError("P-SHOOT-8", f"the banker may add at most {most} now")
+            return ("P-SHOOT-8", "the banker may add to the kitty, never take from it")
+        return ("P-SHOOT-8", f"the banker may add at most {most} now")
 
     def _put_up_kitty(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase is not Phase.KITTY:
@@ -90,33 +90,33 @@ class Betting(Play):
 
     # initial bets (P-DEAL-2) --------------------------------------------------------------
 
-    def _bet_refusal(self, seat: str) -> RuleError | None:
+    def _bet_refusal(self, seat: str) -> Refusal | None:
         """Why ``seat`` may neither bet nor sit out now."""
         if seat not in self._hands:
-            return RuleError("P-DEAL-2", f"{seat} is not a player in this deal")
+            return ("P-DEAL-2", f"{seat} is not a player in this deal")
         if seat in self._decided:
-            return RuleError("P-DEAL-2", f"{seat} has already placed an initial bet")
+            return ("P-DEAL-2", f"{seat} has already placed an initial bet")
         return None
 
     def _bet_range(self, seat: str) -> tuple[int, int]:
         """The table's limits (P-TABLE-2) within what both sides can cover (P-PAY-LIMIT)."""
         return self.rules.min_bet, min(self.rules.max_bet, self._stake_cap(seat))
 
-    def _bet_amount_refusal(self, seat: str, amount: int) -> RuleError | None:
+    def _bet_amount_refusal(self, seat: str, amount: int) -> Refusal | None:
         rules = self.rules
         if amount < rules.min_bet or amount > rules.max_bet:
-            return RuleError(
+            return (
                 "P-TABLE-2",
                 f"the initial bet must be between {rules.min_bet} and {rules.max_bet}",
             )
         if amount > self._player_cap(seat):
-            return RuleError(
+            return (
                 "P-PAY-LIMIT",
                 f"{seat} cannot cover a bet of {amount} and a possible "
                 f"{self.payouts.player_cover}x loss",
             )
         if amount > self._banker_cap():
-            return RuleError("P-PAY-LIMIT", f"the banker cannot cover another bet of {amount}")
+            return ("P-PAY-LIMIT", f"the banker cannot cover another bet of {amount}")
         return None
 
     def _bet(self, action: Action, out: Outcome) -> None:
@@ -186,10 +186,10 @@ class Betting(Play):
             return
         self._deal_second(out)
 
-    def _shooter_refusal(self, seat: str) -> RuleError | None:
+    def _shooter_refusal(self, seat: str) -> Refusal | None:
         shooter = self._active[self._shooter]
         if seat != shooter:
-            return RuleError("P-SHOOT-2", f"shoot bets go in seat order; it is {shooter}'s")
+            return ("P-SHOOT-2", f"shoot bets go in seat order; it is {shooter}'s")
         return None
 
     def _shoot(self, action: Action, out: Outcome) -> None:

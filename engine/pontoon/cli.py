@@ -238,7 +238,8 @@ def simulate(
             assert hand.total is not None
             wants_card = hand.total < least
             t.apply(twist if wants_card and ActionKind.TWIST in kinds else stick, chance)
-        res = t.results[0] if t.results else None
+        results = t.results
+        res = results[0] if results else None
         if res is not None:
             if res["why"] == "bust":
                 busts += 1
@@ -296,14 +297,24 @@ def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: rand
     ``private_view``, ``apply``) with a fixed strategy: bets 2-10, buys on 11 or less
     with fewer than four cards, splits of pairs, twists below 15; the banker draws below
     17. Returns how many rounds were split at least once."""
+    made: dict[tuple[str, ActionKind, int | None], Action] = {}
+
+    def action(seat: str, kind: ActionKind, amount: int | None = None) -> Action:
+        """Actions are immutable: build each once and reuse it, as a bot's buttons do."""
+        key = (seat, kind, amount)
+        found = made.get(key)
+        if found is None:
+            found = made[key] = Action(seat, kind, amount)
+        return found
+
     splits = 0
     for _ in range(rounds):
         if table.phase is Phase.ROUND_OVER:
-            table.apply(Action(table.seats[0], ActionKind.NEXT_ROUND), chance)
+            table.apply(action(table.seats[0], ActionKind.NEXT_ROUND), chance)
             assert table.banker is not None
-            table.apply(Action(table.banker, ActionKind.DEAL), chance)
+            table.apply(action(table.banker, ActionKind.DEAL), chance)
         for seat in table.to_act():
-            table.apply(Action(seat, ActionKind.BET, 2 + rng.randrange(9)), chance)
+            table.apply(action(seat, ActionKind.BET, 2 + rng.randrange(9)), chance)
         did_split = False
         while table.phase is Phase.PLAYING:
             assert table.turn is not None
@@ -323,14 +334,14 @@ def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: rand
                 kind, amount = ActionKind.TWIST, None
             else:
                 kind, amount = ActionKind.STICK, None
-            table.apply(Action(seat, kind, amount), chance)
+            table.apply(action(seat, kind, amount), chance)
         while table.phase is Phase.BANKER:
             banker = table.banker
             assert banker is not None
             offered = {la.kind: la for la in table.legal_actions(banker)}
             total = table.private_view(banker)[0].total or 0
             draws = total < 17 and ActionKind.TWIST in offered
-            table.apply(Action(banker, ActionKind.TWIST if draws else ActionKind.STICK), chance)
+            table.apply(action(banker, ActionKind.TWIST if draws else ActionKind.STICK), chance)
         splits += did_split
     return splits
 

@@ -8,6 +8,7 @@ largest loss, so changing a payout here changes both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from engine.pontoon.hands import BUST, FIVE, PONTOON, ROYAL
 from engine.pontoon.rules import PontoonRules
@@ -21,7 +22,7 @@ _BANKER_PONTOON_COLLECTS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Payouts:
     """Multiples of the stake. A doubled round (P-VAR-3) pays and collects 2 for ordinary
     results; special results keep their own multiple but never less than 2."""
@@ -72,12 +73,12 @@ class Payouts:
 
     # the cover rule (P-PAY-LIMIT) ------------------------------------------------------
 
-    @property
+    @cached_property
     def banker_cover(self) -> int:
         """The most a banker may pay per chip of open stake."""
         return max(self.pontoon, self.five_card_trick, self.royal_pontoon, self._round(1, True))
 
-    @property
+    @cached_property
     def player_cover(self) -> int:
         """The most a player may lose per chip of stake."""
         return max(self.banker_pontoon, self.banker_five_card_trick, self._round(1, True))

@@ -5,30 +5,32 @@ Each action has one refusal method, used by ``legal_actions`` and by the action 
 
 from __future__ import annotations
 
-from engine.errors import RuleError
 from engine.pontoon.banker_turn import BankerTurn
 from engine.pontoon.hands import PONTOON, ROYAL, Hand, hard_total
-from engine.pontoon.types import ESCROW, Action, Event, EventKind, Outcome, Phase
+from engine.pontoon.state import Refusal
+from engine.pontoon.types import ESCROW, Action, ActionKind, Event, EventKind, Outcome, Phase
 from engine.pontoon.views import HandStatus
 
 
 class Play(BankerTurn):
     # whose turn ---------------------------------------------------------------------------
 
-    def _turn_refusal(self, seat: str) -> RuleError | None:
+    def _turn_refusal(self, seat: str) -> Refusal | None:
         current = self._active[self._turn_player]
         if seat != current:
-            return RuleError("P-TURN-END", f"it is {current}'s turn (hand {self._turn_hand + 1})")
+            return ("P-TURN-END", f"it is {current}'s turn (hand {self._turn_hand + 1})")
         return None
 
     def _hand_to_play(self, action: Action) -> Hand:
-        """The hand whose turn it is, refusing anyone else (P-TURN-END)."""
+        """The hand whose turn it is, refusing anyone else (P-TURN-END) and anything but
+        a declaration on a pontoon (P-TURN-DECLARE)."""
         if self.phase is not Phase.PLAYING:
             raise self._wrong_phase(action)
-        refusal = self._turn_refusal(action.seat)
-        if refusal is not None:
-            raise refusal
-        return self._current_hand()
+        self._raise(self._turn_refusal(action.seat))
+        hand = self._current_hand()
+        if action.kind is not ActionKind.DECLARE:
+            self._raise(self._pontoon_refusal(hand))
+        return hand
 
     def _advance(self, out: Outcome, first: bool = False) -> None:
         """P-TURN-END: on to the next hand still to play, then to the banker. A TURN event
@@ -70,56 +72,44 @@ class Play(BankerTurn):
 
     # refusals -----------------------------------------------------------------------------
 
-    def _pontoon_refusal(self, hand: Hand) -> RuleError | None:
+    def _pontoon_refusal(self, hand: Hand) -> Refusal | None:
         """P-TURN-DECLARE: a pontoon waits for its declaration."""
         if self._is_pontoon(hand):
-            return RuleError(
-                "P-TURN-DECLARE", "a pontoon must be declared; nothing else is possible"
-            )
+            return ("P-TURN-DECLARE", "a pontoon must be declared; nothing else is possible")
         return None
 
-    def _declare_refusal(self, hand: Hand) -> RuleError | None:
+    def _declare_refusal(self, hand: Hand) -> Refusal | None:
         if not self._is_pontoon(hand):
-            return RuleError("P-TURN-DECLARE", "only a pontoon (an ace and a ten-card) is declared")
+            return ("P-TURN-DECLARE", "only a pontoon (an ace and a ten-card) is declared")
         return None
 
-    def _stick_refusal(self, hand: Hand) -> RuleError | None:
+    def _stick_refusal(self, hand: Hand) -> Refusal | None:
         """P-STICK-1 / P-VAR-2; a stick below the minimum is allowed on an empty pack."""
-        refusal = self._pontoon_refusal(hand)
-        if refusal is not None:
-            return refusal
         total, least = hand.best_total(), self.rules.stick_min
         if total < least and len(self.pack) > 0:
             rule = "P-VAR-2" if self.rules.stick_on_16 else "P-STICK-1"
-            return RuleError(rule, f"a hand needs at least {least} to stick (it has {total})")
+            return (rule, f"a hand needs at least {least} to stick (it has {total})")
         return None
 
-    def _draw_refusal(self, hand: Hand, shoot: int) -> RuleError | None:
+    def _draw_refusal(self, hand: Hand, shoot: int) -> Refusal | None:
         """What stops any card (twist or buy), with ``shoot`` chips of shoot bet alongside."""
-        refusal = self._pontoon_refusal(hand)
-        if refusal is not None:
-            return refusal
         n = len(hand.cards)
         if n >= 5:
-            return RuleError("P-FIVE-1", "a five card trick takes no more cards")
+            return ("P-FIVE-1", "a five card trick takes no more cards")
         if hand.best_total() >= 21:
-            return RuleError("P-STICK-1", "a hand on 21 stands")
+            return ("P-STICK-1", "a hand on 21 stands")
         if len(self.pack) == 0:
-            return RuleError("P-TABLE-1", "the pack has no card left")
+            return ("P-TABLE-1", "the pack has no card left")
         if shoot and n != 3:
-            return RuleError(
-                "P-SHOOT-4", "a shoot bet goes with the fourth card only, not before or after"
-            )
+            return ("P-SHOOT-4", "a shoot bet goes with the fourth card only, not before or after")
         return None
 
-    def _buy_refusal(self, hand: Hand, shoot: int) -> RuleError | None:
-        refusal = self._draw_refusal(hand, shoot)
-        if refusal is not None:
-            return refusal
+    def _buy_refusal(self, hand: Hand) -> Refusal | None:
+        """The rules of a buy besides those of any card (``_draw_refusal``)."""
         if hand.twisted:
-            return RuleError("P-TWIST-2", "after a twist the hand may only twist")
+            return ("P-TWIST-2", "after a twist the hand may only twist")
         if len(hand.cards) == 4 and self.rules.no_buy_five_on_eleven and hand.hard_total <= 11:
-            return RuleError(
+            return (
                 "P-VAR-5",
                 "with four cards totalling 11 or less the fifth card may only be twisted",
             )
@@ -137,10 +127,10 @@ class Play(BankerTurn):
             most, rule = cap, "P-PAY-LIMIT"
         return least, most, rule
 
-    def _buy_amount_refusal(self, seat: str, hand: Hand, amount: int) -> RuleError | None:
+    def _buy_amount_refusal(self, seat: str, hand: Hand, amount: int) -> Refusal | None:
         least, most, rule = self._buy_range(seat, hand)
         if amount < least:
-            return RuleError(
+            return (
                 "P-BUY-3" if hand.last_buy else "P-BUY-2",
                 f"a buy adds at least the original stake ({least})",
             )
@@ -151,44 +141,36 @@ class Play(BankerTurn):
                 msg = f"the first buy adds at most twice the original stake ({most})"
             else:
                 msg = f"a later buy adds at most the previous buy ({most})"
-            return RuleError(rule, msg)
+            return (rule, msg)
         return None
 
-    def _split_refusal(self, seat: str, hand: Hand) -> RuleError | None:
-        refusal = self._pontoon_refusal(hand)
-        if refusal is not None:
-            return refusal
+    def _split_refusal(self, seat: str, hand: Hand) -> Refusal | None:
         if len(hand.cards) != 2 or hand.last_buy or hand.twisted:
-            return RuleError("P-SPLIT-1", "only a hand of two cards may be split")
+            return ("P-SPLIT-1", "only a hand of two cards may be split")
         first, second = hand.cards
         if first.rank is not second.rank:
-            return RuleError("P-SPLIT-1", "only two cards of the same rank may be split")
+            return ("P-SPLIT-1", "only two cards of the same rank may be split")
         if self.rules.split_aces_only and first.value != 1:
-            return RuleError("P-VAR-1", "only aces may be split at this table")
+            return ("P-VAR-1", "only aces may be split at this table")
         if len(self._hands[seat]) >= 4:
-            return RuleError("P-SPLIT-2", "a player may hold at most four hands")
+            return ("P-SPLIT-2", "a player may hold at most four hands")
         if len(self.pack) < 2:
-            return RuleError("P-SPLIT-1", "the pack has too few cards left")
+            return ("P-SPLIT-1", "the pack has too few cards left")
         if self._stake_cap(seat) < hand.original_stake:
-            return RuleError("P-PAY-LIMIT", "the new stake could not be covered")
+            return ("P-PAY-LIMIT", "the new stake could not be covered")
         return None
 
-    def _burn_refusal(self, hand: Hand) -> RuleError | None:
+    def _burn_refusal(self, hand: Hand) -> Refusal | None:
         burn = self.rules.burn
         if burn == "off":
-            return RuleError("P-VAR-8", "burning is not played at this table")
+            return ("P-VAR-8", "burning is not played at this table")
         if len(hand.cards) != 2 or hand.has_ace:
-            return RuleError("P-VAR-8", "only two cards making a hard total may be burned")
+            return ("P-VAR-8", "only two cards making a hard total may be burned")
         if hard_total(hand.cards) != int(burn):
-            return RuleError("P-VAR-8", f"only a hard {burn} may be burned")
+            return ("P-VAR-8", f"only a hard {burn} may be burned")
         if len(self.pack) < 2:
-            return RuleError("P-VAR-8", "the pack has too few cards left")
+            return ("P-VAR-8", "the pack has too few cards left")
         return None
-
-    @staticmethod
-    def _raise(refusal: RuleError | None) -> None:
-        if refusal is not None:
-            raise refusal
 
     # the actions ------------------------------------------------------------------------
 
@@ -231,7 +213,8 @@ class Play(BankerTurn):
     def _buy(self, action: Action, out: Outcome) -> None:
         hand = self._hand_to_play(action)
         seat, shoot = action.seat, action.shoot or 0
-        self._raise(self._buy_refusal(hand, shoot))
+        self._raise(self._draw_refusal(hand, shoot))
+        self._raise(self._buy_refusal(hand))
         amount = self._amount(action, "P-BUY-1")
         self._raise(self._buy_amount_refusal(seat, hand, amount))
         self._raise(self._shoot_refusal(seat, shoot, amount, "P-SHOOT-4"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.cards import Chance
 from engine.errors import ConfigError, RuleError
 from engine.pontoon.betting import Betting
-from engine.pontoon.state import check_seat_name
+from engine.pontoon.state import Refusal, check_seat_name
 from engine.pontoon.types import (
     ESCROW,
     KITTY,
@@ -25,15 +25,15 @@ BETWEEN_ROUNDS = (Phase.WAITING, Phase.ROUND_OVER)
 class Seating(Betting):
     # joining and leaving --------------------------------------------------------------------
 
-    def _join_refusal(self, seat: str) -> RuleError | None:
+    def _join_refusal(self, seat: str) -> Refusal | None:
         if seat in self.balances:
-            return RuleError("P-TABLE-1", f"{seat} is already seated")
+            return ("P-TABLE-1", f"{seat} is already seated")
         try:
             check_seat_name(seat)
         except ConfigError as exc:
-            return RuleError("P-TABLE-1", str(exc))
+            return ("P-TABLE-1", str(exc))
         if len(self.seats) >= self.seat_limit:
-            return RuleError(
+            return (
                 "P-TABLE-1",
                 f"the table is full: a deal gives everyone two cards, so at most "
                 f"{self.seat_limit} may sit at this table",
@@ -51,13 +51,11 @@ class Seating(Betting):
         self.balances[action.seat] = chips
         out.events.append(Event(EventKind.SEATED, action.seat, amount=chips))
 
-    def _leave_refusal(self, seat: str) -> RuleError | None:
+    def _leave_refusal(self, seat: str) -> Refusal | None:
         if seat == self.banker and len(self.seats) > 1:
-            return RuleError(
-                "P-SELL-1", "the banker cannot leave while banking; sell the bank first"
-            )
+            return ("P-SELL-1", "the banker cannot leave while banking; sell the bank first")
         if self._next_banker == seat:
-            return RuleError("P-NEXT-2", "the bank passes to this seat at the next deal")
+            return ("P-NEXT-2", "the bank passes to this seat at the next deal")
         return None
 
     def _leave(self, action: Action, out: Outcome) -> None:
@@ -73,13 +71,13 @@ class Seating(Betting):
 
     # the first bank (P-BANK-1) ----------------------------------------------------------
 
-    def _cut_refusal(self, seat: str) -> RuleError | None:
+    def _cut_refusal(self, seat: str) -> Refusal | None:
         if self.phase is not Phase.WAITING or self.banker is not None or self.rules.house_bank:
-            return RuleError("P-BANK-1", "cutting for the bank happens once, before the first deal")
+            return ("P-BANK-1", "cutting for the bank happens once, before the first deal")
         if seat not in self.balances:
-            return RuleError("P-TABLE-1", f"{seat} is not seated at this table")
+            return ("P-TABLE-1", f"{seat} is not seated at this table")
         if len(self.seats) < 2:
-            return RuleError("P-TABLE-1", "two or more people are needed to play")
+            return ("P-TABLE-1", "two or more people are needed to play")
         return None
 
     def _cut(self, action: Action, chance: Chance, out: Outcome) -> None:
@@ -107,14 +105,14 @@ class Seating(Betting):
 
     # dealing --------------------------------------------------------------------------
 
-    def _deal_refusals(self, seat: str) -> RuleError | None:
+    def _deal_refusals(self, seat: str) -> Refusal | None:
         """Why ``seat`` may not start a deal now (the phase aside)."""
         if self.banker is None:
-            return RuleError("P-BANK-1", "cut for the bank first")
+            return ("P-BANK-1", "cut for the bank first")
         if not self.rules.house_bank and seat != self.banker:
-            return RuleError("P-DEAL-1", "the banker deals")
+            return ("P-DEAL-1", "the banker deals")
         if not self._players_for_round():
-            return RuleError("P-TABLE-1", "two or more people are needed to play")
+            return ("P-TABLE-1", "two or more people are needed to play")
         return self._deal_refusal()
 
     def _deal(self, action: Action, chance: Chance, out: Outcome) -> None:
@@ -124,8 +122,7 @@ class Seating(Betting):
         self._need_seated(action.seat)
         self._raise(self._deal_refusals(action.seat))
         new_order = None if self.rules.shoot else self._new_pack_order(chance)
-        self._reset_round()
-        self._results = []
+        self._results = []  # the round state was reset on the way to WAITING
         if self.rules.shoot:
             self.phase = Phase.KITTY
             return
@@ -133,11 +130,11 @@ class Seating(Betting):
 
     # the bank ------------------------------------------------------------------------------
 
-    def _sell_refusal(self, seat: str) -> RuleError | None:
+    def _sell_refusal(self, seat: str) -> Refusal | None:
         if seat != self.banker:
-            return RuleError("P-SELL-1", "only the banker can sell the bank")
+            return ("P-SELL-1", "only the banker can sell the bank")
         if self.phase is Phase.ROUND_OVER and self._next_banker is not None:
-            return RuleError("P-NEXT-2", f"the bank already passes to {self._next_banker}")
+            return ("P-NEXT-2", f"the bank already passes to {self._next_banker}")
         return None
 
     def _sell_bank(self, action: Action, out: Outcome) -> None:

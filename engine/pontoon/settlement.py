@@ -124,12 +124,16 @@ class Settlement(TableState):
 
     def _shoot_won(self, out: Outcome, seat: str, hand: Hand) -> int:
         """A winning hand's shoot bets come back with as much again from the kitty."""
+        if not hand.shoot:
+            return 0
         self._move(out, ESCROW, seat, hand.shoot, "shoot bet returned")
         self._move(out, KITTY, seat, hand.shoot, "shoot bet won (P-SHOOT-7)")
         return hand.shoot
 
     def _shoot_lost(self, out: Outcome, hand: Hand, rule: str) -> int:
         """A losing hand's shoot bets go into the kitty; returns the (negative) net."""
+        if not hand.shoot:
+            return 0
         self._move(out, ESCROW, KITTY, hand.shoot, f"shoot bet to kitty ({rule})")
         return -hand.shoot
 

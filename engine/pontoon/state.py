@@ -65,6 +65,12 @@ Result = tuple[str, int, tuple[str, ...], int, int, str, int, int, str]
 RESULT_KEYS = ("seat", "hand", "cards", "score", "stake", "outcome", "net", "shoot_net", "why")
 
 
+# Why an action is refused: (rule id, what is wrong in plain words). The refusal methods
+# return one, or None when the action is allowed; ``apply`` raises it as a ``RuleError``.
+# (A plain tuple: a refusal with a fixed message is a constant, free to return.)
+Refusal = tuple[str, str]
+
+
 def check_seat_name(seat: object) -> None:
     if not isinstance(seat, str) or not seat or seat.startswith("@"):
         raise ConfigError(f"not a valid seat id: {seat!r}")
@@ -185,14 +191,14 @@ class TableState:
             n += 1
         return n
 
-    def _deal_refusal(self) -> RuleError | None:
+    def _deal_refusal(self) -> Refusal | None:
         """A deal needs two cards for every hand from a full pack (P-TABLE-1)."""
         n = len(self.seats)
         packs = self._packs_for(n)
         need = 2 * self._hands_dealt(n)
         have = CARDS_IN_A_PACK * packs
         if need > have:
-            return RuleError(
+            return (
                 "P-TABLE-1",
                 f"not enough cards left for another deal: {n} seats need {need} cards and "
                 f"{packs} pack{'s' if packs > 1 else ''} hold{'' if packs > 1 else 's'} {have}; "
@@ -224,7 +230,11 @@ class TableState:
 
     def _staked(self, seat: str) -> int:
         """The seat's stakes still at risk (bust hands have paid already)."""
-        return sum(h.stake for h in self._hands.get(seat, ()) if h.status is not HandStatus.BUST)
+        staked = 0
+        for hand in self._hands.get(seat, ()):
+            if hand.status is not HandStatus.BUST:
+                staked += hand.stake
+        return staked
 
     def _player_cap(self, seat: str, reserve: int = 0) -> int:
         """The largest new stake ``seat`` can cover after putting ``reserve`` chips aside:
@@ -254,20 +264,18 @@ class TableState:
         spare = self.balances[seat] - reserve - (self._staked(seat) + reserve) * (cover - 1)
         return max(0, min(self.kitty - self._shoot_out, spare))
 
-    def _shoot_refusal(self, seat: str, amount: int, reserve: int, rule: str) -> RuleError | None:
+    def _shoot_refusal(self, seat: str, amount: int, reserve: int, rule: str) -> Refusal | None:
         if amount < 0:
-            return RuleError(rule, "a shoot bet cannot be negative")
+            return (rule, "a shoot bet cannot be negative")
         if amount == 0:
             return None
         if not self.rules.shoot:
-            return RuleError("P-SHOOT-1", "shoot bets are only for Shoot Pontoon")
+            return ("P-SHOOT-1", "shoot bets are only for Shoot Pontoon")
         room = self.kitty - self._shoot_out
         if amount > room:
-            return RuleError(
-                "P-SHOOT-2", f"all shoot bets together may not exceed the kitty ({room} left)"
-            )
+            return ("P-SHOOT-2", f"all shoot bets together may not exceed the kitty ({room} left)")
         if amount > self._shoot_max(seat, reserve):
-            return RuleError("P-PAY-LIMIT", f"{seat} cannot cover a shoot bet of {amount}")
+            return ("P-PAY-LIMIT", f"{seat} cannot cover a shoot bet of {amount}")
         return None
 
     def _place_shoot(self, out: Outcome, seat: str, hand_index: int, amount: int) -> None:
@@ -279,6 +287,11 @@ class TableState:
         out.events.append(Event(EventKind.SHOOT, seat, hand_index, amount=amount))
 
     # action checks shared by every layer -----------------------------------------------
+
+    @staticmethod
+    def _raise(refusal: Refusal | None) -> None:
+        if refusal is not None:
+            raise RuleError(*refusal)
 
     def _wrong_phase(self, action: Action) -> RuleError:
         return RuleError(

@@ -152,10 +152,11 @@ class Table(Seating):
         fourth_card = len(hand.cards) == 3 and self.rules.shoot  # P-SHOOT-4
         if self._stick_refusal(hand) is None:
             out.append(LegalAction(ActionKind.STICK))
-        if self._draw_refusal(hand, 0) is None:
+        may_draw = self._draw_refusal(hand, 0) is None
+        if may_draw:
             shoot_max = self._shoot_max(seat, 0) if fourth_card else None
             out.append(LegalAction(ActionKind.TWIST, None, None, shoot_max))
-        if self._buy_refusal(hand, 0) is None:
+        if may_draw and self._buy_refusal(hand) is None:
             least, most, _ = self._buy_range(seat, hand)
             if most >= least:
                 shoot_max = self._shoot_max(seat, least) if fourth_card else None

@@ -57,9 +57,9 @@ class Action:
     target: str | None = None  # SELL_BANK: the buyer's seat
 
 
-@dataclass(frozen=True, slots=True)
-class LegalAction:
-    """One thing a seat may do now. Amount ranges are inclusive; None when no amount."""
+class LegalAction(NamedTuple):
+    """One thing a seat may do now. Amount ranges are inclusive; None when no amount.
+    An immutable record (a tuple underneath, like ``Event``), read by attribute name."""
 
     kind: ActionKind
     min_amount: int | None = None
