@@ -34,6 +34,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_card
+from engine.cli_options import MAX_ROUNDS, MAX_SECONDS, whole_number
 from engine.errors import ConfigError, RuleError
 from engine.pontoon.hands import PONTOON
 from engine.pontoon.rules import PontoonRules
@@ -93,24 +94,73 @@ def _packs_for(rules: PontoonRules, n_seats: int) -> int:
     return 2 if n_seats >= 8 else 1
 
 
-def _action(doc: dict[str, Any], default_seat: str) -> Action:
-    if not isinstance(doc, dict) or "act" not in doc:
-        raise ConfigError(f"an action needs an 'act': {doc!r}")
+def _action(i: int, doc: Any, default_seat: str) -> Action:
+    where = f"action {i}"
+    if not isinstance(doc, dict):
+        raise ConfigError(f'{where}: must be an object such as {{"seat": "ann", "act": "bet"}}')
+    if "act" not in doc:
+        raise ConfigError(f'{where}: missing "act" (what the seat does, e.g. "twist")')
     unknown = set(doc) - {"seat", "act", "amount", "shoot", "target"}
     if unknown:
-        raise ConfigError(f"unknown action keys {sorted(unknown)}")
+        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}")
     kind = _ACTS.get(str(doc["act"]))
     if kind is None:
-        raise ConfigError(f"unknown act {doc['act']!r}")
+        raise ConfigError(f"{where}: unknown act {doc['act']!r} (one of {sorted(_ACTS)})")
+    for key in ("amount", "shoot"):
+        value = doc.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ConfigError(f'{where}: "{key}" must be a whole number, not {value!r}')
+    for key in ("seat", "target"):
+        value = doc.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ConfigError(f'{where}: "{key}" must be a seat id (a string), not {value!r}')
     seat = doc.get("seat", default_seat)
     return Action(str(seat), kind, doc.get("amount"), doc.get("shoot"), doc.get("target"))
 
 
-def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """Play a replay document; returns (exit status, JSON result)."""
+def _is_text_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def check_replay_doc(doc: Any) -> None:
+    """Refuse a replay document that is not shaped as engine-cli.md says, naming what is
+    wrong (the replay itself then only meets the rules)."""
+    if not isinstance(doc, dict):
+        raise ConfigError("the file must hold one JSON object (see engine-cli.md)")
     unknown = set(doc) - _TOP_KEYS
     if unknown:
         raise ConfigError(f"unknown replay keys {sorted(unknown)}")
+    if "seats" not in doc:
+        raise ConfigError('missing "seats" (the list of seat ids)')
+    if not _is_text_list(doc["seats"]) or not doc["seats"]:
+        raise ConfigError('"seats" must be a list of seat ids, e.g. ["ann", "bob"]')
+    if not isinstance(doc.get("rules", {}), dict):
+        raise ConfigError('"rules" must be an object of table options')
+    balances = doc.get("balances", {})
+    if not isinstance(balances, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in balances.values()
+    ):
+        raise ConfigError('"balances" must map seat ids to whole numbers of chips')
+    if doc.get("banker") is not None and not isinstance(doc["banker"], str):
+        raise ConfigError('"banker" must be a seat id')
+    if "pack" in doc and not _is_text_list(doc["pack"]):
+        raise ConfigError('"pack" must be a list of cards, top first, e.g. ["7S", "KD"]')
+    reshuffles = doc.get("reshuffles", [])
+    if not isinstance(reshuffles, list) or not all(_is_text_list(r) for r in reshuffles):
+        raise ConfigError('"reshuffles" must be a list of packs (lists of cards)')
+    seed = doc.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError('"seed" must be a whole number')
+    actions = doc.get("actions", [])
+    if not isinstance(actions, list):
+        raise ConfigError('"actions" must be a list of actions')
+    for i, raw in enumerate(actions):
+        _action(i, raw, "")  # each is well formed before any is played
+
+
+def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Play a replay document; returns (exit status, JSON result)."""
+    check_replay_doc(doc)
     try:
         rules = PontoonRules(**doc.get("rules", {}))
     except ValidationError as exc:
@@ -155,7 +205,7 @@ def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 
     for i, raw in enumerate(doc.get("actions", [])):
         default = table.banker if table.banker and table.banker != HOUSE else seats[0]
-        a = _action(raw, default)
+        a = _action(i, raw, default)
         before = dict(table.balances)
         try:
             run(a)
@@ -191,9 +241,22 @@ def _summary(
 
 
 def _replay_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
-    with open(args.file, encoding="utf-8") as fh:
-        doc = json.load(fh)
-    return replay_doc(doc)
+    name = args.file
+    try:
+        with open(name, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{name}: no such file") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{name}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{name}: cannot be read ({exc})") from None
+    try:
+        return replay_doc(doc)
+    except ConfigError as exc:
+        raise ConfigError(f"{name}: {exc}") from None
 
 
 def add_replay_parser(sub: Any) -> None:
@@ -209,8 +272,8 @@ def simulate(
     rounds: int, seed: int, punter_stick: int = 15, banker_stick: int = 17, fresh_pack: bool = False
 ) -> dict[str, Any]:
     """One punter against the house banker, stake 1, twist-only play (engine-cli.md)."""
-    if rounds < 1:
-        raise ConfigError("--rounds must be at least 1")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise ConfigError(f"--rounds must be between 1 and {MAX_ROUNDS:,} (got {rounds:,})")
     rules = PontoonRules(min_bet=1, max_bet=1, house_bank=True, house_stands_on=banker_stick)
     chance = RandomChance(random.Random(seed))
     start = 10 * rounds + 100
@@ -281,11 +344,30 @@ def _simulate_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
 
 def add_simulate_parser(sub: Any) -> None:
     p = sub.add_parser("pontoon", help="one punter against the banker, stake 1, twist-only")
-    p.add_argument("--rounds", type=int, default=100_000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--punter-stick", type=int, default=15)
-    p.add_argument("--banker-stick", type=int, default=17)
-    p.add_argument("--fresh-pack", action="store_true", help="shuffle a full pack every round")
+    p.add_argument(
+        "--rounds",
+        type=whole_number(1, MAX_ROUNDS),
+        default=100_000,
+        help=f"rounds to play, 1 to {MAX_ROUNDS:,}",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the shuffles")
+    p.add_argument(
+        "--punter-stick",
+        type=whole_number(2, 22),
+        default=15,
+        help="the punter twists while the best total is below this",
+    )
+    p.add_argument(
+        "--banker-stick",
+        type=whole_number(2, 21),
+        default=17,
+        help="the banker draws while the best total is below this",
+    )
+    p.add_argument(
+        "--fresh-pack",
+        action="store_true",
+        help="shuffle a full pack every round (otherwise P-NEXT-1)",
+    )
     p.set_defaults(func=_simulate_cmd)
 
 
@@ -348,6 +430,8 @@ def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: rand
 
 def bench(seconds: float = 3.0) -> dict[str, Any]:
     """Complete 4-seat rounds (a banker and three players) per second on one core."""
+    if not 0 < seconds <= MAX_SECONDS:
+        raise ConfigError(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}")
     seats = ["a", "b", "c", "d"]
     big = 10**12
     table = Table(PontoonRules(min_bet=1, max_bet=10), seats, {s: big for s in seats}, banker="a")
