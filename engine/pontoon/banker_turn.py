@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.cards import Chance
 from engine.pontoon.settlement import Settlement
 from engine.pontoon.state import Refusal
 from engine.pontoon.types import Action, Event, EventKind, Outcome, Phase
@@ -26,7 +27,7 @@ class BankerTurn(Settlement):
                 banker,
                 0,
                 banker_hand.codes(),
-                total=banker_hand.best_total(),
+                total=banker_hand.total,
             )
         )
         if self._banker_turn_over(out):
@@ -38,13 +39,11 @@ class BankerTurn(Settlement):
         """The house draws while below ``house_stands_on`` and a card is left."""
         banker_hand = self._banker_hand
         assert banker_hand is not None
-        while banker_hand.best_total() < self.rules.house_stands_on and len(self.pack) > 0:
+        while banker_hand.total < self.rules.house_stands_on and len(self.pack) > 0:
             self._banker_draw(out)
             if self._banker_turn_over(out):
                 return
-        out.events.append(
-            Event(EventKind.BANKER_STAYS, self.banker, 0, total=banker_hand.best_total())
-        )
+        out.events.append(Event(EventKind.BANKER_STAYS, self.banker, 0, total=banker_hand.total))
         banker_hand.status = HandStatus.STUCK
         self._settle(out)
 
@@ -63,19 +62,17 @@ class BankerTurn(Settlement):
             return ("P-TABLE-1", "the pack has no card left")
         return None
 
-    def _banker_twist(self, action: Action, out: Outcome) -> None:
+    def _banker_twist(self, action: Action, chance: Chance, out: Outcome) -> None:
         self._raise(self._banker_refusal(action.seat, draws=True))
         self._banker_draw(out)
         self._banker_turn_over(out)
 
-    def _banker_stick(self, action: Action, out: Outcome) -> None:
+    def _banker_stick(self, action: Action, chance: Chance, out: Outcome) -> None:
         self._raise(self._banker_refusal(action.seat, draws=False))
         banker_hand = self._banker_hand
         assert banker_hand is not None
         banker_hand.status = HandStatus.STUCK
-        out.events.append(
-            Event(EventKind.BANKER_STAYS, action.seat, 0, total=banker_hand.best_total())
-        )
+        out.events.append(Event(EventKind.BANKER_STAYS, action.seat, 0, total=banker_hand.total))
         self._settle(out)
 
     def _banker_draw(self, out: Outcome) -> None:
@@ -90,7 +87,7 @@ class BankerTurn(Settlement):
                 self.banker,
                 0,
                 (card.code,),
-                total=banker_hand.best_total(),
+                total=banker_hand.total,
             )
         )
 
@@ -98,7 +95,7 @@ class BankerTurn(Settlement):
         """P-BANKER-3: a bust, five cards or 21 end the banker's turn and settle."""
         banker_hand = self._banker_hand
         assert banker_hand is not None
-        total = banker_hand.best_total()
+        total = banker_hand.total
         if total > 21:
             banker_hand.status = HandStatus.BUST
             out.events.append(

@@ -119,7 +119,7 @@ class Betting(Play):
             return ("P-PAY-LIMIT", f"the banker cannot cover another bet of {amount}")
         return None
 
-    def _bet(self, action: Action, out: Outcome) -> None:
+    def _bet(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase is not Phase.BETTING:
             raise self._wrong_phase(action)
         seat = action.seat
@@ -134,7 +134,7 @@ class Betting(Play):
         out.events.append(Event(EventKind.BET, seat, 0, amount=amount))
         self._after_bets(out)
 
-    def _sit_out(self, action: Action, out: Outcome) -> None:
+    def _sit_out(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase is not Phase.BETTING:
             raise self._wrong_phase(action)
         if self._bet_refusal(action.seat) is not None:
@@ -169,7 +169,7 @@ class Betting(Play):
 
     # the banker's double (P-VAR-3) and shoot bets (P-SHOOT-2) -----------------------------
 
-    def _double(self, action: Action, out: Outcome) -> None:
+    def _double(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase is not Phase.DOUBLING:
             raise self._wrong_phase(action)
         if action.seat != self.banker:
@@ -192,7 +192,7 @@ class Betting(Play):
             return ("P-SHOOT-2", f"shoot bets go in seat order; it is {shooter}'s")
         return None
 
-    def _shoot(self, action: Action, out: Outcome) -> None:
+    def _shoot(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase is not Phase.SHOOTING:
             raise self._wrong_phase(action)
         seat = action.seat

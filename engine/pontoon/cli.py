@@ -398,32 +398,26 @@ def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: rand
         for seat in table.to_act():
             table.apply(action(seat, ActionKind.BET, 2 + rng.randrange(9)), chance)
         did_split = False
-        while table.phase is Phase.PLAYING:
-            assert table.turn is not None
-            seat, i = table.turn
+        while (turn := table.turn) is not None:  # the players' turns, then the banker's
+            seat, i = turn
             offered = {la.kind: la for la in table.legal_actions(seat)}
             hand = table.private_view(seat)[i]
             total = hand.total or 0
-            buy = offered.get(ActionKind.BUY)
-            if ActionKind.DECLARE in offered:
+            if seat == table.banker:
+                draws = total < 17 and ActionKind.TWIST in offered
+                kind, amount = (ActionKind.TWIST if draws else ActionKind.STICK), None
+            elif ActionKind.DECLARE in offered:
                 kind, amount = ActionKind.DECLARE, None
             elif ActionKind.SPLIT in offered:
                 kind, amount = ActionKind.SPLIT, None
                 did_split = True
-            elif buy is not None and total <= 11 and len(hand.cards) < 4:
-                kind, amount = ActionKind.BUY, buy.min_amount
+            elif ActionKind.BUY in offered and total <= 11 and len(hand.cards) < 4:
+                kind, amount = ActionKind.BUY, offered[ActionKind.BUY].min_amount
             elif total < 15 and ActionKind.TWIST in offered:
                 kind, amount = ActionKind.TWIST, None
             else:
                 kind, amount = ActionKind.STICK, None
             table.apply(action(seat, kind, amount), chance)
-        while table.phase is Phase.BANKER:
-            banker = table.banker
-            assert banker is not None
-            offered = {la.kind: la for la in table.legal_actions(banker)}
-            total = table.private_view(banker)[0].total or 0
-            draws = total < 17 and ActionKind.TWIST in offered
-            table.apply(action(banker, ActionKind.TWIST if draws else ActionKind.STICK), chance)
         splits += did_split
     return splits
 

@@ -115,8 +115,8 @@ def describe(s: int) -> str:
 class Hand:
     """One hand on the table (a player's, or the banker's): its cards and its money.
 
-    ``hard_total`` and ``has_ace`` follow every card added, so the best total is known
-    without walking the cards again."""
+    ``total`` (the best total, P-VAL-1), ``hard_total`` (aces as 1) and ``has_ace``
+    follow every card added."""
 
     __slots__ = (
         "cards",
@@ -130,6 +130,7 @@ class Hand:
         "shown",
         "stake",
         "status",
+        "total",
         "twisted",
     )
 
@@ -140,6 +141,7 @@ class Hand:
         self.face_up: list[bool] = []  # per card: dealt face up (public)
         self.hard_total = 0
         self.has_ace = False
+        self.total = 0
         for card in cards:
             self.add(card, face_up)
         self.stake = stake  # initial bet plus buys (P-BUY-1)
@@ -157,6 +159,10 @@ class Hand:
         self.hard_total += card.value
         if card.value == 1:
             self.has_ace = True
+        # P-VAL-1: an ace counts 11 when that stays at 21 or less
+        self.total = (
+            self.hard_total + 10 if self.has_ace and self.hard_total <= 11 else self.hard_total
+        )
 
     def replace_cards(self, cards: Sequence[Card], face_up: bool) -> None:
         """New cards for the same stake (a split keeps one card, a burn deals two)."""
@@ -164,14 +170,9 @@ class Hand:
         self.face_up = []
         self.hard_total = 0
         self.has_ace = False
+        self.total = 0
         for card in cards:
             self.add(card, face_up)
-
-    def best_total(self) -> int:
-        """P-VAL-1: an ace counts 11 when that stays at 21 or less."""
-        if self.has_ace and self.hard_total <= 11:
-            return self.hard_total + 10
-        return self.hard_total
 
     def codes(self) -> tuple[str, ...]:
         return tuple([card.code for card in self.cards])
@@ -186,7 +187,7 @@ class Hand:
     def score(self, strength: str, royal: bool) -> int:
         """The ranking score (see the module docstring); ``royal`` only for a player's hand
         at a table with P-VAR-6."""
-        total = self.best_total()
+        total = self.total
         if total > 21:
             return BUST
         n = len(self.cards)

@@ -5,6 +5,7 @@ Each action has one refusal method, used by ``legal_actions`` and by the action 
 
 from __future__ import annotations
 
+from engine.cards import Chance
 from engine.pontoon.banker_turn import BankerTurn
 from engine.pontoon.hands import PONTOON, ROYAL, Hand, hard_total
 from engine.pontoon.state import Refusal
@@ -58,7 +59,7 @@ class Play(BankerTurn):
     def _set_status(self, hand: Hand) -> None:
         """A hand's status after a card (P-BUST-1, P-FIVE-1, P-STICK-1, P-VAR-6). A
         pontoon stays OPEN: it waits for DECLARE."""
-        total = hand.best_total()
+        total = hand.total
         if total > 21:
             hand.status = HandStatus.BUST
         elif len(hand.cards) >= 5:
@@ -85,7 +86,7 @@ class Play(BankerTurn):
 
     def _stick_refusal(self, hand: Hand) -> Refusal | None:
         """P-STICK-1 / P-VAR-2; a stick below the minimum is allowed on an empty pack."""
-        total, least = hand.best_total(), self.rules.stick_min
+        total, least = hand.total, self.rules.stick_min
         if total < least and len(self.pack) > 0:
             rule = "P-VAR-2" if self.rules.stick_on_16 else "P-STICK-1"
             return (rule, f"a hand needs at least {least} to stick (it has {total})")
@@ -96,7 +97,7 @@ class Play(BankerTurn):
         n = len(hand.cards)
         if n >= 5:
             return ("P-FIVE-1", "a five card trick takes no more cards")
-        if hand.best_total() >= 21:
+        if hand.total >= 21:
             return ("P-STICK-1", "a hand on 21 stands")
         if len(self.pack) == 0:
             return ("P-TABLE-1", "the pack has no card left")
@@ -174,7 +175,7 @@ class Play(BankerTurn):
 
     # the actions ------------------------------------------------------------------------
 
-    def _declare(self, action: Action, out: Outcome) -> None:
+    def _declare(self, action: Action, chance: Chance, out: Outcome) -> None:
         hand = self._hand_to_play(action)
         self._raise(self._declare_refusal(hand))
         hand.status = HandStatus.PONTOON
@@ -185,9 +186,9 @@ class Play(BankerTurn):
         )
         self._advance(out)
 
-    def _stick(self, action: Action, out: Outcome) -> None:
+    def _stick(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase is Phase.BANKER:
-            self._banker_stick(action, out)
+            self._banker_stick(action, chance, out)
             return
         hand = self._hand_to_play(action)
         self._raise(self._stick_refusal(hand))
@@ -195,9 +196,9 @@ class Play(BankerTurn):
         out.events.append(Event(EventKind.STUCK, action.seat, self._turn_hand))
         self._advance(out)
 
-    def _twist(self, action: Action, out: Outcome) -> None:
+    def _twist(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase is Phase.BANKER:
-            self._banker_twist(action, out)
+            self._banker_twist(action, chance, out)
             return
         hand = self._hand_to_play(action)
         seat, shoot = action.seat, action.shoot or 0
@@ -210,7 +211,7 @@ class Play(BankerTurn):
         out.events.append(Event(EventKind.TWISTED, seat, self._turn_hand, (card.code,)))
         self._after_card(out, seat, hand)
 
-    def _buy(self, action: Action, out: Outcome) -> None:
+    def _buy(self, action: Action, chance: Chance, out: Outcome) -> None:
         hand = self._hand_to_play(action)
         seat, shoot = action.seat, action.shoot or 0
         self._raise(self._draw_refusal(hand, shoot))
@@ -245,7 +246,7 @@ class Play(BankerTurn):
             out.events.append(Event(EventKind.TWENTY_ONE, seat, i))
         self._advance(out)
 
-    def _split(self, action: Action, out: Outcome) -> None:
+    def _split(self, action: Action, chance: Chance, out: Outcome) -> None:
         hand = self._hand_to_play(action)
         seat, shoot = action.seat, action.shoot or 0
         self._raise(self._split_refusal(seat, hand))
@@ -267,7 +268,7 @@ class Play(BankerTurn):
             self._deal_face_down(out, seat, j, each, 1)
         self._advance(out)
 
-    def _burn(self, action: Action, out: Outcome) -> None:
+    def _burn(self, action: Action, chance: Chance, out: Outcome) -> None:
         hand = self._hand_to_play(action)
         self._raise(self._burn_refusal(hand))
         seat, i = action.seat, self._turn_hand

@@ -40,7 +40,7 @@ class Seating(Betting):
             )
         return None
 
-    def _join(self, action: Action, out: Outcome) -> None:
+    def _join(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase not in BETWEEN_ROUNDS:
             raise self._wrong_phase(action)
         self._raise(self._join_refusal(action.seat))
@@ -58,7 +58,7 @@ class Seating(Betting):
             return ("P-NEXT-2", "the bank passes to this seat at the next deal")
         return None
 
-    def _leave(self, action: Action, out: Outcome) -> None:
+    def _leave(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase not in BETWEEN_ROUNDS:
             raise self._wrong_phase(action)
         self._need_seated(action.seat)
@@ -137,7 +137,7 @@ class Seating(Betting):
             return ("P-NEXT-2", f"the bank already passes to {self._next_banker}")
         return None
 
-    def _sell_bank(self, action: Action, out: Outcome) -> None:
+    def _sell_bank(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase not in (*BETWEEN_ROUNDS, Phase.KITTY) or self.rules.house_bank:
             raise self._wrong_phase(action)
         seller, buyer = action.seat, action.target
@@ -162,7 +162,7 @@ class Seating(Betting):
             )
             self._move(out, KITTY, old_banker, self.kitty, "kitty returned (P-SHOOT-9)")
 
-    def _next_round(self, action: Action, out: Outcome) -> None:
+    def _next_round(self, action: Action, chance: Chance, out: Outcome) -> None:
         """From ROUND_OVER to WAITING, passing the bank a pontoon earned (P-NEXT-2)."""
         if self.phase is not Phase.ROUND_OVER:
             raise self._wrong_phase(action)

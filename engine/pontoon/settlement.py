@@ -18,7 +18,7 @@ class Settlement(TableState):
         P-PAY-FIVE); shoot bets even money against the kitty (P-SHOOT-7)."""
         banker_hand = self._banker_hand
         assert banker_hand is not None
-        banker_total = banker_hand.best_total()
+        banker_total = banker_hand.total
         if banker_total > 21:
             banker_score = BUST
         elif len(banker_hand.cards) >= 5:
@@ -99,7 +99,7 @@ class Settlement(TableState):
     def _lose_bust_hand(self, out: Outcome, seat: str, i: int, hand: Hand) -> None:
         """P-BUST-1 / P-SHOOT-6: shown, stake to the banker, cards to the bottom at once."""
         hand.shown = True
-        out.events.append(Event(EventKind.BUST, seat, i, hand.codes(), total=hand.best_total()))
+        out.events.append(Event(EventKind.BUST, seat, i, hand.codes(), total=hand.total))
         loss = hand.stake * self.payouts.player_loss(BUST, self._doubled)
         self._collect(out, seat, hand, loss, "bust (P-BUST-1)")
         self._open_stake -= hand.stake
@@ -158,7 +158,7 @@ class Settlement(TableState):
                 i,
                 codes,
                 amount=net + shoot_net,
-                total=hand.best_total(),
+                total=hand.total,
                 detail=f"{outcome}: {why}",
             )
         )

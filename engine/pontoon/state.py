@@ -230,9 +230,10 @@ class TableState:
 
     def _staked(self, seat: str) -> int:
         """The seat's stakes still at risk (bust hands have paid already)."""
+        bust = HandStatus.BUST
         staked = 0
         for hand in self._hands.get(seat, ()):
-            if hand.status is not HandStatus.BUST:
+            if hand.status is not bust:
                 staked += hand.stake
         return staked
 

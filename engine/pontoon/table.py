@@ -35,6 +35,7 @@ Decisions taken where the rules leave room (each also noted where it is coded):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.cards import Chance
@@ -172,44 +173,11 @@ class Table(Seating):
 
     def apply(self, action: Action, chance: Chance) -> Outcome:
         """Apply one action. Raises RuleError (state untouched) when it is illegal."""
+        handler = ACTION_HANDLERS.get(action.kind)
+        if handler is None:
+            raise RuleError("P-TABLE-1", f"unknown action {action.kind!r}")
         out = Outcome()
-        match action.kind:
-            case ActionKind.BET:
-                self._bet(action, out)
-            case ActionKind.TWIST:
-                self._twist(action, out)
-            case ActionKind.STICK:
-                self._stick(action, out)
-            case ActionKind.BUY:
-                self._buy(action, out)
-            case ActionKind.DECLARE:
-                self._declare(action, out)
-            case ActionKind.SPLIT:
-                self._split(action, out)
-            case ActionKind.BURN:
-                self._burn(action, out)
-            case ActionKind.NEXT_ROUND:
-                self._next_round(action, out)
-            case ActionKind.DEAL:
-                self._deal(action, chance, out)
-            case ActionKind.SIT_OUT:
-                self._sit_out(action, out)
-            case ActionKind.DOUBLE | ActionKind.NO_DOUBLE:
-                self._double(action, out)
-            case ActionKind.SHOOT:
-                self._shoot(action, out)
-            case ActionKind.KITTY:
-                self._put_up_kitty(action, chance, out)
-            case ActionKind.JOIN:
-                self._join(action, out)
-            case ActionKind.LEAVE:
-                self._leave(action, out)
-            case ActionKind.CUT:
-                self._cut(action, chance, out)
-            case ActionKind.SELL_BANK:
-                self._sell_bank(action, out)
-            case _:
-                raise RuleError("P-TABLE-1", f"unknown action {action.kind!r}")
+        handler(self, action, chance, out)
         self.version += 1
         return out
 
@@ -244,7 +212,7 @@ class Table(Seating):
         else:
             cards = tuple(c.code for c, up in zip(hand.cards, hand.face_up, strict=True) if up)
             hidden = len(hand.cards) - len(cards)
-        total = hand.best_total() if hidden == 0 and hand.cards else None
+        total = hand.total if hidden == 0 and hand.cards else None
         status = hand.status
         if status is HandStatus.ROYAL and hidden:
             status = HandStatus.TWENTY_ONE  # three sevens stay secret until settlement (P-VAR-6)
@@ -298,3 +266,26 @@ class Table(Seating):
         table = cls()
         load_table_json(table, d)
         return table
+
+
+# What each action does: its handler checks everything, then changes the table.
+ACTION_HANDLERS: dict[ActionKind, Callable[[Table, Action, Chance, Outcome], None]] = {
+    ActionKind.JOIN: Table._join,
+    ActionKind.LEAVE: Table._leave,
+    ActionKind.CUT: Table._cut,
+    ActionKind.DEAL: Table._deal,
+    ActionKind.KITTY: Table._put_up_kitty,
+    ActionKind.BET: Table._bet,
+    ActionKind.SIT_OUT: Table._sit_out,
+    ActionKind.DOUBLE: Table._double,
+    ActionKind.NO_DOUBLE: Table._double,
+    ActionKind.SHOOT: Table._shoot,
+    ActionKind.DECLARE: Table._declare,
+    ActionKind.SPLIT: Table._split,
+    ActionKind.BUY: Table._buy,
+    ActionKind.TWIST: Table._twist,
+    ActionKind.STICK: Table._stick,
+    ActionKind.BURN: Table._burn,
+    ActionKind.SELL_BANK: Table._sell_bank,
+    ActionKind.NEXT_ROUND: Table._next_round,
+}
