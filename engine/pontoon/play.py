@@ -36,16 +36,17 @@ class Play(BankerTurn):
     def _advance(self, out: Outcome, first: bool = False) -> None:
         """P-TURN-END: on to the next hand still to play, then to the banker. A TURN event
         goes out when the turn moves (or, with ``first``, for the first turn)."""
+        still_open = HandStatus.OPEN
         player, hand_index = self._turn_player, self._turn_hand
         hands = self._hands[self._active[player]]
-        if hand_index < len(hands) and hands[hand_index].status is HandStatus.OPEN:
+        if hand_index < len(hands) and hands[hand_index].status is still_open:
             if first:
                 self._announce_turn(out)
             return
         for p in range(player, len(self._active)):
             hands = self._hands[self._active[p]]
             for h in range(hand_index + 1 if p == player else 0, len(hands)):
-                if hands[h].status is HandStatus.OPEN:
+                if hands[h].status is still_open:
                     self._turn_player, self._turn_hand = p, h
                     self._announce_turn(out)
                     return
