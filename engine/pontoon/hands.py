@@ -119,6 +119,7 @@ class Hand:
     follow every card added."""
 
     __slots__ = (
+        "_codes",
         "cards",
         "face_up",
         "from_split",
@@ -138,6 +139,7 @@ class Hand:
         self, cards: Sequence[Card] = (), stake: int = 0, *, face_up: bool = False
     ) -> None:
         self.cards: list[Card] = []
+        self._codes: list[str] = []  # the cards' codes, for events and views
         self.face_up: list[bool] = []  # per card: dealt face up (public)
         self.hard_total = 0
         self.has_ace = False
@@ -155,6 +157,7 @@ class Hand:
 
     def add(self, card: Card, face_up: bool) -> None:
         self.cards.append(card)
+        self._codes.append(card.code)
         self.face_up.append(face_up)
         self.hard_total += card.value
         if card.value == 1:
@@ -167,6 +170,7 @@ class Hand:
     def replace_cards(self, cards: Sequence[Card], face_up: bool) -> None:
         """New cards for the same stake (a split keeps one card, a burn deals two)."""
         self.cards = []
+        self._codes = []
         self.face_up = []
         self.hard_total = 0
         self.has_ace = False
@@ -175,12 +179,12 @@ class Hand:
             self.add(card, face_up)
 
     def codes(self) -> tuple[str, ...]:
-        return tuple([card.code for card in self.cards])
+        return tuple(self._codes)
 
     def is_pontoon(self, strength: str) -> bool:
         """An ace and a ten-card as the only two cards, under ``strength`` (P-RANK-1,
         P-VAR-7)."""
-        if len(self.cards) != 2 or not self.has_ace or self.hard_total != 11:
+        if self.total != 21 or len(self.cards) != 2:
             return False
         return pontoon_class(self.cards, strength) != 0
 

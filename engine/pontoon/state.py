@@ -217,14 +217,15 @@ class TableState:
         out.transfers.append(Transfer(src, dst, amount, reason))
 
     def _add_to(self, account: str, amount: int) -> None:
-        if account == ESCROW:
+        if account in self.balances:
+            self.balances[account] += amount
+        elif account == ESCROW:
             self.escrow += amount
         elif account == KITTY:
             self.kitty += amount
-        elif account == HOUSE:
-            self.house_net += amount
         else:
-            self.balances[account] += amount
+            assert account == HOUSE, account
+            self.house_net += amount
 
     # P-PAY-LIMIT: what stakes a player and the banker can cover -----------------------
 
