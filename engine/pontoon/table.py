@@ -46,6 +46,9 @@ from engine.pontoon.serialisation import load_table_json, results_as_dicts, tabl
 from engine.pontoon.types import HOUSE, Action, ActionKind, LegalAction, Outcome, Phase
 from engine.pontoon.views import HandStatus, HandView, SeatView, TableView
 
+# Offers without amounts never change: each is built once.
+PLAIN_OFFERS: dict[ActionKind, LegalAction] = {kind: LegalAction(kind) for kind in ActionKind}
+
 
 class Table(Seating):
     """A Pontoon table. See engine/pontoon/API.md for the contract."""
@@ -103,12 +106,12 @@ class Table(Seating):
                 least, most = self._bet_range(seat)
                 if most >= least:
                     out.append(LegalAction(ActionKind.BET, least, most))
-                out.append(LegalAction(ActionKind.SIT_OUT))
+                out.append(PLAIN_OFFERS[ActionKind.SIT_OUT])
         elif phase is Phase.BANKER:
             if self._banker_refusal(seat, draws=True) is None:
-                out.append(LegalAction(ActionKind.TWIST))
+                out.append(PLAIN_OFFERS[ActionKind.TWIST])
             if self._banker_refusal(seat, draws=False) is None:
-                out.append(LegalAction(ActionKind.STICK))
+                out.append(PLAIN_OFFERS[ActionKind.STICK])
         elif phase is Phase.KITTY:
             if seat == self.banker:
                 least, most = self._kitty_range()
@@ -118,8 +121,8 @@ class Table(Seating):
                     out.append(LegalAction(ActionKind.SELL_BANK, 0, None))
         elif phase is Phase.DOUBLING:
             if seat == self.banker:
-                out.append(LegalAction(ActionKind.DOUBLE))
-                out.append(LegalAction(ActionKind.NO_DOUBLE))
+                out.append(PLAIN_OFFERS[ActionKind.DOUBLE])
+                out.append(PLAIN_OFFERS[ActionKind.NO_DOUBLE])
         elif phase is Phase.SHOOTING and self._shooter_refusal(seat) is None:
             out.append(LegalAction(ActionKind.SHOOT, 0, self._shoot_max(seat, 0)))
         return out
@@ -131,14 +134,14 @@ class Table(Seating):
             return []
         out: list[LegalAction] = []
         if self._leave_refusal(seat) is None:
-            out.append(LegalAction(ActionKind.LEAVE))
+            out.append(PLAIN_OFFERS[ActionKind.LEAVE])
         if self.phase is Phase.WAITING:
             if self._cut_refusal(seat) is None:
-                out.append(LegalAction(ActionKind.CUT))
+                out.append(PLAIN_OFFERS[ActionKind.CUT])
             if self._deal_refusals(seat) is None:
-                out.append(LegalAction(ActionKind.DEAL))
+                out.append(PLAIN_OFFERS[ActionKind.DEAL])
         else:
-            out.append(LegalAction(ActionKind.NEXT_ROUND))
+            out.append(PLAIN_OFFERS[ActionKind.NEXT_ROUND])
         if not self.rules.house_bank and len(self.seats) >= 2 and self._sell_refusal(seat) is None:
             out.append(LegalAction(ActionKind.SELL_BANK, 0, None))
         return out
@@ -148,11 +151,11 @@ class Table(Seating):
             return []
         hand = self._current_hand()
         if self._declare_refusal(hand) is None:
-            return [LegalAction(ActionKind.DECLARE)]  # the only move (P-TURN-DECLARE)
+            return [PLAIN_OFFERS[ActionKind.DECLARE]]  # the only move (P-TURN-DECLARE)
         out: list[LegalAction] = []
         fourth_card = len(hand.cards) == 3 and self.rules.shoot  # P-SHOOT-4
         if self._stick_refusal(hand) is None:
-            out.append(LegalAction(ActionKind.STICK))
+            out.append(PLAIN_OFFERS[ActionKind.STICK])
         may_draw = self._draw_refusal(hand, 0) is None
         if may_draw:
             shoot_max = self._shoot_max(seat, 0) if fourth_card else None
@@ -166,7 +169,7 @@ class Table(Seating):
             shoot_max = self._shoot_max(seat, hand.original_stake) if self.rules.shoot else None
             out.append(LegalAction(ActionKind.SPLIT, None, None, shoot_max))
         if self._burn_refusal(hand) is None:
-            out.append(LegalAction(ActionKind.BURN))
+            out.append(PLAIN_OFFERS[ActionKind.BURN])
         return out
 
     # doing it -----------------------------------------------------------------------------
