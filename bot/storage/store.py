@@ -30,6 +30,9 @@ from typing import Any, Literal, Self, TypeVar
 import aiosqlite
 
 from bot.storage.accounts import (
+    escrow_account,
+    house_account,
+    kitty_account,
     map_engine_account,
     member_account,
     parse_account,
@@ -114,6 +117,24 @@ def translate_error(exc: sqlite3.Error) -> Exception:
     ):
         return StorageUnavailable(f"database unavailable: {exc}")
     return exc
+
+
+def share(total: int, weights: dict[str, int], fallback: str) -> list[tuple[str, int]]:
+    """Split ``total`` chips among ``weights`` (positive) exactly: each gets its weight
+    when the weights add up to the total, else a proportional share with the odd chips
+    to the largest weights first; ``fallback`` gets everything when there are none."""
+    if total <= 0:
+        return []
+    if not weights:
+        return [(fallback, total)]
+    whole = sum(weights.values())
+    if whole == total:
+        return sorted(weights.items())
+    parts = {a: total * w // whole for a, w in weights.items()}
+    left = total - sum(parts.values())
+    for a in sorted(weights, key=lambda k: (-weights[k], k))[:left]:
+        parts[a] += 1
+    return sorted((a, n) for a, n in parts.items() if n > 0)
 
 
 def _check_amount(amount: object, *, low: int, high: int, what: str = "amount") -> int:
@@ -693,19 +714,39 @@ class Store:
         await self._transact(work)
 
     async def close_table(
-        self, table_id: str, transfers: Sequence[TransferLike] = (), log: str | None = "closed"
-    ) -> None:
+        self,
+        table_id: str,
+        transfers: Sequence[TransferLike] = (),
+        log: str | None = "closed",
+        *,
+        expected_version: int | None = None,
+        refund_from_ledger: bool = False,
+    ) -> list[Move]:
         """Apply the refund/settlement moves and mark the table closed, in one
         transaction. Refuses (:class:`TableNotEmpty`) if chips would stay in its escrow
-        or kitty; :class:`TableClosed` if it is already closed."""
+        or kitty; :class:`TableClosed` if it is already closed; :class:`StaleVersion`
+        when ``expected_version`` is given and the stored table is at another version
+        (a stale copy of the table must never close the live one).
 
-        async def work(db: aiosqlite.Connection) -> None:
+        ``refund_from_ledger=True`` ignores ``transfers`` and returns whatever the
+        table's escrow and kitty hold to the accounts that put it there, as the ledger
+        records them (see :meth:`_ledger_refunds_tx`): the way to close a table whose
+        game state disagrees with the ledger. Returns the moves applied."""
+
+        async def work(db: aiosqlite.Connection) -> list[Move]:
             table = await self._table_tx(db, table_id)
             if table is None:
                 raise TableNotFound(table_id)
             if not table.is_open:
                 raise TableClosed(table_id)
-            await self._apply_tx(db, transfers, table_id=table_id, guild_id=table.guild_id)
+            if expected_version is not None and table.version != expected_version:
+                raise StaleVersion(table_id, expected_version, table.version)
+            moves = (
+                await self._ledger_refunds_tx(db, table_id)
+                if refund_from_ledger
+                else self._to_moves(transfers, table.guild_id, table_id)
+            )
+            await self._apply_tx(db, moves, table_id=table_id, guild_id=table.guild_id)
             for row in await self._all(
                 db,
                 "SELECT id, balance FROM accounts WHERE table_id = ? AND balance <> 0 ORDER BY id",
@@ -720,8 +761,64 @@ class Store:
             )
             if log is not None:
                 await self._log_tx(db, table_id, table.version, log, now)
+            return moves
 
-        await self._transact(work)
+        return await self._transact(work)
+
+    async def ledger_refunds(self, table_id: str) -> list[Move]:
+        """What closing the table from the ledger would return, and to whom (a read)."""
+        return await self._transact(
+            lambda db: self._ledger_refunds_tx(db, table_id), mode="DEFERRED"
+        )
+
+    async def _ledger_refunds_tx(self, db: aiosqlite.Connection, table_id: str) -> list[Move]:
+        """Moves that empty the table's escrow and kitty back to their owners.
+
+        Ownership comes from the ledger: for each table account, every counterpart's net
+        contribution (chips in minus chips out) since the account last stood at zero.
+        When those add up to the balance (bets not yet settled: the usual case) each
+        owner gets exactly their net back; when part was already paid out (a bust paid
+        to the banker), the balance is shared in proportion to the contributions, the
+        odd chips to the largest contributors. Chips nobody can be found for go to the
+        server's house account, so nothing is ever lost.
+        """
+        table = await self._table_tx(db, table_id)
+        if table is None:
+            raise TableNotFound(table_id)
+        moves: list[Move] = []
+        for account in (kitty_account(table_id), escrow_account(table_id)):
+            row = await self._one(db, "SELECT balance FROM accounts WHERE id = ?", (account,))
+            balance = 0 if row is None else int(row[0])
+            if balance <= 0:
+                continue
+            nets = await self._window_nets_tx(db, account)
+            owners = {
+                a: n
+                for a, n in nets.items()
+                if n > 0 and a != account and parse_account(a)[0] in ("member", "house")
+            }
+            for dst, amount in share(balance, owners, house_account(table.guild_id)):
+                moves.append(Move(account, dst, amount, "refund: table closed (from the ledger)"))
+        return moves
+
+    async def _window_nets_tx(self, db: aiosqlite.Connection, account: str) -> dict[str, int]:
+        """Each counterpart's net chips into ``account`` since it last stood at zero."""
+        running = 0
+        nets: dict[str, int] = {}
+        async with db.execute(
+            "SELECT src, dst, amount FROM transfers WHERE src = ? OR dst = ? ORDER BY id",
+            (account, account),
+        ) as cur:
+            async for src, dst, amount in cur:
+                if dst == account:
+                    other, delta = str(src), int(amount)
+                else:
+                    other, delta = str(dst), -int(amount)
+                running += delta
+                nets[other] = nets.get(other, 0) + delta
+                if running == 0:
+                    nets.clear()
+        return {a: n for a, n in nets.items() if n}
 
     async def set_table_message(self, table_id: str, message_id: int | None) -> None:
         """Remember the id of the table's public message (no version change)."""
