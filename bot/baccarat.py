@@ -140,6 +140,10 @@ class BaccaratTable:
         self.names = dict(meta["names"])
         self.message_id = meta["message_id"]
 
+    def in_play(self) -> set[int]:
+        """Members with chips in play here: everyone with a bet on the coup."""
+        return {int(b) for b in self.bettors() if b.isascii() and b.isdigit()}
+
     def name(self, seat: str) -> str:
         return self.names.get(seat) or f"<@{seat}>"
 

@@ -18,7 +18,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -96,6 +96,10 @@ class LiveTable:
     def snapshot(self) -> str:
         return json.dumps({"engine": self.engine.to_json(), "meta": self.meta()})
 
+    def in_play(self) -> set[int]:
+        """Members with chips in play here: everyone seated (one table per server)."""
+        return {int(s) for s in self.engine.seats if s.isascii() and s.isdigit()}
+
     @property
     def seated(self) -> list[str]:
         return list(self.engine.seats)
@@ -142,6 +146,8 @@ class StoreLike(Protocol):
         message_id: int | None,
         transfers: Sequence[Any],
         log: str | None,
+        *,
+        in_play: Collection[int] | None = None,
     ) -> None: ...
 
     async def close_table(
@@ -170,6 +176,8 @@ class Snapshotted(Protocol):
 
     def snapshot(self) -> str: ...
 
+    def in_play(self) -> set[int]: ...
+
 
 async def save_snapshot(
     store: StoreLike, live: Snapshotted, game: str, transfers: Sequence[Transfer], note: str
@@ -187,6 +195,7 @@ async def save_snapshot(
         live.message_id,
         list(transfers),
         note,
+        in_play=live.in_play(),
     )
     live.store_version = version
 

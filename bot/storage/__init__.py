@@ -15,6 +15,7 @@ from bot.storage.accounts import (
     parse_account,
 )
 from bot.storage.errors import (
+    ChipsInPlayElsewhere,
     DailyNotReady,
     InsufficientChips,
     InvalidAmount,
@@ -48,6 +49,7 @@ __all__ = [
     "MAX_TRANSFER",
     "AccountAudit",
     "ActionLogEntry",
+    "ChipsInPlayElsewhere",
     "DailyNotReady",
     "GuildSettings",
     "InsufficientChips",

@@ -131,6 +131,21 @@ class StaleVersion(StorageError):
         )
 
 
+class ChipsInPlayElsewhere(StorageError):
+    """The member already has chips in play at another open table of the server (seated
+    at a Pontoon table, or bets on a Punto Banco coup): one table at a time."""
+
+    def __init__(self, guild_id: int, user_id: int, table_id: str) -> None:
+        self.guild_id = guild_id
+        self.user_id = user_id
+        self.table_id = table_id
+        super().__init__(
+            f"member {user_id} of server {guild_id} has chips in play at table {table_id!r}",
+            user_message="You already have chips in play at another table in this server; "
+            "finish or leave that table first. Nothing was changed.",
+        )
+
+
 class TableNotEmpty(StorageError):
     """Closing would leave chips in the table's escrow or kitty."""
 

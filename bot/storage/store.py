@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
@@ -38,6 +38,7 @@ from bot.storage.accounts import (
     parse_account,
 )
 from bot.storage.errors import (
+    ChipsInPlayElsewhere,
     DailyNotReady,
     InsufficientChips,
     InvalidAmount,
@@ -649,9 +650,18 @@ class Store:
         message_id: int | None,
         transfers: Sequence[TransferLike] = (),
         log: str | None = None,
+        *,
+        in_play: Collection[int] | None = None,
     ) -> None:
         """Write a table's new state, the chip moves that produced it and an action-log
         row in ONE transaction.
+
+        ``in_play``: the members (user ids) who have chips in play at this table after
+        this write (seated, or with bets on the coup). Written in the same transaction
+        as the snapshot; a member with chips in play at another open table of the server
+        makes the whole write fail with :class:`ChipsInPlayElsewhere` (one table at a
+        time, enforced by the database's UNIQUE key, whatever any process holds in
+        memory). None leaves the table's rows as they are.
 
         Optimistic concurrency: a new table is stored at ``version``; an existing one only
         when its stored version is ``version - 1`` (else :class:`StaleVersion`). Transfers
@@ -702,11 +712,16 @@ class Store:
                     raise StaleVersion(table_id, version - 1, current.version)
                 if current.channel_id != channel_id:
                     raise ValueError(f"table {table_id!r} lives in another channel")
-                await db.execute(
+                cur = await db.execute(
                     "UPDATE game_tables SET version = ?, state_json = ?, "
-                    "message_id = ?, updated_at = ? WHERE id = ?",
-                    (version, state_json, message_id, now, table_id),
+                    "message_id = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ? AND status = 'open'",
+                    (version, state_json, message_id, now, table_id, version - 1),
                 )
+                if cur.rowcount != 1:  # a stale writer: never overwrite a newer state
+                    raise StaleVersion(table_id, version - 1, current.version)
+            if in_play is not None:
+                await self._set_in_play_tx(db, guild_id, table_id, in_play)
             await self._apply_tx(db, transfers, table_id=table_id, guild_id=guild_id)
             if log is not None:
                 await self._log_tx(db, table_id, version, log, now)
@@ -754,6 +769,7 @@ class Store:
             ):
                 raise TableNotEmpty(table_id, str(row[0]), int(row[1]))
             now = self._now()
+            await db.execute("DELETE FROM chips_in_play WHERE table_id = ?", (table_id,))
             await db.execute(
                 "UPDATE game_tables SET status = 'closed', closed_at = ?, updated_at = ? "
                 "WHERE id = ?",
@@ -764,6 +780,40 @@ class Store:
             return moves
 
         return await self._transact(work)
+
+    async def _set_in_play_tx(
+        self, db: aiosqlite.Connection, guild_id: int, table_id: str, members: Collection[int]
+    ) -> None:
+        wanted = sorted({int(u) for u in members})
+        marks = ",".join("?" * len(wanted))
+        await db.execute(
+            f"DELETE FROM chips_in_play WHERE table_id = ? AND user_id NOT IN ({marks})",
+            (table_id, *wanted),
+        )
+        if not wanted:
+            return
+        await db.executemany(
+            "INSERT OR IGNORE INTO chips_in_play (guild_id, user_id, table_id) VALUES (?, ?, ?)",
+            [(guild_id, u, table_id) for u in wanted],
+        )
+        row = await self._one(
+            db,
+            f"SELECT user_id, table_id FROM chips_in_play WHERE guild_id = ? "
+            f"AND user_id IN ({marks}) AND table_id <> ? LIMIT 1",
+            (guild_id, *wanted, table_id),
+        )
+        if row is not None:
+            raise ChipsInPlayElsewhere(guild_id, int(row[0]), str(row[1]))
+
+    async def chips_in_play(self, guild_id: int, user_id: int) -> str | None:
+        """The open table where the member has chips in play, if any."""
+        async with self._read() as db:
+            row = await self._one(
+                db,
+                "SELECT table_id FROM chips_in_play WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+        return None if row is None else str(row[0])
 
     async def ledger_refunds(self, table_id: str) -> list[Move]:
         """What closing the table from the ledger would return, and to whom (a read)."""
