@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import os
 import sqlite3
+import stat
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -40,11 +43,17 @@ from bot.storage.accounts import (
 from bot.storage.errors import (
     ChipsInPlayElsewhere,
     DailyNotReady,
+    DatabaseBusy,
+    DatabaseCorrupt,
+    DatabaseFull,
+    DatabaseGone,
+    DatabaseReadOnly,
     InsufficientChips,
     InvalidAmount,
     InvalidSetting,
     SchemaError,
     StaleVersion,
+    StorageError,
     StorageUnavailable,
     TableAlreadyOpen,
     TableClosed,
@@ -70,22 +79,34 @@ from bot.storage.models import (
 
 Clock = Callable[[], datetime]
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
-# Primary SQLite result codes that mean "the database cannot take this right now".
+# Primary SQLite result codes and what they mean for the member and the operator.
+_FAULTS: dict[int, type[StorageUnavailable]] = {
+    3: DatabaseReadOnly,  # SQLITE_PERM
+    5: DatabaseBusy,  # SQLITE_BUSY
+    6: DatabaseBusy,  # SQLITE_LOCKED
+    8: DatabaseReadOnly,  # SQLITE_READONLY
+    11: DatabaseCorrupt,  # SQLITE_CORRUPT
+    13: DatabaseFull,  # SQLITE_FULL
+    26: DatabaseCorrupt,  # SQLITE_NOTADB
+}
 _UNAVAILABLE_CODES = {
-    3,  # SQLITE_PERM
-    5,  # SQLITE_BUSY
-    6,  # SQLITE_LOCKED
     7,  # SQLITE_NOMEM
-    8,  # SQLITE_READONLY
     10,  # SQLITE_IOERR
-    11,  # SQLITE_CORRUPT
-    13,  # SQLITE_FULL
     14,  # SQLITE_CANTOPEN
     15,  # SQLITE_PROTOCOL
-    26,  # SQLITE_NOTADB
 }
-_UNAVAILABLE_WORDS = ("locked", "busy", "full", "disk", "readonly", "read-only", "unable to open")
+_FAULT_WORDS: tuple[tuple[str, type[StorageUnavailable]], ...] = (
+    ("readonly", DatabaseReadOnly),
+    ("read-only", DatabaseReadOnly),
+    ("disk is full", DatabaseFull),
+    ("not a database", DatabaseCorrupt),
+    ("malformed", DatabaseCorrupt),
+    ("locked", DatabaseBusy),
+    ("busy", DatabaseBusy),
+)
+_UNAVAILABLE_WORDS = ("disk", "unable to open", "i/o error")
 _MAX_REASON = 200
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, status, version, state_json, message_id, "
@@ -109,14 +130,24 @@ def _from_iso(text: str) -> datetime:
 
 
 def translate_error(exc: sqlite3.Error) -> Exception:
-    """The domain error for a database failure the member should see as 'try later'."""
+    """The domain error for a database failure: busy, read-only, full and corrupt
+    databases each get their own class (and message); other I/O trouble is
+    :class:`StorageUnavailable`. Anything else (a bug) is returned unchanged."""
     code = getattr(exc, "sqlite_errorcode", None)
-    if isinstance(code, int) and (code & 0xFF) in _UNAVAILABLE_CODES:
-        return StorageUnavailable(f"database unavailable: {exc}")
-    if isinstance(exc, sqlite3.OperationalError) and any(
-        word in str(exc).lower() for word in _UNAVAILABLE_WORDS
-    ):
-        return StorageUnavailable(f"database unavailable: {exc}")
+    name = getattr(exc, "sqlite_errorname", None) or "?"
+    if isinstance(code, int):
+        fault = _FAULTS.get(code & 0xFF)
+        if fault is not None:
+            return fault(f"database {fault.cause} ({name}): {exc}")
+        if (code & 0xFF) in _UNAVAILABLE_CODES:
+            return StorageUnavailable(f"database unavailable ({name}): {exc}")
+    if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
+        text = str(exc).lower()
+        for word, fault in _FAULT_WORDS:
+            if word in text:
+                return fault(f"database {fault.cause}: {exc}")
+        if any(word in text for word in _UNAVAILABLE_WORDS):
+            return StorageUnavailable(f"database unavailable: {exc}")
     return exc
 
 
@@ -136,6 +167,55 @@ def share(total: int, weights: dict[str, int], fallback: str) -> list[tuple[str,
     for a in sorted(weights, key=lambda k: (-weights[k], k))[:left]:
         parts[a] += 1
     return sorted((a, n) for a, n in parts.items() if n > 0)
+
+
+def file_identity(path: Path) -> tuple[int, int, int] | None:
+    """(device, inode, size) of the file at ``path``; None when there is none."""
+    if str(path) == ":memory:":
+        return None
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size
+
+
+def refuse_read_only(path: Path) -> None:
+    """At open: refuse (:class:`DatabaseReadOnly`) a database the bot could not write -
+    a file without write permission (even for root, who would otherwise ignore it) or a
+    directory where SQLite cannot create its journal."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and (not os.access(path, os.W_OK) or not st.st_mode & 0o222):
+        raise DatabaseReadOnly(
+            f"the database file {path} is read-only (mode {stat.filemode(st.st_mode)}); "
+            "make it writable for the bot's user, or restore a writable copy"
+        )
+    folder = path.parent
+    if not os.access(folder, os.W_OK | os.X_OK) or not os.stat(folder).st_mode & 0o222:
+        raise DatabaseReadOnly(
+            f"the database's folder {folder} is read-only; SQLite needs to write its journal there"
+        )
+
+
+def _opening_error(path: Path, exc: sqlite3.Error) -> Exception:
+    """The error for a database that cannot be opened, naming the file and the fault."""
+    error = translate_error(exc)
+    if isinstance(error, StorageError):
+        error.args = (f"cannot open {path}: {error.cause}: {exc}",)
+    return error
+
+
+def _log_refusal(exc: StorageError) -> None:
+    """Every refused write goes to the log with its cause: faults of the database as
+    warnings (the operator must look), the game's refusals (not enough chips, a stale
+    table...) at INFO."""
+    if isinstance(exc, StorageUnavailable):
+        log.warning("write refused (%s): %s", exc.cause, exc)
+    else:
+        log.info("write refused (%s): %s", type(exc).__name__, exc)
 
 
 def _check_amount(amount: object, *, low: int, high: int, what: str = "amount") -> int:
@@ -187,6 +267,13 @@ class Store:
         self._clock = clock
         self._lock = asyncio.Lock()
         self._closed = False
+        # The database file this connection opened (device, inode): before every write
+        # the path is checked to still name that file (see check_file).
+        self._file_id = file_identity(path)
+        self._fatal: DatabaseGone | None = None
+        # Called once when the database file vanished or was replaced (the process
+        # should stop); the bot's runner sets it.
+        self.on_fatal: Callable[[DatabaseGone], None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -215,10 +302,12 @@ class Store:
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
+            if migrate_schema:
+                refuse_read_only(path)
         try:
             db = await aiosqlite.connect(str(path), isolation_level=None)
         except sqlite3.Error as exc:
-            raise translate_error(exc) from exc
+            raise _opening_error(path, exc) from exc
         try:
             await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await db.execute("PRAGMA foreign_keys = ON")
@@ -238,9 +327,46 @@ class Store:
         except BaseException as exc:
             await db.close()
             if isinstance(exc, sqlite3.Error):
-                raise translate_error(exc) from exc
+                raise _opening_error(path, exc) from exc
             raise
         return cls(db, path, defaults=defaults or GuildSettings(), clock=clock or _utcnow)
+
+    # ------------------------------------------------------------ the file itself
+    def check_file(self) -> None:
+        """Raise :class:`DatabaseGone` (and tell ``on_fatal`` once) when the database
+        path no longer names the file this store opened: deleted, replaced by another
+        file, or truncated to nothing. Every write checks this first; the bot also
+        calls it periodically so an idle bot notices too."""
+        if self._fatal is not None:
+            raise self._fatal
+        if self._file_id is None:
+            return
+        now = file_identity(self.path)
+        if now is None:
+            why = "was deleted"
+        elif now[:2] != self._file_id[:2]:
+            why = "was replaced by another file"
+        elif now[2] == 0 and self._file_id[2] > 0:
+            why = "was emptied (0 bytes)"
+        else:
+            return
+        self._fatal = DatabaseGone(
+            f"the database file {self.path} {why} while the bot was running; "
+            "no more writes (they would be lost)"
+        )
+        log.critical("%s", self._fatal)
+        if self.on_fatal is not None:
+            self.on_fatal(self._fatal)
+        raise self._fatal
+
+    async def backup(self, dest: str | Path) -> Path:
+        """Write a consistent copy of the database to ``dest`` with SQLite's online
+        backup API (other connections may go on writing meanwhile). The copy is written
+        next to ``dest`` and renamed into place, so ``dest`` is never half-written."""
+        self.check_file()
+        from bot.storage.backup import backup_database
+
+        return await asyncio.to_thread(backup_database, self.path, Path(dest))
 
     async def close(self) -> None:
         if not self._closed:
@@ -284,6 +410,12 @@ class Store:
         committed; it should reload the state it cares about.)
         """
         async with self._lock:
+            if mode != "DEFERRED":
+                try:
+                    self.check_file()
+                except DatabaseGone:
+                    log.error("write refused (%s): %s", DatabaseGone.cause, self._fatal)
+                    raise
             task = asyncio.ensure_future(self._run_transaction(work, mode))
             cancelled = False
             while True:
@@ -294,6 +426,9 @@ class Store:
                     if not task.done():
                         cancelled = True
                         continue
+                    raise
+                except StorageError as exc:
+                    _log_refusal(exc)
                     raise
             if cancelled:
                 raise asyncio.CancelledError()
