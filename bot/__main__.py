@@ -202,7 +202,6 @@ async def watch_database(store: Store, every: float = 2.0) -> None:
 
 async def backup_loop(settings: Settings, store: Store) -> None:
     """Scheduled online backups with rotation (BACKUP_INTERVAL_MINUTES, BACKUP_KEEP)."""
-    from bot.storage import StorageError
     from bot.storage.backup import rotate
 
     if settings.backup_interval_minutes <= 0:
@@ -210,10 +209,11 @@ async def backup_loop(settings: Settings, store: Store) -> None:
     while True:
         await asyncio.sleep(settings.backup_interval_minutes * 60)
         try:
+            settings.backup_dir.mkdir(parents=True, exist_ok=True)
             path = await store.backup(settings.backup_dir)
             removed = rotate(settings.backup_dir, settings.backup_keep)
             log.info("backup written: %s (%d old backup(s) removed)", path, len(removed))
-        except (StorageError, OSError, Exception) as exc:
+        except Exception as exc:  # a failed backup must not stop the bot
             log.error("scheduled backup to %s failed: %s", settings.backup_dir, exc)
 
 
