@@ -1149,6 +1149,10 @@ class Store:
                 db, "SELECT id, game, state_json FROM game_tables WHERE status = 'open'"
             )
         }
+        escrow_nets = {
+            table_id: await self._window_nets_tx(db, escrow_account(table_id))
+            for table_id in open_states
+        }
         grants = {
             int(r[0]): int(r[1])
             for r in await self._all(
@@ -1199,6 +1203,7 @@ class Store:
             anomalies=anomalies,
             schema_version=max(await applied_versions(db), default=0),
             open_states=open_states,
+            escrow_nets=escrow_nets,
         )
 
 
