@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 import random
@@ -515,6 +516,17 @@ class TableService:
         live.last_activity = time.monotonic()
         return outcome
 
+    async def _save_meta(self, live: LiveTable, change: Callable[[], None], note: str) -> None:
+        """Change the table's bot-side state (bank offer, auction) and save it; if the
+        save fails the change is undone, so memory never runs ahead of the database."""
+        offer, auction = live.sale_offer, copy.deepcopy(live.auction)
+        change()
+        try:
+            await self._persist(live, [], note)
+        except BaseException:
+            live.sale_offer, live.auction = offer, auction
+            raise
+
     async def _persist(self, live: LiveTable, transfers: Sequence[Transfer], note: str) -> None:
         await save_snapshot(self.store, live, GAME_PONTOON, transfers, note)
 
@@ -545,8 +557,11 @@ class TableService:
                     "P-SELL-1",
                     f"The buyer has only {eng.balances.get(seat_of(buyer_id), 0)} chips.",
                 )
-            live.sale_offer = (seller_id, buyer_id, price)
-            await self._persist(live, [], f"bank offered to {buyer_id} for {price}")
+            await self._save_meta(
+                live,
+                lambda: setattr(live, "sale_offer", (seller_id, buyer_id, price)),
+                f"bank offered to {buyer_id} for {price}",
+            )
 
     async def accept_bank(self, table_id: str, buyer_id: int) -> Outcome:
         live = self.get(table_id)
@@ -565,8 +580,13 @@ class TableService:
                     seat_of(seller_id), ActionKind.SELL_BANK, amount=price, target=seat_of(buyer_id)
                 ),
             )
-            live.sale_offer = None
-            await self._persist(live, [], "bank sale done")
+            try:
+                await self._save_meta(
+                    live, lambda: setattr(live, "sale_offer", None), "bank sale done"
+                )
+            except StorageError as exc:  # the sale itself is saved; the offer is spent
+                live.sale_offer = None
+                log.warning("table %s: clearing the spent bank offer not saved: %s", table_id, exc)
         await self._after_change(live, outcome)
         return outcome
 
@@ -590,8 +610,13 @@ class TableService:
             if len(eng.seats) < 2:
                 raise RuleError("P-SELL-1", "Nobody else is seated to bid.")
             ends_at = time.time() + seconds
-            live.auction = {"seller": seller_id, "ends_at": ends_at, "bids": {}}
-            await self._persist(live, [], f"auction opened by {seller_id}")
+            await self._save_meta(
+                live,
+                lambda: setattr(
+                    live, "auction", {"seller": seller_id, "ends_at": ends_at, "bids": {}}
+                ),
+                f"auction opened by {seller_id}",
+            )
         self._arm_timer(live)
         return ends_at
 
@@ -613,8 +638,11 @@ class TableService:
             have = live.engine.balances.get(seat, 0)
             if amount > have:
                 raise RuleError("P-SELL-1", f"You have only {have} chips to bid with.")
-            auc["bids"][str(user_id)] = amount
-            await self._persist(live, [], f"bid {amount} by {user_id}")
+            await self._save_meta(
+                live,
+                lambda: auc["bids"].__setitem__(str(user_id), amount),
+                f"bid {amount} by {user_id}",
+            )
             return amount
 
     async def _finish_auction(self, live: LiveTable) -> None:

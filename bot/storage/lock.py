@@ -33,7 +33,9 @@ class DatabaseInUse(StorageError):
 
 
 def lock_path(database: str | Path) -> Path:
-    return Path(f"{database}.lock")
+    """The lock file of a database: next to the real file, so two spellings of one
+    database (a relative path, a symlink) share one lock."""
+    return Path(f"{Path(database).resolve()}.lock")
 
 
 class ProcessLock:

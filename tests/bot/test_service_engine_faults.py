@@ -282,3 +282,33 @@ async def test_baccarat_engine_failure_mid_bet_restores_the_table(
     await ledger_ok(store)
     assert await store.member_balance(G, BOB) == 1000
     await svc.shutdown()
+
+
+async def test_refused_save_of_a_bank_offer_leaves_no_offer(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bot-side state (a bank offer) never runs ahead of the database either."""
+    svc = make_service(store)
+    live = await svc.open_table(G, CH, ANN, PontoonRules())
+    await svc.act(live.table_id, BOB, ActionKind.JOIN)
+    await svc.deal(live.table_id, ANN)
+    while live.engine.phase is not Phase.WAITING:  # play the round out by the timers' moves
+        seat = live.engine.to_act()[0]
+        action = live.engine.timeout_action(seat)
+        assert action is not None
+        await svc._apply(live, action)
+    banker = int(live.engine.banker or 0)
+    buyer = BOB if banker == ANN else ANN
+    real_save = store.save_table
+
+    async def refuse(*args: Any, **kwargs: Any) -> None:
+        raise StorageUnavailable("injected: database is locked")
+
+    monkeypatch.setattr(store, "save_table", refuse)
+    with pytest.raises(StorageUnavailable):
+        await svc.offer_bank(live.table_id, banker, buyer, 5)
+    assert live.sale_offer is None
+    monkeypatch.setattr(store, "save_table", real_save)
+    await svc.offer_bank(live.table_id, banker, buyer, 5)
+    assert live.sale_offer == (banker, buyer, 5)
+    await svc.shutdown()
