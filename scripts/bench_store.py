@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.storage import Move, Store, escrow_account, member_account  # noqa: E402
+from bot.storage import Move, Store, escrow_account, member_account
 
 G, TABLE, CHANNEL = 1, "benchtable", 10
 SEATS = [101, 102, 103, 104]
@@ -46,7 +46,15 @@ async def bench(saves: int, synchronous: str) -> dict[str, float]:
                 )
                 started = time.perf_counter()
                 await store.save_table(
-                    TABLE, G, CHANNEL, "pontoon", state, i + 2, 12345, moves, f"{i} bet",
+                    TABLE,
+                    G,
+                    CHANNEL,
+                    "pontoon",
+                    state,
+                    i + 2,
+                    12345,
+                    moves,
+                    f"{i} bet",
                     in_play=SEATS,
                 )
                 times.append(time.perf_counter() - started)

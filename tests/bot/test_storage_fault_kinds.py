@@ -35,8 +35,8 @@ async def test_disk_full_is_reported_as_disk_full(
 ) -> None:
     store = await Store.open(tmp_path / "full.sqlite3")
     await store.ensure_member(G, 1)
-    pages = await store._db.execute_fetchall("PRAGMA page_count")  # the file as it is now
-    await store._db.execute(f"PRAGMA max_page_count = {next(iter(pages))[0]}")
+    pages = await store._call(lambda con: con.execute("PRAGMA page_count").fetchone()[0])
+    await store._call(lambda con: con.execute(f"PRAGMA max_page_count = {pages}"))
     caplog.set_level(logging.INFO, logger="bot.storage")
     with pytest.raises(DatabaseFull) as info:
         for user in range(2, 2000):  # new members need new pages sooner or later
@@ -52,7 +52,8 @@ async def test_read_only_database_is_reported_as_read_only(
 ) -> None:
     store = await Store.open(tmp_path / "ro.sqlite3")
     await store.ensure_member(G, 1)
-    await store._db.execute("PRAGMA query_only = ON")  # writes now fail: SQLITE_READONLY
+    # writes now fail with SQLITE_READONLY
+    await store._call(lambda con: con.execute("PRAGMA query_only = ON"))
     caplog.set_level(logging.INFO, logger="bot.storage")
     with pytest.raises(DatabaseReadOnly) as info:
         await store.grant(G, 1, 10, "x", None)
