@@ -171,25 +171,24 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
     guild_of = {table_id: guild for table_id, (guild, _) in snapshot.tables.items()}
     for table_id, (game, state_json) in snapshot.open_states.items():
         try:
-            held = table_holdings(game, state_json)
-            owners = table_owners(game, state_json)
+            saved = saved_table(game, state_json)
         except (ValueError, KeyError, TypeError) as exc:
             problems.append(f"table {table_id}: saved state unreadable ({exc})")
             continue
-        if held is None or owners is None:
+        if saved is None:
             continue
         problems.extend(
             ownership_problems(
                 table_id,
                 guild_of.get(table_id, 0),
-                owners,
+                saved,
                 snapshot.escrow_nets.get(table_id, {}),
                 balances,
             )
         )
         for account, want in (
-            (escrow_account(table_id), held[0]),
-            (kitty_account(table_id), held[1]),
+            (escrow_account(table_id), saved.escrow),
+            (kitty_account(table_id), saved.kitty),
         ):
             have = balances.get(account, 0)
             if have != want:
@@ -199,40 +198,20 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
     return report
 
 
-def table_holdings(game: str, state_json: str) -> tuple[int, int] | None:
-    """(escrow, kitty) that an open table's saved state says it holds; None for a state
-    that is not a table service's snapshot ({"engine": ..., "meta": ...})."""
-    try:
-        data = json.loads(state_json)
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(data, dict) or "engine" not in data:
-        return None
-    engine_state = data["engine"]
-    if game == "pontoon":
-        from engine.pontoon import Table
-
-        table = Table.from_json(engine_state)
-        return table.escrow, table.kitty
-    if game == "baccarat":
-        from engine.punto_banco import PuntoBancoTable
-
-        return PuntoBancoTable.from_json(engine_state).escrow, 0
-    raise ValueError(f"unknown game {game!r}")
-
-
 @dataclass(frozen=True, slots=True)
-class TableOwners:
-    """What a saved table says each member owns there."""
+class SavedTable:
+    """What an open table's saved state says it holds, and who owns what there."""
 
-    game: str
+    escrow: int
+    kitty: int
     stakes: dict[str, int]  # seat -> chips of theirs in the escrow now
     chips: dict[str, int]  # seat -> chips the game thinks the member holds (Pontoon)
     exact: bool  # True: escrow only ever pays back to whoever staked (Punto Banco)
 
 
-def table_owners(game: str, state_json: str) -> TableOwners | None:
-    """Per-seat stakes and chips from a saved table (None when not a service snapshot).
+def saved_table(game: str, state_json: str) -> SavedTable | None:
+    """Read a saved table; None for a state that is not a table service's snapshot
+    ({"engine": ..., "meta": ...}).
 
     Stakes are what closing the table now would hand back from escrow to each seat: the
     engine's own refunds, computed on a copy of the saved state."""
@@ -248,24 +227,26 @@ def table_owners(game: str, state_json: str) -> TableOwners | None:
         from engine.pontoon.types import ESCROW
 
         table = Table.from_json(data["engine"])
+        escrow, kitty = table.escrow, table.kitty
         chips = {s: int(n) for s, n in table.balances.items() if _is_member(s)}
         for t in table.abandon():
             if t.src == ESCROW and _is_member(t.dst):
                 stakes[t.dst] = stakes.get(t.dst, 0) + int(t.amount)
-        return TableOwners(game, stakes, chips, exact=False)
+        return SavedTable(escrow, kitty, stakes, chips, exact=False)
     if game == "baccarat":
         from engine.punto_banco import PuntoBancoTable
 
-        for bet in PuntoBancoTable.from_json(data["engine"]).bets:
+        coup = PuntoBancoTable.from_json(data["engine"])
+        for bet in coup.bets:
             stakes[bet.bettor] = stakes.get(bet.bettor, 0) + int(bet.amount)
-        return TableOwners(game, stakes, {}, exact=True)
+        return SavedTable(coup.escrow, 0, stakes, {}, exact=True)
     raise ValueError(f"unknown game {game!r}")
 
 
 def ownership_problems(
     table_id: str,
     guild_id: int,
-    owners: TableOwners,
+    owners: SavedTable,
     escrow_nets: dict[str, int],
     balances: dict[str, int],
 ) -> list[str]:

@@ -42,9 +42,9 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.errors import BusyElsewhere, ServiceError, TableExists, engine_fault
-from bot.service import Backoff, new_table_id, save_snapshot, seat_of
+from bot.service import Backoff, close_in_store, new_table_id, save_snapshot, seat_of
 from bot.storage import Move, Store, member_account, parse_account
-from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
+from bot.storage.errors import StorageError
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
 from engine.pontoon.types import Transfer
@@ -619,10 +619,16 @@ class BaccaratService:
                 return []
             before = live.snapshot()
             try:
-                refunds = await self._close_in_store(live, reason)
+                applied = await close_in_store(
+                    self.store,
+                    live,
+                    lambda: [t for b in live.bettors() for t in live.engine.withdraw_all(b)],
+                    reason,
+                )
             except BaseException:
                 live.restore(before)
                 raise
+            refunds = [t if isinstance(t, Transfer) else _engine_transfer(t) for t in applied]
             self.tables.pop(table_id, None)
             self.by_channel.pop(live.channel_id, None)
             live.deadline = live.closes_at = None
@@ -633,38 +639,6 @@ class BaccaratService:
             task.cancel()
         await self._present(self.presenter.table_closed(live, reason, refunds))
         return refunds
-
-    async def _close_in_store(self, live: BaccaratTable, reason: str) -> list[Transfer]:
-        """Return every open bet and mark the table closed, in one transaction; from the
-        ledger's escrow entries when the engine fails or disagrees with the ledger."""
-        note = f"closed: {reason}"[:200]
-        refunds: list[Transfer] | None
-        try:
-            refunds = [t for b in live.bettors() for t in live.engine.withdraw_all(b)]
-        except Exception:
-            log.exception("Punto Banco table %s: the engine could not refund", live.table_id)
-            refunds = None
-        if refunds is not None:
-            try:
-                await self.store.close_table(
-                    live.table_id, refunds, note, expected_version=live.store_version
-                )
-                return refunds
-            except (InsufficientChips, TableNotEmpty, ValueError) as exc:
-                log.warning(
-                    "Punto Banco table %s: the game's refunds disagree with the ledger (%s); "
-                    "refunding from the ledger's escrow entries instead",
-                    live.table_id,
-                    exc,
-                )
-        moves = await self.store.close_table(
-            live.table_id,
-            (),
-            note,
-            expected_version=live.store_version,
-            refund_from_ledger=True,
-        )
-        return [_engine_transfer(live, m) for m in moves]
 
     async def shutdown(self) -> None:
         """Stop the timers (tables stay open in SQLite and are reloaded on start)."""
@@ -723,7 +697,7 @@ class BaccaratService:
             log.exception("presenting a Punto Banco change failed")
 
 
-def _engine_transfer(live: BaccaratTable, move: Move) -> Transfer:
+def _engine_transfer(move: Move) -> Transfer:
     """A ledger refund as the engine names it (seat id, ``@escrow``), for the presenter."""
     kind, _, user_id, _ = parse_account(move.dst)
     dst = seat_of(user_id) if kind == "member" and user_id is not None else "@house"

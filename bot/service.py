@@ -204,6 +204,48 @@ async def save_snapshot(
 Step = Action | Callable[[Table], Action | None]
 
 
+async def close_in_store(
+    store: StoreLike,
+    live: Snapshotted,
+    refunds_of: Callable[[], Sequence[Transfer]],
+    reason: str,
+) -> list[Transfer] | list[Any]:
+    """Return every chip on a table and mark it closed, in one transaction, whatever the
+    game. The engine's refunds (``refunds_of()``) are used when the ledger agrees with
+    them; if the engine fails or its view of the escrow differs from the ledger's, the
+    refunds are computed from the ledger's escrow entries instead, so a table can always
+    be closed. Returns the moves applied: the engine's Transfers, or the ledger's Moves.
+    The close is refused (StaleVersion) when the stored table is not at the version
+    this process holds: a stale copy never closes the live table."""
+    note = f"closed: {reason}"[:200]
+    try:
+        refunds: list[Transfer] | None = list(refunds_of())
+    except Exception:
+        log.exception("table %s: the engine could not work out the refunds", live.table_id)
+        refunds = None
+    if refunds is not None:
+        try:
+            await store.close_table(
+                live.table_id, refunds, note, expected_version=live.store_version
+            )
+            return refunds
+        except (InsufficientChips, TableNotEmpty, ValueError) as exc:
+            log.warning(
+                "table %s: the game's refunds disagree with the ledger (%s); "
+                "refunding from the ledger's escrow entries instead",
+                live.table_id,
+                exc,
+            )
+    moves = await store.close_table(
+        live.table_id,
+        (),
+        note,
+        expected_version=live.store_version,
+        refund_from_ledger=True,
+    )
+    return list(moves)
+
+
 def new_table_id() -> str:
     """A short unique id that fits in a button's custom id."""
     return f"{int(time.time()):x}{secrets.token_hex(3)}"
@@ -689,7 +731,7 @@ class TableService:
                 return
             before = live.engine.to_json()
             try:
-                await self._close_in_store(live, reason)
+                await close_in_store(self.store, live, lambda: live.engine.abandon(), reason)
             except BaseException:
                 live.engine = Table.from_json(before)
                 raise
@@ -702,38 +744,6 @@ class TableService:
             await self.presenter.table_closed(live, reason)
         except Exception:
             log.exception("presenting the close of %s failed", table_id)
-
-    async def _close_in_store(self, live: LiveTable, reason: str) -> None:
-        """Return every chip on the table and mark it closed, in one transaction. The
-        engine's refunds are used when the ledger agrees with them; if the engine fails
-        or its view of the escrow differs from the ledger's, the refunds are computed
-        from the ledger's escrow entries instead, so a table can always be closed."""
-        note = f"closed: {reason}"[:200]
-        try:
-            refunds: list[Transfer] | None = list(live.engine.abandon())
-        except Exception:
-            log.exception("table %s: the engine could not work out the refunds", live.table_id)
-            refunds = None
-        if refunds is not None:
-            try:
-                await self.store.close_table(
-                    live.table_id, refunds, note, expected_version=live.store_version
-                )
-                return
-            except (InsufficientChips, TableNotEmpty, ValueError) as exc:
-                log.warning(
-                    "table %s: the game's refunds disagree with the ledger (%s); "
-                    "refunding from the ledger's escrow entries instead",
-                    live.table_id,
-                    exc,
-                )
-        await self.store.close_table(
-            live.table_id,
-            (),
-            note,
-            expected_version=live.store_version,
-            refund_from_ledger=True,
-        )
 
     async def shutdown(self) -> None:
         self._closing = True

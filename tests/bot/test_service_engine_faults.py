@@ -312,3 +312,26 @@ async def test_refused_save_of_a_bank_offer_leaves_no_offer(
     await svc.offer_bank(live.table_id, banker, buyer, 5)
     assert live.sale_offer == (banker, buyer, 5)
     await svc.shutdown()
+
+
+async def test_baccarat_close_refunds_from_the_ledger_when_the_engine_disagrees(
+    store: Store,
+) -> None:
+    svc = BaccaratService(
+        store,
+        chance=RandomChance(random.Random(3)),
+        timers=BaccaratTimers(betting_seconds=600),
+        run_timers=False,
+    )
+    live = await svc.open_table(G, CH2, ANN, PuntoBancoRules())
+    await svc.bet(live.table_id, BOB, Side.PUNTO, 20)
+    await svc.bet(live.table_id, CAT, Side.BANCO, 30)
+    # memory drifts from the ledger: a bet the ledger never saw
+    live.engine.place_bet(str(ANN), Side.PUNTO, 50, balance=1000)
+    refunds = await svc.close(live.table_id, "ended")
+    assert live.table_id not in svc.tables
+    assert sorted((t.dst, t.amount) for t in refunds) == [(str(BOB), 20), (str(CAT), 30)]
+    await ledger_ok(store)
+    for uid in (ANN, BOB, CAT):
+        assert await store.member_balance(G, uid) == 1000
+    await svc.shutdown()
