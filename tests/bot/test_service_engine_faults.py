@@ -326,6 +326,7 @@ async def test_baccarat_close_refunds_from_the_ledger_when_the_engine_disagrees(
     live = await svc.open_table(G, CH2, ANN, PuntoBancoRules())
     await svc.bet(live.table_id, BOB, Side.PUNTO, 20)
     await svc.bet(live.table_id, CAT, Side.BANCO, 30)
+    await store.ensure_member(G, ANN)
     # memory drifts from the ledger: a bet the ledger never saw
     live.engine.place_bet(str(ANN), Side.PUNTO, 50, balance=1000)
     refunds = await svc.close(live.table_id, "ended")
