@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from bot.settings import Settings
     from bot.storage import Store
+    from bot.storage.lock import ProcessLock
 
 log = logging.getLogger("bot")
 
@@ -129,19 +130,22 @@ async def run(settings: Settings) -> int:
         if isinstance(store, str):
             return fail(store, EXIT_DATABASE)
         try:
-            return await serve(settings, store)
+            return await serve(settings, store, lock)
         except discord.LoginFailure as exc:
             return fail(f"Discord refused the bot token (DISCORD_TOKEN): {exc}", EXIT_TOKEN)
         except (OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
             where = settings.discord_api_base or "discord.com"
             return fail(f"cannot reach Discord at {where}: {exc}", EXIT_UNREACHABLE)
+        except Exception as exc:  # one line for the operator; the details in the debug log
+            log.debug("the bot stopped on an unexpected error", exc_info=exc)
+            return fail(f"the bot stopped on an unexpected error: {exc!r}", 1)
         finally:
             await store.close()
     finally:
         lock.release()
 
 
-async def serve(settings: Settings, store: Store) -> int:
+async def serve(settings: Settings, store: Store, lock: ProcessLock) -> int:
     """Run the bot until it stops; returns the exit code."""
     from bot.app import PontoonBot
     from bot.endpoints import configure_endpoints
@@ -167,7 +171,7 @@ async def serve(settings: Settings, store: Store) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop, 0, f"{signal.Signals(signum).name} received")
     helpers = [
-        loop.create_task(watch_database(store), name="watch-database"),
+        loop.create_task(watch_database(store, lock, stop), name="watch-database"),
         loop.create_task(backup_loop(settings, store), name="backups"),
     ]
     try:
@@ -188,16 +192,27 @@ async def serve(settings: Settings, store: Store) -> int:
     return outcome["code"]
 
 
-async def watch_database(store: Store, every: float = 2.0) -> None:
-    """Notice a deleted or replaced database file even while nobody plays."""
+async def watch_database(
+    store: Store, lock: ProcessLock, stop: Callable[[int, str], None], every: float = 2.0
+) -> None:
+    """Notice a deleted or replaced database file even while nobody plays, and keep the
+    process lock's file in place (a deleted lock file is locked afresh)."""
     from bot.storage import DatabaseGone
+    from bot.storage.lock import DatabaseInUse
 
     while True:
         await asyncio.sleep(every)
         try:
             store.check_file()
+            lock.ensure()
         except DatabaseGone:
             return  # store.on_fatal stops the bot
+        except DatabaseInUse as exc:
+            log.critical("the lock file was replaced and %s; stopping", exc)
+            stop(EXIT_DATABASE, str(exc))
+            return
+        except OSError as exc:
+            log.warning("cannot check the database's lock file: %s", exc)
 
 
 async def backup_loop(settings: Settings, store: Store) -> None:

@@ -1,6 +1,7 @@
 """The database file on disk: refuse silent fresh starts.
 
-A bot that has run on a database leaves a marker next to it (``<database>.initialised``).
+A bot that has run on a database leaves a hidden marker next to it
+(``.<database name>.initialised`` in the database's folder).
 At the next start, a database that is missing or empty (0 bytes) while its marker says
 the bot has run there before is refused: the data was lost or moved, and starting a
 fresh ledger would silently reset every balance. The operator decides instead:
@@ -19,7 +20,12 @@ from bot.storage.errors import DatabaseRefused
 
 
 def marker_path(database: str | Path) -> Path:
-    return Path(f"{database}.initialised")
+    """``<folder>/.<database name>.initialised``: a hidden file next to the database, so
+    that removing the database's files (``rm data/pontoon.sqlite3*``) or everything
+    visible in its folder (``rm data/*``) does not remove the memory that the bot ran
+    there."""
+    database = Path(database)
+    return database.with_name(f".{database.name}.initialised")
 
 
 def mark_initialised(database: str | Path) -> None:

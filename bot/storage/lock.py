@@ -76,6 +76,25 @@ class ProcessLock:
             return True
         return False
 
+    def ensure(self) -> None:
+        """Check that the lock file on disk is still the one this process holds; if it
+        was deleted or replaced (``rm data/*``), lock the new file at that path so a
+        second bot still cannot start. Raises :class:`DatabaseInUse` when another
+        process got there first (this process must stop writing)."""
+        if self._fd is None:
+            return
+        path = lock_path(self.database)
+        try:
+            on_disk = os.stat(path)
+        except FileNotFoundError:
+            on_disk = None
+        mine = os.fstat(self._fd)
+        if on_disk is not None and (on_disk.st_dev, on_disk.st_ino) == (mine.st_dev, mine.st_ino):
+            return
+        fresh = ProcessLock.acquire(self.database)
+        os.close(self._fd)
+        self._fd, fresh._fd = fresh._fd, None
+
     def release(self) -> None:
         if self._fd is not None:
             fd, self._fd = self._fd, None

@@ -67,9 +67,12 @@ async def test_refuses_a_missing_database_where_it_has_run(tmp_path: Path) -> No
     db = tmp_path / "bot.sqlite3"
     await make_db(db, {5: 5007})
     marker_path(db).write_text("{}\n")  # the bot ran here
-    db.unlink()
-    for suffix in ("-wal", "-shm"):
-        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    for path in tmp_path.glob("bot.sqlite3*"):  # rm data/bot.sqlite3*
+        path.unlink()
+    for path in tmp_path.glob("*"):  # rm data/* (the shell's * skips hidden files)
+        if not path.name.startswith("."):
+            path.unlink()
+    assert marker_path(db).exists()
     run = run_bot([], db)
     assert run.returncode == 3
     line = one_error_line(run)

@@ -155,3 +155,22 @@ async def test_a_stale_copy_of_a_table_can_neither_save_nor_close(tmp_path: Path
     finally:
         await stale_store.close()
         await live_store.close()
+
+
+def test_a_deleted_lock_file_is_locked_afresh(tmp_path: Path) -> None:
+    """``rm data/*`` while the bot runs removes its lock file; the bot's watcher locks
+    the path again, so a second bot is still refused."""
+    from bot.storage.lock import ProcessLock, lock_path
+
+    db = tmp_path / "bot.sqlite3"
+    lock = ProcessLock.acquire(db)
+    try:
+        lock_path(db).unlink()
+        assert not ProcessLock.held_elsewhere(db)  # the gap the watcher closes
+        lock.ensure()
+        assert ProcessLock.held_elsewhere(db)
+        lock.ensure()  # nothing to do the second time
+        assert ProcessLock.held_elsewhere(db)
+    finally:
+        lock.release()
+    assert not ProcessLock.held_elsewhere(db)
