@@ -10,6 +10,8 @@ Checks, over one consistent snapshot of the database:
 * every escrow and kitty account belongs to an existing table of the same server, and
   holds chips only while that table is open;
 * every open table's escrow and kitty hold exactly what the table's saved game state says;
+* the "chips in play at one table per server" rows match the saved tables (every seated
+  member or bettor has one, no row points at a closed table or a member not there);
 * who owns what: each seat's stake in the saved game is held against that member's own
   escrow entries in the ledger (since the escrow last stood empty), and each seat's chips
   in the saved game against the member's ledger balance (a payout sent to the wrong
@@ -186,6 +188,18 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
                 balances,
             )
         )
+        present = set(saved.in_play)
+        recorded = snapshot.in_play.get(table_id, set())
+        for user in sorted(present - recorded):
+            problems.append(
+                f"table {table_id}: member {user} has chips in play there but no "
+                "chips_in_play row (the one-table rule cannot hold for them)"
+            )
+        for user in sorted(recorded - present):
+            problems.append(
+                f"table {table_id}: a chips_in_play row for member {user}, who has "
+                "nothing in play there"
+            )
         for account, want in (
             (escrow_account(table_id), saved.escrow),
             (kitty_account(table_id), saved.kitty),
@@ -195,6 +209,11 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
                 problems.append(
                     f"{account}: holds {have:,} chips but its table's state says {want:,}"
                 )
+    for table_id in sorted(set(snapshot.in_play) - set(snapshot.open_states)):
+        problems.append(
+            f"chips_in_play rows for table {table_id}, which is not open: "
+            f"members {sorted(snapshot.in_play[table_id])} are locked out of other tables"
+        )
     return report
 
 
@@ -207,6 +226,8 @@ class SavedTable:
     stakes: dict[str, int]  # seat -> chips of theirs in the escrow now
     chips: dict[str, int]  # seat -> chips the game thinks the member holds (Pontoon)
     exact: bool  # True: escrow only ever pays back to whoever staked (Punto Banco)
+    # members with chips in play there (seated at Pontoon, betting at Punto Banco)
+    in_play: frozenset[int] = frozenset()
 
 
 def saved_table(game: str, state_json: str) -> SavedTable | None:
@@ -232,14 +253,16 @@ def saved_table(game: str, state_json: str) -> SavedTable | None:
         for t in table.abandon():
             if t.src == ESCROW and _is_member(t.dst):
                 stakes[t.dst] = stakes.get(t.dst, 0) + int(t.amount)
-        return SavedTable(escrow, kitty, stakes, chips, exact=False)
+        seated = frozenset(int(s) for s in table.seats if _is_member(s))
+        return SavedTable(escrow, kitty, stakes, chips, exact=False, in_play=seated)
     if game == "baccarat":
         from engine.punto_banco import PuntoBancoTable
 
         coup = PuntoBancoTable.from_json(data["engine"])
         for bet in coup.bets:
             stakes[bet.bettor] = stakes.get(bet.bettor, 0) + int(bet.amount)
-        return SavedTable(coup.escrow, 0, stakes, {}, exact=True)
+        bettors = frozenset(int(s) for s in stakes if _is_member(s))
+        return SavedTable(coup.escrow, 0, stakes, {}, exact=True, in_play=bettors)
     raise ValueError(f"unknown game {game!r}")
 
 

@@ -72,6 +72,9 @@ def snapshot_tx(con: Con) -> LedgerSnapshot:
     escrow_nets = {
         table_id: window_nets_tx(con, escrow_account(table_id)) for table_id in open_states
     }
+    in_play: dict[str, set[int]] = {}
+    for r in rows(con, "SELECT table_id, user_id FROM chips_in_play"):
+        in_play.setdefault(str(r["table_id"]), set()).add(int(r["user_id"]))
     grants = {
         int(r["guild_id"]): int(r["granted"])
         for r in rows(
@@ -98,6 +101,7 @@ def snapshot_tx(con: Con) -> LedgerSnapshot:
         schema_version=max(applied_versions(con), default=0),
         open_states=open_states,
         escrow_nets=escrow_nets,
+        in_play=in_play,
     )
 
 

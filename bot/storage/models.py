@@ -130,3 +130,5 @@ class LedgerSnapshot:
     # the table's escrow since the escrow last stood at zero}, so the audit can hold
     # each seat's stake against the member's own escrow entries.
     escrow_nets: dict[str, dict[str, int]] = field(default_factory=dict)
+    # chips_in_play rows: table id -> the members with chips in play there.
+    in_play: dict[str, set[int]] = field(default_factory=dict)

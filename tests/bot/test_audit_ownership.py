@@ -174,3 +174,23 @@ async def test_honest_play_passes(store: Store) -> None:
     await svc.close(live.table_id, "ended")
     assert (await audit(store)).ok
     await svc.shutdown()
+
+
+async def test_chips_in_play_rows_must_match_the_tables(store: Store) -> None:
+    svc, live = await seated_table(store)
+    assert (await audit(store)).ok
+    con = sqlite3.connect(store.path, isolation_level=None)
+    try:
+        con.execute("DELETE FROM chips_in_play WHERE user_id = ?", (BOB,))
+        con.execute(
+            "INSERT INTO chips_in_play (guild_id, user_id, table_id) VALUES (?, ?, ?)",
+            (G, DAN, live.table_id),
+        )
+    finally:
+        con.close()
+    report = await audit(store)
+    assert not report.ok
+    text = report.summary()
+    assert f"member {BOB} has chips in play there but no chips_in_play row" in text
+    assert f"a chips_in_play row for member {DAN}" in text
+    await svc.shutdown()
