@@ -22,35 +22,30 @@ def _grouped(n: float) -> str:
     return f"{n:,}" if isinstance(n, int) else f"{n:g}"
 
 
-def whole_number(least: int, most: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``least`` to ``most``, else a clear error."""
+def _bounded(
+    convert: Callable[[str], float], kind: str, least: float, most: float, unit: str
+) -> Callable[[str], Any]:
+    """An argparse type: ``convert(text)`` from ``least`` to ``most``, else a clear error."""
 
-    def parse(text: str) -> int:
+    def parse(text: str) -> Any:
         try:
-            value = int(text)
+            value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {kind}") from None
+        if not least <= value <= most:  # also refuses nan
             raise argparse.ArgumentTypeError(
-                f"must be between {_grouped(least)} and {_grouped(most)} (got {_grouped(value)})"
+                f"must be between {_grouped(least)} and {_grouped(most)}{unit} (got {text})"
             )
         return value
 
     return parse
+
+
+def whole_number(least: int, most: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``least`` to ``most``."""
+    return _bounded(int, "a whole number", least, most, "")
 
 
 def seconds(least: float, most: float) -> Callable[[str], float]:
     """An argparse type: a number of seconds from ``least`` to ``most``."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-        if not least <= value <= most:  # also refuses nan
-            raise argparse.ArgumentTypeError(
-                f"must be between {_grouped(least)} and {_grouped(most)} seconds (got {text})"
-            )
-        return value
-
-    return parse
+    return _bounded(float, "a number of seconds", least, most, " seconds")
