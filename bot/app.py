@@ -74,11 +74,8 @@ class PontoonBot(commands.Bot):
         log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
         if not self._refreshed:
             self._refreshed = True
-            for live in list(self.service.tables.values()):
-                try:
-                    await self.presenter.refresh_table_message(live)
-                except discord.HTTPException:
-                    log.exception("could not refresh table %s", live.table_id)
+            # only a message that may be stale is redrawn, paced, through the writer
+            await self.presenter.redraw_stale(list(self.service.tables.values()))
 
     async def on_tree_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.errors import ServiceError, friendly, parse_amount
 from bot.interactions import reply
+from bot.presenter import Click, answer, member_action
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 
@@ -100,19 +101,27 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         except (ServiceError, EngineError) as exc:
             await reply(interaction, friendly(exc))
 
-    @app_commands.command(name="kitty", description="Put up or add to the kitty (P-SHOOT-1/8)")
+    @app_commands.command(
+        name="kitty", description="Put up or add to the kitty (P-SHOOT-1/8); 0 adds nothing"
+    )
     async def kitty(
-        self, interaction: Interaction, amount: app_commands.Range[int, 1, 1_000_000_000]
+        self, interaction: Interaction, amount: app_commands.Range[int, 0, 1_000_000_000]
     ) -> None:
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.")
             live = self.bot.service.in_channel(interaction.channel_id)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.bot.service.act(
-                live.table_id, interaction.user.id, ActionKind.KITTY, amount=parse_amount(amount)
+            click = Click(interaction, "")
+            with member_action(click):
+                await self.bot.service.act(
+                    live.table_id,
+                    interaction.user.id,
+                    ActionKind.KITTY,
+                    amount=parse_amount(amount),
+                )
+            await answer(
+                click, f"Kitty: {amount} added." if amount else "Nothing added; the deal goes on."
             )
-            await interaction.followup.send(f"Kitty: {amount} added.", ephemeral=True)
         except (ServiceError, EngineError) as exc:
             await reply(interaction, friendly(exc))
 

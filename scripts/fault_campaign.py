@@ -64,6 +64,13 @@ WAIT_ANSWER = 6.0  # how long the driver waits for a callback before calling it 
 IN_ROUND = {"betting", "doubling", "shooting", "playing", "banker", "kitty"}
 FORMS = {"Bet", "Buy", "Shoot", "Kitty"}
 PLACEHOLDER_RE = re.compile(r"(\d+) to (\d+)")
+# the banker's buttons read as the banker's; the campaign picks them by their plain names
+BANKER_LABELS = {
+    "Banker: twist": "Twist",
+    "Banker: stay": "Stick",
+    "Banker: double": "Double",
+    "Banker: no double": "No double",
+}
 WEIGHTS = {
     "Deal": 3.0,
     "Bet": 5.0,
@@ -379,7 +386,8 @@ def parse_table(msg: FakeMessage) -> tuple[dict[str, str], str | None, str | Non
     for row in msg.components:
         for c in row.get("components", []):
             if c.get("type") == 2 and not c.get("disabled") and "custom_id" in c:
-                enabled[str(c.get("label"))] = str(c["custom_id"])
+                label = str(c.get("label"))
+                enabled[BANKER_LABELS.get(label, label)] = str(c["custom_id"])
     desc = " ".join(str(e.get("description", "")) + str(e.get("title", "")) for e in msg.embeds)
     turn = re.search(r"Turn: \*\*([^*]+)\*\*", desc)
     banker = re.search(r"Banker: \*\*([^*]+)\*\*", desc)

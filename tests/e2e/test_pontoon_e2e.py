@@ -70,7 +70,8 @@ async def play_out(t: Table, world: World) -> None:
         if who == "the banker":
             member = member_by_name(world, banker_name(t))
             total = hand_total(t.embed_text().split("Banker")[-1]) or 0
-            await t.click(member, "Stick" if total >= 17 else "Twist")
+            # the banker's buttons read as the banker's (issue 9)
+            await t.click(member, "Banker: stay" if total >= 17 else "Banker: twist")
             continue
         member = member_by_name(world, who)
         enabled = t.enabled()
@@ -112,8 +113,10 @@ async def test_full_round_three_players(
     assert t.dm_text(banker) == ""
 
     # bets: one by form, one by slash command
-    await t.form(players[0], "Bet", "5")
-    assert "Bet of 5 placed" in t.last_ephemeral(players[0])
+    sub = await t.form(players[0], "Bet", "5")
+    # issue 9: the form is answered with the new table itself (UPDATE_MESSAGE), no ack + edit
+    assert sub.callback_type == 7
+    assert "stake 5" in t.embed_text()
     r = await t.slash(players[1], "bet", {"amount": 3})
     assert "Bet of 3 placed" in r.all_text
     # second card dealt (P-DEAL-3): now two cards in each player's DMs

@@ -92,4 +92,5 @@ async def test_two_members_submit_the_same_bet_form(
     await t.quiet()
     for sub in subs:
         assert sub.answered
-        assert "Bet of 3 placed" in sub.all_text
+        # answered with the table (issue 9), or told it worked when the table was busy
+        assert sub.callback_type == 7 or "Bet of 3 placed" in sub.all_text, sub.all_text
