@@ -11,10 +11,10 @@ import logging
 import re
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -535,11 +535,11 @@ class DiscordPresenter:
             if ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
                 line = render.event_line(ev, name, banker)
                 if line:
-                    announcements.append(line)
+                    announcements.append(self.name_ids(live, line))
                 continue
             line = self._log_line(ev, name, banker, timed_out)
             if line:
-                state.lines.append(line)
+                state.lines.append(self.name_ids(live, line))
         if finished:
             state.over = True
         if not await self._answer_click(live):
@@ -547,9 +547,18 @@ class DiscordPresenter:
         results = list(state.results) if finished else []
         if finished:
             state.results.clear()
-        if private or results or announcements:
+        # DMs go out per member, posts per table: neither waits behind the other
+        for seat, card_lines in private.items():
+            self._in_background(f"dm:{seat}", self.send_private(live, seat, card_lines))
+        if results:
             self._in_background(
-                live, self._deliver(live, dict(private), results, announcements, name)
+                f"post:{live.table_id}", self._post_result(live, results, announcements, name)
+            )
+        elif announcements:
+            channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+            self._in_background(
+                f"post:{live.table_id}",
+                self._safe_send(channel, render.shorten("\n".join(announcements), 2000)),
             )
 
     @staticmethod
@@ -560,35 +569,21 @@ class DiscordPresenter:
                 return line
         return render.event_line(ev, name, banker)
 
-    def _in_background(self, live: LiveTable, coro: object) -> None:
-        lock = self._post_locks.setdefault(live.table_id, asyncio.Lock())
+    def _in_background(self, key: str, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` after the earlier ones of the same ``key`` (in order), without
+        making anyone wait for it."""
+        lock = self._post_locks.setdefault(key, asyncio.Lock())
 
         async def run() -> None:
-            async with lock:  # one table's posts and DMs go out in order
+            async with lock:
                 try:
-                    await coro  # type: ignore[misc]
+                    await coro
                 except Exception:
-                    log.exception("posting for table %s failed", live.table_id)
+                    log.exception("sending %s failed", key)
 
         task = asyncio.create_task(run())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-    async def _deliver(
-        self,
-        live: LiveTable,
-        private: dict[str, list[str]],
-        results: list[str],
-        announcements: list[str],
-        name: render.Namer,
-    ) -> None:
-        for seat, card_lines in private.items():
-            await self.send_private(live, seat, card_lines)
-        if results:
-            await self._post_result(live, results, announcements, name)
-        elif announcements:
-            channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
-            await self._safe_send(channel, render.shorten("\n".join(announcements), 2000))
 
     async def _post_result(
         self, live: LiveTable, results: list[str], announcements: list[str], name: render.Namer
@@ -688,7 +683,7 @@ class DiscordPresenter:
         self.writer.request(live, closed_reason=reason)
         channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
         self._in_background(
-            live,
+            f"post:{live.table_id}",
             self._safe_send(
                 channel,
                 render.shorten(

@@ -159,9 +159,7 @@ def whose_move(
         hand_note = f" (hand {hand_index + 1})" if hand_index else ""
         return f"▶ Turn: **{name(seat)}**{hand_note} — their move"
     if phase is Phase.BANKER:
-        return (
-            f"▶ Turn: **the banker** ({banker_name}) — **Banker: twist** or **Banker: stay**"
-        )
+        return f"▶ Turn: **the banker** ({banker_name}) — **Banker: twist** or **Banker: stay**"
     return f"▶ {names(waiting_on)} to act" if waiting_on else ""
 
 

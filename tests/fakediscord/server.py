@@ -285,9 +285,11 @@ class RateLimiter:
         bucket_hash, _key, bucket = self.bucket_for(method, path)
         allowed = bucket.take(now) or not enforce
         reset_after = bucket.reset_after(now)
+        # limits off: the headers never say a bucket ran dry (discord.py would wait)
+        remaining = bucket.limit - bucket.used if enforce else max(1, bucket.limit - bucket.used)
         headers = {
             "X-RateLimit-Limit": str(bucket.limit),
-            "X-RateLimit-Remaining": str(max(0, bucket.limit - bucket.used)),
+            "X-RateLimit-Remaining": str(max(0, remaining)),
             "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
             "X-RateLimit-Reset-After": f"{reset_after:.3f}",
             "X-RateLimit-Bucket": bucket_hash,
