@@ -34,6 +34,7 @@ INTERACTION_TTL = 14 * 60  # followup tokens live 15 minutes
 RESTART_CHECK_SECONDS = 0.05
 ANSWER_BY_SECONDS = 2.2  # a click not answered by then is acknowledged (Discord allows 3 s)
 NO_PINGS = discord.AllowedMentions.none()
+FIRST_CARD_PHASES = (Phase.KITTY, Phase.BETTING, Phase.DOUBLING, Phase.SHOOTING)
 Interaction = discord.Interaction[discord.Client]
 SEAT_ID = re.compile(r"(?<![<@#&\d])\d{15,21}(?!\d)")
 
@@ -516,12 +517,15 @@ class DiscordPresenter:
         timed_out = not MEMBER_ACTION.get()
         state = self._round(live, outcome)
         private: dict[str, list[str]] = defaultdict(list)
+        # Before the second card a player's first card is shown in their Bet form (and by
+        # Show my cards): one DM a round with both cards instead of two.
+        first_card_only = live.engine.phase in FIRST_CARD_PHASES
         announcements: list[str] = []
         finished = False
         for ev in outcome.events:
             if ev.to is not None:
                 line = render.private_card_line(ev) if ev.kind is EventKind.CARD_DEALT else None
-                if line is not None:
+                if line is not None and not first_card_only:
                     private[ev.to].append(line)
                 continue
             if ev.kind is EventKind.BET and ev.seat is not None and ev.amount:

@@ -16,7 +16,8 @@ PHASE_TEXT: dict[Phase, str] = {
     Phase.WAITING: "Waiting for the deal — press **Join** to sit in, the banker presses **Deal**",
     Phase.KITTY: "The banker puts up or adds to the kitty: **Kitty** or `/bank kitty amount` "
     "(amount 0 adds nothing and deals)",
-    Phase.BETTING: "Place your bets on your first card (**Bet**)",
+    Phase.BETTING: "Place your bets on your first card: **Bet** shows your card "
+    "(**Same bet** repeats your last stake)",
     Phase.DOUBLING: "The banker may double all bets",
     Phase.SHOOTING: "Shoot bets against the kitty (**Shoot**, amount 0 to pass)",
     Phase.PLAYING: "Players' turns",
@@ -346,6 +347,15 @@ PONTOON_PAYS_TEXT = {
     "triple": "triple (a banker's pontoon collects triple)",
     "players_double_banker_single": "double to players; the banker's pontoon collects single",
 }
+
+
+def form_title(title: str, hands: Sequence[HandView]) -> str:
+    """A form's title with the member's own cards, when they fit (45 characters)."""
+    if not hands or not hands[0].cards:
+        return title
+    cards = " ".join(cards_text(h.cards) for h in hands)
+    full = f"{title} — your cards: {cards}"
+    return full if len(full) <= 45 else title
 
 
 def rules_text(rules: PontoonRules) -> str:

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import render
 from bot.errors import BadAmount, NotSeated, ServiceError, StaleButton, friendly, parse_amount
 from bot.interactions import can_manage_guild, modal_values, reply
 from bot.presenter import (
@@ -117,7 +118,7 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
                 table_id,
                 act,
                 version,
-                MODAL_TITLES[act],
+                render.form_title(MODAL_TITLES[act], live.engine.private_view(seat)),
                 with_shoot=with_shoot,
                 hint=hint or "amount",
             )

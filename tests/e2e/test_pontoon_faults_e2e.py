@@ -50,8 +50,9 @@ async def test_stale_and_forged_buttons_are_answered_privately(
 
     r = await raw_click(fake_discord, t, world.alice, old_deal)
     assert r.answered
-    assert "older state" in r.followups[-1].text
-    assert r.followups[-1].ephemeral
+    # refused in the interaction's own answer, privately (issue 9: no empty ack first)
+    assert r.callback_type == 4 and r.ephemeral
+    assert "older state" in r.all_text
     assert t.custom_id("Deal") == current  # nothing dealt
 
     for forged in ("pt:garbage", "bk:nonsense", "pt:DEADBEEF:deal:1"):
