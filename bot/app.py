@@ -32,7 +32,8 @@ class PontoonBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            # nothing the bot says pings anyone unless a message allows it (issue 9)
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
         self.store = store

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -133,6 +134,8 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             if act == "deal":
                 await service.deal(table_id, interaction.user.id, version=version)
             elif act == "join":
+                if seat not in live.engine.seats:
+                    check_room(live)
                 await service.act(
                     table_id,
                     interaction.user.id,
@@ -158,6 +161,20 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
     except Exception as exc:
         log.exception("button %s on %s failed", act, table_id)
         await _refuse(interaction, exc, table_id, click)
+
+
+def seat_limit(rules: PontoonRules) -> int:
+    """How many may sit at a table: what one table message can show (25 embed fields: a
+    field per seat and one for the round's log) and what the packs can deal (five cards a
+    seat: 10 with one pack, 20 with two)."""
+    packs = rules.packs or 2  # no pack count given: a second pack comes in at 8 players
+    return min(render.EMBED_FIELDS_MAX - 1, 52 * packs // 5)
+
+
+def check_room(live: LiveTable) -> None:
+    limit = seat_limit(live.engine.rules)
+    if len(live.engine.seats) >= limit:
+        raise ServiceError(f"The table is full ({limit} seats). (P-TABLE-1)")
 
 
 def _last_bet(bot: PontoonBot, live: LiveTable, seat: str) -> int:
@@ -434,6 +451,14 @@ class Pontoon(
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     async def join(self, interaction: Interaction) -> None:
+        with contextlib.suppress(ServiceError):
+            live = self._table(interaction)
+            if seat_of(interaction.user.id) not in live.engine.seats:
+                try:
+                    check_room(live)
+                except ServiceError as exc:
+                    await reply(interaction, friendly(exc))
+                    return
         await self._do(interaction, ActionKind.JOIN, done="You are seated.")
 
     @app_commands.command(name="leave", description="Leave this channel's table (between rounds)")
