@@ -49,6 +49,7 @@ class Click:
     table_id: str
     claimed: bool = False
     updated: bool = False  # answered with the new table
+    done: bool = False  # its handling is over (a task started meanwhile must not use it)
 
     def claim(self) -> bool:
         if self.claimed or self.interaction.response.is_done():
@@ -57,16 +58,31 @@ class Click:
         return True
 
 
+@dataclass
+class _Acting:
+    """Set while a member's action is handled. Tasks started meanwhile (a table's timer)
+    inherit the context variable, so it is the flag, not the variable, that counts."""
+
+    active: bool = True
+
+
 # The member action being handled in this task (None: a timer or the bot itself).
 CURRENT_CLICK: ContextVar[Click | None] = ContextVar("pontoon_click", default=None)
-MEMBER_ACTION: ContextVar[bool] = ContextVar("pontoon_member_action", default=False)
+MEMBER_ACTION: ContextVar[_Acting | None] = ContextVar("pontoon_member_action", default=None)
+
+
+def acting_member() -> bool:
+    """A member's own action is being handled (not a timer's)."""
+    acting = MEMBER_ACTION.get()
+    return acting is not None and acting.active
 
 
 @contextlib.contextmanager
 def member_action(click: Click | None = None) -> Iterator[Click | None]:
     """Mark the code inside as a member's own action (so nothing is said to have timed
     out); with ``click``, the table change it causes is answered on that interaction."""
-    t1 = MEMBER_ACTION.set(True)
+    acting = _Acting()
+    t1 = MEMBER_ACTION.set(acting)
     t2 = CURRENT_CLICK.set(click)
     watchdog: asyncio.TimerHandle | None = None
     if click is not None:
@@ -76,6 +92,9 @@ def member_action(click: Click | None = None) -> Iterator[Click | None]:
     try:
         yield click
     finally:
+        acting.active = False
+        if click is not None:
+            click.done = True
         if watchdog is not None:
             watchdog.cancel()
         CURRENT_CLICK.reset(t2)
@@ -478,7 +497,7 @@ class DiscordPresenter:
         """Answer the member's click with the new table (UPDATE_MESSAGE). False when this
         change has no click to ride on."""
         click = CURRENT_CLICK.get()
-        if click is None or click.table_id != live.table_id:
+        if click is None or click.done or click.table_id != live.table_id:
             return False
         interaction = click.interaction
         msg = interaction.message
@@ -514,7 +533,7 @@ class DiscordPresenter:
         so no member's answer waits behind them."""
         name = self.namer(live)
         banker = live.engine.banker
-        timed_out = not MEMBER_ACTION.get()
+        timed_out = not acting_member()
         state = self._round(live, outcome)
         private: dict[str, list[str]] = defaultdict(list)
         # Before the second card a player's first card is shown in their Bet form (and by

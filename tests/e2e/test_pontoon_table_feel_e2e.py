@@ -113,3 +113,27 @@ async def test_double_and_no_double_commands_exist(
     await t.click(world.bob, "Join")
     r = await t.slash(world.bob, "double")
     assert r.ephemeral and "P-" in r.all_text  # refused with the rule, nothing changed
+
+
+async def test_a_timer_move_says_so_on_the_table(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Nobody clicks: the turn timer plays for the player and the banker; the table (edited
+    by the writer, within the limits) says each move was the timer's."""
+    fake = fake_discord
+    await start(start_bot_process, tmp_path / "db.sqlite3", TURN_TIMER_SECONDS="2")
+    t = Table(fake, world)
+    people = {"alice": world.alice, "bob": world.bob}
+    await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})
+    await t.click(world.bob, "Join")
+    await t.click(world.alice, "Deal")
+    banker = who(t, people, r"Banker: \*\*(.+?)\*\*")
+    player = next(m for m in people.values() if m is not banker)
+    await t.form(player, "Bet", "2")
+    assert "<t:" in t.embed_text()  # a live countdown, not frozen text
+    await fake.wait_until(lambda: "presses **Deal**" in t.embed_text(), 30)
+    text = t.embed_text()
+    assert "timed out" in text, text
+    assert re.search(r"timed out — (stuck|twisted|pontoon declared) for you", text), text
+    assert fake.rate_limited == []
+    t.assert_all_answered()
