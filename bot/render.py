@@ -137,13 +137,7 @@ def whose_move(
 
     banker_name = "the house" if banker == HOUSE else f"**{name(banker)}**" if banker else "?"
     if phase in (Phase.WAITING, Phase.ROUND_OVER):
-        who = (
-            "the house's table: any player"
-            if dealer == HOUSE
-            else f"**{name(dealer)}**"
-            if dealer
-            else "any player"
-        )
+        who = f"**{name(dealer)}**" if dealer and dealer != HOUSE else "any player"
         return f"▶ Next: {who} presses **Deal** (others may **Join** or **Leave**)"
     if phase is Phase.KITTY:
         return f"▶ Waiting for the banker {banker_name} to put up the kitty (**Kitty**)"
