@@ -179,3 +179,32 @@ def test_fitted_never_fails_on_absurd_input() -> None:
         + sum(len(a) + len(b) for a, b in t.fields)
     )
     assert total <= 6000
+
+
+async def test_the_writer_keeps_one_edit_in_flight_and_draws_the_latest_state() -> None:
+    import asyncio
+
+    from bot.presenter import TableWriter
+
+    live = live_table(2)
+    drawn: list[int] = []
+    gate = asyncio.Event()
+
+    class Stub:
+        async def draw(self, lv: LiveTable, closed: str | None, *, writer: TableWriter) -> bool:
+            drawn.append(lv.engine.version)
+            await gate.wait()
+            return True
+
+    writer = TableWriter(Stub())  # type: ignore[arg-type]
+    writer.request(live)
+    await asyncio.sleep(0)
+    assert drawn == [live.engine.version] and writer.busy(live.table_id)
+    chance = RandomChance(random.Random(1))
+    for seat in IDS[2:6]:  # four changes while the first edit is in flight
+        live.engine.apply(Action(seat, ActionKind.JOIN, amount=10), chance)
+        writer.request(live)
+    gate.set()
+    await writer.flush(live.table_id)
+    assert drawn == [drawn[0], live.engine.version]  # one more edit, of the latest state
+    assert not writer.busy(live.table_id)
