@@ -712,8 +712,8 @@ async def finish_rounds(
 async def check_tables_after_restart(
     camp: Campaign, bot: Bot, db: Path, games: list[Game], fig: Figures
 ) -> None:
-    """Every open table is back: its message re-rendered since the restart at the version
-    the database holds, and a button on it answers. (Members wait meanwhile; only the turn
+    """Every open table is back: its message shows the version the database holds
+    (redrawn after the restart when it was behind), and a button on it answers. (Members wait meanwhile; only the turn
     timers may move a table on, so the version is compared with the database each time.)"""
     by_channel = {g.channel.id: g for g in games}
     pending = {t["table_id"] for t in open_tables(db) if t["channel_id"] in by_channel}
@@ -725,11 +725,9 @@ async def check_tables_after_restart(
                 continue
             game = by_channel[t["channel_id"]]
             msg = camp.table_message(game.channel)
-            if (
-                msg is None
-                or msg.history[-1].at < bot.ready_at
-                or version_of(msg) != int(t["engine"]["version"])
-            ):
+            # (issue 9: only a message left at an older version is redrawn after a
+            # restart; one already at the stored version is kept as it is)
+            if msg is None or version_of(msg) != int(t["engine"]["version"]):
                 continue
             pending.discard(t["table_id"])
             seats = [s for s in t["engine"]["seats"] if s.isdigit()]
