@@ -544,7 +544,9 @@ class DiscordPresenter:
         for ev in outcome.events:
             if ev.to is not None:
                 line = render.private_card_line(ev) if ev.kind is EventKind.CARD_DEALT else None
-                if line is not None and not first_card_only:
+                # (the banker's own first card, seen only to choose whether to double
+                # (P-VAR-3), still comes by DM: the banker has no Bet form)
+                if line is not None and not (first_card_only and ev.to != live.engine.banker):
                     private[ev.to].append(line)
                 continue
             if ev.kind is EventKind.BET and ev.seat is not None and ev.amount:

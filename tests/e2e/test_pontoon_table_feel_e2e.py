@@ -137,3 +137,27 @@ async def test_a_timer_move_says_so_on_the_table(
     assert re.search(r"timed out — (stuck|twisted|pontoon declared) for you", text), text
     assert fake.rate_limited == []
     t.assert_all_answered()
+
+
+async def test_the_banker_doubles_with_the_bankers_button(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """P-VAR-3: after the bets the banker looks at the first card (by DM) and the table
+    names the banker and the banker's buttons."""
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    t = Table(fake_discord, world)
+    people = {"alice": world.alice, "bob": world.bob}
+    await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10, "banker_doubles": True})
+    await t.click(world.bob, "Join")
+    await t.click(world.alice, "Deal")
+    banker = who(t, people, r"Banker: \*\*(.+?)\*\*")
+    assert banker is not None
+    player = next(m for m in people.values() if m is not banker)
+    await t.form(player, "Bet", "2")
+    text = t.embed_text()
+    assert f"The banker **{banker.user.name}** chooses" in text, text
+    assert {"Banker: double", "Banker: no double"} <= t.enabled()
+    assert len(set(cards_in(t.dm_text(banker)))) == 1  # the banker's first card, privately
+    r = await t.click(banker, "Banker: double")
+    assert r.callback_type == 7
+    assert "doubles all bets" in t.embed_text()
