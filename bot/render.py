@@ -210,7 +210,7 @@ def table_text(
         balance = seat_view.balance
         head = f"{name(seat)} — {balance} chips"
         if seat_view.sitting_out:
-            body = "sitting out this round"
+            body = "no bet in time — sits this round out"
         elif hands:
             body = "\n".join(
                 (f"Hand {i + 1}: " if len(hands) > 1 else "") + hand_line(h)
@@ -262,6 +262,8 @@ def timed_out_line(ev: Event, name: Namer, banker: str | None) -> str | None:
         return f"⏱ The banker timed out — stays on {ev.total}"
     if k is EventKind.DECLARED:
         return f"⏱ {who}: timed out — pontoon declared for you {cards_text(ev.cards)}"
+    if k is EventKind.SHOOT and not ev.amount:
+        return f"⏱ {who}: timed out — no shoot bet for you"
     return None
 
 
