@@ -32,7 +32,8 @@ class PontoonBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            # nothing the bot says pings anyone unless a message allows it (issue 9)
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings
         self.store = store
@@ -74,11 +75,8 @@ class PontoonBot(commands.Bot):
         log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
         if not self._refreshed:
             self._refreshed = True
-            for live in list(self.service.tables.values()):
-                try:
-                    await self.presenter.refresh_table_message(live)
-                except discord.HTTPException:
-                    log.exception("could not refresh table %s", live.table_id)
+            # only a message that may be stale is redrawn, paced, through the writer
+            await self.presenter.redraw_stale(list(self.service.tables.values()))
 
     async def on_tree_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError

@@ -24,7 +24,7 @@ from typing import IO, Any, Protocol
 
 import pytest
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, RateLimits
 from tests.fakediscord.server import die_with_parent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +108,10 @@ def pytest_runtest_makereport(
 
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
+    # Discord's rate limits are on, with the windows shrunk to keep the suite fast
+    # (FAKE_DISCORD_RATE_SCALE=1 for the real 5 s / 1 s windows).
+    scale = float(os.environ.get("FAKE_DISCORD_RATE_SCALE", "0.2"))
+    fake = FakeDiscord(rate_limits=RateLimits(scale=scale))
     await fake.start()
     try:
         yield fake

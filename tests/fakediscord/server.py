@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import hashlib
 import json
 import logging
 import re
@@ -194,6 +195,133 @@ def route_pattern(route: str) -> re.Pattern[str]:
     return re.compile(out)
 
 
+# --------------------------------------------------------------------------- rate limits
+# Discord's published limits (https://discord.com/developers/docs/topics/rate-limits):
+# message creates and edits in one channel share one bucket (5 per 5 s); every bot has a
+# global limit of 50 requests per second, which interaction endpoints (callbacks and the
+# interaction's webhook) are outside of. Every answer carries the X-RateLimit-* headers;
+# a request over a limit gets a 429 the way Discord sends it.
+
+_CHANNEL_MESSAGE_ROUTE = re.compile(r"/channels/(\d+)/messages(?:/(\d+))?")
+_INTERACTION_ROUTE = re.compile(r"/interactions/[^/]+/[^/]+/callback|/webhooks/[^/]+/[^/]+(/.*)?")
+_MESSAGE_BUCKET_HASH = "c8a2d6f4e0b1messages"
+
+
+@dataclass
+class RateLimits:
+    """The limits the fake enforces. ``scale`` multiplies every window (0.2: 5 edits per
+    second instead of per 5 s) to keep a test suite fast; benchmarks use 1.0."""
+
+    enabled: bool = True
+    scale: float = 1.0
+    channel_messages: int = 5  # creates + edits per channel per window
+    channel_window: float = 5.0
+    global_requests: int = 50  # per window, interaction endpoints excluded
+    global_window: float = 1.0
+    route_requests: int = 50  # any other route, per route and major parameter
+    route_window: float = 1.0
+
+
+@dataclass
+class _Bucket:
+    limit: int
+    window: float
+    reset_at: float = 0.0
+    used: int = 0
+
+    def take(self, now: float) -> bool:
+        if now >= self.reset_at:
+            self.reset_at, self.used = now + self.window, 0
+        if self.used >= self.limit:
+            return False
+        self.used += 1
+        return True
+
+    def reset_after(self, now: float) -> float:
+        return max(0.0, self.reset_at - now)
+
+
+class RateLimiter:
+    """Buckets by route and major parameter, plus the global limit."""
+
+    def __init__(self, limits: RateLimits) -> None:
+        self.limits = limits
+        self.buckets: dict[str, _Bucket] = {}
+        self.global_bucket = _Bucket(limits.global_requests, limits.global_window * limits.scale)
+
+    def bucket_for(self, method: str, path: str) -> tuple[str, str, _Bucket]:
+        """(bucket hash, key, bucket) of a request; message creates and edits of one
+        channel share one bucket."""
+        lim = self.limits
+        m = _CHANNEL_MESSAGE_ROUTE.fullmatch(path)
+        if m is not None and (
+            (method == "POST" and m.group(2) is None) or (method == "PATCH" and m.group(2))
+        ):
+            key = f"messages:{m.group(1)}"
+            bucket = self.buckets.get(key)
+            if bucket is None:
+                bucket = self.buckets[key] = _Bucket(
+                    lim.channel_messages, lim.channel_window * lim.scale
+                )
+            return _MESSAGE_BUCKET_HASH, key, bucket
+        template = re.sub(r"/\d+", "/{id}", path)
+        major = re.match(r"/(?:channels|guilds|webhooks)/(\d+)", path)
+        bucket_hash = _bucket_hash(f"{method} {template}")
+        key = f"{bucket_hash}:{major.group(1) if major else ''}"
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = _Bucket(lim.route_requests, lim.route_window * lim.scale)
+        return bucket_hash, key, bucket
+
+    def check(
+        self, method: str, path: str, now: float
+    ) -> tuple[web.Response | None, dict[str, str]]:
+        """None and the headers to add to the answer, or a 429 response."""
+        enforce = self.limits.enabled
+        exempt = _INTERACTION_ROUTE.fullmatch(path) is not None
+        if not exempt and not self.global_bucket.take(now) and enforce:
+            retry = self.global_bucket.reset_after(now)
+            return _too_many(retry, is_global=True, headers={"X-RateLimit-Global": "true"}), {}
+        bucket_hash, _key, bucket = self.bucket_for(method, path)
+        allowed = bucket.take(now) or not enforce
+        reset_after = bucket.reset_after(now)
+        # limits off: the headers never say a bucket ran dry (discord.py would wait)
+        remaining = bucket.limit - bucket.used if enforce else max(1, bucket.limit - bucket.used)
+        headers = {
+            "X-RateLimit-Limit": str(bucket.limit),
+            "X-RateLimit-Remaining": str(max(0, remaining)),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": bucket_hash,
+        }
+        if allowed:
+            return None, headers
+        return _too_many(reset_after, is_global=False, headers=headers), {}
+
+
+def _bucket_hash(text: str) -> str:
+    """A stable, opaque bucket hash for a route (Discord's look like this)."""
+    return hashlib.blake2s(text.encode(), digest_size=8).hexdigest()
+
+
+def _too_many(retry_after: float, *, is_global: bool, headers: Mapping[str, str]) -> web.Response:
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
+    out = dict(headers)
+    out.update(
+        {
+            "Retry-After": str(max(1, int(-(-retry_after // 1)))),  # whole seconds, rounded up
+            "X-RateLimit-Scope": "global" if is_global else "shared",
+            # discord.py treats a 429 without Via as a Cloudflare ban and gives up
+            "Via": "1.1 google",
+        }
+    )
+    return json_response(body, 429, out)
+
+
 # --------------------------------------------------------------------------- gateway
 
 
@@ -240,6 +368,10 @@ class FakeDiscord:
         validate: reject message payloads Discord would reject (empty message, too long
             content, more than 5 rows / 5 buttons per row, duplicate custom ids...).
         heartbeat_interval_ms: the interval sent in HELLO.
+        rate_limits: the limits enforced (default: Discord's published ones, real
+            windows); ``RateLimits(scale=0.2)`` shrinks the windows, ``False`` turns
+            enforcement off (headers are still sent). ``rate_limited`` records every 429
+            the limits gave (injected faults are not in it).
     """
 
     def __init__(
@@ -249,7 +381,12 @@ class FakeDiscord:
         validate: bool = True,
         heartbeat_interval_ms: int = 41250,
         bot_name: str = "PontoonBot",
+        rate_limits: RateLimits | bool = True,
     ) -> None:
+        if isinstance(rate_limits, bool):
+            rate_limits = RateLimits(enabled=rate_limits)
+        self.rate_limiter = RateLimiter(rate_limits)
+        self.rate_limited: list[RequestRecord] = []
         self.interaction_deadline = interaction_deadline
         self.validate = validate
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -1473,6 +1610,14 @@ class FakeDiscord:
                 )
                 self._notify()
                 return faulted
+        limited, limit_headers = self.rate_limiter.check(method, rel, time.monotonic())
+        if limited is not None:
+            record = RequestRecord(method, rel, 429, time.monotonic())
+            self.requests.append(record)
+            self.rate_limited.append(record)
+            self._record("rate_limited", detail=f"{method} {rel}")
+            self._notify()
+            return limited
         resp: web.StreamResponse
         try:
             resp = await handler(request)
@@ -1484,6 +1629,8 @@ class FakeDiscord:
         except web.HTTPMethodNotAllowed:
             self.unhandled.append(f"{method} {rel}")
             resp = error_response(405, (0, "405: Method Not Allowed"))
+        for key, value in limit_headers.items():
+            resp.headers[key] = value
         self.requests.append(RequestRecord(method, rel, resp.status, time.monotonic()))
         self._notify()
         return resp
@@ -2159,6 +2306,7 @@ __all__ = [
     "FakeDiscord",
     "Fault",
     "NoResponse",
+    "RateLimits",
     "die_with_parent",
     "json_response",
     "route_pattern",
