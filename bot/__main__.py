@@ -43,7 +43,7 @@ async def run() -> int:
         )
         return 2
 
-    from bot.app import PontoonBot
+    from bot.app import make_bot
     from bot.endpoints import configure_endpoints
     from bot.storage import Store
 
@@ -56,7 +56,7 @@ async def run() -> int:
             starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
         ),
     )
-    bot = PontoonBot(settings, store)
+    bot = make_bot(settings, store)
     try:
         async with bot:
             await bot.start(settings.discord_token.get_secret_value())
