@@ -135,9 +135,7 @@ async def test_one_process_runs_every_shard_with_shard_count_set(
     guilds: list[FakeGuild] = [fake.add_guild_on_shard(f"G{i}", i) for i in (0, 1)]
     people = [fake.add_member(g, f"p{g.name}") for g in guilds]
     channels = [fake.add_text_channel(g, "chips") for g in guilds]
-    await start_bot_process(
-        BOT_ARGS, bot_env(tmp_path / "db.sqlite3", SHARD_COUNT="2"), fake=fake
-    )
+    await start_bot_process(BOT_ARGS, bot_env(tmp_path / "db.sqlite3", SHARD_COUNT="2"), fake=fake)
     assert sorted(p["shard"] for p in fake.identify_payloads) == [[0, 2], [1, 2]]
     for person, channel in zip(people, channels, strict=True):
         r = await fake.slash(person, channel, "balance", timeout=15)
