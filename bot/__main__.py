@@ -44,25 +44,31 @@ async def run() -> int:
         return 2
 
     from bot.app import make_bot
+    from bot.database import describe, open_store
     from bot.endpoints import configure_endpoints
-    from bot.storage import Store
+    from bot.leases import ShardsTaken, hold_shard_leases
+    from bot.storage import StorageError
 
     configure_endpoints(settings.discord_api_base, settings.discord_gateway_url)
-    from bot.storage.models import GuildSettings
-
-    store = await Store.open(
-        settings.database_path,
-        defaults=GuildSettings(
-            starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
-        ),
-    )
+    try:
+        store = await open_store(settings)
+    except StorageError as exc:
+        print(f"error: cannot open the database {describe(settings)}: {exc}", file=sys.stderr)
+        return 2
     bot = make_bot(settings, store)
     try:
-        async with bot:
+        async with hold_shard_leases(store, settings, on_lost=bot.close) as leases, bot:
             await bot.start(settings.discord_token.get_secret_value())
+    except ShardsTaken as exc:
+        print(
+            f"error: another bot process is running these shards ({exc}). Give each process "
+            "its own SHARD_IDS (see README, Several processes).",
+            file=sys.stderr,
+        )
+        return 3
     finally:
         await store.close()
-    return 0
+    return 3 if leases is not None and leases.lost else 0
 
 
 if __name__ == "__main__":

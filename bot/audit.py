@@ -203,6 +203,22 @@ async def audit(store: Store) -> AuditReport:
     return check(await store.ledger_snapshot())
 
 
+async def _run_postgres(url: str) -> tuple[int, str]:
+    from bot.storage.pg import PgStore, redact
+
+    try:
+        store = await PgStore.connect(url, migrate_schema=False)
+    except StorageError as exc:
+        return 2, f"Cannot open {redact(url)}: {exc}"
+    try:
+        report = await audit(store)
+    except StorageError as exc:
+        return 2, f"Cannot read {redact(url)}: {exc}"
+    finally:
+        await store.close()
+    return (0 if report.ok else 1), f"{redact(url)}\n{report.summary()}"
+
+
 async def _run(db: Path) -> tuple[int, str]:
     if not db.is_file():
         return 2, f"No database at {db}."
@@ -230,17 +246,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--db",
-        type=Path,
         default=None,
-        help="the SQLite database (default: DATABASE_PATH from the settings)",
+        help="the SQLite database file, or a postgresql:// URL (default: DATABASE_URL, "
+        "else DATABASE_PATH from the settings)",
     )
     ns = parser.parse_args(args)
-    db: Path | None = ns.db
+    db: str | None = ns.db
     if db is None:
         from bot.settings import Settings
 
-        db = Settings().database_path
-    code, text = asyncio.run(_run(db))
+        settings = Settings()
+        url = settings.postgres_url()
+        code, text = asyncio.run(
+            _run_postgres(url) if url is not None else _run(settings.database_path)
+        )
+    elif db.startswith(("postgresql:", "postgres:")):
+        code, text = asyncio.run(_run_postgres(db))
+    else:
+        code, text = asyncio.run(_run(Path(db)))
     print(text, file=sys.stderr if code == 2 else sys.stdout)
     return code
 

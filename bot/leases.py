@@ -17,9 +17,10 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
+from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import StorageError, Store
 from bot.storage.leases import (
@@ -30,6 +31,7 @@ from bot.storage.leases import (
     release_leases,
     renew_leases,
 )
+from bot.storage.pg import PgStore
 
 log = logging.getLogger(__name__)
 
@@ -125,3 +127,30 @@ class ShardLeaseKeeper:
         with contextlib.suppress(StorageError):
             count = await release_leases(self.store, self.owner)
             log.info("released %d shard lease(s)", count)
+
+
+@contextlib.asynccontextmanager
+async def hold_shard_leases(
+    store: Store, settings: Settings, on_lost: Callable[[], Awaitable[None]]
+) -> AsyncIterator[ShardLeaseKeeper | None]:
+    """While the bot runs: hold the leases of its shards (PostgreSQL, where several
+    processes share the database; SQLite has one process and its own lock: None).
+    Raises :class:`ShardsTaken` before yielding if a live process holds one of them."""
+    if not isinstance(store, PgStore):
+        yield None
+        return
+    keeper = await ShardLeaseKeeper.start(
+        store, ShardPlan.from_settings(settings), timedelta(seconds=settings.shard_lease_seconds)
+    )
+
+    async def lost(_why: str) -> None:
+        await on_lost()
+
+    task = asyncio.create_task(keeper.run(lost))
+    try:
+        yield keeper
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await keeper.release()

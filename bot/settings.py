@@ -48,8 +48,11 @@ class Settings(BaseSettings):
     shard_count: Annotated[int, Field(ge=1, le=MAX_SHARDS)] | None = None
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
 
-    # Storage
+    # Storage: SQLite at DATABASE_PATH, unless DATABASE_URL names a PostgreSQL database
+    # (needed to run several bot processes on one ledger).
     database_path: Path = DEFAULT_DATABASE_PATH
+    database_url: SecretStr | None = None
+    shard_lease_seconds: Annotated[float, Field(ge=1, le=3600)] = 30
 
     # Chips (per-server defaults)
     starting_chips: Chips = 1000
@@ -119,6 +122,22 @@ class Settings(BaseSettings):
         if value.exists() and value.is_dir():
             raise ValueError(f"{value} is a directory, not a database file")
         return value
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _postgres_url(cls, value: object) -> object:
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        text = str(value).strip()
+        parsed = urlparse(text)
+        if parsed.scheme not in ("postgresql", "postgres") or not (parsed.netloc or parsed.path):
+            raise ValueError(
+                "must be a PostgreSQL URL, e.g. postgresql://user:password@127.0.0.1:5432/pontoon "
+                "(leave it empty to use SQLite at DATABASE_PATH)"
+            )
+        return text
 
     @field_validator("shard_count", mode="before")
     @classmethod
@@ -195,6 +214,10 @@ class Settings(BaseSettings):
     @property
     def log_level_number(self) -> int:
         return int(logging.getLevelName(self.log_level))
+
+    def postgres_url(self) -> str | None:
+        """DATABASE_URL, or None for SQLite."""
+        return None if self.database_url is None else self.database_url.get_secret_value()
 
     def token(self) -> str:
         """The bot token; raises a clear error when it is not set."""

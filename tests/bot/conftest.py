@@ -1,4 +1,10 @@
-"""Shared fixtures of the bot tests. ``store``: a fresh Store (SQLite file in tmp_path)."""
+"""Shared fixtures of the bot tests.
+
+``store``: a fresh Store, once on SQLite (a file in tmp_path) and once on PostgreSQL (a
+schema of its own, see tests/conftest.py): the storage tests run against both backends.
+``backend``: which one ("sqlite" or "postgresql"). Helpers to reach the database behind
+the Store's back are in tests/storage_backends.py.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,22 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import GuildSettings, Store
+from bot.storage import Store
+from tests.storage_backends import open_test_store
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "bank.sqlite3", defaults=GuildSettings(1000, 100))
+async def store(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[Store]:
+    s = await open_test_store(backend, request, tmp_path)
     try:
         yield s
     finally:

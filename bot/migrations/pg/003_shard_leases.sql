@@ -1,0 +1,9 @@
+-- 003 (PostgreSQL): one lease row per Discord shard, as ../003_shard_leases.sql.
+
+CREATE TABLE shard_leases (
+    shard_id     INTEGER NOT NULL PRIMARY KEY CHECK (shard_id >= 0),
+    shard_count  INTEGER NOT NULL CHECK (shard_count > shard_id),
+    owner        TEXT    NOT NULL,
+    acquired_at  TEXT    NOT NULL,
+    expires_at   TEXT    NOT NULL
+);
