@@ -119,6 +119,15 @@ async def start_bot(
     return proc
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def has_join(fake: FakeDiscord, channel: FakeChannel) -> bool:
     return any(m.has_button("Join") for m in fake.channel_messages(channel))
 
@@ -220,8 +229,13 @@ async def clicks_per_second(
                     done.append(now)
                 label_next = "Leave" if label_next == "Join" else "Join"
 
+        cpu: dict[str, list[float]] = {}
+
         async def versions_at(moment: float) -> int:
             await asyncio.sleep(max(0.0, moment - time.perf_counter()))
+            for proc in procs:
+                cpu.setdefault(f"bot{proc.pid}", []).append(cpu_seconds(proc.pid))
+            cpu.setdefault("driver", []).append(time.process_time())
             return await table_writes(env)
 
         loops = [member_loop(msg, m) for msg, people in seats for m in people]
@@ -230,6 +244,8 @@ async def clicks_per_second(
         await asyncio.gather(*loops)
         v0, v1 = await first, await last
         measured = [t for t in done if t <= measure_from + seconds]
+        writes = max(1, v1 - v0)
+        bots = [round(v[1] - v[0], 2) for k, v in cpu.items() if k.startswith("bot")]
         return {
             "label": label,
             "processes": len(processes),
@@ -238,6 +254,9 @@ async def clicks_per_second(
             "clicks": len(measured),
             "clicks_per_s": round(len(measured) / seconds, 1),
             "table_writes_per_s": round((v1 - v0) / seconds, 1),
+            "bot_cpu_s": bots,
+            "bot_cpu_ms_per_click": round(sum(bots) * 1000 / writes, 2),
+            "driver_cpu_s": round(cpu["driver"][1] - cpu["driver"][0], 2),
             "late_over_3s": late,
             "unanswered": unanswered,
         }
@@ -335,7 +354,9 @@ def main() -> int:
     for run in results["clicks"]:
         print(
             f"{run['label']:<36} {run['clicks_per_s']:>7} clicks/s done, "
-            f"{run['table_writes_per_s']:>7} table writes/s, late {run['late_over_3s']}"
+            f"{run['table_writes_per_s']:>7} table writes/s, "
+            f"bot CPU {run['bot_cpu_ms_per_click']} ms/click {run['bot_cpu_s']}, "
+            f"driver CPU {run['driver_cpu_s']} s, late {run['late_over_3s']}"
         )
     for name, cost in results["storage_per_click"].items():
         extra = (
