@@ -23,7 +23,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -203,36 +203,30 @@ async def audit(store: Store) -> AuditReport:
     return check(await store.ledger_snapshot())
 
 
-async def _run_postgres(url: str) -> tuple[int, str]:
-    from bot.storage.pg import PgStore, redact
+async def _run(db: Path | str) -> tuple[int, str]:
+    """Audit the SQLite file ``db`` or the PostgreSQL database at URL ``db``: (exit code,
+    text)."""
+    if isinstance(db, str):
+        from bot.storage.pg import PgStore, redact
 
+        where = redact(db)
+        opening: Awaitable[Store] = PgStore.connect(db, migrate_schema=False)
+    else:
+        if not db.is_file():
+            return 2, f"No database at {db}."
+        where = str(db)
+        opening = Store.open(db, migrate_schema=False, busy_timeout_ms=10_000)
     try:
-        store = await PgStore.connect(url, migrate_schema=False)
+        store = await opening
     except StorageError as exc:
-        return 2, f"Cannot open {redact(url)}: {exc}"
+        return 2, f"Cannot open {where}: {exc}"
     try:
         report = await audit(store)
     except StorageError as exc:
-        return 2, f"Cannot read {redact(url)}: {exc}"
+        return 2, f"Cannot read {where}: {exc}"
     finally:
         await store.close()
-    return (0 if report.ok else 1), f"{redact(url)}\n{report.summary()}"
-
-
-async def _run(db: Path) -> tuple[int, str]:
-    if not db.is_file():
-        return 2, f"No database at {db}."
-    try:
-        store = await Store.open(db, migrate_schema=False, busy_timeout_ms=10_000)
-    except StorageError as exc:
-        return 2, f"Cannot open {db}: {exc}"
-    try:
-        report = await audit(store)
-    except StorageError as exc:
-        return 2, f"Cannot read {db}: {exc}"
-    finally:
-        await store.close()
-    return (0 if report.ok else 1), f"{db}\n{report.summary()}"
+    return (0 if report.ok else 1), f"{where}\n{report.summary()}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -257,11 +251,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         settings = Settings()
         url = settings.postgres_url()
-        code, text = asyncio.run(
-            _run_postgres(url) if url is not None else _run(settings.database_path)
-        )
+        code, text = asyncio.run(_run(url if url is not None else settings.database_path))
     elif db.startswith(("postgresql:", "postgres:")):
-        code, text = asyncio.run(_run_postgres(db))
+        code, text = asyncio.run(_run(db))
     else:
         code, text = asyncio.run(_run(Path(db)))
     print(text, file=sys.stderr if code == 2 else sys.stdout)

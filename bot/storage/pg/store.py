@@ -45,6 +45,7 @@ _RETRY = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
 _UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,
+    asyncpg.InternalClientError,  # the connection broke in the middle of a message
     asyncpg.CannotConnectNowError,
     asyncpg.TooManyConnectionsError,
     asyncpg.InsufficientResourcesError,  # disk full, out of memory
@@ -130,6 +131,13 @@ class PgStore(Store):
             except (*_UNAVAILABLE, asyncpg.PostgresError) as exc:
                 raise StorageUnavailable(f"database unavailable: {exc}") from exc
 
+    def _unavailable(self, exc: BaseException) -> StorageUnavailable:
+        """The error to raise for a connection failure; the broken connection is dropped
+        so that the next call connects afresh."""
+        with contextlib.suppress(Exception):
+            self.pg.raw.terminate()
+        return StorageUnavailable(f"database unavailable: {exc}")
+
     @contextlib.asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
         async with super()._read() as db:
@@ -137,7 +145,7 @@ class PgStore(Store):
                 await self._reconnect_if_lost()
                 yield db
             except _UNAVAILABLE as exc:
-                raise StorageUnavailable(f"database unavailable: {exc}") from exc
+                raise self._unavailable(exc) from exc
 
     async def _run_transaction(
         self, work: Callable[[aiosqlite.Connection], Awaitable[T]], mode: str
@@ -156,7 +164,7 @@ class PgStore(Store):
                 self.retries += 1
                 await asyncio.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
             except _UNAVAILABLE as exc:
-                raise StorageUnavailable(f"database unavailable: {exc}") from exc
+                raise self._unavailable(exc) from exc
         raise AssertionError("unreachable")
 
     async def close(self) -> None:
