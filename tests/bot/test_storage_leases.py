@@ -86,3 +86,20 @@ async def test_keeper_waits_out_an_abandoned_lease_but_refuses_a_renewed_one(
         runner.cancel()
     await keeper.release()
     assert await list_leases(store) == [] and not lost
+
+
+async def test_keeper_that_loses_its_lease_stops_the_bot(store: Store) -> None:
+    plan = ShardPlan(2, (1,))
+    ttl = timedelta(seconds=1.5)
+    keeper = await ShardLeaseKeeper.start(store, plan, ttl, owner="slow")
+    # Its lease ran out (the process hung) and another process took the shard over.
+    await acquire_leases(store, "thief", [1], 2, ttl, now=datetime.now(UTC) + ttl * 2)
+    lost: list[str] = []
+
+    async def on_lost(why: str) -> None:
+        lost.append(why)
+
+    await asyncio.wait_for(keeper.run(on_lost), 5)  # returns once the loss is noticed
+    assert keeper.lost and "lost" in lost[0]
+    await keeper.release()  # gives back nothing: the leases are the thief's now
+    assert [x.owner for x in await list_leases(store)] == ["thief"]
