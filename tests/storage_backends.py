@@ -66,7 +66,8 @@ async def raw_sql(store: Store, sql: str, *params: Any) -> list[tuple[Any, ...]]
 async def tamper(store: Store, *statements: str) -> None:
     """Change the database behind the Store's back the way a broken tool or a person with
     a SQL shell could, with the schema's own checks switched off (SQLite:
-    ignore_check_constraints; PostgreSQL: the balance CHECK dropped, triggers off)."""
+    ignore_check_constraints, the append-only triggers dropped; PostgreSQL: the balance
+    CHECK dropped, triggers off)."""
     from bot.storage.pg import PgStore
 
     if isinstance(store, PgStore):
@@ -82,6 +83,8 @@ async def tamper(store: Store, *statements: str) -> None:
     con = sqlite3.connect(store.path, isolation_level=None)
     try:
         con.execute("PRAGMA ignore_check_constraints = ON")
+        con.execute("DROP TRIGGER IF EXISTS transfers_no_update")
+        con.execute("DROP TRIGGER IF EXISTS transfers_no_delete")
         for sql in statements:
             con.execute(sql)
     finally:

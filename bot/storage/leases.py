@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.storage.base import Con, rows
 from bot.storage.errors import StorageError
 from bot.storage.store import Store
 
@@ -74,11 +75,12 @@ _COLUMNS = "shard_id, shard_count, owner, acquired_at, expires_at"
 async def list_leases(store: Store) -> list[Lease]:
     """Every lease row, live or expired, by shard id."""
 
-    async def work(db: Any) -> list[Lease]:
-        rows = await store._all(db, f"SELECT {_COLUMNS} FROM shard_leases ORDER BY shard_id")
-        return [_lease(r) for r in rows]
+    def work(con: Con) -> list[Lease]:
+        return [
+            _lease(r) for r in rows(con, f"SELECT {_COLUMNS} FROM shard_leases ORDER BY shard_id")
+        ]
 
-    return await store._transact(work)
+    return await store._read(work)
 
 
 async def acquire_leases(
@@ -99,12 +101,12 @@ async def acquire_leases(
     if ttl <= timedelta(0):
         raise ValueError("a lease needs a positive lifetime")
 
-    async def work(db: Any) -> list[Lease]:
+    def work(con: Con) -> list[Lease]:
         moment = now or store._clock()
-        rows = await store._all(db, f"SELECT {_COLUMNS} FROM shard_leases ORDER BY shard_id")
+        found = rows(con, f"SELECT {_COLUMNS} FROM shard_leases ORDER BY shard_id")
         live = [
             lease
-            for lease in map(_lease, rows)
+            for lease in map(_lease, found)
             if lease.owner != owner and lease.expires_at > moment
         ]
         held = [
@@ -115,11 +117,11 @@ async def acquire_leases(
         if held:
             raise ShardsTaken(held, shard_count)
         # Expired rows of a different shard count are history: clear them.
-        await db.execute("DELETE FROM shard_leases WHERE shard_count <> ?", (shard_count,))
+        con.execute("DELETE FROM shard_leases WHERE shard_count <> ?", (shard_count,))
         taken = []
         for shard_id in sorted(set(shard_ids)):
             lease = Lease(shard_id, shard_count, owner, moment, moment + ttl)
-            await db.execute(
+            con.execute(
                 "INSERT INTO shard_leases (shard_id, shard_count, owner, acquired_at, expires_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (shard_id) DO UPDATE SET "
                 "shard_count = excluded.shard_count, owner = excluded.owner, "
@@ -129,7 +131,7 @@ async def acquire_leases(
             taken.append(lease)
         return taken
 
-    return await store._transact(work)
+    return await store._write(work)
 
 
 async def renew_leases(
@@ -143,33 +145,33 @@ async def renew_leases(
     """Push the expiry of ``owner``'s leases to now + ``ttl``; returns the new expiry.
     Raises :class:`LeaseLost` (nothing written) if any of them is no longer ``owner``'s."""
 
-    async def work(db: Any) -> datetime:
+    def work(con: Con) -> datetime:
         moment = now or store._clock()
-        rows = await store._all(
-            db, f"SELECT {_COLUMNS} FROM shard_leases WHERE owner = ? ORDER BY shard_id", (owner,)
+        found = rows(
+            con, f"SELECT {_COLUMNS} FROM shard_leases WHERE owner = ? ORDER BY shard_id", (owner,)
         )
-        mine = {lease.shard_id for lease in map(_lease, rows)}
+        mine = {lease.shard_id for lease in map(_lease, found)}
         missing = sorted(set(shard_ids) - mine)
         if missing:
             raise LeaseLost(owner, missing)
         expires = moment + ttl
-        await db.execute(
+        con.execute(
             "UPDATE shard_leases SET expires_at = ? WHERE owner = ?", (_iso(expires), owner)
         )
         return expires
 
-    return await store._transact(work)
+    return await store._write(work)
 
 
 async def release_leases(store: Store, owner: str) -> int:
     """Give back every lease of ``owner`` (at a clean stop). Returns how many."""
 
-    async def work(db: Any) -> int:
-        rows = await store._all(db, "SELECT shard_id FROM shard_leases WHERE owner = ?", (owner,))
-        await db.execute("DELETE FROM shard_leases WHERE owner = ?", (owner,))
-        return len(rows)
+    def work(con: Con) -> int:
+        found = rows(con, "SELECT shard_id FROM shard_leases WHERE owner = ?", (owner,))
+        con.execute("DELETE FROM shard_leases WHERE owner = ?", (owner,))
+        return len(found)
 
-    return await store._transact(work)
+    return await store._write(work)
 
 
 __all__ = [

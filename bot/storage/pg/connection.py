@@ -1,9 +1,14 @@
-"""An asyncpg connection that answers the part of aiosqlite's API the Store uses.
+"""An asyncpg connection that answers the part of sqlite3's API the Store uses.
 
-The Store's queries are written once, in the SQL both databases understand (``?``
-parameters, ``ON CONFLICT``, partial indexes). This adapter runs them on PostgreSQL:
+The Store's transactions are plain functions of a connection, run on the store's one
+worker thread (``bot.storage.base``); their queries are written once, in the SQL both
+databases understand (``?`` parameters, ``ON CONFLICT``, partial indexes, rows read by
+column name). :class:`PgConnection` runs them on PostgreSQL: it owns an asyncio event
+loop on that worker thread and drives asyncpg with it, one statement at a time, so a
+transaction function works unchanged. The translation:
 
-* ``?`` parameters become ``$1, $2, ...``;
+* ``?`` parameters become ``$1, $2, ...``; ``x IN ()`` / ``x NOT IN ()`` (an empty list,
+  which PostgreSQL cannot parse) become FALSE / TRUE;
 * ``BEGIN IMMEDIATE`` / ``BEGIN DEFERRED`` / ``BEGIN`` start a SERIALIZABLE transaction
   (the Store retries one that PostgreSQL aborts as a serialization failure, see
   ``PgStore``); ``INSERT OR IGNORE`` becomes ``INSERT ... ON CONFLICT DO NOTHING``;
@@ -20,10 +25,10 @@ storage test suite runs against both databases.
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from types import TracebackType
 from typing import Any
 
 import asyncpg
@@ -37,6 +42,8 @@ _BEGIN = re.compile(
     r"^\s*BEGIN(\s+(IMMEDIATE|DEFERRED|EXCLUSIVE))?\s*(TRANSACTION)?\s*;?\s*$", re.I
 )
 _INSERT_OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.I)
+_EMPTY_NOT_IN = re.compile(r"[\w.]+\s+NOT\s+IN\s*\(\s*\)", re.I)
+_EMPTY_IN = re.compile(r"[\w.]+\s+IN\s*\(\s*\)", re.I)
 _TYPEOF_INTEGER = re.compile(r"typeof\s*\(\s*[\w.]+\s*\)\s*(<>|!=|=)\s*'integer'", re.I)
 _SQLITE_ONLY = re.compile(r"\b(PRAGMA|sqlite_master|typeof|strftime|julianday|INSERT\s+OR)\b", re.I)
 
@@ -85,6 +92,8 @@ def translate(sql: str) -> tuple[str, bool]:
         return SERIALIZABLE, False
     if _INSERT_OR_IGNORE.match(text):
         text = _INSERT_OR_IGNORE.sub("INSERT INTO", text) + " ON CONFLICT DO NOTHING"
+    text = _EMPTY_NOT_IN.sub("TRUE", text)
+    text = _EMPTY_IN.sub("FALSE", text)
     text = _TYPEOF_INTEGER.sub(lambda m: "TRUE" if m[1] == "=" else "FALSE", text)
     leftover = _SQLITE_ONLY.search(text)
     if leftover:
@@ -101,78 +110,89 @@ def _count(status: str) -> int:
 
 
 class PgCursor:
-    """What ``await db.execute(...)`` / ``async with db.execute(...) as cur`` returns."""
+    """What ``con.execute(...)`` returns: the rows (asyncpg Records, readable by index
+    and by column name like ``sqlite3.Row``) and ``rowcount``."""
 
-    def __init__(self, conn: PgConnection, sql: str, params: Sequence[Any]) -> None:
-        self._conn = conn
-        self._sql = sql
-        self._params = tuple(params)
-        self._rows: list[Any] = []
+    def __init__(self, rows: list[Any], rowcount: int) -> None:
+        self._rows = rows
         self._pos = 0
-        self.rowcount = -1
+        self.rowcount = rowcount
 
-    async def _run(self) -> PgCursor:
-        self._rows, self.rowcount = await self._conn._run(self._sql, self._params)
-        return self
-
-    def __await__(self) -> Generator[Any, None, PgCursor]:
-        return self._run().__await__()
-
-    async def __aenter__(self) -> PgCursor:
-        return await self._run()
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        return None
-
-    async def fetchone(self) -> Any:
+    def fetchone(self) -> Any:
         if self._pos >= len(self._rows):
             return None
         row = self._rows[self._pos]
         self._pos += 1
         return row
 
-    async def fetchall(self) -> list[Any]:
-        rows, self._pos = self._rows[self._pos :], len(self._rows)
-        return rows
+    def fetchall(self) -> list[Any]:
+        rest, self._pos = self._rows[self._pos :], len(self._rows)
+        return rest
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
 
 
 class PgConnection:
-    """One asyncpg connection behind aiosqlite's ``execute``/``executemany``/``close``."""
+    """One asyncpg connection behind sqlite3's ``execute``/``executemany``/
+    ``in_transaction``/``close``. Create and use it on one thread only (the store's
+    worker thread): it runs its own event loop there."""
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self.raw = conn
+    def __init__(self, url: str, *, timeout: float = 10.0) -> None:
+        self.url = url
+        self.timeout = timeout
+        self.loop = asyncio.new_event_loop()
+        self.raw: Any = None
+        self.broken = False  # set when a call failed on the connection: reconnect next time
         self.statements = 0  # statements sent (the benchmark reports it)
 
-    @classmethod
-    async def connect(cls, url: str, *, timeout: float = 10.0) -> PgConnection:
-        return cls(await asyncpg.connect(url, timeout=timeout))
+    def run(self, coro: Any) -> Any:
+        """Run one asyncpg coroutine to its end on this connection's loop."""
+        return self.loop.run_until_complete(coro)
+
+    def connect(self) -> None:
+        """(Re)connect: a lost or broken connection is replaced by a new one."""
+        if self.raw is not None:
+            old, self.raw = self.raw, None
+            old.terminate()
+        self.raw = self.run(asyncpg.connect(self.url, timeout=self.timeout))
+        self.broken = False
+
+    def ensure_connected(self) -> None:
+        if self.raw is None or self.broken or self.raw.is_closed():
+            self.connect()
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.raw is not None and not self.raw.is_closed() and self.raw.is_in_transaction()
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> PgCursor:
-        return PgCursor(self, sql, params)
+        text = " ".join(sql.split())
+        if text in _CANNED:
+            return PgCursor(list(_CANNED[text]), -1)
+        pg, returns_rows = translate(sql)
+        self.statements += 1
+        if returns_rows:
+            rows = self.run(self.raw.fetch(pg, *params))
+            return PgCursor(list(rows), len(rows))
+        status = self.run(self.raw.execute(pg, *params))
+        return PgCursor([], _count(status))
 
-    async def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> None:
+    def executemany(self, sql: str, seq: Iterable[Sequence[Any]]) -> PgCursor:
         text, _ = translate(sql)
         args = [tuple(p) for p in seq]
         if args:
             self.statements += 1
-            await self.raw.executemany(text, args)
+            self.run(self.raw.executemany(text, args))
+        return PgCursor([], len(args))
 
-    async def _run(self, sql: str, params: tuple[Any, ...]) -> tuple[list[Any], int]:
-        text = " ".join(sql.split())
-        if text in _CANNED:
-            return list(_CANNED[text]), -1
-        pg, returns_rows = translate(sql)
-        self.statements += 1
-        if returns_rows:
-            rows = await self.raw.fetch(pg, *params)
-            return list(rows), len(rows)
-        status = await self.raw.execute(pg, *params)
-        return [], _count(status)
-
-    async def close(self) -> None:
-        await self.raw.close()
+    def close(self) -> None:
+        try:
+            if self.raw is not None and not self.raw.is_closed():
+                self.run(self.raw.close(timeout=5))
+        except Exception:
+            if self.raw is not None:
+                self.raw.terminate()
+        finally:
+            self.raw = None
+            self.loop.close()

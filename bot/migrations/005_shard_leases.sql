@@ -1,4 +1,4 @@
--- 003: one lease row per Discord shard, so no two bot processes run the same shard
+-- 005: one lease row per Discord shard, so no two bot processes run the same shard
 -- (bot/storage/leases.py). A process holds a shard while expires_at is in the future and
 -- renews it periodically; a dead process's lease simply runs out.
 

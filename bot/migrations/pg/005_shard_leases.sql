@@ -1,4 +1,4 @@
--- 003 (PostgreSQL): one lease row per Discord shard, as ../003_shard_leases.sql.
+-- 005 (PostgreSQL): one lease row per Discord shard, as ../005_shard_leases.sql.
 
 CREATE TABLE shard_leases (
     shard_id     INTEGER NOT NULL PRIMARY KEY CHECK (shard_id >= 0),
