@@ -265,6 +265,17 @@ async def backup_loop(settings: Settings, store: Store) -> None:
 
 
 # ------------------------------------------------------------- database commands
+def refuse_postgres(settings: Settings, command: str, instead: str) -> int | None:
+    """These commands work on the SQLite file; with DATABASE_URL set, say what to use."""
+    if settings.postgres_url() is None:
+        return None
+    return fail(
+        f"`python -m bot {command}` works on a SQLite database, but DATABASE_URL names a "
+        f"PostgreSQL one: {instead}",
+        EXIT_USAGE,
+    )
+
+
 def cmd_audit(args: Sequence[str]) -> int:
     from bot.audit import main as audit_main
 
@@ -277,6 +288,11 @@ def cmd_init(args: Sequence[str]) -> int:
     settings = load_settings()
     if isinstance(settings, int):
         return settings
+    refused = refuse_postgres(
+        settings, "init", "create the database with createdb; the bot creates its tables"
+    )
+    if refused is not None:
+        return refused
     return asyncio.run(init(settings))
 
 
@@ -311,6 +327,10 @@ def cmd_backup(args: Sequence[str]) -> int:
     settings = load_settings()
     if isinstance(settings, int):
         return settings
+    if ns.db is None:
+        refused = refuse_postgres(settings, "backup", "back it up with pg_dump")
+        if refused is not None:
+            return refused
     from bot.storage import StorageError
     from bot.storage.backup import backup_database, rotate
 
@@ -344,6 +364,10 @@ def cmd_restore(args: Sequence[str]) -> int:
     settings = load_settings()
     if isinstance(settings, int):
         return settings
+    if ns.db is None:
+        refused = refuse_postgres(settings, "restore", "restore a pg_dump with pg_restore")
+        if refused is not None:
+            return refused
     return asyncio.run(restore(ns.file, ns.db or settings.database_path))
 
 

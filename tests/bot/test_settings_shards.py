@@ -59,3 +59,29 @@ def test_discords_shard_formula() -> None:
     assert shard_of(guild, 16) == (guild >> 22) % 16
     with pytest.raises(ValueError):
         shard_of(guild, 0)
+
+
+@pytest.mark.parametrize(
+    ("command", "instead"),
+    [(["init"], "createdb"), (["backup"], "pg_dump"), (["restore", "x.sqlite3"], "pg_restore")],
+)
+def test_sqlite_file_commands_refuse_a_postgres_database(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    instead: str,
+) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot@127.0.0.1:1/nowhere")
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert "DATABASE_URL names a PostgreSQL one" in err and instead in err
+
+
+def test_database_url_must_be_postgres() -> None:
+    with pytest.raises(ValidationError, match="must be a PostgreSQL URL"):
+        Settings(_env_file=None, database_url="mysql://x@y/z")
+    s = Settings(_env_file=None, database_url="postgresql://bot:secret@db:5432/pontoon")
+    assert s.postgres_url() == "postgresql://bot:secret@db:5432/pontoon"
+    assert "secret" not in repr(s)
