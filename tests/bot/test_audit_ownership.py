@@ -25,31 +25,33 @@ G = 1
 ANN, BOB, CAT, DAN = 100, 200, 300, 400
 
 
-async def redirect(store: Store, transfer_id: int, new_dst: str) -> None:
-    """Send a recorded transfer to another account, fixing up both cached balances so
-    each account still agrees with its own ledger rows and the totals still add up."""
-    old_dst, amount = (
-        await raw_sql(store, "SELECT dst, amount FROM transfers WHERE id = ?", transfer_id)
+async def rewire(store: Store, transfer_id: int, end: str, account: str) -> None:
+    """Record a transfer as going to (``end="dst"``) or coming from (``"src"``) another
+    account, fixing up both cached balances so each account still agrees with its own
+    ledger rows and the totals still add up."""
+    assert end in ("src", "dst")
+    old, amount = (
+        await raw_sql(store, f"SELECT {end}, amount FROM transfers WHERE id = ?", transfer_id)
     )[0]
+    sign = (
+        1 if end == "src" else -1
+    )  # the old source gets its chips back; the old target loses them
     await tamper(
         store,
-        f"UPDATE transfers SET dst = '{new_dst}' WHERE id = {int(transfer_id)}",
-        f"UPDATE accounts SET balance = balance - {int(amount)} WHERE id = '{old_dst}'",
-        f"UPDATE accounts SET balance = balance + {int(amount)} WHERE id = '{new_dst}'",
+        f"UPDATE transfers SET {end} = '{account}' WHERE id = {int(transfer_id)}",
+        f"UPDATE accounts SET balance = balance + {sign * int(amount)} WHERE id = '{old}'",
+        f"UPDATE accounts SET balance = balance - {sign * int(amount)} WHERE id = '{account}'",
     )
+
+
+async def redirect(store: Store, transfer_id: int, new_dst: str) -> None:
+    """Send a recorded transfer to another account."""
+    await rewire(store, transfer_id, "dst", new_dst)
 
 
 async def resource(store: Store, transfer_id: int, new_src: str) -> None:
-    """Record a transfer as coming from another account (balances fixed up likewise)."""
-    old_src, amount = (
-        await raw_sql(store, "SELECT src, amount FROM transfers WHERE id = ?", transfer_id)
-    )[0]
-    await tamper(
-        store,
-        f"UPDATE transfers SET src = '{new_src}' WHERE id = {int(transfer_id)}",
-        f"UPDATE accounts SET balance = balance + {int(amount)} WHERE id = '{old_src}'",
-        f"UPDATE accounts SET balance = balance - {int(amount)} WHERE id = '{new_src}'",
-    )
+    """Record a transfer as coming from another account."""
+    await rewire(store, transfer_id, "src", new_src)
 
 
 async def last_transfer(store: Store, where: str, params: tuple[object, ...]) -> int:

@@ -38,8 +38,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.base import Clock, Con, utcnow
-from bot.storage.errors import SchemaError, StorageError, StorageUnavailable
+from bot.storage.base import Clock, Con, require_current_schema, utcnow
+from bot.storage.errors import StorageError, StorageUnavailable
 from bot.storage.models import GuildSettings
 from bot.storage.pg.connection import PgConnection
 from bot.storage.pg.migrations import load_pg_migrations, pg_applied_versions, pg_migrate
@@ -89,12 +89,7 @@ def _connect(url: str, migrate_schema: bool) -> PgConnection:
         if migrate_schema:
             con.run(pg_migrate(con.raw, migrations))
         else:
-            done = con.run(pg_applied_versions(con.raw))
-            if max(done, default=0) != len(migrations):
-                raise SchemaError(
-                    f"database schema version {max(done, default=0)}, this code needs "
-                    f"{len(migrations)}: start the bot once to migrate it"
-                )
+            require_current_schema(con.run(pg_applied_versions(con.raw)), len(migrations))
     except BaseException:
         con.close()
         raise
