@@ -97,35 +97,27 @@ def cmd_run(args: Sequence[str]) -> int:
 
 
 async def open_database(settings: Settings) -> Store | str:
-    """The store for the bot, or the one-line reason it cannot be used."""
+    """The store for the bot (PostgreSQL when DATABASE_URL is set, else the SQLite file),
+    or the one-line reason it cannot be used."""
     from bot.storage import StorageError, Store
     from bot.storage.files import check_start, mark_initialised
     from bot.storage.models import GuildSettings
 
+    defaults = GuildSettings(
+        starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
+    )
+    url = settings.postgres_url()
     try:
+        if url is not None:
+            from bot.storage.pg import PgStore
+
+            return await PgStore.connect(url, defaults=defaults)
         check_start(settings.database_path)
-        store = await Store.open(
-            settings.database_path,
-            defaults=GuildSettings(
-                starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
-            ),
-        )
+        store = await Store.open(settings.database_path, defaults=defaults)
     except StorageError as exc:
         return str(exc)
     mark_initialised(settings.database_path)
     return store
-
-
-async def open_postgres(settings: Settings, url: str) -> Store | str:
-    """The PostgreSQL store (DATABASE_URL), or the one-line reason it cannot be used."""
-    from bot.database import store_defaults
-    from bot.storage import StorageError
-    from bot.storage.pg import PgStore
-
-    try:
-        return await PgStore.connect(url, defaults=store_defaults(settings))
-    except StorageError as exc:
-        return str(exc)
 
 
 async def run(settings: Settings) -> int:
@@ -142,7 +134,7 @@ async def run(settings: Settings) -> int:
         except DatabaseInUse as exc:
             return fail(str(exc), EXIT_DATABASE)
     try:
-        store = await (open_database(settings) if url is None else open_postgres(settings, url))
+        store = await open_database(settings)
         if isinstance(store, str):
             return fail(store, EXIT_DATABASE)
         try:
