@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,6 +16,7 @@ from bot.errors import friendly
 from bot.presenter import DiscordPresenter, TableButton
 from bot.service import TableService, Timers
 from bot.settings import Settings
+from bot.sharding import ShardPlan
 from bot.storage import Store
 from engine.cards import RandomChance
 
@@ -24,9 +26,12 @@ EXTENSIONS: Sequence[str] = ("cogs.pontoon", "cogs.bank", "cogs.chips", "cogs.ba
 
 
 class PontoonBot(commands.Bot):
-    """discord.py bot holding the store, the table service and the presenter."""
+    """discord.py bot holding the store, the table service and the presenter.
 
-    def __init__(self, settings: Settings, store: Store) -> None:
+    ``make_bot`` picks this plain, single-connection bot or, when SHARD_COUNT is set,
+    :class:`ShardedPontoonBot`."""
+
+    def __init__(self, settings: Settings, store: Store, **client_options: Any) -> None:
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -34,9 +39,11 @@ class PontoonBot(commands.Bot):
             help_command=None,
             # nothing the bot says pings anyone unless a message allows it (issue 9)
             allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
         )
         self.settings = settings
         self.store = store
+        self.shard_plan = ShardPlan.from_settings(settings)
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
             store,
@@ -51,6 +58,7 @@ class PontoonBot(commands.Bot):
                 if settings.shuffle_seed is not None
                 else None
             ),
+            owns_guild=self.shard_plan.owns,
         )
         self._refreshed = False
 
@@ -72,7 +80,13 @@ class PontoonBot(commands.Bot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
+        log.info(
+            "ready as %s in %d guild(s), shard(s) %s of %d",
+            self.user,
+            len(self.guilds),
+            ",".join(map(str, self.shard_plan.ids)),
+            self.shard_plan.count,
+        )
         if not self._refreshed:
             self._refreshed = True
             # only a message that may be stale is redrawn, paced, through the writer
@@ -100,3 +114,16 @@ class PontoonBot(commands.Bot):
     async def close(self) -> None:
         await self.service.shutdown()
         await super().close()
+
+
+class ShardedPontoonBot(PontoonBot, commands.AutoShardedBot):
+    """The same bot over discord.py's AutoShardedBot: one gateway connection per shard
+    id of this process (SHARD_IDS, or all of SHARD_COUNT)."""
+
+
+def make_bot(settings: Settings, store: Store) -> PontoonBot:
+    """The bot for these settings: sharded when SHARD_COUNT is set, plain otherwise."""
+    if not settings.sharded:
+        return PontoonBot(settings, store)
+    plan = ShardPlan.from_settings(settings)
+    return ShardedPontoonBot(settings, store, shard_count=plan.count, shard_ids=list(plan.ids))

@@ -94,6 +94,7 @@ class StartBot(Protocol):
         wait_commands: bool = False,
         hard_timeout: float = 300.0,
         cwd: Path | None = None,
+        shards: Sequence[int] | None = None,
     ) -> Awaitable[BotProcess]: ...
 
 
@@ -134,11 +135,13 @@ async def start_bot_process(
         wait_commands: bool = False,
         hard_timeout: float = 300.0,
         cwd: Path | None = None,
+        shards: Sequence[int] | None = None,
     ) -> BotProcess:
         """Launch ``args`` (``python`` as args[0] means this interpreter) with
         DISCORD_API_BASE / DISCORD_GATEWAY_URL / DISCORD_TOKEN pointing at the fake plus
         ``env``; wait until it is connected (READY and GUILD_CREATEs sent; with
-        ``wait_commands`` also until it synced commands)."""
+        ``wait_commands`` also until it synced commands). ``shards``: the bot runs only
+        these shards of a sharded fake; wait for them alone (other processes run the rest)."""
         target = fake or fake_discord
         argv = list(args)
         if argv and argv[0] in ("python", "python3"):
@@ -174,6 +177,10 @@ async def start_bot_process(
                 commands=wait_commands,
                 identify_count=identifies_before + 1,
                 command_syncs=syncs_before + 1,
+            )
+            if shards is None
+            else target.wait_for_shards(
+                shards, ready_timeout, identify_count=identifies_before + len(shards)
             )
         )
         exited = asyncio.ensure_future(proc.wait())

@@ -30,7 +30,7 @@ import signal
 import sys
 import time
 import zlib
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -354,6 +354,15 @@ class _Session:
     seq: int = 0
     events: list[JSON] = field(default_factory=list)
     conn: _Connection | None = None
+    guilds_sent: bool = False  # READY and this shard's GUILD_CREATEs were dispatched
+
+    @property
+    def shard_id(self) -> int:
+        return int(self.shard[0]) if self.shard else 0
+
+    @property
+    def shard_count(self) -> int:
+        return int(self.shard[1]) if self.shard else 1
 
 
 # --------------------------------------------------------------------------- the fake
@@ -372,6 +381,9 @@ class FakeDiscord:
             windows); ``RateLimits(scale=0.2)`` shrinks the windows, ``False`` turns
             enforcement off (headers are still sent). ``rate_limited`` records every 429
             the limits gave (injected faults are not in it).
+        shard_count: the shard count ``GET /gateway/bot`` recommends. With more than one,
+            IDENTIFY must name ``[shard_id, shard_count]`` (else close 4011 Sharding
+            required) and each guild lives on shard ``(guild_id >> 22) % shard_count``.
     """
 
     def __init__(
@@ -382,11 +394,15 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41250,
         bot_name: str = "PontoonBot",
         rate_limits: RateLimits | bool = True,
+        shard_count: int = 1,
     ) -> None:
         if isinstance(rate_limits, bool):
             rate_limits = RateLimits(enabled=rate_limits)
         self.rate_limiter = RateLimiter(rate_limits)
         self.rate_limited: list[RequestRecord] = []
+        if shard_count < 1:
+            raise ValueError("shard_count must be at least 1")
+        self.shard_count = shard_count
         self.interaction_deadline = interaction_deadline
         self.validate = validate
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -421,13 +437,12 @@ class FakeDiscord:
         self._by_token: dict[str, InteractionResult] = {}
         self.presence_updates: list[JSON] = []
 
-        self._session: _Session | None = None
+        self._sessions: dict[int, _Session] = {}  # shard id -> session (0 when unsharded)
         self._connections: set[_Connection] = set()
         self.identify_count = 0
         self.resume_count = 0
         self.gateway_connects = 0
         self.identify_payloads: list[JSON] = []
-        self._guilds_sent_for_identify = 0
         self._waiters: set[asyncio.Future[None]] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -786,7 +801,7 @@ class FakeDiscord:
         if session is None or session.conn is None:
             raise RuntimeError("no bot connected to the gateway")
         conn = session.conn
-        self._session = None
+        self._sessions.pop(session.shard_id, None)
         await conn.send({"op": 9, "d": False})
 
     # ================================================================= readiness
@@ -797,8 +812,9 @@ class FakeDiscord:
 
     @property
     def bot_ready(self) -> bool:
-        """IDENTIFY seen and READY + every GUILD_CREATE sent on the current session."""
-        return self.bot_connected and self._guilds_sent_for_identify == self.identify_count > 0
+        """IDENTIFY seen and READY + every GUILD_CREATE sent on the current session of
+        every shard."""
+        return self.shards_ready(range(self.shard_count))
 
     async def wait_for_bot_ready(
         self,
@@ -1414,8 +1430,10 @@ class FakeDiscord:
     ) -> InteractionResult:
         if channel.id not in self.channels:
             raise LookupError(f"channel {channel.name!r} does not exist (deleted?)")
-        if self._session is None:
-            await self.wait_until(lambda: self._session is not None, timeout)
+        if self._session_for_guild(channel.guild_id) is None:
+            await self.wait_until(
+                lambda: self._session_for_guild(channel.guild_id) is not None, timeout
+            )
         iid = self._next_id()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(32)
         payload = self._interaction_payload(
@@ -1448,8 +1466,10 @@ class FakeDiscord:
         return result
 
     # ================================================================= gateway
-    async def _dispatch(self, event: str, data: JSON) -> None:
-        session = self._session
+    async def _dispatch(self, event: str, data: JSON, session: _Session | None = None) -> None:
+        """Send an event on ``session``, by default on the shard its guild lives on."""
+        if session is None:
+            session = self._session_for_event(event, data)
         if session is None:
             return
         session.seq += 1
@@ -1493,8 +1513,9 @@ class FakeDiscord:
         finally:
             conn.closed = True
             self._connections.discard(conn)
-            if self._session is not None and self._session.conn is conn:
-                self._session.conn = None
+            for session in self._sessions.values():
+                if session.conn is conn:
+                    session.conn = None
             self._notify()
         return ws
 
@@ -1516,21 +1537,24 @@ class FakeDiscord:
             log.debug("ignoring gateway op %s", op)
 
     async def _identify(self, conn: _Connection, d: JSON) -> None:
-        old = self._session
+        accepted, shard = await self._identify_shard(conn, d)
+        if not accepted:
+            return
+        shard_id = shard[0] if shard else 0
+        old = self._sessions.get(shard_id)
         if old is not None and old.conn is not None and old.conn is not conn:
             old.conn.closed = True
             with contextlib.suppress(Exception):
                 await old.conn.ws.close(code=4000)
-        session = _Session(
-            secrets.token_hex(16), int(d.get("intents", 0)), d.get("shard"), conn=conn
-        )
-        self._session = session
+        session = _Session(secrets.token_hex(16), int(d.get("intents", 0)), shard, conn=conn)
+        self._sessions[shard_id] = session
         self.identify_count += 1
         self.identify_payloads.append(d)
+        guilds = self._guilds_of_shard(session)
         ready: JSON = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -1544,15 +1568,17 @@ class FakeDiscord:
         }
         if session.shard is not None:
             ready["shard"] = session.shard
-        await self._dispatch("READY", ready)
-        for guild in list(self.guilds.values()):
-            await self._dispatch("GUILD_CREATE", self._guild_create_payload(guild))
-        self._guilds_sent_for_identify = self.identify_count
+        await self._dispatch("READY", ready, session)
+        for guild in guilds:
+            await self._dispatch("GUILD_CREATE", self._guild_create_payload(guild), session)
+        session.guilds_sent = True
         self._notify()
 
     async def _resume(self, conn: _Connection, d: JSON) -> None:
-        session = self._session
-        if session is None or d.get("session_id") != session.session_id:
+        session = next(
+            (s for s in self._sessions.values() if s.session_id == d.get("session_id")), None
+        )
+        if session is None:
             await conn.send({"op": 9, "d": False})
             return
         if session.conn is not None and session.conn is not conn:
@@ -1566,7 +1592,7 @@ class FakeDiscord:
             if frame["s"] > last:
                 await conn.send(frame)
         self.resume_count += 1
-        await self._dispatch("RESUMED", {})
+        await self._dispatch("RESUMED", {}, session)
         self._record("gateway_resume", detail=f"from seq {last}")
 
     async def _request_members(self, d: JSON) -> None:
@@ -1585,6 +1611,98 @@ class FakeDiscord:
                 "nonce": d.get("nonce"),
             },
         )
+
+    # ================================================================= sharding
+    # Discord puts each guild on shard (guild_id >> 22) % shard_count; a bot IDENTIFYs once
+    # per shard with [shard_id, shard_count] and gets READY and GUILD_CREATEs for that
+    # shard's guilds only; events of a guild go to its shard, DMs to shard 0.
+
+    @property
+    def _session(self) -> _Session | None:
+        """The lowest shard's session (the only one when the bot is not sharded)."""
+        return self._sessions[min(self._sessions)] if self._sessions else None
+
+    def shard_of(self, guild_id: int, shard_count: int | None = None) -> int:
+        """The shard a guild lives on."""
+        return (guild_id >> 22) % (shard_count or self.shard_count)
+
+    def add_guild_on_shard(self, name: str, shard_id: int) -> FakeGuild:
+        """A guild whose id falls on ``shard_id`` (ids are spent until one does)."""
+        if not 0 <= shard_id < self.shard_count:
+            raise ValueError(f"shard {shard_id} outside 0..{self.shard_count - 1}")
+        # Snowflakes: the shard comes from the timestamp bits; pick the next id (a second
+        # ahead of the clock, so _next_id takes it) whose timestamp falls on the shard.
+        now = (int(time.time() * 1000) - DISCORD_EPOCH_MS + 1000) << 22
+        candidate = max(self._last_id + 1, now)
+        while self.shard_of(candidate) != shard_id:
+            candidate += 1 << 22
+        self._last_id = candidate - 1
+        return self.add_guild(name)
+
+    def session_shards(self) -> list[list[int] | None]:
+        """The ``shard`` field of each live session's IDENTIFY (None when unsharded)."""
+        return [s.shard for _, s in sorted(self._sessions.items())]
+
+    def shards_ready(self, shard_ids: Iterable[int]) -> bool:
+        """Every one of these shards has a connected session that got READY and its
+        GUILD_CREATEs."""
+        wanted = list(shard_ids)
+        for shard_id in wanted:
+            s = self._sessions.get(shard_id)
+            if s is None or s.conn is None or s.conn.closed or not s.guilds_sent:
+                return False
+        return bool(wanted)
+
+    async def wait_for_shards(
+        self, shard_ids: Iterable[int], timeout: float = 20.0, *, identify_count: int = 0
+    ) -> None:
+        """Wait until ``shards_ready(shard_ids)`` and at least ``identify_count``
+        IDENTIFYs were seen in total."""
+        wanted = list(shard_ids)
+        await self.wait_until(
+            lambda: self.shards_ready(wanted) and self.identify_count >= identify_count, timeout
+        )
+
+    async def _identify_shard(self, conn: _Connection, d: JSON) -> tuple[bool, list[int] | None]:
+        """Check IDENTIFY's ``shard``; closes the socket like Discord when it is wrong."""
+        shard = d.get("shard")
+        if shard is None:
+            if self.shard_count > 1:
+                await conn.ws.close(code=4011, message=b"Sharding required")
+                return False, None
+            return True, None
+        ok = (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(x, int) for x in shard)
+            and 0 <= shard[0] < shard[1]
+            and shard[1] >= self.shard_count
+        )
+        if not ok:
+            await conn.ws.close(code=4010, message=b"Invalid shard")
+            return False, None
+        return True, [int(shard[0]), int(shard[1])]
+
+    def _guilds_of_shard(self, session: _Session) -> list[FakeGuild]:
+        return [
+            g
+            for g in list(self.guilds.values())
+            if self.shard_of(g.id, session.shard_count) == session.shard_id
+        ]
+
+    def _session_for_guild(self, guild_id: int | None) -> _Session | None:
+        if guild_id is None:
+            return self._sessions.get(0)
+        for session in self._sessions.values():
+            if self.shard_of(guild_id, session.shard_count) == session.shard_id:
+                return session
+        return None
+
+    def _session_for_event(self, event: str, data: JSON) -> _Session | None:
+        gid = data.get("guild_id")
+        if gid is None and event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+            gid = data.get("id")
+        return self._session_for_guild(None if gid is None else int(gid))
 
     # ================================================================= REST plumbing
     @web.middleware
@@ -1896,7 +2014,7 @@ class FakeDiscord:
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
