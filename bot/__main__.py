@@ -63,17 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def load_settings() -> Settings | int:
-    from pydantic import ValidationError
+    from bot.settings import load_settings as load
 
-    from bot.settings import Settings
-
-    try:
-        return Settings()
-    except ValidationError as exc:
-        errors = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
-        )
-        return fail(f"bad setting: {errors}", EXIT_USAGE)
+    settings = load()
+    return fail(settings, EXIT_USAGE) if isinstance(settings, str) else settings
 
 
 # ----------------------------------------------------------------------- run the bot

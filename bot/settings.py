@@ -244,3 +244,17 @@ class Settings(BaseSettings):
                 "DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)"
             )
         return self.discord_token.get_secret_value()
+
+
+def load_settings() -> Settings | str:
+    """The settings, or the one line that says which setting is bad (for the operator:
+    every ``python -m bot`` command reads its settings through here, never a traceback)."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        errors = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
+        )
+        return f"bad setting: {errors}"
