@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -208,7 +209,7 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
 async def watch_database(
     store: Store, lock: ProcessLock | None, stop: Callable[[int, str], None], every: float = 2.0
 ) -> None:
-    """Notice a deleted or replaced database file even while nobody plays, and keep the
+    """Notice a deleted, replaced or overwritten database file even while nobody plays, and keep the
     process lock's file in place (a deleted lock file is locked afresh)."""
     from bot.storage import DatabaseGone
     from bot.storage.lock import DatabaseInUse
@@ -217,6 +218,7 @@ async def watch_database(
         await asyncio.sleep(every)
         try:
             store.check_file()
+            await store.check_written_elsewhere()
             if lock is not None:
                 lock.ensure()
         except DatabaseGone:
@@ -389,5 +391,19 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
 }
 
 
+def exit_process(code: int) -> None:
+    """Exit with ``code``; when a store left a connection unclosed on purpose (its
+    database file was overwritten in place), exit without finalizers, which would close
+    it and write its log into the other program's file."""
+    from bot.storage.base import abandoned_connections
+
+    if abandoned_connections():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        logging.shutdown()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_process(main())
