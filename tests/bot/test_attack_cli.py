@@ -90,3 +90,53 @@ def test_a_second_bot_on_another_name_of_the_same_database_is_refused(
     finally:
         holder.kill()
         holder.wait()
+
+
+TAMPERS = {
+    # caught before: the totals do not add up
+    "balance raised": "UPDATE accounts SET balance = balance + 500 WHERE user_id = 3",
+    # a member's row removed: the account's chips would be granted again at next sight
+    "member row deleted": "DELETE FROM members WHERE user_id = 5",
+    # the append-only trigger dropped, then a grant's recipient rewritten (totals agree)
+    "ledger rewritten": "DROP TRIGGER transfers_no_update; "
+    "UPDATE transfers SET dst = 'member:1:4' WHERE dst = 'member:1:3'; "
+    "UPDATE accounts SET balance = 0 WHERE user_id = 3; "
+    "UPDATE accounts SET balance = 2000 WHERE user_id = 4",
+    "table dropped": "DROP TABLE chips_in_play",
+}
+
+
+@pytest.mark.parametrize("tamper", list(TAMPERS))
+def test_restore_of_a_tampered_backup_is_refused(tmp_path: Path, tamper: str) -> None:
+    """`restore` audits the backup first. A backup with a member's row deleted, or with
+    its append-only trigger dropped and the ledger rewritten, used to pass the audit and
+    be restored; a dropped table crashed `restore` and `audit` with a traceback."""
+    import asyncio
+    import sqlite3
+
+    from bot.storage import Store
+
+    db = tmp_path / "bot.sqlite3"
+
+    async def fill() -> None:
+        store = await Store.open(db)
+        for uid in range(1, 10):
+            await store.ensure_member(1, uid)
+        await store.close()
+
+    asyncio.run(fill())
+    backup = tmp_path / "backup.sqlite3"
+    assert run_bot(["backup", "--to", str(backup)], db).returncode == 0
+    con = sqlite3.connect(backup)
+    con.executescript(TAMPERS[tamper])
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    audit_run = run_bot(["audit", "--db", str(backup)], db)
+    assert audit_run.returncode in (1, 2), audit_run
+    assert "Traceback" not in audit_run.stdout + audit_run.stderr, audit_run
+    run = run_bot(["restore", str(backup)], db)
+    assert run.returncode == 1, run
+    assert "Traceback" not in run.stdout + run.stderr, run
+    assert "restore refused, nothing changed" in run.stderr.strip().splitlines()[-1], run
+    assert db.read_bytes() == before
