@@ -190,9 +190,24 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
 
     try:
         async with hold_shard_leases(store, settings, on_lost=lease_lost), bot:
-            await bot.start(
-                settings.discord_token.get_secret_value() if settings.discord_token else ""
-            )
+            token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+            try:
+                # bot.start() is login() then connect(); the login is bounded in time
+                try:
+                    await asyncio.wait_for(
+                        bot.login(token), timeout=settings.discord_login_timeout_seconds
+                    )
+                except TimeoutError:
+                    raise OSError(
+                        f"no answer to the login in {settings.discord_login_timeout_seconds:g} s"
+                    ) from None
+                await bot.connect()
+            except Exception as exc:
+                if not stopping:
+                    raise
+                # a stop asked for while starting (Ctrl-C before the gateway was ready)
+                # cuts the login or the connection short: that is the stop, not a fault
+                log.debug("start-up cut short by the stop: %r", exc)
     finally:
         for task in helpers:
             task.cancel()

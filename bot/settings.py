@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = None
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    # How long logging in to Discord may take before the bot gives up (exit 5): an
+    # endpoint that accepts the connection but never answers must not hang the start.
+    discord_login_timeout_seconds: Seconds = 30
     dev_guild_id: Annotated[int, Field(gt=0)] | None = None
 
     # Sharding: how many shards the bot has in all, and which of them this process runs

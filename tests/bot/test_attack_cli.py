@@ -6,6 +6,7 @@ the fix that it names.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,90 @@ def test_restore_of_a_tampered_backup_is_refused(tmp_path: Path, tamper: str) ->
     assert "Traceback" not in run.stdout + run.stderr, run
     assert "restore refused, nothing changed" in run.stderr.strip().splitlines()[-1], run
     assert db.read_bytes() == before
+
+
+@pytest.fixture
+def silent_endpoint() -> Iterator[str]:
+    """A Discord endpoint that accepts connections and never answers."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join()
+        for conn in held:
+            conn.close()
+        server.close()
+
+
+def test_a_silent_endpoint_is_given_up_on_with_one_line(
+    tmp_path: Path, silent_endpoint: str
+) -> None:
+    """An endpoint that accepts but never answers used to hang the start for ever."""
+    run = run_bot(
+        [],
+        tmp_path / "bot.sqlite3",
+        DISCORD_API_BASE=f"http://{silent_endpoint}/api/v10",
+        DISCORD_GATEWAY_URL=f"ws://{silent_endpoint}/gateway",
+        DISCORD_LOGIN_TIMEOUT_SECONDS="1",
+    )
+    assert run.returncode == 5, run
+    assert "no answer to the login in 1 s" in one_error_line(run)
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_signal_during_the_login_stops_cleanly(
+    tmp_path: Path, silent_endpoint: str, signum: str
+) -> None:
+    """Ctrl-C while the bot is still logging in (the gateway not ready) used to end with
+    "the bot stopped on an unexpected error: ClientConnectionError" and exit 1."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.bot.cli_helpers import REPO, bot_env
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        env=bot_env(
+            tmp_path / "bot.sqlite3",
+            DISCORD_API_BASE=f"http://{silent_endpoint}/api/v10",
+            DISCORD_GATEWAY_URL=f"ws://{silent_endpoint}/gateway",
+        ),
+        cwd=REPO,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        seen = []
+        for line in proc.stderr:
+            seen.append(line)
+            if "logging in" in line:
+                break
+        proc.send_signal(getattr(signal, signum))
+        rest = proc.stderr.read()
+        assert proc.wait(timeout=30) == 0, "".join(seen) + rest
+    finally:
+        proc.kill()
+        proc.wait()
+    assert "Traceback" not in rest and "error:" not in rest, rest
+    assert "stopped cleanly" in rest, rest
