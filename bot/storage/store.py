@@ -47,6 +47,7 @@ from bot.storage.errors import (
     TableNotEmpty,
     TableNotFound,
 )
+from bot.storage.languages import LanguageStore
 from bot.storage.migrations import applied_versions, load_migrations, migrate
 from bot.storage.models import (
     GAMES,
@@ -148,7 +149,7 @@ def _table_record(row: Sequence[Any]) -> TableRecord:
     )
 
 
-class Store:
+class Store(LanguageStore):
     """All persistent state of the bot. Create with ``await Store.open(path)``."""
 
     def __init__(

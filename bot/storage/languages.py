@@ -1,0 +1,94 @@
+"""The languages members and servers chose with /language (migration 003).
+
+A mixin of :class:`bot.storage.Store`, kept in its own module so the rest of the store
+does not depend on it. ``None`` means no choice was made: follow Discord.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import aiosqlite
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+    from contextlib import AbstractAsyncContextManager
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
+#: the locales the catalogs have (bot/i18n); the migration's CHECK lists the same
+LANGUAGE_CODES = ("en", "de", "fr", "hi", "fa")
+
+
+class LanguageStore:
+    """Store methods for member and server languages."""
+
+    if TYPE_CHECKING:
+
+        def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+        async def _transact(
+            self, work: Callable[[aiosqlite.Connection], Awaitable[T]], *, mode: str = ...
+        ) -> T: ...
+
+        @staticmethod
+        async def _one(db: aiosqlite.Connection, sql: str, params: Any = ()) -> Any: ...
+
+        def _now(self) -> str: ...
+
+    async def member_language(self, user_id: int) -> str | None:
+        async with self._read() as db:
+            row = await self._one(
+                db, "SELECT locale FROM member_languages WHERE user_id = ?", (user_id,)
+            )
+        return None if row is None else str(row[0])
+
+    async def set_member_language(self, user_id: int, locale: str | None) -> None:
+        """Remember a member's language (None: forget it, follow Discord again)."""
+        _check(locale)
+
+        async def work(db: aiosqlite.Connection) -> None:
+            if locale is None:
+                await db.execute("DELETE FROM member_languages WHERE user_id = ?", (user_id,))
+            else:
+                await db.execute(
+                    "INSERT INTO member_languages (user_id, locale, updated_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
+                    "updated_at = excluded.updated_at",
+                    (user_id, locale, self._now()),
+                )
+
+        await self._transact(work)
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        async with self._read() as db:
+            row = await self._one(
+                db, "SELECT locale FROM guild_languages WHERE guild_id = ?", (guild_id,)
+            )
+        return None if row is None else str(row[0])
+
+    async def set_guild_language(
+        self, guild_id: int, locale: str | None, by_user_id: int | None = None
+    ) -> None:
+        """Set a server's language for public table messages (None: follow Discord)."""
+        _check(locale)
+
+        async def work(db: aiosqlite.Connection) -> None:
+            if locale is None:
+                await db.execute("DELETE FROM guild_languages WHERE guild_id = ?", (guild_id,))
+            else:
+                await db.execute(
+                    "INSERT INTO guild_languages (guild_id, locale, updated_at, updated_by) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
+                    "locale = excluded.locale, updated_at = excluded.updated_at, "
+                    "updated_by = excluded.updated_by",
+                    (guild_id, locale, self._now(), by_user_id),
+                )
+
+        await self._transact(work)
+
+
+def _check(locale: str | None) -> None:
+    if locale is not None and locale not in LANGUAGE_CODES:
+        raise ValueError(f"unsupported language {locale!r}")
