@@ -112,6 +112,13 @@ def pct(locale: str, value: Fraction | float, digits: int = 2) -> str:
     return format_percent(Decimal(float(value)), pattern, locale=_babel(locale))
 
 
+class Raw(str):
+    """A placeholder value put in exactly as it is: no number formatting, no bidi
+    isolates. For Discord markup parts such as ids in ``<#{channel}>`` or ``<t:{ts}:R>``."""
+
+    __slots__ = ()
+
+
 class Msg:
     """A catalog message not yet rendered: put it into another message as a placeholder
     value and it is rendered in that message's language."""
@@ -143,6 +150,8 @@ def _babel(locale: str) -> str:
 
 
 def _value(locale: str, value: object) -> str:
+    if isinstance(value, Raw):
+        return str(value)
     if isinstance(value, Msg):
         text = value.render(locale)
     elif isinstance(value, bool):
@@ -258,6 +267,7 @@ __all__ = [
     "PDI",
     "RTL_LOCALES",
     "Msg",
+    "Raw",
     "all_keys",
     "catalog",
     "choose",
