@@ -1,0 +1,130 @@
+"""A German, French, Hindi and Persian server plays through the fake Discord without
+meeting English: a Punto Banco coup (bets by form and command, refusals, payouts, odds,
+balance, closing) and a Pontoon round, checked on everything members could see
+(tests/e2e/i18n_check.py). German and French come from Discord (the members' client
+``locale``, the server's ``guild_locale``), Persian (not a Discord locale) from
+/language; a member whose Discord is French reads French privately at a German table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import t
+from tests.e2e.conftest import StartBot, World
+from tests.e2e.i18n_check import english_leaks, modal_texts, seen_by
+from tests.e2e.pontoon_driver import Table, start
+from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
+
+pytestmark = pytest.mark.e2e
+
+NAMES = ["alice", "bob", "carol", "Casino", "pontoon"]
+
+
+class Localized(Table):
+    """Drives the bot with the labels members see in ``locale``."""
+
+    locale: str = "en"
+    results: list[InteractionResult]
+
+    def pb_message(self) -> FakeMessage:
+        return self.fake.latest_message_with_button(
+            self.world.channel, t(self.locale, "pb.side.punto")
+        )
+
+    async def pb_form(self, member: FakeMember, side: str, amount: str) -> str:
+        r = await self.fake.click(member, self.pb_message(), label=t(self.locale, side))
+        self.results.append(r)
+        assert r.callback_type == 9 and r.modal is not None, r.all_text
+        sub = await self.fake.submit_modal(member, None, r.modal.custom_id, {"amount": amount})
+        await self.quiet()
+        return sub.all_text
+
+    async def cmd(
+        self, member: FakeMember, command: str, sub: str | None, options: dict[str, object]
+    ) -> str:
+        r = await self.fake.slash(member, self.world.channel, command, sub, options)
+        self.results.append(r)
+        await self.quiet()
+        return r.all_text
+
+    def public(self) -> list[FakeMessage]:
+        return [m for m in self.fake.channel_messages(self.world.channel) if not m.ephemeral]
+
+
+async def _languages(fake: FakeDiscord, world: World, t_: Localized, locale: str) -> None:
+    """Discord locales before the bot connects; Persian chosen with /language."""
+    if locale != "fa":
+        fake.set_guild_locale(world.guild, locale)
+        for member in (world.alice, world.bob, world.carol):
+            fake.set_locale(member, locale)
+
+
+@pytest.mark.parametrize("locale", ["de", "fr", "hi", "fa"])
+async def test_a_server_plays_in_its_language_without_meeting_english(
+    locale: str,
+    fake_discord: FakeDiscord,
+    world: World,
+    start_bot_process: StartBot,
+    tmp_path: Path,
+) -> None:
+    tb = Localized(fake_discord, world)
+    tb.locale, tb.results = locale, []
+    await _languages(fake_discord, world, tb, locale)
+    private_fr = locale == "de"  # carol's Discord is French on a German server
+    if private_fr:
+        fake_discord.set_locale(world.carol, "fr")
+    await start(
+        start_bot_process, tmp_path / "db.sqlite3", SHUFFLE_SEED="0", BACCARAT_BETTING_SECONDS="6"
+    )
+    if locale == "fa":
+        text = await tb.cmd(world.alice, "language", None, {"server": "fa", "member": "fa"})
+        assert t("fa", "lang.name.fa") in text, text
+        for member in (world.bob, world.carol):
+            await tb.cmd(member, "language", None, {"member": "fa"})
+    carol_locale = "fr" if private_fr else locale
+
+    # ---------------------------------------------------------------- Punto Banco
+    opened = await tb.cmd(world.alice, "baccarat", "start", {"max_bet": 5000})
+    assert opened == t(locale, "pb.opened", seconds=6), opened
+    placed = await tb.pb_form(world.alice, "pb.side.banco", "10")
+    assert t(locale, "pb.placed", amount=10, side=t(locale, "pb.side.banco")) in placed, placed
+    await tb.cmd(world.bob, "baccarat", "bet", {"side": "punto", "amount": 20})
+    refused = await tb.cmd(world.carol, "baccarat", "bet", {"side": "banco", "amount": 2000})
+    assert t(carol_locale, "engine.pb.only", amount=1000)[1:] in refused, refused
+    bad = await tb.pb_form(world.carol, "pb.side.egalite", "abc")
+    assert bad == t(carol_locale, "err.amount.not_number", text="abc"), bad
+    payouts = t(locale, "pb.summary.payouts")
+    await fake_discord.wait_until(lambda: any(payouts in m.text for m in tb.public()), timeout=25)
+    await tb.quiet(grace=0.3)
+    summary = next(m for m in tb.public() if payouts in m.text)
+    assert t(locale, "pb.summary.net", net="+9") in summary.text or "+9" in summary.text
+    odds = await tb.cmd(world.bob, "baccarat", "odds", {})
+    assert t(locale, "pb.odds.edge_head") in odds, odds
+    balance = await tb.cmd(world.alice, "balance", None, {})
+    assert balance == t(locale, "chips.balance.self", chips=1009), balance
+    ended = await tb.cmd(world.alice, "baccarat", "end", {})
+    assert ended == t(locale, "pb.ended", amount=0), ended
+    closed = t(locale, "pb.table_closed", reason=t(locale, "reason.ended_by", name="alice"))
+    assert any(closed in m.text for m in tb.public()), [m.text for m in tb.public()][-3:]
+
+    # ------------------------------------------------------------ what members saw
+    tb.assert_all_answered()
+    if private_fr:
+        carol_private = [
+            text
+            for m in fake_discord.ephemerals(world.carol)
+            for text in (m.text, *(v.text for v in m.history))
+        ]
+        assert carol_private and not english_leaks(carol_private, "fr", NAMES)
+        assert any(t("fr", "err.amount.not_number", text="abc") in x for x in carol_private)
+        people: list[FakeMember] = [world.alice, world.bob]
+        forms = [r for r in tb.results if r.modal is not None and r.modal.user_id != world.carol.id]
+    else:
+        people = [world.alice, world.bob, world.carol]
+        forms = tb.results
+    seen = seen_by(fake_discord, people) + modal_texts(forms)
+    assert len(seen) > 15
+    leaks = english_leaks(seen, locale, NAMES)
+    assert not leaks, "\n".join(leaks[:15])
