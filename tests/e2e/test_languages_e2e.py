@@ -16,6 +16,7 @@ from tests.e2e.conftest import StartBot, World
 from tests.e2e.i18n_check import english_leaks, modal_texts, seen_by
 from tests.e2e.pontoon_driver import Table, start
 from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
+from tests.fakediscord.server import command_problems
 
 pytestmark = pytest.mark.e2e
 
@@ -128,3 +129,49 @@ async def test_a_server_plays_in_its_language_without_meeting_english(
     assert len(seen) > 15
     leaks = english_leaks(seen, locale, NAMES)
     assert not leaks, "\n".join(leaks[:15])
+
+
+def _walk(cmd: dict[str, object], path: str = "") -> list[tuple[str, dict[str, object]]]:
+    here = f"{path}{cmd['name']}"
+    out = [(here, cmd)]
+    for opt in cmd.get("options") or []:  # type: ignore[attr-defined]
+        out += _walk(opt, here + " ")
+    return out
+
+
+async def test_slash_commands_are_localised_for_discords_locales(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Every command, subcommand and option has a German, French and Hindi name and
+    description that Discord accepts (the fake refuses what Discord refuses), and
+    choices have localized names; Persian is not a Discord locale, so it is not sent."""
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    registered = fake_discord.commands()
+    assert registered, "no commands synced"
+    names = {c["name"] for c in registered}
+    assert {"pontoon", "baccarat", "balance", "language"} <= names
+    for cmd in registered:
+        assert command_problems(cmd) == []
+        for where, item in _walk(cmd):
+            for key in ("name_localizations", "description_localizations"):
+                loc = item.get(key) or {}
+                assert set(loc) == {"de", "fr", "hi"}, (where, key, loc)  # type: ignore[arg-type]
+            for choice in item.get("choices") or []:  # type: ignore[attr-defined]
+                if choice["value"] in {"en", "de", "fr", "hi", "fa"}:
+                    continue  # a language's own name is the same for every reader
+                assert set(choice.get("name_localizations") or {}) == {"de", "fr", "hi"}, (
+                    where,
+                    choice,
+                )
+    pontoon = next(c for c in registered if c["name"] == "pontoon")
+    assert pontoon["name_localizations"]["de"] == "ponton"
+    twist = next(o for o in pontoon["options"] if o["name"] == "twist")
+    assert twist["name_localizations"] == {"de": "drehen", "fr": "tourner", "hi": "ट्विस्ट"}
+
+
+def test_the_fake_refuses_names_discord_refuses() -> None:
+    ok = {"name": "kaufen", "description": "x", "name_localizations": {"hi": "खरीदें"}}
+    assert command_problems(ok) == []
+    for bad in ("Kaufen", "kaufen sie", "k" * 33, ""):
+        assert command_problems({"name": "buy", "name_localizations": {"de": bad}}), bad
+    assert command_problems({"name": "buy", "name_localizations": {"fa": "خرید"}})
