@@ -84,6 +84,9 @@ async def test_a_server_plays_in_its_language_without_meeting_english(
         assert t("fa", "lang.name.fa") in text, text
         for member in (world.bob, world.carol):
             await tb.cmd(member, "language", None, {"member": "fa"})
+        # only Manage Server changes the server's language; a refusal changes nothing
+        denied = await tb.cmd(world.bob, "language", None, {"server": "de"})
+        assert denied == t("fa", "lang.need_manage"), denied
     carol_locale = "fr" if private_fr else locale
 
     # ---------------------------------------------------------------- Punto Banco
