@@ -72,6 +72,7 @@ class PontoonBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
+        await self.languages.load()
         self.add_dynamic_items(TableButton)
         for ext in EXTENSIONS:
             try:

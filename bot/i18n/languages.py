@@ -35,6 +35,15 @@ class Languages:
         self._guild_choice: dict[int, str | None] = {}
         self._member_discord: dict[int, str] = {}
         self._guild_discord: dict[int, str] = {}
+        self._loaded = False
+
+    async def load(self) -> None:
+        """Read every stored choice once (at start-up), so the ``*_now`` lookups that
+        rendering code uses need no database."""
+        members, guilds = await self.store.all_languages()
+        self._member_choice.update(members)
+        self._guild_choice.update(guilds)
+        self._loaded = True
 
     # --------------------------------------------------------------- what Discord says
     def note(self, interaction: Any) -> None:
@@ -59,14 +68,14 @@ class Languages:
 
     # ------------------------------------------------------------------------ choices
     async def member_choice(self, user_id: int) -> str | None:
-        if user_id not in self._member_choice:
+        if user_id not in self._member_choice and not self._loaded:
             self._member_choice[user_id] = await self.store.member_language(user_id)
-        return self._member_choice[user_id]
+        return self._member_choice.get(user_id)
 
     async def guild_choice(self, guild_id: int) -> str | None:
-        if guild_id not in self._guild_choice:
+        if guild_id not in self._guild_choice and not self._loaded:
             self._guild_choice[guild_id] = await self.store.guild_language(guild_id)
-        return self._guild_choice[guild_id]
+        return self._guild_choice.get(guild_id)
 
     async def choose_member(self, user_id: int, locale: str | None) -> None:
         await self.store.set_member_language(user_id, locale)
@@ -75,6 +84,21 @@ class Languages:
     async def choose_guild(self, guild_id: int, locale: str | None, by: int | None) -> None:
         await self.store.set_guild_language(guild_id, locale, by)
         self._guild_choice[guild_id] = locale
+
+    # ------------------------------------------- resolve without I/O (after ``load``)
+    def guild_now(self, guild_id: int | None) -> str:
+        """:meth:`guild` from what is known in memory (every choice once loaded)."""
+        if guild_id is None:
+            return DEFAULT_LOCALE
+        chosen = self._guild_choice.get(guild_id)
+        return chosen or self.discord_guild(guild_id) or DEFAULT_LOCALE
+
+    def member_now(self, user_id: int, guild_id: int | None = None) -> str:
+        """:meth:`member` from what is known in memory (every choice once loaded)."""
+        chosen = self._member_choice.get(user_id)
+        if chosen:
+            return chosen
+        return self.discord_member(user_id) or self.guild_now(guild_id)
 
     # ------------------------------------------------------------------------ resolve
     async def guild(self, guild_id: int | None) -> str:

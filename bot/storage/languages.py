@@ -35,7 +35,17 @@ class LanguageStore:
         @staticmethod
         async def _one(db: aiosqlite.Connection, sql: str, params: Any = ()) -> Any: ...
 
+        @staticmethod
+        async def _all(db: aiosqlite.Connection, sql: str, params: Any = ()) -> list[Any]: ...
+
         def _now(self) -> str: ...
+
+    async def all_languages(self) -> tuple[dict[int, str], dict[int, str]]:
+        """Every stored choice: (user id -> locale, guild id -> locale)."""
+        async with self._read() as db:
+            members = await self._all(db, "SELECT user_id, locale FROM member_languages")
+            guilds = await self._all(db, "SELECT guild_id, locale FROM guild_languages")
+        return {int(r[0]): str(r[1]) for r in members}, {int(r[0]): str(r[1]) for r in guilds}
 
     async def member_language(self, user_id: int) -> str | None:
         async with self._read() as db:

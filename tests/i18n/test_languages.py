@@ -80,3 +80,15 @@ async def test_public_messages_follow_the_servers_choice_then_its_locale(store: 
     assert await langs.public(_interaction(5, "fr", guild_locale="hi")) == "fa"
     assert await Languages(store).guild(10) == "fa"
     assert await langs.guild(None) == "en"
+
+
+async def test_loaded_choices_resolve_without_the_database(store: Store) -> None:
+    await store.set_member_language(5, "fa")
+    await store.set_guild_language(10, "hi")
+    langs = Languages(store, guild_preferred=lambda gid: "de")
+    await langs.load()
+    assert langs.member_now(5) == "fa" and langs.guild_now(10) == "hi"
+    assert langs.guild_now(11) == "de" and langs.member_now(6, 11) == "de"
+    langs.note(_interaction(6, "fr"))
+    assert langs.member_now(6, 11) == "fr"
+    assert await langs.member_choice(7) is None  # known absent after load: no query
