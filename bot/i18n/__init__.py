@@ -96,7 +96,8 @@ def num(locale: str, value: int | float | Decimal) -> str:
     """A number punctuated for the locale. Digits are grouped from five digits on
     (1016 · 12,345 · 12.345 · 12 345 · 12,34,567 in Hindi), as most style guides write
     four-digit numbers without a separator."""
-    if abs(value) < 10_000:
+    small = -10_000 < value < 10_000
+    if small:
         return format_decimal(value, format="0.###", locale=_babel(locale))
     return format_decimal(value, locale=_babel(locale))
 

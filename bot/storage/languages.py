@@ -56,20 +56,7 @@ class LanguageStore:
 
     async def set_member_language(self, user_id: int, locale: str | None) -> None:
         """Remember a member's language (None: forget it, follow Discord again)."""
-        _check(locale)
-
-        async def work(db: aiosqlite.Connection) -> None:
-            if locale is None:
-                await db.execute("DELETE FROM member_languages WHERE user_id = ?", (user_id,))
-            else:
-                await db.execute(
-                    "INSERT INTO member_languages (user_id, locale, updated_at) VALUES (?, ?, ?) "
-                    "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
-                    "updated_at = excluded.updated_at",
-                    (user_id, locale, self._now()),
-                )
-
-        await self._transact(work)
+        await self._set_language("member_languages", "user_id", user_id, locale, None)
 
     async def guild_language(self, guild_id: int) -> str | None:
         async with self._read() as db:
@@ -82,23 +69,30 @@ class LanguageStore:
         self, guild_id: int, locale: str | None, by_user_id: int | None = None
     ) -> None:
         """Set a server's language for public table messages (None: follow Discord)."""
-        _check(locale)
+        await self._set_language("guild_languages", "guild_id", guild_id, locale, by_user_id)
+
+    async def _set_language(
+        self, table: str, key: str, ident: int, locale: str | None, by_user_id: int | None
+    ) -> None:
+        """Upsert (or, for None, delete) one row of ``table`` (a fixed name, never input)."""
+        if locale is not None and locale not in LANGUAGE_CODES:
+            raise ValueError(f"unsupported language {locale!r}")
+        by = ", updated_by" if table == "guild_languages" else ""
 
         async def work(db: aiosqlite.Connection) -> None:
             if locale is None:
-                await db.execute("DELETE FROM guild_languages WHERE guild_id = ?", (guild_id,))
-            else:
-                await db.execute(
-                    "INSERT INTO guild_languages (guild_id, locale, updated_at, updated_by) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET "
-                    "locale = excluded.locale, updated_at = excluded.updated_at, "
-                    "updated_by = excluded.updated_by",
-                    (guild_id, locale, self._now(), by_user_id),
-                )
+                await db.execute(f"DELETE FROM {table} WHERE {key} = ?", (ident,))
+                return
+            values: tuple[object, ...] = (ident, locale, self._now())
+            if by:
+                values += (by_user_id,)
+            marks = ", ".join("?" * len(values))
+            await db.execute(
+                f"INSERT INTO {table} ({key}, locale, updated_at{by}) VALUES ({marks}) "
+                f"ON CONFLICT ({key}) DO UPDATE SET locale = excluded.locale, "
+                "updated_at = excluded.updated_at"
+                + (", updated_by = excluded.updated_by" if by else ""),
+                values,
+            )
 
         await self._transact(work)
-
-
-def _check(locale: str | None) -> None:
-    if locale is not None and locale not in LANGUAGE_CODES:
-        raise ValueError(f"unsupported language {locale!r}")
