@@ -202,7 +202,7 @@ def choose(n: int, one: str, other: str) -> str:
 
 
 # ------------------------------------------------------------ English text -> message id
-_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+|-?\d+")
+_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+|-?\d{1,12}")  # not ids (17+ digits)
 
 
 @functools.cache
