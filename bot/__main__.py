@@ -1,68 +1,351 @@
-"""``python -m bot`` runs the bot; ``python -m bot audit`` checks the chip ledger."""
+"""``python -m bot [COMMAND]``: run the bot, or look after its database.
+
+Every failure the operator can meet at start (a bad setting, no token, a token Discord
+refuses, Discord unreachable, a database in use by another bot, missing, empty,
+read-only or damaged) ends the process with ONE line on stderr and a non-zero exit code,
+never a traceback. Ctrl-C (SIGINT) and SIGTERM stop the bot cleanly: timers stopped,
+the database closed after the write in progress (every table is saved at each change).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
+    from bot.storage import Store
+    from bot.storage.lock import ProcessLock
+
+log = logging.getLogger("bot")
+
+USAGE = """\
+usage: python -m bot                  run the bot (settings from .env / the environment)
+       python -m bot audit [--db PATH] check the chip ledger; exit 1 on any discrepancy
+       python -m bot init             create a new, empty database on purpose
+       python -m bot backup [--to PATH]
+                                      write an online backup now (default: BACKUP_DIR)
+       python -m bot restore FILE     audit FILE, then make it the database (bot stopped)
+"""
+
+# Exit codes: 0 clean stop, 1 a check failed (audit, restore refused), 2 usage or
+# settings, 3 the database cannot be used, 4 Discord refused the token, 5 Discord
+# cannot be reached.
+EXIT_USAGE, EXIT_DATABASE, EXIT_TOKEN, EXIT_UNREACHABLE = 2, 3, 4, 5
+
+
+def fail(message: str, code: int) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] == "audit":
-        from bot.audit import main as audit_main
-
-        return audit_main(args[1:])
-    if args and args[0] in ("-h", "--help"):
-        print("usage: python -m bot          run the bot (settings from .env / environment)")
-        print("       python -m bot audit    check the chip ledger; exit 1 on any discrepancy")
+    command = args[0] if args else "run"
+    if command in ("-h", "--help", "help"):
+        print(USAGE, end="")
         return 0
-    return asyncio.run(run())
+    handler = COMMANDS.get(command)
+    if handler is None:
+        print(f"error: unknown command {command!r}", file=sys.stderr)
+        print(USAGE, end="", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return handler(args[1:])
+    except KeyboardInterrupt:  # Ctrl-C outside the bot's own loop (e.g. during a restore)
+        return 130
 
 
-async def run() -> int:
+def load_settings() -> Settings | int:
     from pydantic import ValidationError
 
     from bot.settings import Settings
 
     try:
-        settings = Settings()
+        return Settings()
     except ValidationError as exc:
-        print(f"error: bad setting: {exc}", file=sys.stderr)
-        return 2
+        errors = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
+        )
+        return fail(f"bad setting: {errors}", EXIT_USAGE)
+
+
+# ----------------------------------------------------------------------- run the bot
+def cmd_run(args: Sequence[str]) -> int:
+    if args:
+        return fail(f"`python -m bot` takes no arguments, got {' '.join(args)!r}", EXIT_USAGE)
+    settings = load_settings()
+    if isinstance(settings, int):
+        return settings
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        print(
-            "error: no DISCORD_TOKEN. Copy .env.example to .env and put your bot's token in "
+        return fail(
+            "no DISCORD_TOKEN. Copy .env.example to .env and put your bot's token in "
             "DISCORD_TOKEN (Discord Developer Portal -> your application -> Bot -> Reset Token).",
-            file=sys.stderr,
+            EXIT_USAGE,
         )
-        return 2
+    return asyncio.run(run(settings))
 
-    from bot.app import PontoonBot
-    from bot.endpoints import configure_endpoints
-    from bot.storage import Store
 
-    configure_endpoints(settings.discord_api_base, settings.discord_gateway_url)
+async def open_database(settings: Settings) -> Store | str:
+    """The store for the bot, or the one-line reason it cannot be used."""
+    from bot.storage import StorageError, Store
+    from bot.storage.files import check_start, mark_initialised
     from bot.storage.models import GuildSettings
 
-    store = await Store.open(
-        settings.database_path,
-        defaults=GuildSettings(
-            starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
-        ),
-    )
+    try:
+        check_start(settings.database_path)
+        store = await Store.open(
+            settings.database_path,
+            defaults=GuildSettings(
+                starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
+            ),
+        )
+    except StorageError as exc:
+        return str(exc)
+    mark_initialised(settings.database_path)
+    return store
+
+
+async def run(settings: Settings) -> int:
+    import discord
+
+    from bot.storage.lock import DatabaseInUse, ProcessLock
+
+    try:
+        lock = ProcessLock.acquire(settings.database_path)
+    except DatabaseInUse as exc:
+        return fail(str(exc), EXIT_DATABASE)
+    try:
+        store = await open_database(settings)
+        if isinstance(store, str):
+            return fail(store, EXIT_DATABASE)
+        try:
+            return await serve(settings, store, lock)
+        except discord.LoginFailure as exc:
+            return fail(f"Discord refused the bot token (DISCORD_TOKEN): {exc}", EXIT_TOKEN)
+        except (OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
+            where = settings.discord_api_base or "discord.com"
+            return fail(f"cannot reach Discord at {where}: {exc}", EXIT_UNREACHABLE)
+        except Exception as exc:  # one line for the operator; the details in the debug log
+            log.debug("the bot stopped on an unexpected error", exc_info=exc)
+            return fail(f"the bot stopped on an unexpected error: {exc!r}", 1)
+        finally:
+            await store.close()
+    finally:
+        lock.release()
+
+
+async def serve(settings: Settings, store: Store, lock: ProcessLock) -> int:
+    """Run the bot until it stops; returns the exit code."""
+    from bot.app import PontoonBot
+    from bot.endpoints import configure_endpoints
+    from bot.storage import DatabaseGone
+
+    configure_endpoints(settings.discord_api_base, settings.discord_gateway_url)
     bot = PontoonBot(settings, store)
+    loop = asyncio.get_running_loop()
+    outcome: dict[str, int] = {"code": 0}
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop(code: int, why: str) -> None:
+        if stopping:
+            return
+        outcome["code"] = code
+        log.warning("stopping: %s", why)
+        stopping.append(loop.create_task(bot.close()))
+
+    def on_fatal(exc: DatabaseGone) -> None:
+        loop.call_soon(stop, EXIT_DATABASE, str(exc))
+
+    store.on_fatal = on_fatal
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop, 0, f"{signal.Signals(signum).name} received")
+    helpers = [
+        loop.create_task(watch_database(store, lock, stop), name="watch-database"),
+        loop.create_task(backup_loop(settings, store), name="backups"),
+    ]
     try:
         async with bot:
-            await bot.start(settings.discord_token.get_secret_value())
+            await bot.start(
+                settings.discord_token.get_secret_value() if settings.discord_token else ""
+            )
     finally:
-        await store.close()
+        for task in helpers:
+            task.cancel()
+        for task in [*helpers, *stopping]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(signum)
+    if outcome["code"] == 0:
+        log.info("stopped cleanly; every table is saved and reloads at the next start")
+    return outcome["code"]
+
+
+async def watch_database(
+    store: Store, lock: ProcessLock, stop: Callable[[int, str], None], every: float = 2.0
+) -> None:
+    """Notice a deleted or replaced database file even while nobody plays, and keep the
+    process lock's file in place (a deleted lock file is locked afresh)."""
+    from bot.storage import DatabaseGone
+    from bot.storage.lock import DatabaseInUse
+
+    while True:
+        await asyncio.sleep(every)
+        try:
+            store.check_file()
+            lock.ensure()
+        except DatabaseGone:
+            return  # store.on_fatal stops the bot
+        except DatabaseInUse as exc:
+            log.critical("the lock file was replaced and %s; stopping", exc)
+            stop(EXIT_DATABASE, str(exc))
+            return
+        except OSError as exc:
+            log.warning("cannot check the database's lock file: %s", exc)
+
+
+async def backup_loop(settings: Settings, store: Store) -> None:
+    """Scheduled online backups with rotation (BACKUP_INTERVAL_MINUTES, BACKUP_KEEP)."""
+    from bot.storage.backup import rotate
+
+    if settings.backup_interval_minutes <= 0:
+        return
+    while True:
+        await asyncio.sleep(settings.backup_interval_minutes * 60)
+        try:
+            settings.backup_dir.mkdir(parents=True, exist_ok=True)
+            path = await store.backup(settings.backup_dir)
+            removed = rotate(settings.backup_dir, settings.backup_keep)
+            log.info("backup written: %s (%d old backup(s) removed)", path, len(removed))
+        except Exception as exc:  # a failed backup must not stop the bot
+            log.error("scheduled backup to %s failed: %s", settings.backup_dir, exc)
+
+
+# ------------------------------------------------------------- database commands
+def cmd_audit(args: Sequence[str]) -> int:
+    from bot.audit import main as audit_main
+
+    return audit_main(list(args))
+
+
+def cmd_init(args: Sequence[str]) -> int:
+    if args:
+        return fail("`python -m bot init` takes no arguments", EXIT_USAGE)
+    settings = load_settings()
+    if isinstance(settings, int):
+        return settings
+    return asyncio.run(init(settings))
+
+
+async def init(settings: Settings) -> int:
+    from bot.storage import StorageError, Store
+    from bot.storage.files import mark_initialised, prepare_init
+    from bot.storage.lock import ProcessLock
+
+    db = settings.database_path
+    try:
+        with ProcessLock.acquire(db):
+            prepare_init(db)
+            store = await Store.open(db)
+            await store.close()
+            mark_initialised(db)
+    except StorageError as exc:
+        return fail(str(exc), EXIT_DATABASE)
+    print(f"created a new, empty database at {db}")
     return 0
+
+
+def cmd_backup(args: Sequence[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot backup",
+        description="Write an online backup of the database now (safe while the bot runs).",
+    )
+    parser.add_argument("--db", type=Path, default=None, help="default: DATABASE_PATH")
+    parser.add_argument("--to", type=Path, default=None, help="a file or folder (BACKUP_DIR)")
+    ns = parser.parse_args(list(args))
+    settings = load_settings()
+    if isinstance(settings, int):
+        return settings
+    from bot.storage import StorageError
+    from bot.storage.backup import backup_database, rotate
+
+    db: Path = ns.db or settings.database_path
+    dest: Path = ns.to or settings.backup_dir
+    try:
+        if ns.to is None:
+            dest.mkdir(parents=True, exist_ok=True)
+        path = backup_database(db, dest)
+    except (StorageError, OSError) as exc:
+        return fail(f"backup of {db} failed: {exc}", EXIT_DATABASE)
+    except Exception as exc:  # sqlite3.Error: a damaged database
+        return fail(f"backup of {db} failed: {exc}", EXIT_DATABASE)
+    if ns.to is None:
+        rotate(dest, settings.backup_keep)
+    print(f"backup written: {path}")
+    return 0
+
+
+def cmd_restore(args: Sequence[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m bot restore",
+        description="Make a backup the bot's database, after auditing it. The bot must be "
+        "stopped; the replaced database is kept as <database>.before-restore.",
+    )
+    parser.add_argument("file", type=Path, help="the backup to restore")
+    parser.add_argument("--db", type=Path, default=None, help="default: DATABASE_PATH")
+    ns = parser.parse_args(list(args))
+    settings = load_settings()
+    if isinstance(settings, int):
+        return settings
+    return asyncio.run(restore(ns.file, ns.db or settings.database_path))
+
+
+async def restore(backup: Path, db: Path) -> int:
+    from bot.storage import StorageError
+    from bot.storage.backup import audit_backup, restore_database
+    from bot.storage.files import mark_initialised
+    from bot.storage.lock import DatabaseInUse, ProcessLock
+
+    try:
+        lock = ProcessLock.acquire(db)
+    except DatabaseInUse as exc:
+        return fail(f"{exc}; restore refused", EXIT_DATABASE)
+    with lock:
+        ok, report = await audit_backup(backup)
+        print(report)
+        if not ok:
+            return fail(f"{backup} failed the audit; restore refused, nothing changed", 1)
+        try:
+            restore_database(backup, db)
+        except (StorageError, OSError) as exc:
+            return fail(f"restore failed: {exc}", EXIT_DATABASE)
+        mark_initialised(db)
+    print(f"restored {backup} to {db}")
+    return 0
+
+
+COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
+    "run": cmd_run,
+    "audit": cmd_audit,
+    "init": cmd_init,
+    "backup": cmd_backup,
+    "restore": cmd_restore,
+}
 
 
 if __name__ == "__main__":

@@ -10,6 +10,12 @@ Checks, over one consistent snapshot of the database:
 * every escrow and kitty account belongs to an existing table of the same server, and
   holds chips only while that table is open;
 * every open table's escrow and kitty hold exactly what the table's saved game state says;
+* the "chips in play at one table per server" rows match the saved tables (every seated
+  member or bettor has one, no row points at a closed table or a member not there);
+* who owns what: each seat's stake in the saved game is held against that member's own
+  escrow entries in the ledger (since the escrow last stood empty), and each seat's chips
+  in the saved game against the member's ledger balance (a payout sent to the wrong
+  member, or a stake booked to someone else, fails even when every total adds up);
 * ledger rows are well formed (no cross-server moves, grants only to members, no dangling
   account ids) and SQLite's own integrity and foreign-key checks pass.
 
@@ -27,7 +33,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.storage import LedgerSnapshot, StorageError, Store, escrow_account, kitty_account
+from bot.storage import (
+    LedgerSnapshot,
+    StorageError,
+    Store,
+    escrow_account,
+    kitty_account,
+    member_account,
+    parse_account,
+)
 
 
 @dataclass(slots=True)
@@ -156,46 +170,146 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
             )
     problems.extend(snapshot.anomalies)
     balances = {a.account: a.balance for a in snapshot.accounts}
+    guild_of = {table_id: guild for table_id, (guild, _) in snapshot.tables.items()}
     for table_id, (game, state_json) in snapshot.open_states.items():
         try:
-            held = table_holdings(game, state_json)
+            saved = saved_table(game, state_json)
         except (ValueError, KeyError, TypeError) as exc:
             problems.append(f"table {table_id}: saved state unreadable ({exc})")
             continue
-        if held is None:
+        if saved is None:
             continue
+        problems.extend(
+            ownership_problems(
+                table_id,
+                guild_of.get(table_id, 0),
+                saved,
+                snapshot.escrow_nets.get(table_id, {}),
+                balances,
+            )
+        )
+        present = set(saved.in_play)
+        recorded = snapshot.in_play.get(table_id, set())
+        for user in sorted(present - recorded):
+            problems.append(
+                f"table {table_id}: member {user} has chips in play there but no "
+                "chips_in_play row (the one-table rule cannot hold for them)"
+            )
+        for user in sorted(recorded - present):
+            problems.append(
+                f"table {table_id}: a chips_in_play row for member {user}, who has "
+                "nothing in play there"
+            )
         for account, want in (
-            (escrow_account(table_id), held[0]),
-            (kitty_account(table_id), held[1]),
+            (escrow_account(table_id), saved.escrow),
+            (kitty_account(table_id), saved.kitty),
         ):
             have = balances.get(account, 0)
             if have != want:
                 problems.append(
                     f"{account}: holds {have:,} chips but its table's state says {want:,}"
                 )
+    for table_id in sorted(set(snapshot.in_play) - set(snapshot.open_states)):
+        problems.append(
+            f"chips_in_play rows for table {table_id}, which is not open: "
+            f"members {sorted(snapshot.in_play[table_id])} are locked out of other tables"
+        )
     return report
 
 
-def table_holdings(game: str, state_json: str) -> tuple[int, int] | None:
-    """(escrow, kitty) that an open table's saved state says it holds; None for a state
-    that is not a table service's snapshot ({"engine": ..., "meta": ...})."""
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """What an open table's saved state says it holds, and who owns what there."""
+
+    escrow: int
+    kitty: int
+    stakes: dict[str, int]  # seat -> chips of theirs in the escrow now
+    chips: dict[str, int]  # seat -> chips the game thinks the member holds (Pontoon)
+    exact: bool  # True: escrow only ever pays back to whoever staked (Punto Banco)
+    # members with chips in play there (seated at Pontoon, betting at Punto Banco)
+    in_play: frozenset[int] = frozenset()
+
+
+def saved_table(game: str, state_json: str) -> SavedTable | None:
+    """Read a saved table; None for a state that is not a table service's snapshot
+    ({"engine": ..., "meta": ...}).
+
+    Stakes are what closing the table now would hand back from escrow to each seat: the
+    engine's own refunds, computed on a copy of the saved state."""
     try:
         data = json.loads(state_json)
     except json.JSONDecodeError:
         return None
     if not isinstance(data, dict) or "engine" not in data:
         return None
-    engine_state = data["engine"]
+    stakes: dict[str, int] = {}
     if game == "pontoon":
         from engine.pontoon import Table
+        from engine.pontoon.types import ESCROW
 
-        table = Table.from_json(engine_state)
-        return table.escrow, table.kitty
+        table = Table.from_json(data["engine"])
+        escrow, kitty = table.escrow, table.kitty
+        chips = {s: int(n) for s, n in table.balances.items() if _is_member(s)}
+        for t in table.abandon():
+            if t.src == ESCROW and _is_member(t.dst):
+                stakes[t.dst] = stakes.get(t.dst, 0) + int(t.amount)
+        seated = frozenset(int(s) for s in table.seats if _is_member(s))
+        return SavedTable(escrow, kitty, stakes, chips, exact=False, in_play=seated)
     if game == "baccarat":
         from engine.punto_banco import PuntoBancoTable
 
-        return PuntoBancoTable.from_json(engine_state).escrow, 0
+        coup = PuntoBancoTable.from_json(data["engine"])
+        for bet in coup.bets:
+            stakes[bet.bettor] = stakes.get(bet.bettor, 0) + int(bet.amount)
+        bettors = frozenset(int(s) for s in stakes if _is_member(s))
+        return SavedTable(coup.escrow, 0, stakes, {}, exact=True, in_play=bettors)
     raise ValueError(f"unknown game {game!r}")
+
+
+def ownership_problems(
+    table_id: str,
+    guild_id: int,
+    owners: SavedTable,
+    escrow_nets: dict[str, int],
+    balances: dict[str, int],
+) -> list[str]:
+    """Each seat's stake against the member's escrow entries, each seat's chips against
+    the member's balance. ``escrow_nets``: account -> net chips into the table's escrow
+    since it last stood at zero."""
+    found: list[str] = []
+    escrow = escrow_account(table_id)
+    members = {s: member_account(guild_id, int(s)) for s in {*owners.stakes, *owners.chips}}
+    for seat, stake in sorted(owners.stakes.items()):
+        paid_in = escrow_nets.get(members[seat], 0)
+        # Pontoon: a seat's chips may have left the escrow for the banker (a bust), so
+        # its entries may exceed its stake; never the other way round. Punto Banco: the
+        # escrow pays only back to whoever bet, so the two are equal.
+        if paid_in < stake or (owners.exact and paid_in != stake):
+            found.append(
+                f"table {table_id}: seat {seat} has {stake:,} chips staked in the saved "
+                f"game but the ledger's {escrow} entries from {members[seat]} come to "
+                f"{paid_in:,}"
+            )
+    if owners.exact:
+        for account, paid_in in sorted(escrow_nets.items()):
+            kind, _, user, _ = parse_account(account)
+            if kind == "member" and paid_in > 0 and str(user) not in owners.stakes:
+                found.append(
+                    f"table {table_id}: the ledger's {escrow} holds {paid_in:,} chips from "
+                    f"{account}, who has no stake at the table"
+                )
+    for seat, chips in sorted(owners.chips.items()):
+        have = balances.get(members[seat], 0)
+        if chips > have:
+            found.append(
+                f"table {table_id}: seat {seat} has {chips:,} chips in the saved game but "
+                f"the ledger gives {members[seat]} only {have:,}"
+            )
+    return found
+
+
+def _is_member(seat: str) -> bool:
+    return seat.isascii() and seat.isdigit()
 
 
 async def audit(store: Store) -> AuditReport:

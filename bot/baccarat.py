@@ -41,9 +41,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from bot.errors import BusyElsewhere, ServiceError, TableExists
-from bot.service import new_table_id, save_snapshot, seat_of
-from bot.storage import Store, member_account
+from bot.errors import BusyElsewhere, ServiceError, TableExists, engine_fault
+from bot.service import Backoff, close_in_store, new_table_id, save_snapshot, seat_of
+from bot.storage import Move, Store, member_account, parse_account
+from bot.storage.errors import StorageError
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
 from engine.pontoon.types import Transfer
@@ -138,6 +139,10 @@ class BaccaratTable:
         self.last_results = list(meta["last_results"])
         self.names = dict(meta["names"])
         self.message_id = meta["message_id"]
+
+    def in_play(self) -> set[int]:
+        """Members with chips in play here: everyone with a bet on the coup."""
+        return {int(b) for b in self.bettors() if b.isascii() and b.isdigit()}
 
     def name(self, seat: str) -> str:
         return self.names.get(seat) or f"<@{seat}>"
@@ -239,6 +244,7 @@ class BaccaratService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._closing = False
+        self._backoff = Backoff()
         # Other games register checks here: "is this channel taken?" and "is this
         # member's money in play there?" (one table per channel; chips in play at one
         # table of a server at a time).
@@ -504,9 +510,21 @@ class BaccaratService:
         name: tuple[str, str | None] | None = None,
     ) -> list[Transfer]:
         """Run one engine step and write its transfers with the new snapshot in one
-        transaction. RuleError: nothing changed. A storage failure: the table is put back."""
+        transaction. On ANY failure (a rule refusal, an engine that raised part-way
+        through, a refused write) the table is put back as it was last saved and nothing
+        is written; an unexpected engine exception becomes :class:`EngineFault`."""
         before = live.snapshot()
-        transfers = list(step(live.engine))
+        try:
+            transfers = list(step(live.engine))
+        except RuleError:
+            live.restore(before)
+            raise
+        except Exception as exc:
+            live.restore(before)
+            log.exception(
+                "Punto Banco table %s: the engine failed on %r; table restored", live.table_id, note
+            )
+            raise engine_fault(exc) from exc
         if name is not None and name[1]:
             live.names[name[0]] = name[1][:64]
         try:
@@ -549,15 +567,20 @@ class BaccaratService:
                     self._open_window(live)
             else:
                 before = live.snapshot()
-                result = live.engine.deal(self.chance)
-                live.phase = Phase.DEALING
-                live.empty_windows = 0
-                live.last_results = results_to_json(result.settlement)
                 try:
+                    result = live.engine.deal(self.chance)
+                    live.phase = Phase.DEALING
+                    live.empty_windows = 0
+                    live.last_results = results_to_json(result.settlement)
                     await self._persist(live, result.transfers, _coup_note(result))
-                except BaseException:
+                except BaseException as exc:
                     live.restore(before)
                     self._open_window(live)  # try again after another window
+                    if isinstance(exc, Exception) and not isinstance(
+                        exc, RuleError | ServiceError | StorageError
+                    ):
+                        log.exception("Punto Banco table %s: the deal failed", table_id)
+                        raise engine_fault(exc) from exc
                     raise
                 live.deadline = live.closes_at = None
                 bettors = list(dict.fromkeys(r.bet.bettor for r in result.settlement.results))
@@ -595,14 +618,17 @@ class BaccaratService:
             if table_id not in self.tables:
                 return []
             before = live.snapshot()
-            refunds: list[Transfer] = []
-            for bettor in live.bettors():
-                refunds.extend(live.engine.withdraw_all(bettor))
             try:
-                await self.store.close_table(table_id, refunds, f"closed: {reason}"[:200])
+                applied = await close_in_store(
+                    self.store,
+                    live,
+                    lambda: [t for b in live.bettors() for t in live.engine.withdraw_all(b)],
+                    reason,
+                )
             except BaseException:
                 live.restore(before)
                 raise
+            refunds = [t if isinstance(t, Transfer) else _engine_transfer(t) for t in applied]
             self.tables.pop(table_id, None)
             self.by_channel.pop(live.channel_id, None)
             live.deadline = live.closes_at = None
@@ -646,18 +672,36 @@ class BaccaratService:
                 continue
             try:
                 await self.close_window(table_id)
+                self._backoff.succeeded(table_id)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("closing the betting window of %s failed", table_id)
+            except Exception as exc:
+                failures, delay = self._backoff.failed(table_id)
+                log.warning(
+                    "Punto Banco table %s: closing the betting window failed "
+                    "(failure %d in a row: %r); next try in %.1f s",
+                    table_id,
+                    failures,
+                    exc,
+                    delay,
+                    exc_info=not isinstance(exc, StorageError),
+                )
                 if live.deadline is not None and live.deadline <= time.monotonic():
                     self._open_window(live)
+                    live.deadline = time.monotonic() + max(delay, live.betting_seconds)
 
     async def _present(self, call: Awaitable[None]) -> None:
         try:
             await call
         except Exception:  # presentation must never undo a committed move
             log.exception("presenting a Punto Banco change failed")
+
+
+def _engine_transfer(move: Move) -> Transfer:
+    """A ledger refund as the engine names it (seat id, ``@escrow``), for the presenter."""
+    kind, _, user_id, _ = parse_account(move.dst)
+    dst = seat_of(user_id) if kind == "member" and user_id is not None else "@house"
+    return Transfer("@escrow", dst, move.amount, move.reason)
 
 
 def _coup_note(result: CoupResult) -> str:

@@ -119,6 +119,24 @@ class _Amount:
         )
 
 
+class EngineFault(ServiceError):
+    """The game engine failed part-way through an action (a bug or an impossible state,
+    e.g. an empty pack). The service has put the table back as it was last saved."""
+
+    def __init__(self, detail: str | None = None) -> None:
+        why = f" ({detail})" if detail else ""
+        super().__init__(
+            f"The game could not do that{why}. The table is exactly as it was; nothing was changed.",
+            key="err.engine_fault",
+        )
+
+
+def engine_fault(exc: BaseException) -> EngineFault:
+    """The member-facing error for an unexpected exception raised by an engine call."""
+    detail = str(exc)[:120] if isinstance(exc, ConfigError) else None
+    return EngineFault(detail)
+
+
 def parse_amount(text: str | int | None, what: str = "amount") -> int:
     """Parse a chip amount typed by a member: a whole positive number, at most 10^9."""
     if text is None:

@@ -13,17 +13,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.errors import BusyElsewhere, NoTable, NotSeated, ServiceError, StaleButton, TableExists
-from bot.storage.errors import StorageError
+from bot.errors import (
+    BusyElsewhere,
+    NoTable,
+    NotSeated,
+    ServiceError,
+    StaleButton,
+    TableExists,
+    engine_fault,
+)
+from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
@@ -32,7 +41,25 @@ from engine.pontoon.types import HOUSE, Action, ActionKind, Outcome, Phase, Tran
 log = logging.getLogger(__name__)
 
 GAME_PONTOON = "pontoon"
-TIMER_RETRY_SECONDS = 5.0  # a timer whose action the database refused tries again after this
+TIMER_RETRY_SECONDS = 5.0  # a timer whose action failed tries again after this, doubling
+TIMER_MAX_BACKOFF_SECONDS = 600.0  # ... up to this long between two tries
+
+
+class Backoff:
+    """Per-table count of timer steps that failed in a row: the next try waits
+    ``TIMER_RETRY_SECONDS * 2**failures`` (at most ``TIMER_MAX_BACKOFF_SECONDS``)."""
+
+    def __init__(self) -> None:
+        self._failures: dict[str, int] = {}
+
+    def failed(self, table_id: str) -> tuple[int, float]:
+        """Record a failure; returns (failures in a row, seconds to wait)."""
+        n = self._failures.get(table_id, 0)
+        self._failures[table_id] = n + 1
+        return n + 1, min(TIMER_RETRY_SECONDS * 2**n, TIMER_MAX_BACKOFF_SECONDS)
+
+    def succeeded(self, table_id: str) -> None:
+        self._failures.pop(table_id, None)
 
 
 @dataclass
@@ -69,6 +96,10 @@ class LiveTable:
 
     def snapshot(self) -> str:
         return json.dumps({"engine": self.engine.to_json(), "meta": self.meta()})
+
+    def in_play(self) -> set[int]:
+        """Members with chips in play here: everyone seated (one table per server)."""
+        return {int(s) for s in self.engine.seats if s.isascii() and s.isdigit()}
 
     @property
     def seated(self) -> list[str]:
@@ -116,9 +147,19 @@ class StoreLike(Protocol):
         message_id: int | None,
         transfers: Sequence[Any],
         log: str | None,
+        *,
+        in_play: Collection[int] | None = None,
     ) -> None: ...
 
-    async def close_table(self, table_id: str, transfers: Sequence[Any]) -> None: ...
+    async def close_table(
+        self,
+        table_id: str,
+        transfers: Sequence[Any] = (),
+        log: str | None = "closed",
+        *,
+        expected_version: int | None = None,
+        refund_from_ledger: bool = False,
+    ) -> Any: ...
 
     async def load_open_tables(self) -> Sequence[Any]: ...
 
@@ -135,6 +176,8 @@ class Snapshotted(Protocol):
     store_version: int
 
     def snapshot(self) -> str: ...
+
+    def in_play(self) -> set[int]: ...
 
 
 async def save_snapshot(
@@ -153,8 +196,54 @@ async def save_snapshot(
         live.message_id,
         list(transfers),
         note,
+        in_play=live.in_play(),
     )
     live.store_version = version
+
+
+Step = Action | Callable[[Table], Action | None]
+
+
+async def close_in_store(
+    store: StoreLike,
+    live: Snapshotted,
+    refunds_of: Callable[[], Sequence[Transfer]],
+    reason: str,
+) -> list[Transfer] | list[Any]:
+    """Return every chip on a table and mark it closed, in one transaction, whatever the
+    game. The engine's refunds (``refunds_of()``) are used when the ledger agrees with
+    them; if the engine fails or its view of the escrow differs from the ledger's, the
+    refunds are computed from the ledger's escrow entries instead, so a table can always
+    be closed. Returns the moves applied: the engine's Transfers, or the ledger's Moves.
+    The close is refused (StaleVersion) when the stored table is not at the version
+    this process holds: a stale copy never closes the live table."""
+    note = f"closed: {reason}"[:200]
+    try:
+        refunds: list[Transfer] | None = list(refunds_of())
+    except Exception:
+        log.exception("table %s: the engine could not work out the refunds", live.table_id)
+        refunds = None
+    if refunds is not None:
+        try:
+            await store.close_table(
+                live.table_id, refunds, note, expected_version=live.store_version
+            )
+            return refunds
+        except (InsufficientChips, TableNotEmpty, ValueError) as exc:
+            log.warning(
+                "table %s: the game's refunds disagree with the ledger (%s); "
+                "refunding from the ledger's escrow entries instead",
+                live.table_id,
+                exc,
+            )
+    moves = await store.close_table(
+        live.table_id,
+        (),
+        note,
+        expected_version=live.store_version,
+        refund_from_ledger=True,
+    )
+    return list(moves)
 
 
 def new_table_id() -> str:
@@ -187,6 +276,7 @@ class TableService:
         self._timer_tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: dict[str, asyncio.Event] = {}
         self._closing = False
+        self._backoff = Backoff()
         # Other games register "is this member's money tied up there?" checks here, so a
         # member never has chips in play at two tables of one server at once.
         self.busy_checks: list[Callable[[int, int], bool]] = []
@@ -280,12 +370,12 @@ class TableService:
         async with self.lock(f"open:{channel_id}"), self.lock(live.table_id):
             if channel_id in self.by_channel:
                 raise TableExists()
-            await self._persist(live, [], "open")
-            self._register(live)
             chips = await self.store.ensure_member(guild_id, opener_id)
+            # the table is stored with its opener seated, in one transaction
             outcome = await self._apply(
                 live, Action(seat_of(opener_id), ActionKind.JOIN, amount=chips)
             )
+            self._register(live)
         await self.presenter.table_changed(live, outcome)
         self._arm_timer(live)
         return live
@@ -315,6 +405,7 @@ class TableService:
             if version is not None and version != live.engine.version:
                 raise StaleButton()
             seat = seat_of(user_id)
+            names_before = dict(live.names)
             if kind is ActionKind.JOIN:
                 busy = self.table_of_member(live.guild_id, user_id)
                 if (busy is not None and busy is not live) or self.member_busy_elsewhere(
@@ -335,7 +426,11 @@ class TableService:
                 shoot=shoot,
                 target=seat_of(target) if target is not None else None,
             )
-            outcome = await self._apply(live, action)
+            try:
+                outcome = await self._apply(live, action)
+            except BaseException:
+                live.names = names_before
+                raise
         await self._after_change(live, outcome)
         return outcome
 
@@ -370,14 +465,21 @@ class TableService:
                     "or open a house-banked table.",
                 )
             await self._sync_balances(live)
-            combined = Outcome()
+
+            def cut(eng: Table) -> Action | None:
+                return Action(seat, ActionKind.CUT) if eng.banker is None else None
+
+            def deal(eng: Table) -> Action:
+                dealer = eng.banker if eng.banker not in (None, HOUSE) else seat
+                assert dealer is not None
+                return Action(dealer, ActionKind.DEAL)
+
+            steps: list[Step] = []
             if eng.phase is Phase.ROUND_OVER:
-                self._merge(combined, await self._apply(live, Action(seat, ActionKind.NEXT_ROUND)))
-            if eng.banker is None:
-                self._merge(combined, await self._apply(live, Action(seat, ActionKind.CUT)))
-            dealer = eng.banker if eng.banker not in (None, HOUSE) else seat
-            assert dealer is not None
-            self._merge(combined, await self._apply(live, Action(dealer, ActionKind.DEAL)))
+                steps.append(Action(seat, ActionKind.NEXT_ROUND))
+            steps += [cut, deal]
+            # next round, cut and deal are saved in ONE transaction: all or nothing
+            combined = await self._apply_steps(live, steps)
         await self._after_change(live, combined)
         return combined
 
@@ -399,28 +501,73 @@ class TableService:
                 eng.set_balance(seat, chips)
 
     async def _apply(self, live: LiveTable, action: Action) -> Outcome:
-        """engine.apply + one storage transaction; on a storage failure the table is put
-        back exactly as it was and the error propagates."""
+        """engine.apply + one storage transaction (see :meth:`_apply_steps`)."""
+        return await self._apply_steps(live, [action])
+
+    async def _apply_steps(self, live: LiveTable, steps: Sequence[Step]) -> Outcome:
+        """Run engine steps in memory, then save the result in ONE transaction.
+
+        A step is an Action or a function of the table giving the next Action (None:
+        skip). On ANY failure - a rule refusal, an engine that raised part-way through
+        (a bug, an empty pack), a refused write - the table is put back exactly as it
+        was last saved and nothing is written: RuleError and storage errors propagate,
+        any other engine exception becomes :class:`bot.errors.EngineFault`.
+        """
         before = live.engine.to_json()
-        outcome = live.engine.apply(action, self.chance)
+        outcome = Outcome()
+        notes: list[str] = []
         try:
-            await self._persist(live, outcome.transfers, f"{action.seat} {action.kind.value}")
+            last: ActionKind | None = None
+            for step in steps:
+                action = step if isinstance(step, Action) else step(live.engine)
+                if action is None:
+                    continue
+                self._merge(outcome, live.engine.apply(action, self.chance))
+                notes.append(f"{action.seat} {action.kind.value}")
+                last = action.kind
+            eng = live.engine
+            if eng.phase is Phase.ROUND_OVER and last not in (None, ActionKind.NEXT_ROUND):
+                # Between hands the table waits in WAITING: the bank passes (P-NEXT-2),
+                # people may join, leave or sell the bank (P-SELL-1) before the next Deal.
+                settled = eng.to_json()
+                actor = eng.banker if eng.banker in eng.seats else eng.seats[0]
+                try:
+                    self._merge(
+                        outcome, eng.apply(Action(actor, ActionKind.NEXT_ROUND), self.chance)
+                    )
+                    notes.append(f"{actor} next_round")
+                except Exception as exc:  # the settled round stands; the next Deal moves on
+                    log.warning("table %s stays in ROUND_OVER: %r", live.table_id, exc)
+                    live.engine = Table.from_json(settled)
+        except RuleError:
+            live.engine = Table.from_json(before)
+            raise
+        except Exception as exc:
+            live.engine = Table.from_json(before)
+            log.exception(
+                "table %s: the engine failed on %s; the table was restored to its saved state",
+                live.table_id,
+                "; ".join(notes) or steps,
+            )
+            raise engine_fault(exc) from exc
+        try:
+            await self._persist(live, outcome.transfers, "; ".join(notes) or "no-op")
         except BaseException:
             live.engine = Table.from_json(before)
             raise
         live.last_activity = time.monotonic()
-        eng = live.engine
-        if eng.phase is Phase.ROUND_OVER and action.kind is not ActionKind.NEXT_ROUND:
-            # Between hands the table waits in WAITING: the bank passes (P-NEXT-2), people
-            # may join, leave or sell the bank (P-SELL-1) before the next Deal.
-            actor = eng.banker if eng.banker in eng.seats else eng.seats[0]
-            try:
-                self._merge(outcome, await self._apply(live, Action(actor, ActionKind.NEXT_ROUND)))
-            except StorageError as exc:
-                # The settling action is committed: report it as done. The table stays
-                # settled in ROUND_OVER, from where the next Deal moves on.
-                log.warning("table %s stays in ROUND_OVER: %s", live.table_id, exc)
         return outcome
+
+    async def _save_meta(self, live: LiveTable, change: Callable[[], None], note: str) -> None:
+        """Change the table's bot-side state (bank offer, auction) and save it; if the
+        save fails the change is undone, so memory never runs ahead of the database."""
+        offer, auction = live.sale_offer, copy.deepcopy(live.auction)
+        change()
+        try:
+            await self._persist(live, [], note)
+        except BaseException:
+            live.sale_offer, live.auction = offer, auction
+            raise
 
     async def _persist(self, live: LiveTable, transfers: Sequence[Transfer], note: str) -> None:
         await save_snapshot(self.store, live, GAME_PONTOON, transfers, note)
@@ -452,8 +599,11 @@ class TableService:
                     "P-SELL-1",
                     f"The buyer has only {eng.balances.get(seat_of(buyer_id), 0)} chips.",
                 )
-            live.sale_offer = (seller_id, buyer_id, price)
-            await self._persist(live, [], f"bank offered to {buyer_id} for {price}")
+            await self._save_meta(
+                live,
+                lambda: setattr(live, "sale_offer", (seller_id, buyer_id, price)),
+                f"bank offered to {buyer_id} for {price}",
+            )
 
     async def accept_bank(self, table_id: str, buyer_id: int) -> Outcome:
         live = self.get(table_id)
@@ -472,8 +622,13 @@ class TableService:
                     seat_of(seller_id), ActionKind.SELL_BANK, amount=price, target=seat_of(buyer_id)
                 ),
             )
-            live.sale_offer = None
-            await self._persist(live, [], "bank sale done")
+            try:
+                await self._save_meta(
+                    live, lambda: setattr(live, "sale_offer", None), "bank sale done"
+                )
+            except StorageError as exc:  # the sale itself is saved; the offer is spent
+                live.sale_offer = None
+                log.warning("table %s: clearing the spent bank offer not saved: %s", table_id, exc)
         await self._after_change(live, outcome)
         return outcome
 
@@ -497,8 +652,13 @@ class TableService:
             if len(eng.seats) < 2:
                 raise RuleError("P-SELL-1", "Nobody else is seated to bid.")
             ends_at = time.time() + seconds
-            live.auction = {"seller": seller_id, "ends_at": ends_at, "bids": {}}
-            await self._persist(live, [], f"auction opened by {seller_id}")
+            await self._save_meta(
+                live,
+                lambda: setattr(
+                    live, "auction", {"seller": seller_id, "ends_at": ends_at, "bids": {}}
+                ),
+                f"auction opened by {seller_id}",
+            )
         self._arm_timer(live)
         return ends_at
 
@@ -520,8 +680,11 @@ class TableService:
             have = live.engine.balances.get(seat, 0)
             if amount > have:
                 raise RuleError("P-SELL-1", f"You have only {have} chips to bid with.")
-            auc["bids"][str(user_id)] = amount
-            await self._persist(live, [], f"bid {amount} by {user_id}")
+            await self._save_meta(
+                live,
+                lambda: auc["bids"].__setitem__(str(user_id), amount),
+                f"bid {amount} by {user_id}",
+            )
             return amount
 
     async def _finish_auction(self, live: LiveTable) -> None:
@@ -567,9 +730,8 @@ class TableService:
             if table_id not in self.tables:
                 return
             before = live.engine.to_json()
-            refunds = live.engine.abandon()
             try:
-                await self.store.close_table(live.table_id, list(refunds))
+                await close_in_store(self.store, live, lambda: live.engine.abandon(), reason)
             except BaseException:
                 live.engine = Table.from_json(before)
                 raise
@@ -631,30 +793,41 @@ class TableService:
                 auction_left = self.auction_seconds_left(live)
                 if auction_left is not None:
                     wake = min(wake, now + auction_left)
-                    if auction_left <= 0:
-                        await self._finish_auction(live)
-                        continue
-                if wake > now:
+                if wake > now and (auction_left is None or auction_left > 0):
                     event = self._wake.setdefault(table_id, asyncio.Event())
                     event.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(event.wait(), min(wake - now, 5.0))
                     continue
+                closing = live.deadline is None or live.deadline > now
                 try:
-                    if live.deadline is not None and live.deadline <= now:
+                    if auction_left is not None and auction_left <= 0:
+                        closing = False
+                        await self._finish_auction(live)
+                    elif not closing:
                         await self._on_deadline(live)
                     elif idle_at <= now:
                         await self.close(table_id, "the table was idle")
+                        self._backoff.succeeded(table_id)
                         return
-                except StorageError as exc:
-                    # e.g. closing an idle table while the database is locked: the timer
-                    # must live on, or the table would never time out or close again
-                    log.warning("timer of table %s: %s; retrying", table_id, exc)
-                    await asyncio.sleep(TIMER_RETRY_SECONDS)
+                except Exception as exc:
+                    # e.g. closing an idle table while the database is locked, or a bug:
+                    # the timer must live on (or the table would never time out or close
+                    # again), say so, and try again later and later, never in a tight loop
+                    failures, delay = self._backoff.failed(table_id)
+                    what = "cannot close" if closing else "cannot act for the timed-out seat"
+                    log.warning(
+                        "table %s %s (failure %d in a row: %r); next try in %.1f s",
+                        table_id,
+                        what,
+                        failures,
+                        exc,
+                        delay,
+                        exc_info=not isinstance(exc, StorageError),
+                    )
+                    await asyncio.sleep(delay)
         except asyncio.CancelledError:
             return
-        except Exception:
-            log.exception("timer of table %s failed", table_id)
 
     async def _on_deadline(self, live: LiveTable) -> None:
         """Play for whoever ran out of time: bets sit out, a hand sticks if it may or
@@ -680,16 +853,24 @@ class TableService:
                     log.warning("timeout action %s refused: %s", action, exc)
                     break
                 except StorageError as exc:
-                    # not saved (nothing changed): try again shortly rather than never
-                    log.warning("timeout action %s not saved, retrying: %s", action, exc)
+                    # not saved (nothing changed): try again later rather than never
+                    failures, delay = self._backoff.failed(live.table_id)
+                    log.warning(
+                        "timeout action %s not saved (failure %d in a row: %s); next try in %.1f s",
+                        action,
+                        failures,
+                        exc,
+                        delay,
+                    )
                     retry = True
                     break
                 combined.events.extend(out.events)
                 combined.transfers.extend(out.transfers)
             if retry:
-                live.deadline = time.monotonic() + TIMER_RETRY_SECONDS
+                live.deadline = time.monotonic() + delay
                 live.deadline_version = eng.version
             else:
+                self._backoff.succeeded(live.table_id)
                 live.deadline = None
                 live.deadline_version = -1 if combined.events else eng.version
         await self._after_change(live, combined)

@@ -17,6 +17,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "pontoon.sqlite3"
+DEFAULT_BACKUP_DIR = PROJECT_ROOT / "data" / "backups"
 
 MAX_CHIPS = 10**9
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
@@ -43,6 +44,11 @@ class Settings(BaseSettings):
 
     # Storage
     database_path: Path = DEFAULT_DATABASE_PATH
+    # Online backups (SQLite's backup API) every BACKUP_INTERVAL_MINUTES (0: none), the
+    # newest BACKUP_KEEP kept in BACKUP_DIR.
+    backup_dir: Path = DEFAULT_BACKUP_DIR
+    backup_interval_minutes: Annotated[float, Field(ge=0, le=7 * 24 * 60)] = 60
+    backup_keep: Annotated[int, Field(ge=1, le=10_000)] = 24
 
     # Chips (per-server defaults)
     starting_chips: Chips = 1000
@@ -111,6 +117,18 @@ class Settings(BaseSettings):
             value = PROJECT_ROOT / value
         if value.exists() and value.is_dir():
             raise ValueError(f"{value} is a directory, not a database file")
+        return value
+
+    @field_validator("backup_dir")
+    @classmethod
+    def _resolve_dir(cls, value: Path) -> Path:
+        if str(value).strip() in ("", "."):
+            raise ValueError("must name a folder")
+        value = value.expanduser()
+        if not value.is_absolute():
+            value = PROJECT_ROOT / value
+        if value.exists() and not value.is_dir():
+            raise ValueError(f"{value} is a file, not a folder")
         return value
 
     @field_validator("log_level", mode="before")

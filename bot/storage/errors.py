@@ -14,6 +14,10 @@ class StorageError(Exception):
     """Base class of every error the storage raises on purpose."""
 
     user_message: str = "The chip bank refused that; nothing was changed."
+    # What kind of refusal this is, for the log ("busy", "disk full", a rule...).
+    cause: str = "refused"
+    # True when the process must stop writing for good (the file vanished...).
+    fatal: bool = False
 
     def __init__(self, message: str | None = None, *, user_message: str | None = None) -> None:
         if user_message is not None:
@@ -22,15 +26,76 @@ class StorageError(Exception):
 
 
 class StorageUnavailable(StorageError):
-    """The database is locked by someone else for too long, full, read-only or broken.
+    """The database is locked by someone else for too long, full, read-only or broken
+    (the subclasses say which).
 
     The action was refused and nothing changed; trying again later may work.
     """
+
+    cause = "unavailable"
 
     user_message = (
         "The chip bank is busy or unavailable right now, so nothing was changed. "
         "Please try again in a moment."
     )
+
+
+class DatabaseBusy(StorageUnavailable):
+    """Another connection held the database's write lock for longer than the busy timeout."""
+
+    cause = "busy"
+    user_message = (
+        "The chip bank is busy right now, so nothing was changed. Please try again in a moment."
+    )
+
+
+class DatabaseReadOnly(StorageUnavailable):
+    """The database file (or its directory) cannot be written."""
+
+    cause = "read-only"
+    user_message = (
+        "The chip bank cannot save anything: its database is read-only (a problem on the "
+        "bot's server, not yours). Nothing was changed; the bot's operator has been told."
+    )
+
+
+class DatabaseFull(StorageUnavailable):
+    """The disk (or the database's size limit) is full."""
+
+    cause = "disk full"
+    user_message = (
+        "The chip bank cannot save anything: the bot's disk is full. Nothing was changed; "
+        "the bot's operator has been told."
+    )
+
+
+class DatabaseCorrupt(StorageUnavailable):
+    """The database file is damaged or is not an SQLite database."""
+
+    cause = "corrupt"
+    user_message = (
+        "The chip bank's database is damaged, so nothing was changed. The bot's operator "
+        "has been told (restore it from a backup with `python -m bot restore FILE`)."
+    )
+
+
+class DatabaseGone(StorageUnavailable):
+    """The database file was deleted or replaced while the bot was running: every write
+    from now on would go to a file nobody will see again, so the bot stops writing."""
+
+    cause = "file vanished or replaced"
+    fatal = True
+    user_message = (
+        "The chip bank's database file disappeared, so nothing was changed and the bot is "
+        "stopping. The bot's operator has been told."
+    )
+
+
+class DatabaseRefused(StorageError):
+    """At start: a database file the bot will not use as it is (missing or empty where
+    the bot has run before, read-only...). The message says what to do."""
+
+    cause = "refused at start"
 
 
 class SchemaError(StorageError):
@@ -128,6 +193,21 @@ class StaleVersion(StorageError):
             f"table {table_id!r}: expected stored version {expected}, found {found}",
             user_message="The table changed while you were acting; nothing was changed. "
             "Please look at the table again and retry.",
+        )
+
+
+class ChipsInPlayElsewhere(StorageError):
+    """The member already has chips in play at another open table of the server (seated
+    at a Pontoon table, or bets on a Punto Banco coup): one table at a time."""
+
+    def __init__(self, guild_id: int, user_id: int, table_id: str) -> None:
+        self.guild_id = guild_id
+        self.user_id = user_id
+        self.table_id = table_id
+        super().__init__(
+            f"member {user_id} of server {guild_id} has chips in play at table {table_id!r}",
+            user_message="You already have chips in play at another table in this server; "
+            "finish or leave that table first. Nothing was changed.",
         )
 
 

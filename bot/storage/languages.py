@@ -1,69 +1,50 @@
-"""The languages members and servers chose with /language (migration 003).
+"""The languages members and servers chose with /language (migration 005).
 
-A mixin of :class:`bot.storage.Store`, kept in its own module so the rest of the store
-does not depend on it. ``None`` means no choice was made: follow Discord.
+``None`` means no choice was made: follow Discord (the member's client locale, the
+server's preferred locale).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import aiosqlite
-
-if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-    from contextlib import AbstractAsyncContextManager
-    from typing import Any, TypeVar
-
-    T = TypeVar("T")
+from bot.storage.base import Con, StoreBase, one, rows
 
 #: the locales the catalogs have (bot/i18n); the migration's CHECK lists the same
 LANGUAGE_CODES = ("en", "de", "fr", "hi", "fa")
 
 
-class LanguageStore:
-    """Store methods for member and server languages."""
-
-    if TYPE_CHECKING:
-
-        def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
-
-        async def _transact(
-            self, work: Callable[[aiosqlite.Connection], Awaitable[T]], *, mode: str = ...
-        ) -> T: ...
-
-        @staticmethod
-        async def _one(db: aiosqlite.Connection, sql: str, params: Any = ()) -> Any: ...
-
-        @staticmethod
-        async def _all(db: aiosqlite.Connection, sql: str, params: Any = ()) -> list[Any]: ...
-
-        def _now(self) -> str: ...
+class LanguageStore(StoreBase):
+    """Reading and changing member and server languages."""
 
     async def all_languages(self) -> tuple[dict[int, str], dict[int, str]]:
         """Every stored choice: (user id -> locale, guild id -> locale)."""
-        async with self._read() as db:
-            members = await self._all(db, "SELECT user_id, locale FROM member_languages")
-            guilds = await self._all(db, "SELECT guild_id, locale FROM guild_languages")
-        return {int(r[0]): str(r[1]) for r in members}, {int(r[0]): str(r[1]) for r in guilds}
+
+        def work(con: Con) -> tuple[dict[int, str], dict[int, str]]:
+            members = rows(con, "SELECT user_id, locale FROM member_languages")
+            guilds = rows(con, "SELECT guild_id, locale FROM guild_languages")
+            return (
+                {int(r["user_id"]): str(r["locale"]) for r in members},
+                {int(r["guild_id"]): str(r["locale"]) for r in guilds},
+            )
+
+        return await self._read(work)
 
     async def member_language(self, user_id: int) -> str | None:
-        async with self._read() as db:
-            row = await self._one(
-                db, "SELECT locale FROM member_languages WHERE user_id = ?", (user_id,)
+        return await self._read(
+            lambda con: _locale(
+                one(con, "SELECT locale FROM member_languages WHERE user_id = ?", (user_id,))
             )
-        return None if row is None else str(row[0])
+        )
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        return await self._read(
+            lambda con: _locale(
+                one(con, "SELECT locale FROM guild_languages WHERE guild_id = ?", (guild_id,))
+            )
+        )
 
     async def set_member_language(self, user_id: int, locale: str | None) -> None:
         """Remember a member's language (None: forget it, follow Discord again)."""
         await self._set_language("member_languages", "user_id", user_id, locale, None)
-
-    async def guild_language(self, guild_id: int) -> str | None:
-        async with self._read() as db:
-            row = await self._one(
-                db, "SELECT locale FROM guild_languages WHERE guild_id = ?", (guild_id,)
-            )
-        return None if row is None else str(row[0])
 
     async def set_guild_language(
         self, guild_id: int, locale: str | None, by_user_id: int | None = None
@@ -78,16 +59,17 @@ class LanguageStore:
         if locale is not None and locale not in LANGUAGE_CODES:
             raise ValueError(f"unsupported language {locale!r}")
         by = ", updated_by" if table == "guild_languages" else ""
+        now = self._now()
 
-        async def work(db: aiosqlite.Connection) -> None:
+        def work(con: Con) -> None:
             if locale is None:
-                await db.execute(f"DELETE FROM {table} WHERE {key} = ?", (ident,))
+                con.execute(f"DELETE FROM {table} WHERE {key} = ?", (ident,))
                 return
-            values: tuple[object, ...] = (ident, locale, self._now())
+            values: tuple[object, ...] = (ident, locale, now)
             if by:
                 values += (by_user_id,)
             marks = ", ".join("?" * len(values))
-            await db.execute(
+            con.execute(
                 f"INSERT INTO {table} ({key}, locale, updated_at{by}) VALUES ({marks}) "
                 f"ON CONFLICT ({key}) DO UPDATE SET locale = excluded.locale, "
                 "updated_at = excluded.updated_at"
@@ -95,4 +77,11 @@ class LanguageStore:
                 values,
             )
 
-        await self._transact(work)
+        await self._write(work)
+
+
+def _locale(row: object) -> str | None:
+    return None if row is None else str(row["locale"])  # type: ignore[index]
+
+
+__all__ = ["LANGUAGE_CODES", "LanguageStore"]

@@ -16,14 +16,13 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-import aiosqlite
-
 from bot.storage.errors import SchemaError
 
 log = logging.getLogger(__name__)
 
 MIGRATIONS_DIR = Path(__file__).resolve().parents[1] / "migrations"
 _NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
+FK_OFF_MARK = "-- pragma: foreign_keys=off"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,23 +75,30 @@ def split_statements(sql: str) -> list[str]:
     return statements
 
 
-async def applied_versions(db: aiosqlite.Connection) -> dict[int, str]:
+def applied_versions(db: sqlite3.Connection) -> dict[int, str]:
     """version -> checksum of every applied migration ({} on a fresh database)."""
-    async with db.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    ) as cur:
-        if await cur.fetchone() is None:
-            return {}
-    async with db.execute("SELECT version, checksum FROM schema_version") as cur:
-        return {int(row[0]): str(row[1]) for row in await cur.fetchall()}
+    if (
+        db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        ).fetchone()
+        is None
+    ):
+        return {}
+    return {
+        int(row[0]): str(row[1])
+        for row in db.execute("SELECT version, checksum FROM schema_version").fetchall()
+    }
 
 
-async def migrate(db: aiosqlite.Connection, migrations: list[Migration]) -> list[int]:
+def migrate(db: sqlite3.Connection, migrations: list[Migration]) -> list[int]:
     """Apply every migration not yet applied; returns the versions applied now.
 
-    ``db`` must be in autocommit mode (``isolation_level=None``).
+    ``db`` must be in autocommit mode (``isolation_level=None``). A migration whose text
+    contains the line ``-- pragma: foreign_keys=off`` runs with foreign-key enforcement
+    off (SQLite's procedure for rebuilding a table that others reference) and is checked
+    with ``PRAGMA foreign_key_check`` before it commits.
     """
-    await db.execute(
+    db.execute(
         "CREATE TABLE IF NOT EXISTS schema_version ("
         " version INTEGER PRIMARY KEY,"
         " name TEXT NOT NULL,"
@@ -100,7 +106,7 @@ async def migrate(db: aiosqlite.Connection, migrations: list[Migration]) -> list
         " applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))"
     )
     known = {m.version: m for m in migrations}
-    done = await applied_versions(db)
+    done = applied_versions(db)
     newer = sorted(v for v in done if v not in known)
     if newer:
         raise SchemaError(
@@ -118,24 +124,40 @@ async def migrate(db: aiosqlite.Connection, migrations: list[Migration]) -> list
     for migration in migrations:
         if migration.version in done:
             continue
-        await db.execute("BEGIN IMMEDIATE")
+        fk_off = FK_OFF_MARK in migration.sql
+        if fk_off:
+            db.execute("PRAGMA foreign_keys = OFF")
         try:
-            async with db.execute(
-                "SELECT 1 FROM schema_version WHERE version = ?", (migration.version,)
-            ) as cur:
-                already = await cur.fetchone() is not None
-            if not already:
-                for statement in migration.statements:
-                    await db.execute(statement)
-                await db.execute(
-                    "INSERT INTO schema_version (version, name, checksum) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, migration.checksum),
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                already = (
+                    db.execute(
+                        "SELECT 1 FROM schema_version WHERE version = ?", (migration.version,)
+                    ).fetchone()
+                    is not None
                 )
-            await db.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                await db.execute("ROLLBACK")
-            raise
+                if not already:
+                    for statement in migration.statements:
+                        db.execute(statement)
+                    if fk_off:
+                        broken = db.execute("PRAGMA foreign_key_check").fetchall()
+                        if broken:
+                            raise SchemaError(
+                                f"migration {migration.version:03d}_{migration.name} would "
+                                f"break foreign keys: {[tuple(r) for r in broken[:5]]}"
+                            )
+                    db.execute(
+                        "INSERT INTO schema_version (version, name, checksum) VALUES (?, ?, ?)",
+                        (migration.version, migration.name, migration.checksum),
+                    )
+                db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+        finally:
+            if fk_off:
+                db.execute("PRAGMA foreign_keys = ON")
         if not already:
             log.info("applied migration %03d_%s", migration.version, migration.name)
             applied.append(migration.version)

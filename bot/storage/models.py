@@ -126,3 +126,9 @@ class LedgerSnapshot:
     # Open tables' saved states: table id -> (game, state_json), read in the same
     # transaction, so the audit can hold each escrow and kitty against its table.
     open_states: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Open tables' escrow entries: table id -> {counterpart account: its net chips into
+    # the table's escrow since the escrow last stood at zero}, so the audit can hold
+    # each seat's stake against the member's own escrow entries.
+    escrow_nets: dict[str, dict[str, int]] = field(default_factory=dict)
+    # chips_in_play rows: table id -> the members with chips in play there.
+    in_play: dict[str, set[int]] = field(default_factory=dict)

@@ -195,29 +195,36 @@ async def test_failed_save_restores_the_engine_exactly(store: Store) -> None:
     await svc.shutdown()
 
 
-async def test_settlement_is_kept_when_only_the_move_to_the_next_round_fails(
+async def test_settling_step_and_next_round_are_one_transaction(
     store: Store,
 ) -> None:
-    """The settling action commits (payouts in the ledger); if saving the automatic step to
-    WAITING then fails, the action must not be reported as refused (it happened) and the
-    table stays settled in ROUND_OVER, from where the next Deal carries on."""
+    """The settling action and the automatic move to the next round are saved in ONE
+    transaction: if that write fails, the settling action is refused as a whole (the
+    table and the ledger as they were), and trying again settles the round."""
     flaky = FlakyStore(store)
     svc = make_service(flaky)
     live = await dealt(svc)
     flaky.fail_when = lambda note: bool(note) and str(note).endswith("next_round")
+    refused = None
     for _ in range(40):
         if live.engine.phase in (Phase.ROUND_OVER, Phase.WAITING):
             break
-        await play_one_step(svc, live)  # the settling step must not raise
-    assert flaky.failures == 1
-    assert live.engine.phase is Phase.ROUND_OVER
-    stored = db_state(store.path)[2][0]
-    assert stored[1] == live.store_version
-    assert '"phase": "round_over"' in stored[3]
+        before = (live.engine.to_json(), db_state(store.path))
+        try:
+            await play_one_step(svc, live)
+        except StorageUnavailable:
+            refused = before
+            break
+    assert flaky.failures == 1 and refused is not None
+    assert (live.engine.to_json(), db_state(store.path)) == refused
     report = await audit(store)
     assert report.ok, report.summary()
     flaky.fail_when = None
-    await svc.deal(live.table_id, int(live.engine.next_banker or banker_of(live)))
+    await play_one_step(svc, live)
+    assert live.engine.phase is Phase.WAITING
+    stored = db_state(store.path)[2][0]
+    assert stored[1] == live.store_version
+    await svc.deal(live.table_id, int(live.engine.banker or banker_of(live)))
     assert live.engine.phase is Phase.BETTING
     await svc.shutdown()
 

@@ -94,10 +94,9 @@ async def test_locked_database_refuses_every_write(store: Store) -> None:
 
 async def test_full_database_refuses_and_rolls_back(store: Store) -> None:
     before = _row_counts(store.path)
-    async with store._db.execute("PRAGMA page_count") as cur:
-        row = await cur.fetchone()
+    row = await store._call(lambda con: con.execute("PRAGMA page_count").fetchone())
     assert row is not None
-    await store._db.execute(f"PRAGMA max_page_count = {int(row[0])}")
+    await store._call(lambda con: con.execute(f"PRAGMA max_page_count = {int(row[0])}"))
     big_state = "x" * 200_000
     with pytest.raises(StorageUnavailable):
         await store.save_table(

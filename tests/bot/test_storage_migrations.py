@@ -46,24 +46,23 @@ async def test_reopening_is_idempotent_and_keeps_data(tmp_path: Path) -> None:
         ).fetchone() == (500,)
 
 
-async def test_a_failing_migration_rolls_back_alone(tmp_path: Path) -> None:
-    import aiosqlite
-
+def test_a_failing_migration_rolls_back_alone(tmp_path: Path) -> None:
     from bot.storage.migrations import Migration
 
     good = Migration(1, "good", "CREATE TABLE a (x INTEGER);")
     bad = Migration(2, "bad", "CREATE TABLE b (x INTEGER);\nINSERT INTO nowhere VALUES (1);")
-    async with aiosqlite.connect(tmp_path / "m.sqlite3", isolation_level=None) as db:
+    db = sqlite3.connect(tmp_path / "m.sqlite3", isolation_level=None)
+    try:
         with pytest.raises(sqlite3.OperationalError):
-            await migrate(db, [good, bad])
-        async with db.execute("SELECT name FROM sqlite_master WHERE type='table'") as cur:
-            names = {r[0] for r in await cur.fetchall()}
+            migrate(db, [good, bad])
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert "a" in names and "b" not in names
-        async with db.execute("SELECT version FROM schema_version") as cur:
-            assert [r[0] for r in await cur.fetchall()] == [1]
+        assert [r[0] for r in db.execute("SELECT version FROM schema_version")] == [1]
         fixed = Migration(2, "bad", "CREATE TABLE b (x INTEGER);")
-        assert await migrate(db, [good, fixed]) == [2]
-        assert await migrate(db, [good, fixed]) == []
+        assert migrate(db, [good, fixed]) == [2]
+        assert migrate(db, [good, fixed]) == []
+    finally:
+        db.close()
 
 
 async def test_database_newer_than_code_is_refused(tmp_path: Path) -> None:
@@ -102,3 +101,45 @@ def test_split_statements_keeps_triggers_whole() -> None:
     assert parts[1].startswith("CREATE TRIGGER") and parts[1].endswith("END;")
     with pytest.raises(SchemaError):
         split_statements("CREATE TABLE t (x INTEGER)")
+
+
+async def test_games_are_not_a_check_constraint_any_more(tmp_path: Path) -> None:
+    """Migration 004 rebuilds game_tables without CHECK (game IN (...)): a database with
+    open tables, escrow accounts and actions referencing them keeps every row and every
+    foreign key, and a new game's name needs no table rebuild."""
+    db = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(db, isolation_level=None)
+    con.execute("PRAGMA foreign_keys = ON")
+    migrate(con, load_migrations()[:3])
+    con.execute(
+        "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
+        "created_at, updated_at) VALUES ('t1', 1, 10, 'pontoon', 3, '{}', 'x', 'x')"
+    )
+    con.execute(
+        "INSERT INTO accounts (id, kind, guild_id, table_id, balance, created_at) "
+        "VALUES ('escrow:t1', 'escrow', 1, 't1', 0, 'x')"
+    )
+    con.execute(
+        "INSERT INTO table_actions (table_id, version, ts, description) VALUES ('t1', 3, 'x', 'a')"
+    )
+    con.close()
+    store = await Store.open(db)
+    rec = await store.table_for_channel(10)
+    assert rec is not None and rec.table_id == "t1" and rec.version == 3
+    assert await store.schema_version() == len(load_migrations())
+    await store.close()
+    with sqlite3.connect(db) as con:
+        sql = con.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'game_tables'"
+        ).fetchone()[0]
+        assert "'baccarat'" not in sql
+        assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+        con.execute(
+            "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
+            "created_at, updated_at) VALUES ('t2', 1, 11, 'chemin_de_fer', 1, '{}', 'x', 'x')"
+        )
+        with pytest.raises(sqlite3.IntegrityError):  # one open table per channel still holds
+            con.execute(
+                "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
+                "created_at, updated_at) VALUES ('t3', 1, 11, 'pontoon', 1, '{}', 'x', 'x')"
+            )

@@ -59,6 +59,25 @@ def _english_refusals() -> list[tuple[str, str]]:
             text = _text(arg)
             if text is not None and text.strip():
                 found.append((f"{path.relative_to(ROOT)}:{node.lineno}", text))
+        # storage errors: user_message = "..." (class attribute) or user_message=... (call)
+        for node in ast.walk(tree):
+            value: ast.expr | None = None
+            if (
+                (
+                    isinstance(node, ast.Assign)
+                    and any(
+                        isinstance(tg, ast.Name) and tg.id == "user_message" for tg in node.targets
+                    )
+                )
+                or (isinstance(node, ast.AnnAssign) and ast.unparse(node.target) == "user_message")
+                or (isinstance(node, ast.keyword) and node.arg == "user_message")
+            ):
+                value = node.value
+            if value is not None and isinstance(value, ast.BinOp):
+                value = None  # built from parts elsewhere in the scan
+            text = _text(value) if value is not None else None
+            if text:
+                found.append((f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}", text))
         # (rule, message) pairs the Pontoon engine raises as RuleError(*why)
         for node in ast.walk(tree):
             if (

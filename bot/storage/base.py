@@ -1,0 +1,469 @@
+"""The Store's foundation: one SQLite connection on one worker thread, transactions,
+error translation, and the checks on the database file itself.
+
+Design notes
+------------
+* One plain ``sqlite3`` connection per process, WAL journal, foreign keys on, a busy
+  timeout, rows read by column name (``sqlite3.Row``). It lives on ONE worker thread:
+  every read and every write transaction is a single function run there
+  (:meth:`StoreBase._write` / :meth:`StoreBase._read`), so a save costs one thread hop
+  instead of a round trip per statement, and calls never interleave on the connection.
+* Every write is one ``BEGIN IMMEDIATE`` transaction; it commits whole or not at all. A
+  transaction that has started always runs to its end (commit or rollback) before the
+  connection is used again, even if the calling task is cancelled meanwhile: the
+  cancellation is re-raised afterwards (the caller cannot tell whether it committed and
+  should reload what it cares about).
+* A locked, read-only, full or damaged database becomes :class:`DatabaseBusy`,
+  :class:`DatabaseReadOnly`, :class:`DatabaseFull` or :class:`DatabaseCorrupt` (each a
+  :class:`StorageUnavailable` with its own message) after the rollback: the game and
+  the ledger are left as they were. Every refused write is logged with its cause.
+* Before every write the database path is checked to still name the file this store
+  opened (:meth:`StoreBase.check_file`): a deleted or replaced database stops all writes
+  (:class:`DatabaseGone`) instead of writing into a file nobody will see again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sqlite3
+import stat
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, Self, TypeVar
+
+from bot.storage.errors import (
+    DatabaseBusy,
+    DatabaseCorrupt,
+    DatabaseFull,
+    DatabaseGone,
+    DatabaseReadOnly,
+    InvalidAmount,
+    SchemaError,
+    StorageError,
+    StorageUnavailable,
+)
+from bot.storage.migrations import applied_versions, load_migrations, migrate
+from bot.storage.models import GuildSettings, TableRecord
+
+Clock = Callable[[], datetime]
+T = TypeVar("T")
+Con = sqlite3.Connection
+log = logging.getLogger("bot.storage.store")
+
+# Primary SQLite result codes and what they mean for the member and the operator.
+_FAULTS: dict[int, type[StorageUnavailable]] = {
+    3: DatabaseReadOnly,  # SQLITE_PERM
+    5: DatabaseBusy,  # SQLITE_BUSY
+    6: DatabaseBusy,  # SQLITE_LOCKED
+    8: DatabaseReadOnly,  # SQLITE_READONLY
+    11: DatabaseCorrupt,  # SQLITE_CORRUPT
+    13: DatabaseFull,  # SQLITE_FULL
+    26: DatabaseCorrupt,  # SQLITE_NOTADB
+}
+_UNAVAILABLE_CODES = {
+    7,  # SQLITE_NOMEM
+    10,  # SQLITE_IOERR
+    14,  # SQLITE_CANTOPEN
+    15,  # SQLITE_PROTOCOL
+}
+_FAULT_WORDS: tuple[tuple[str, type[StorageUnavailable]], ...] = (
+    ("readonly", DatabaseReadOnly),
+    ("read-only", DatabaseReadOnly),
+    ("disk is full", DatabaseFull),
+    ("not a database", DatabaseCorrupt),
+    ("malformed", DatabaseCorrupt),
+    ("locked", DatabaseBusy),
+    ("busy", DatabaseBusy),
+)
+_UNAVAILABLE_WORDS = ("disk", "unable to open", "i/o error")
+MAX_REASON = 200
+TABLE_COLUMNS = (
+    "id, guild_id, channel_id, game, status, version, state_json, message_id, "
+    "created_at, updated_at, closed_at"
+)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat()
+
+
+def from_iso(text: str) -> datetime:
+    moment = datetime.fromisoformat(text)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def translate_error(exc: sqlite3.Error) -> Exception:
+    """The domain error for a database failure: busy, read-only, full and corrupt
+    databases each get their own class (and message); other I/O trouble is
+    :class:`StorageUnavailable`. Anything else (a bug) is returned unchanged."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    name = getattr(exc, "sqlite_errorname", None) or "?"
+    if isinstance(code, int):
+        fault = _FAULTS.get(code & 0xFF)
+        if fault is not None:
+            return fault(f"database {fault.cause} ({name}): {exc}")
+        if (code & 0xFF) in _UNAVAILABLE_CODES:
+            return StorageUnavailable(f"database unavailable ({name}): {exc}")
+    if isinstance(exc, sqlite3.OperationalError | sqlite3.DatabaseError):
+        text = str(exc).lower()
+        for word, fault in _FAULT_WORDS:
+            if word in text:
+                return fault(f"database {fault.cause}: {exc}")
+        if any(word in text for word in _UNAVAILABLE_WORDS):
+            return StorageUnavailable(f"database unavailable: {exc}")
+    return exc
+
+
+def file_identity(path: Path) -> tuple[int, int, int] | None:
+    """(device, inode, size) of the file at ``path``; None when there is none."""
+    if str(path) == ":memory:":
+        return None
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size
+
+
+def refuse_read_only(path: Path) -> None:
+    """At open: refuse (:class:`DatabaseReadOnly`) a database the bot could not write -
+    a file without write permission (even for root, who would otherwise ignore it) or a
+    directory where SQLite cannot create its journal."""
+    try:
+        st: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and (not os.access(path, os.W_OK) or not st.st_mode & 0o222):
+        raise DatabaseReadOnly(
+            f"the database file {path} is read-only (mode {stat.filemode(st.st_mode)}); "
+            "make it writable for the bot's user, or restore a writable copy"
+        )
+    folder = path.parent
+    if not os.access(folder, os.W_OK | os.X_OK) or not os.stat(folder).st_mode & 0o222:
+        raise DatabaseReadOnly(
+            f"the database's folder {folder} is read-only; SQLite needs to write its journal there"
+        )
+
+
+def opening_error(path: Path, exc: sqlite3.Error) -> Exception:
+    """The error for a database that cannot be opened, naming the file and the fault."""
+    error = translate_error(exc)
+    if isinstance(error, StorageError):
+        error.args = (f"cannot open {path}: {error.cause}: {exc}",)
+    return error
+
+
+def log_refusal(exc: StorageError) -> None:
+    """Every refused write goes to the log with its cause: faults of the database as
+    warnings (the operator must look), the game's refusals (not enough chips, a stale
+    table...) at INFO."""
+    if isinstance(exc, StorageUnavailable):
+        log.warning("write refused (%s): %s", exc.cause, exc)
+    else:
+        log.info("write refused (%s): %s", type(exc).__name__, exc)
+
+
+def check_amount(amount: object, *, low: int, high: int) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidAmount(amount, "must be a whole number of chips")
+    if amount < low:
+        raise InvalidAmount(amount, f"must be at least {low}")
+    if amount > high:
+        raise InvalidAmount(amount, f"must be at most {high:,}")
+    return amount
+
+
+def check_reason(reason: object) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValueError(f"a transfer needs a reason, got {reason!r}")
+    return reason.strip()[:MAX_REASON]
+
+
+def one(con: Con, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+    row: sqlite3.Row | None = con.execute(sql, params).fetchone()
+    return row
+
+
+def rows(con: Con, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    return list(con.execute(sql, params).fetchall())
+
+
+def table_record(row: sqlite3.Row) -> TableRecord:
+    return TableRecord(
+        table_id=str(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        game=str(row["game"]),
+        status="open" if row["status"] == "open" else "closed",
+        version=int(row["version"]),
+        state_json=str(row["state_json"]),
+        message_id=None if row["message_id"] is None else int(row["message_id"]),
+        created_at=str(row["created_at"]),
+        updated_at=str(row["updated_at"]),
+        closed_at=None if row["closed_at"] is None else str(row["closed_at"]),
+    )
+
+
+def table_tx(con: Con, table_id: str) -> TableRecord | None:
+    row = one(con, f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,))
+    return None if row is None else table_record(row)
+
+
+def _connect(
+    path: Path, busy_timeout_ms: int, synchronous: str, migrate_schema: bool
+) -> sqlite3.Connection:
+    """Open and prepare the connection (on the worker thread)."""
+    con = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    try:
+        con.row_factory = sqlite3.Row
+        con.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        con.execute("PRAGMA foreign_keys = ON")
+        con.execute("PRAGMA journal_mode = WAL").fetchone()
+        con.execute(f"PRAGMA synchronous = {synchronous}")
+        migrations = load_migrations()
+        if migrate_schema:
+            migrate(con, migrations)
+        else:
+            done = applied_versions(con)
+            if max(done, default=0) != len(migrations):
+                raise SchemaError(
+                    f"database schema version {max(done, default=0)}, this code needs "
+                    f"{len(migrations)}: start the bot once to migrate it"
+                )
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+class StoreBase:
+    """Connection, worker thread, transactions and file checks of a :class:`Store`."""
+
+    def __init__(
+        self,
+        con: sqlite3.Connection,
+        path: Path,
+        *,
+        executor: ThreadPoolExecutor,
+        defaults: GuildSettings,
+        clock: Clock,
+    ) -> None:
+        self._con = con
+        self._executor = executor
+        self.path = path
+        self.defaults = defaults
+        self._clock = clock
+        self._closed = False
+        # The database file this connection opened (device, inode, size): before every
+        # write the path is checked to still name that file (see check_file).
+        self._file_id = file_identity(path)
+        self._fatal: DatabaseGone | None = None
+        # Called once when the database file vanished or was replaced (the process
+        # should stop); the bot's runner sets it.
+        self.on_fatal: Callable[[DatabaseGone], None] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    async def open(
+        cls,
+        path: str | Path,
+        *,
+        defaults: GuildSettings | None = None,
+        busy_timeout_ms: int = 5000,
+        migrate_schema: bool = True,
+        clock: Clock | None = None,
+        synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "FULL",
+    ) -> Self:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to
+        date. ``defaults`` are the per-server settings of a server that set none.
+
+        ``busy_timeout_ms``: how long a write waits for another connection's lock before
+        it is refused with :class:`DatabaseBusy`. ``synchronous``: SQLite's fsync
+        policy; FULL (default) makes every committed chip move survive a power cut,
+        NORMAL is faster and still atomic (a power cut may lose the last commits, never
+        half of one). ``migrate_schema=False`` opens without migrating and refuses an
+        out-of-date schema (used by the audit, which never writes; it may open a
+        read-only database, which a writer refuses with :class:`DatabaseReadOnly`).
+        """
+        if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"bad synchronous mode {synchronous!r}")
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if migrate_schema:
+                refuse_read_only(path)
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        loop = asyncio.get_running_loop()
+        try:
+            con = await loop.run_in_executor(
+                executor, _connect, path, busy_timeout_ms, synchronous, migrate_schema
+            )
+        except BaseException as exc:
+            executor.shutdown(wait=False)
+            if isinstance(exc, sqlite3.Error):
+                raise opening_error(path, exc) from exc
+            raise
+        return cls(
+            con,
+            path,
+            executor=executor,
+            defaults=defaults or GuildSettings(),
+            clock=clock or utcnow,
+        )
+
+    async def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            await self._call(lambda con: con.close())
+            self._executor.shutdown(wait=True)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def schema_version(self) -> int:
+        return await self._read(lambda con: max(applied_versions(con), default=0))
+
+    # ------------------------------------------------------------ the file itself
+    def check_file(self) -> None:
+        """Raise :class:`DatabaseGone` (and tell ``on_fatal`` once) when the database
+        path no longer names the file this store opened: deleted, replaced by another
+        file, or truncated to nothing. Every write checks this first; the bot also
+        calls it periodically so an idle bot notices too."""
+        if self._fatal is not None:
+            raise self._fatal
+        if self._file_id is None:
+            return
+        now = file_identity(self.path)
+        if now is None:
+            why = "was deleted"
+        elif now[:2] != self._file_id[:2]:
+            why = "was replaced by another file"
+        elif now[2] == 0 and self._file_id[2] > 0:
+            why = "was emptied (0 bytes)"
+        else:
+            return
+        self._fatal = DatabaseGone(
+            f"the database file {self.path} {why} while the bot was running; "
+            "no more writes (they would be lost)"
+        )
+        log.critical("%s", self._fatal)
+        if self.on_fatal is not None:
+            self.on_fatal(self._fatal)
+        raise self._fatal
+
+    async def backup(self, dest: str | Path) -> Path:
+        """Write a consistent copy of the database to ``dest`` (a file, or a folder for a
+        timestamped file) with SQLite's online backup API, through a separate read
+        connection (writes go on meanwhile). The copy is written next to ``dest`` and
+        renamed into place, so a backup file is never half-written."""
+        self.check_file()
+        from bot.storage.backup import backup_database
+
+        return await asyncio.to_thread(backup_database, self.path, Path(dest))
+
+    # ---------------------------------------------------------------- transactions
+    async def _call(self, fn: Callable[[Con], T]) -> T:
+        """Run ``fn(connection)`` on the store's worker thread. If the caller is
+        cancelled meanwhile, the call still runs to its end before the cancellation is
+        re-raised (the connection is never left inside a half-done transaction)."""
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, fn, self._con)
+        cancelled = False
+        while True:
+            try:
+                result = await asyncio.shield(future)
+                break
+            except asyncio.CancelledError:
+                if not future.done():
+                    cancelled = True
+                    continue
+                raise
+        if cancelled:
+            raise asyncio.CancelledError()
+        return result
+
+    async def _read(self, fn: Callable[[Con], T]) -> T:
+        """A read (no transaction: each statement sees a consistent state)."""
+
+        def run(con: Con) -> T:
+            try:
+                return fn(con)
+            except sqlite3.Error as exc:
+                raise translate_error(exc) from exc
+
+        return await self._call(run)
+
+    async def _write(self, fn: Callable[[Con], T], *, mode: str = "IMMEDIATE") -> T:
+        """Run ``fn`` in one transaction on the worker thread: COMMIT on success,
+        ROLLBACK on any error (translated and logged). ``mode="DEFERRED"``: a consistent
+        multi-statement read."""
+        if mode != "DEFERRED":
+            try:
+                self.check_file()
+            except DatabaseGone as exc:
+                log.error("write refused (%s): %s", DatabaseGone.cause, exc)
+                raise
+
+        def run(con: Con) -> T:
+            try:
+                con.execute(f"BEGIN {mode}")
+            except sqlite3.Error as exc:
+                raise translate_error(exc) from exc
+            try:
+                result = fn(con)
+                con.execute("COMMIT")
+            except BaseException as exc:
+                if con.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        con.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.Error):
+                    raise translate_error(exc) from exc
+                raise
+            return result
+
+        try:
+            return await self._call(run)
+        except StorageError as exc:
+            if mode != "DEFERRED":
+                log_refusal(exc)
+            raise
+
+    def _now(self) -> str:
+        return iso(self._clock())
+
+
+__all__ = [
+    "TABLE_COLUMNS",
+    "Con",
+    "StoreBase",
+    "check_amount",
+    "check_reason",
+    "file_identity",
+    "from_iso",
+    "iso",
+    "one",
+    "rows",
+    "table_record",
+    "table_tx",
+    "translate_error",
+]

@@ -1,0 +1,371 @@
+"""The chip ledger: balances, members, grants, daily chips and chip moves.
+
+Double-entry: ``transfers`` rows are the truth, ``accounts.balance`` a cache kept in step
+inside the same transaction (``bot.audit`` checks one against the other). The house
+account of a server (``house:{guild}``) is the casino's float: it starts at zero and MAY
+RUN NEGATIVE (its balance is the house's net result). Every other account is kept >= 0
+by this code and by a CHECK constraint. Chips enter only by grants to members, so for
+each server the sum of all balances (house included) equals the sum of its grants.
+
+The ``*_tx`` functions run inside a write transaction on the store's worker thread; the
+:class:`LedgerStore` methods are the public, async face.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.storage.accounts import map_engine_account, member_account, parse_account
+from bot.storage.base import (
+    Con,
+    StoreBase,
+    check_amount,
+    check_reason,
+    from_iso,
+    iso,
+    one,
+    rows,
+    table_tx,
+)
+from bot.storage.errors import (
+    DailyNotReady,
+    InsufficientChips,
+    TableClosed,
+    TableNotFound,
+)
+from bot.storage.guild_settings import guild_settings_tx
+from bot.storage.models import (
+    MAX_GRANT,
+    MAX_TRANSFER,
+    GuildSettings,
+    LeaderboardEntry,
+    Move,
+    TransferLike,
+    TransferRecord,
+)
+
+
+def balance_tx(con: Con, account: str) -> int:
+    row = one(con, "SELECT balance FROM accounts WHERE id = ?", (account,))
+    return 0 if row is None else int(row["balance"])
+
+
+def ensure_member_tx(
+    con: Con,
+    guild_id: int,
+    user_id: int,
+    starting_chips: int | None,
+    defaults: GuildSettings,
+    now: str,
+) -> bool:
+    """Inside a write transaction: create the member if new. True when created."""
+    account = member_account(guild_id, user_id)
+    if one(con, "SELECT 1 FROM members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)):
+        return False
+    if starting_chips is None:
+        starting_chips = guild_settings_tx(con, guild_id, defaults).starting_chips
+    con.execute(
+        "INSERT OR IGNORE INTO accounts (id, kind, guild_id, user_id, balance, created_at) "
+        "VALUES (?, 'member', ?, ?, 0, ?)",
+        (account, guild_id, user_id, now),
+    )
+    con.execute(
+        "INSERT INTO members (guild_id, user_id, account_id, joined_at) VALUES (?, ?, ?, ?)",
+        (guild_id, user_id, account, now),
+    )
+    if starting_chips > 0:
+        grant_tx(con, guild_id, account, starting_chips, "starting chips", None, now)
+    return True
+
+
+def grant_tx(
+    con: Con,
+    guild_id: int,
+    account: str,
+    amount: int,
+    reason: str,
+    by_user_id: int | None,
+    ts: str,
+) -> None:
+    con.execute(
+        "INSERT INTO transfers (ts, guild_id, kind, src, dst, amount, reason, by_user_id) "
+        "VALUES (?, ?, 'grant', NULL, ?, ?, ?, ?)",
+        (ts, guild_id, account, amount, reason, by_user_id),
+    )
+    con.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (amount, account))
+
+
+def to_moves(
+    transfers: Sequence[TransferLike], guild_id: int | None, table_id: str | None
+) -> list[Move]:
+    """Validated ledger moves; engine account names mapped when a table is given."""
+    moves: list[Move] = []
+    for t in transfers:
+        src, dst = str(t.src), str(t.dst)
+        if guild_id is not None and table_id is not None:
+            src = map_engine_account(src, guild_id, table_id)
+            dst = map_engine_account(dst, guild_id, table_id)
+        else:
+            parse_account(src)
+            parse_account(dst)
+        if src == dst:
+            raise ValueError(f"a transfer from {src} to itself")
+        if t.amount == 0 and not isinstance(t.amount, bool):
+            continue  # a zero move changes nothing; not worth refusing a game action
+        amount = check_amount(t.amount, low=1, high=MAX_TRANSFER)
+        moves.append(Move(src, dst, amount, check_reason(t.reason)))
+    return moves
+
+
+def account_tx(con: Con, account: str, now: str) -> tuple[str, int, int]:
+    """(kind, guild_id, balance) of an account, created at zero when missing.
+    Escrow and kitty accounts must belong to an open table."""
+    kind, guild, user, table_id = parse_account(account)
+    if table_id is not None:
+        table = table_tx(con, table_id)
+        if table is None:
+            raise TableNotFound(table_id)
+        if not table.is_open:
+            raise TableClosed(table_id)
+        guild = table.guild_id
+    row = one(con, "SELECT kind, guild_id, balance FROM accounts WHERE id = ?", (account,))
+    if row is not None:
+        return str(row["kind"]), int(row["guild_id"]), int(row["balance"])
+    assert guild is not None
+    con.execute(
+        "INSERT INTO accounts (id, kind, guild_id, user_id, table_id, balance, created_at) "
+        "VALUES (?, ?, ?, ?, ?, 0, ?)",
+        (account, kind, guild, user, table_id, now),
+    )
+    return kind, guild, 0
+
+
+def apply_tx(
+    con: Con,
+    transfers: Sequence[TransferLike],
+    *,
+    table_id: str | None,
+    guild_id: int | None,
+    now: str,
+) -> None:
+    """Inside a write transaction: validate, net and record a batch of moves. Every
+    account except a house must end >= 0 (:class:`InsufficientChips` otherwise)."""
+    moves = to_moves(transfers, guild_id, table_id)
+    if not moves:
+        return
+    info: dict[str, tuple[str, int, int]] = {}  # account -> (kind, guild, balance)
+    for account in dict.fromkeys(a for m in moves for a in (m.src, m.dst)):
+        info[account] = account_tx(con, account, now)
+    deltas: dict[str, int] = dict.fromkeys(info, 0)
+    records: list[tuple[Any, ...]] = []
+    for m in moves:
+        src_guild, dst_guild = info[m.src][1], info[m.dst][1]
+        if src_guild != dst_guild or (guild_id is not None and src_guild != guild_id):
+            raise ValueError(f"transfer {m.src} -> {m.dst} crosses servers")
+        deltas[m.src] -= m.amount
+        deltas[m.dst] += m.amount
+        records.append((now, src_guild, m.src, m.dst, m.amount, m.reason, table_id))
+    for account, delta in deltas.items():
+        kind, _, balance = info[account]
+        if kind != "house" and balance + delta < 0:
+            raise InsufficientChips(account, -delta, balance)
+    con.executemany(
+        "INSERT INTO transfers (ts, guild_id, kind, src, dst, amount, reason, table_id) "
+        "VALUES (?, ?, 'transfer', ?, ?, ?, ?, ?)",
+        records,
+    )
+    con.executemany(
+        "UPDATE accounts SET balance = balance + ? WHERE id = ?",
+        [(delta, account) for account, delta in deltas.items() if delta],
+    )
+
+
+class LedgerStore(StoreBase):
+    """Balances, members, grants and chip moves."""
+
+    async def balance(self, account: str) -> int:
+        """The account's chips (0 for an account the ledger has never seen)."""
+        parse_account(account)
+        return await self._read(lambda con: balance_tx(con, account))
+
+    async def balances(self, accounts: Iterable[str]) -> dict[str, int]:
+        """Balances of several accounts in one read (0 for unknown accounts)."""
+        wanted = list(dict.fromkeys(accounts))
+        for account in wanted:
+            parse_account(account)
+
+        def read(con: Con) -> dict[str, int]:
+            result = dict.fromkeys(wanted, 0)
+            for start in range(0, len(wanted), 500):
+                chunk = wanted[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for row in rows(
+                    con, f"SELECT id, balance FROM accounts WHERE id IN ({marks})", chunk
+                ):
+                    result[str(row["id"])] = int(row["balance"])
+            return result
+
+        return await self._read(read)
+
+    async def member_balance(self, guild_id: int, user_id: int) -> int:
+        return await self.balance(member_account(guild_id, user_id))
+
+    async def leaderboard(self, guild_id: int, limit: int = 10) -> list[LeaderboardEntry]:
+        """The richest members of a server: (user_id, balance), richest first."""
+        limit = max(1, min(int(limit), 100))
+        found = await self._read(
+            lambda con: rows(
+                con,
+                "SELECT user_id, balance FROM accounts WHERE guild_id = ? AND kind = 'member' "
+                "ORDER BY balance DESC, user_id ASC LIMIT ?",
+                (guild_id, limit),
+            )
+        )
+        return [LeaderboardEntry(int(r["user_id"]), int(r["balance"])) for r in found]
+
+    async def history(self, account: str, limit: int = 20) -> list[TransferRecord]:
+        """The account's latest ledger rows, newest first."""
+        parse_account(account)
+        limit = max(1, min(int(limit), 500))
+        found = await self._read(
+            lambda con: rows(
+                con,
+                "SELECT id, ts, guild_id, kind, src, dst, amount, reason, table_id, by_user_id "
+                "FROM transfers WHERE src = ? OR dst = ? ORDER BY id DESC LIMIT ?",
+                (account, account, limit),
+            )
+        )
+        return [
+            TransferRecord(
+                id=int(r["id"]),
+                ts=str(r["ts"]),
+                guild_id=int(r["guild_id"]),
+                kind="grant" if r["kind"] == "grant" else "transfer",
+                src=None if r["src"] is None else str(r["src"]),
+                dst=str(r["dst"]),
+                amount=int(r["amount"]),
+                reason=str(r["reason"]),
+                table_id=None if r["table_id"] is None else str(r["table_id"]),
+                by_user_id=None if r["by_user_id"] is None else int(r["by_user_id"]),
+            )
+            for r in found
+        ]
+
+    async def ensure_member(
+        self, guild_id: int, user_id: int, starting_chips: int | None = None
+    ) -> int:
+        """The member's balance, creating their account with a starting grant the first
+        time the member is seen (``starting_chips`` None: the server's setting)."""
+        account = member_account(guild_id, user_id)
+        if starting_chips is not None:
+            check_amount(starting_chips, low=0, high=MAX_GRANT)
+        row = await self._read(
+            lambda con: one(
+                con,
+                "SELECT a.balance FROM members m JOIN accounts a ON a.id = m.account_id "
+                "WHERE m.guild_id = ? AND m.user_id = ?",
+                (guild_id, user_id),
+            )
+        )
+        if row is not None:
+            return int(row["balance"])
+
+        def work(con: Con) -> int:
+            ensure_member_tx(con, guild_id, user_id, starting_chips, self.defaults, self._now())
+            return balance_tx(con, account)
+
+        return await self._write(work)
+
+    async def grant(
+        self, guild_id: int, user_id: int, amount: int, reason: str, by_user_id: int | None
+    ) -> int:
+        """Give a member chips out of nothing (an admin grant), recorded as a grant.
+        Returns the new balance. ``amount`` must be 1..10^9."""
+        check_amount(amount, low=1, high=MAX_GRANT)
+        reason = check_reason(reason)
+        account = member_account(guild_id, user_id)
+
+        def work(con: Con) -> int:
+            now = self._now()
+            ensure_member_tx(con, guild_id, user_id, None, self.defaults, now)
+            grant_tx(con, guild_id, account, amount, reason, by_user_id, now)
+            return balance_tx(con, account)
+
+        return await self._write(work)
+
+    async def claim_daily(
+        self,
+        guild_id: int,
+        user_id: int,
+        amount: int | None = None,
+        cooldown: timedelta = timedelta(hours=20),
+        now: datetime | None = None,
+    ) -> int:
+        """Grant the daily chips (``amount`` None: the server's setting) unless claimed
+        within ``cooldown``; raises :class:`DailyNotReady` with the next time otherwise.
+        Returns the new balance."""
+        if cooldown < timedelta(0):
+            raise ValueError("cooldown must not be negative")
+        account = member_account(guild_id, user_id)
+        moment = now or self._clock()
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+
+        def work(con: Con) -> int:
+            chips = amount
+            if chips is None:
+                chips = guild_settings_tx(con, guild_id, self.defaults).daily_chips
+            check_amount(chips, low=1, high=MAX_GRANT)
+            ensure_member_tx(con, guild_id, user_id, None, self.defaults, self._now())
+            row = one(
+                con,
+                "SELECT last_daily_at FROM members WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+            if row is not None and row["last_daily_at"] is not None:
+                next_at = from_iso(str(row["last_daily_at"])) + cooldown
+                if moment < next_at:
+                    raise DailyNotReady(next_at)
+            grant_tx(con, guild_id, account, chips, "daily", None, iso(moment))
+            con.execute(
+                "UPDATE members SET last_daily_at = ? WHERE guild_id = ? AND user_id = ?",
+                (iso(moment), guild_id, user_id),
+            )
+            return balance_tx(con, account)
+
+        return await self._write(work)
+
+    async def apply_transfers(
+        self, transfers: Sequence[TransferLike], table_id: str | None = None
+    ) -> None:
+        """Apply chip moves atomically. Accounts are ledger ids; with ``table_id`` they
+        may also be engine names (seat ids, ``@escrow``, ``@kitty``, ``@house``).
+
+        The batch is checked as a whole: every account except a house must end >= 0,
+        otherwise :class:`InsufficientChips` is raised and nothing is written.
+        """
+        batch = list(transfers)
+
+        def work(con: Con) -> None:
+            guild_id: int | None = None
+            if table_id is not None:
+                table = table_tx(con, table_id)
+                if table is None:
+                    raise TableNotFound(table_id)
+                guild_id = table.guild_id
+            apply_tx(con, batch, table_id=table_id, guild_id=guild_id, now=self._now())
+
+        await self._write(work)
+
+
+__all__ = [
+    "LedgerStore",
+    "account_tx",
+    "apply_tx",
+    "balance_tx",
+    "ensure_member_tx",
+    "grant_tx",
+    "to_moves",
+]

@@ -1,0 +1,355 @@
+"""Game tables: snapshots with their chip moves in one transaction, closing, the
+"chips in play at one table per server" rows, and the action log."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from bot.storage.accounts import (
+    escrow_account,
+    house_account,
+    kitty_account,
+    map_engine_account,
+    parse_account,
+)
+from bot.storage.base import TABLE_COLUMNS, Con, StoreBase, one, rows, table_record, table_tx
+from bot.storage.errors import (
+    ChipsInPlayElsewhere,
+    StaleVersion,
+    TableAlreadyOpen,
+    TableClosed,
+    TableNotEmpty,
+    TableNotFound,
+)
+from bot.storage.ledger import apply_tx, to_moves
+from bot.storage.models import GAMES, ActionLogEntry, Move, TableRecord, TransferLike
+
+
+def share(total: int, weights: dict[str, int], fallback: str) -> list[tuple[str, int]]:
+    """Split ``total`` chips among ``weights`` (positive) exactly: each gets its weight
+    when the weights add up to the total, else a proportional share with the odd chips
+    to the largest weights first; ``fallback`` gets everything when there are none."""
+    if total <= 0:
+        return []
+    if not weights:
+        return [(fallback, total)]
+    whole = sum(weights.values())
+    if whole == total:
+        return sorted(weights.items())
+    parts = {a: total * w // whole for a, w in weights.items()}
+    left = total - sum(parts.values())
+    for a in sorted(weights, key=lambda k: (-weights[k], k))[:left]:
+        parts[a] += 1
+    return sorted((a, n) for a, n in parts.items() if n > 0)
+
+
+def window_nets_tx(con: Con, account: str) -> dict[str, int]:
+    """Each counterpart's net chips into ``account`` since it last stood at zero."""
+    running = 0
+    nets: dict[str, int] = {}
+    for row in con.execute(
+        "SELECT src, dst, amount FROM transfers WHERE src = ? OR dst = ? ORDER BY id",
+        (account, account),
+    ):
+        if row["dst"] == account:
+            other, delta = str(row["src"]), int(row["amount"])
+        else:
+            other, delta = str(row["dst"]), -int(row["amount"])
+        running += delta
+        nets[other] = nets.get(other, 0) + delta
+        if running == 0:
+            nets.clear()
+    return {a: n for a, n in nets.items() if n}
+
+
+def ledger_refunds_tx(con: Con, table_id: str) -> list[Move]:
+    """Moves that empty the table's escrow and kitty back to their owners.
+
+    Ownership comes from the ledger: for each table account, every counterpart's net
+    contribution (chips in minus chips out) since the account last stood at zero. When
+    those add up to the balance (bets not yet settled: the usual case) each owner gets
+    exactly their net back; when part was already paid out (a bust paid to the banker),
+    the balance is shared in proportion to the contributions, the odd chips to the
+    largest contributors. Chips nobody can be found for go to the server's house
+    account, so nothing is ever lost.
+    """
+    table = table_tx(con, table_id)
+    if table is None:
+        raise TableNotFound(table_id)
+    moves: list[Move] = []
+    for account in (kitty_account(table_id), escrow_account(table_id)):
+        row = one(con, "SELECT balance FROM accounts WHERE id = ?", (account,))
+        balance = 0 if row is None else int(row["balance"])
+        if balance <= 0:
+            continue
+        owners = {
+            a: n
+            for a, n in window_nets_tx(con, account).items()
+            if n > 0 and a != account and parse_account(a)[0] in ("member", "house")
+        }
+        for dst, amount in share(balance, owners, house_account(table.guild_id)):
+            moves.append(Move(account, dst, amount, "refund: table closed (from the ledger)"))
+    return moves
+
+
+def set_in_play_tx(con: Con, guild_id: int, table_id: str, members: Collection[int]) -> None:
+    """The table's chips-in-play rows become ``members``; a member with chips in play at
+    another table of the server raises :class:`ChipsInPlayElsewhere`."""
+    wanted = sorted({int(u) for u in members})
+    marks = ",".join("?" * len(wanted))
+    con.execute(
+        f"DELETE FROM chips_in_play WHERE table_id = ? AND user_id NOT IN ({marks})",
+        (table_id, *wanted),
+    )
+    if not wanted:
+        return
+    con.executemany(
+        "INSERT OR IGNORE INTO chips_in_play (guild_id, user_id, table_id) VALUES (?, ?, ?)",
+        [(guild_id, u, table_id) for u in wanted],
+    )
+    row = one(
+        con,
+        f"SELECT user_id, table_id FROM chips_in_play WHERE guild_id = ? "
+        f"AND user_id IN ({marks}) AND table_id <> ? LIMIT 1",
+        (guild_id, *wanted, table_id),
+    )
+    if row is not None:
+        raise ChipsInPlayElsewhere(guild_id, int(row["user_id"]), str(row["table_id"]))
+
+
+def log_tx(con: Con, table_id: str, version: int, text: str, now: str) -> None:
+    con.execute(
+        "INSERT INTO table_actions (table_id, version, ts, description) VALUES (?, ?, ?, ?)",
+        (table_id, version, now, str(text)[:500]),
+    )
+
+
+class TableStore(StoreBase):
+    """Open, save, close and read game tables."""
+
+    async def save_table(
+        self,
+        table_id: str,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        state_json: str,
+        version: int,
+        message_id: int | None,
+        transfers: Sequence[TransferLike] = (),
+        log: str | None = None,
+        *,
+        in_play: Collection[int] | None = None,
+    ) -> None:
+        """Write a table's new state, the chip moves that produced it and an action-log
+        row in ONE transaction.
+
+        Optimistic concurrency: a new table is stored at ``version``; an existing one only
+        when its stored version is ``version - 1`` (``UPDATE ... WHERE version = ...``,
+        else :class:`StaleVersion`). Transfers may name engine accounts (seat ids,
+        ``@escrow``...), mapped with :func:`map_engine_account`; zero amounts are
+        skipped. ``message_id`` is stored as given (None clears it).
+
+        ``in_play``: the members (user ids) who have chips in play at this table after
+        this write (seated, or with bets on the coup), written in the same transaction; a
+        member with chips in play at another open table of the server makes the whole
+        write fail with :class:`ChipsInPlayElsewhere` (one table at a time, enforced by
+        the database's UNIQUE key whatever any process holds in memory). None leaves the
+        table's rows as they are.
+
+        Raises TableClosed, TableAlreadyOpen, InsufficientChips, StorageUnavailable...
+        with nothing written.
+        """
+        if game not in GAMES:  # a new game is one more name there, no table rebuild
+            raise ValueError(f"unknown game {game!r}")
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            raise ValueError(f"bad version {version!r}")
+        map_engine_account("@escrow", guild_id, table_id)  # validates the ids
+        batch = list(transfers)
+        members = None if in_play is None else list(in_play)
+
+        def work(con: Con) -> None:
+            now = self._now()
+            current = table_tx(con, table_id)
+            if current is None:
+                other = one(
+                    con,
+                    "SELECT id FROM game_tables WHERE channel_id = ? AND status = 'open'",
+                    (channel_id,),
+                )
+                if other is not None:
+                    raise TableAlreadyOpen(channel_id, str(other["id"]))
+                con.execute(
+                    f"INSERT INTO game_tables ({TABLE_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?, ?, NULL)",
+                    (
+                        table_id,
+                        guild_id,
+                        channel_id,
+                        game,
+                        version,
+                        state_json,
+                        message_id,
+                        now,
+                        now,
+                    ),
+                )
+            else:
+                if not current.is_open:
+                    raise TableClosed(table_id)
+                if current.guild_id != guild_id or current.game != game:
+                    raise ValueError(f"table {table_id!r} belongs to another server or game")
+                if current.version != version - 1:
+                    raise StaleVersion(table_id, version - 1, current.version)
+                if current.channel_id != channel_id:
+                    raise ValueError(f"table {table_id!r} lives in another channel")
+                cur = con.execute(
+                    "UPDATE game_tables SET version = ?, state_json = ?, "
+                    "message_id = ?, updated_at = ? "
+                    "WHERE id = ? AND version = ? AND status = 'open'",
+                    (version, state_json, message_id, now, table_id, version - 1),
+                )
+                if cur.rowcount != 1:  # a stale writer: never overwrite a newer state
+                    raise StaleVersion(table_id, version - 1, current.version)
+            if members is not None:
+                set_in_play_tx(con, guild_id, table_id, members)
+            apply_tx(con, batch, table_id=table_id, guild_id=guild_id, now=now)
+            if log is not None:
+                log_tx(con, table_id, version, log, now)
+
+        await self._write(work)
+
+    async def close_table(
+        self,
+        table_id: str,
+        transfers: Sequence[TransferLike] = (),
+        log: str | None = "closed",
+        *,
+        expected_version: int | None = None,
+        refund_from_ledger: bool = False,
+    ) -> list[Move]:
+        """Apply the refund/settlement moves and mark the table closed, in one
+        transaction. Refuses (:class:`TableNotEmpty`) if chips would stay in its escrow
+        or kitty; :class:`TableClosed` if it is already closed; :class:`StaleVersion`
+        when ``expected_version`` is given and the stored table is at another version
+        (a stale copy of the table must never close the live one).
+
+        ``refund_from_ledger=True`` ignores ``transfers`` and returns whatever the
+        table's escrow and kitty hold to the accounts that put it there, as the ledger
+        records them (see :func:`ledger_refunds_tx`): the way to close a table whose
+        game state disagrees with the ledger. Returns the moves applied."""
+        batch = list(transfers)
+
+        def work(con: Con) -> list[Move]:
+            table = table_tx(con, table_id)
+            if table is None:
+                raise TableNotFound(table_id)
+            if not table.is_open:
+                raise TableClosed(table_id)
+            if expected_version is not None and table.version != expected_version:
+                raise StaleVersion(table_id, expected_version, table.version)
+            moves = (
+                ledger_refunds_tx(con, table_id)
+                if refund_from_ledger
+                else to_moves(batch, table.guild_id, table_id)
+            )
+            now = self._now()
+            apply_tx(con, moves, table_id=table_id, guild_id=table.guild_id, now=now)
+            for row in rows(
+                con,
+                "SELECT id, balance FROM accounts WHERE table_id = ? AND balance <> 0 ORDER BY id",
+                (table_id,),
+            ):
+                raise TableNotEmpty(table_id, str(row["id"]), int(row["balance"]))
+            con.execute("DELETE FROM chips_in_play WHERE table_id = ?", (table_id,))
+            con.execute(
+                "UPDATE game_tables SET status = 'closed', closed_at = ?, updated_at = ? "
+                "WHERE id = ?",
+                (now, now, table_id),
+            )
+            if log is not None:
+                log_tx(con, table_id, table.version, log, now)
+            return moves
+
+        return await self._write(work)
+
+    async def ledger_refunds(self, table_id: str) -> list[Move]:
+        """What closing the table from the ledger would return, and to whom (a read)."""
+        return await self._write(lambda con: ledger_refunds_tx(con, table_id), mode="DEFERRED")
+
+    async def chips_in_play(self, guild_id: int, user_id: int) -> str | None:
+        """The open table where the member has chips in play, if any."""
+        row = await self._read(
+            lambda con: one(
+                con,
+                "SELECT table_id FROM chips_in_play WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+        )
+        return None if row is None else str(row["table_id"])
+
+    async def set_table_message(self, table_id: str, message_id: int | None) -> None:
+        """Remember the id of the table's public message (no version change)."""
+
+        def work(con: Con) -> None:
+            cur = con.execute(
+                "UPDATE game_tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+            )
+            if cur.rowcount == 0:
+                raise TableNotFound(table_id)
+
+        await self._write(work)
+
+    async def get_table(self, table_id: str) -> TableRecord | None:
+        """The table, open or closed; None if it never existed."""
+        return await self._read(lambda con: table_tx(con, table_id))
+
+    async def table_for_channel(self, channel_id: int) -> TableRecord | None:
+        """The open table of a channel, if any."""
+        row = await self._read(
+            lambda con: one(
+                con,
+                f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE channel_id = ? AND status = 'open'",
+                (channel_id,),
+            )
+        )
+        return None if row is None else table_record(row)
+
+    async def load_open_tables(self) -> list[TableRecord]:
+        """Every open table, oldest first (for reloading after a restart)."""
+        found = await self._read(
+            lambda con: rows(
+                con,
+                f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE status = 'open' "
+                "ORDER BY created_at, id",
+            )
+        )
+        return [table_record(r) for r in found]
+
+    async def table_log(self, table_id: str, limit: int = 50) -> list[ActionLogEntry]:
+        """The table's latest action-log rows, oldest first."""
+        limit = max(1, min(int(limit), 1000))
+        found = await self._read(
+            lambda con: rows(
+                con,
+                "SELECT table_id, version, ts, description FROM table_actions "
+                "WHERE table_id = ? ORDER BY id DESC LIMIT ?",
+                (table_id, limit),
+            )
+        )
+        return [
+            ActionLogEntry(
+                str(r["table_id"]), int(r["version"]), str(r["ts"]), str(r["description"])
+            )
+            for r in reversed(found)
+        ]
+
+
+__all__ = [
+    "TableStore",
+    "ledger_refunds_tx",
+    "log_tx",
+    "set_in_play_tx",
+    "share",
+    "window_nets_tx",
+]

@@ -1,0 +1,58 @@
+"""Run ``python -m bot ...`` as the operator would, isolated from any .env."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def bot_env(db: Path, **extra: str) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DISCORD_", "BACKUP_", "DATABASE_"))
+    }
+    env.update(
+        DATABASE_PATH=str(db),
+        DISCORD_TOKEN="not-a-real-token",
+        # nothing listens there: a bot that got past its start checks fails to connect
+        DISCORD_API_BASE="http://127.0.0.1:9/api/v10",
+        DISCORD_GATEWAY_URL="ws://127.0.0.1:9/gateway",
+        BACKUP_DIR=str(db.parent / "backups"),
+        PYTHONPATH=str(REPO),
+    )
+    env.update(extra)
+    return env
+
+
+def run_bot(
+    args: list[str], db: Path, timeout: float = 60, **extra: str
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        env=bot_env(db, **extra),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (DEBUG|INFO|WARNING) ")
+
+
+def one_error_line(run: subprocess.CompletedProcess[str]) -> str:
+    """The single ``error:`` line a refused start prints; besides it only ordinary log
+    lines of the start-up (INFO/WARNING), never a traceback or an ERROR log."""
+    out = (run.stdout + run.stderr).strip()
+    assert "Traceback" not in out, out
+    lines = [line for line in out.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("error: ")]
+    assert len(errors) == 1, out
+    assert all(line in errors or LOG_LINE.match(line) for line in lines), out
+    return errors[0]

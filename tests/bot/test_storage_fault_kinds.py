@@ -1,0 +1,152 @@
+"""Issue 10 item 5: faults say what they are.
+
+A read-only, full or corrupt database is reported as such (to the member and in the log),
+not as "busy, try again"; every refused write is logged with its cause; at start a
+read-only or corrupt database is refused with one clear line.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.audit import audit
+from bot.errors import friendly
+from bot.storage import (
+    DatabaseBusy,
+    DatabaseCorrupt,
+    DatabaseFull,
+    DatabaseReadOnly,
+    InsufficientChips,
+    Store,
+    member_account,
+)
+from tests.bot.cli_helpers import one_error_line, run_bot
+
+G = 1
+
+
+async def test_disk_full_is_reported_as_disk_full(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = await Store.open(tmp_path / "full.sqlite3")
+    await store.ensure_member(G, 1)
+    pages = await store._call(lambda con: con.execute("PRAGMA page_count").fetchone()[0])
+    await store._call(lambda con: con.execute(f"PRAGMA max_page_count = {pages}"))
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    with pytest.raises(DatabaseFull) as info:
+        for user in range(2, 2000):  # new members need new pages sooner or later
+            await store.ensure_member(G, user)
+    text = friendly(info.value)
+    assert "disk is full" in text and "busy" not in text
+    assert any("write refused (disk full)" in r.getMessage() for r in caplog.records)
+    await store.close()
+
+
+async def test_read_only_database_is_reported_as_read_only(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = await Store.open(tmp_path / "ro.sqlite3")
+    await store.ensure_member(G, 1)
+    # writes now fail with SQLITE_READONLY
+    await store._call(lambda con: con.execute("PRAGMA query_only = ON"))
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    with pytest.raises(DatabaseReadOnly) as info:
+        await store.grant(G, 1, 10, "x", None)
+    assert "read-only" in friendly(info.value) and "busy" not in friendly(info.value)
+    assert any("write refused (read-only)" in r.getMessage() for r in caplog.records)
+    await store.close()
+
+
+async def test_busy_is_still_busy(tmp_path: Path) -> None:
+    path = tmp_path / "busy.sqlite3"
+    store = await Store.open(path, busy_timeout_ms=50)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(DatabaseBusy) as info:
+            await store.ensure_member(G, 1)
+        assert "busy" in friendly(info.value)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    await store.close()
+
+
+async def test_refusals_of_the_game_are_logged_with_their_cause(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = await Store.open(tmp_path / "r.sqlite3")
+    await store.ensure_member(G, 1)
+    await store.ensure_member(G, 2)
+    caplog.set_level(logging.INFO, logger="bot.storage")
+    from bot.storage import Move
+
+    with pytest.raises(InsufficientChips):
+        await store.apply_transfers([Move(member_account(G, 1), member_account(G, 2), 10**6, "x")])
+    assert any("write refused (InsufficientChips)" in r.getMessage() for r in caplog.records), (
+        caplog.text
+    )
+    await store.close()
+
+
+async def test_corrupt_database_refused_at_start(tmp_path: Path) -> None:
+    db = tmp_path / "corrupt.sqlite3"
+    db.write_bytes(b"this is not a database, it only has a name like one\n" * 200)
+    with pytest.raises(DatabaseCorrupt):
+        await Store.open(db)
+    run = run_bot([], db)
+    assert run.returncode == 3
+    line = one_error_line(run)
+    assert "corrupt" in line and str(db) in line
+
+
+async def test_damaged_pages_are_reported_as_corrupt(tmp_path: Path) -> None:
+    db = tmp_path / "damaged.sqlite3"
+    store = await Store.open(db)
+    for user in range(1, 400):
+        await store.ensure_member(G, user)
+    await store.close()
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    raw = bytearray(db.read_bytes())
+    for offset in range(4096 * 2, len(raw), 4096):  # scribble over every page but the first
+        raw[offset : offset + 200] = b"\xff" * 200
+    db.write_bytes(bytes(raw))
+    try:
+        store = await Store.open(db)
+    except DatabaseCorrupt:
+        return
+    try:
+        report = await audit(store)
+    except DatabaseCorrupt:
+        pass  # reported as damaged, not as busy
+    else:
+        assert not report.ok and "integrity" in report.summary()
+    finally:
+        await store.close()
+
+
+async def test_read_only_database_refused_at_start(tmp_path: Path) -> None:
+    db = tmp_path / "ro.sqlite3"
+    store = await Store.open(db)
+    await store.ensure_member(G, 1)
+    await store.close()
+    os.chmod(db, 0o444)
+    try:
+        with pytest.raises(DatabaseReadOnly):
+            await Store.open(db)
+        run = run_bot([], db)
+        assert run.returncode == 3
+        line = one_error_line(run)
+        assert "read-only" in line and str(db) in line
+        # the audit only reads: it still works on a read-only database
+        audit_run = run_bot(["audit", "--db", str(db)], db)
+        assert audit_run.returncode == 0, audit_run.stdout + audit_run.stderr
+    finally:
+        os.chmod(db, 0o644)
