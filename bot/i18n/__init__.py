@@ -92,6 +92,12 @@ def isolate(text: str) -> str:
     return f"{FSI}{text}{PDI}"
 
 
+def bidi(locale: str, text: str) -> str:
+    """``text`` isolated when ``locale`` is written right to left (for cards, names and
+    numbers put together outside :func:`t`), else unchanged."""
+    return isolate(text) if locale in RTL_LOCALES and text else text
+
+
 def num(locale: str, value: int | float | Decimal) -> str:
     """A number punctuated for the locale. Digits are grouped from five digits on
     (1016 · 12,345 · 12.345 · 12 345 · 12,34,567 in Hindi), as most style guides write
@@ -274,6 +280,7 @@ __all__ = [
     "Msg",
     "Raw",
     "all_keys",
+    "bidi",
     "catalog",
     "choose",
     "english_key",
