@@ -97,19 +97,23 @@ def cmd_run(args: Sequence[str]) -> int:
 
 
 async def open_database(settings: Settings) -> Store | str:
-    """The store for the bot, or the one-line reason it cannot be used."""
+    """The store for the bot (PostgreSQL when DATABASE_URL is set, else the SQLite file),
+    or the one-line reason it cannot be used."""
     from bot.storage import StorageError, Store
     from bot.storage.files import check_start, mark_initialised
     from bot.storage.models import GuildSettings
 
+    defaults = GuildSettings(
+        starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
+    )
+    url = settings.postgres_url()
     try:
+        if url is not None:
+            from bot.storage.pg import PgStore
+
+            return await PgStore.connect(url, defaults=defaults)
         check_start(settings.database_path)
-        store = await Store.open(
-            settings.database_path,
-            defaults=GuildSettings(
-                starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
-            ),
-        )
+        store = await Store.open(settings.database_path, defaults=defaults)
     except StorageError as exc:
         return str(exc)
     mark_initialised(settings.database_path)
@@ -119,18 +123,28 @@ async def open_database(settings: Settings) -> Store | str:
 async def run(settings: Settings) -> int:
     import discord
 
+    from bot.leases import ShardsTaken
     from bot.storage.lock import DatabaseInUse, ProcessLock
 
-    try:
-        lock = ProcessLock.acquire(settings.database_path)
-    except DatabaseInUse as exc:
-        return fail(str(exc), EXIT_DATABASE)
+    url = settings.postgres_url()
+    lock: ProcessLock | None = None
+    if url is None:  # SQLite: one process per database file (PostgreSQL: shard leases)
+        try:
+            lock = ProcessLock.acquire(settings.database_path)
+        except DatabaseInUse as exc:
+            return fail(str(exc), EXIT_DATABASE)
     try:
         store = await open_database(settings)
         if isinstance(store, str):
             return fail(store, EXIT_DATABASE)
         try:
             return await serve(settings, store, lock)
+        except ShardsTaken as exc:
+            return fail(
+                f"another bot process is running these shards ({exc}); give each process "
+                "its own SHARD_IDS (see README, Several processes)",
+                EXIT_DATABASE,
+            )
         except discord.LoginFailure as exc:
             return fail(f"Discord refused the bot token (DISCORD_TOKEN): {exc}", EXIT_TOKEN)
         except (OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
@@ -142,17 +156,19 @@ async def run(settings: Settings) -> int:
         finally:
             await store.close()
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
-async def serve(settings: Settings, store: Store, lock: ProcessLock) -> int:
+async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> int:
     """Run the bot until it stops; returns the exit code."""
-    from bot.app import PontoonBot
+    from bot.app import make_bot
     from bot.endpoints import configure_endpoints
+    from bot.leases import hold_shard_leases
     from bot.storage import DatabaseGone
 
     configure_endpoints(settings.discord_api_base, settings.discord_gateway_url)
-    bot = PontoonBot(settings, store)
+    bot = make_bot(settings, store)
     loop = asyncio.get_running_loop()
     outcome: dict[str, int] = {"code": 0}
     stopping: list[asyncio.Task[None]] = []
@@ -174,8 +190,12 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock) -> int:
         loop.create_task(watch_database(store, lock, stop), name="watch-database"),
         loop.create_task(backup_loop(settings, store), name="backups"),
     ]
+
+    async def lease_lost() -> None:
+        stop(EXIT_DATABASE, "this process lost its shard lease to another process")
+
     try:
-        async with bot:
+        async with hold_shard_leases(store, settings, on_lost=lease_lost), bot:
             await bot.start(
                 settings.discord_token.get_secret_value() if settings.discord_token else ""
             )
@@ -193,7 +213,7 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock) -> int:
 
 
 async def watch_database(
-    store: Store, lock: ProcessLock, stop: Callable[[int, str], None], every: float = 2.0
+    store: Store, lock: ProcessLock | None, stop: Callable[[int, str], None], every: float = 2.0
 ) -> None:
     """Notice a deleted or replaced database file even while nobody plays, and keep the
     process lock's file in place (a deleted lock file is locked afresh)."""
@@ -204,7 +224,8 @@ async def watch_database(
         await asyncio.sleep(every)
         try:
             store.check_file()
-            lock.ensure()
+            if lock is not None:
+                lock.ensure()
         except DatabaseGone:
             return  # store.on_fatal stops the bot
         except DatabaseInUse as exc:
@@ -221,6 +242,9 @@ async def backup_loop(settings: Settings, store: Store) -> None:
 
     if settings.backup_interval_minutes <= 0:
         return
+    if settings.postgres_url() is not None:
+        log.info("scheduled backups are for SQLite; back PostgreSQL up with pg_dump")
+        return
     while True:
         await asyncio.sleep(settings.backup_interval_minutes * 60)
         try:
@@ -233,6 +257,17 @@ async def backup_loop(settings: Settings, store: Store) -> None:
 
 
 # ------------------------------------------------------------- database commands
+def refuse_postgres(settings: Settings, command: str, instead: str) -> int | None:
+    """These commands work on the SQLite file; with DATABASE_URL set, say what to use."""
+    if settings.postgres_url() is None:
+        return None
+    return fail(
+        f"`python -m bot {command}` works on a SQLite database, but DATABASE_URL names a "
+        f"PostgreSQL one: {instead}",
+        EXIT_USAGE,
+    )
+
+
 def cmd_audit(args: Sequence[str]) -> int:
     from bot.audit import main as audit_main
 
@@ -245,6 +280,11 @@ def cmd_init(args: Sequence[str]) -> int:
     settings = load_settings()
     if isinstance(settings, int):
         return settings
+    refused = refuse_postgres(
+        settings, "init", "create the database with createdb; the bot creates its tables"
+    )
+    if refused is not None:
+        return refused
     return asyncio.run(init(settings))
 
 
@@ -279,6 +319,10 @@ def cmd_backup(args: Sequence[str]) -> int:
     settings = load_settings()
     if isinstance(settings, int):
         return settings
+    if ns.db is None:
+        refused = refuse_postgres(settings, "backup", "back it up with pg_dump")
+        if refused is not None:
+            return refused
     from bot.storage import StorageError
     from bot.storage.backup import backup_database, rotate
 
@@ -312,6 +356,10 @@ def cmd_restore(args: Sequence[str]) -> int:
     settings = load_settings()
     if isinstance(settings, int):
         return settings
+    if ns.db is None:
+        refused = refuse_postgres(settings, "restore", "restore a pg_dump with pg_restore")
+        if refused is not None:
+            return refused
     return asyncio.run(restore(ns.file, ns.db or settings.database_path))
 
 

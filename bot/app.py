@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,6 +19,7 @@ from bot.i18n.translator import CatalogTranslator
 from bot.presenter import DiscordPresenter, TableButton
 from bot.service import TableService, Timers
 from bot.settings import Settings
+from bot.sharding import ShardPlan
 from bot.storage import Store
 from engine.cards import RandomChance
 
@@ -33,18 +35,24 @@ EXTENSIONS: Sequence[str] = (
 
 
 class PontoonBot(commands.Bot):
-    """discord.py bot holding the store, the table service and the presenter."""
+    """discord.py bot holding the store, the table service and the presenter.
 
-    def __init__(self, settings: Settings, store: Store) -> None:
+    ``make_bot`` picks this plain, single-connection bot or, when SHARD_COUNT is set,
+    :class:`ShardedPontoonBot`."""
+
+    def __init__(self, settings: Settings, store: Store, **client_options: Any) -> None:
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            # nothing the bot says pings anyone unless a message allows it (issue 9)
+            allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
         )
         self.settings = settings
         self.store = store
+        self.shard_plan = ShardPlan.from_settings(settings)
         self.languages = Languages(store, self._guild_preferred_locale)
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
@@ -60,6 +68,7 @@ class PontoonBot(commands.Bot):
                 if settings.shuffle_seed is not None
                 else None
             ),
+            owns_guild=self.shard_plan.owns,
         )
         self._refreshed = False
 
@@ -90,14 +99,17 @@ class PontoonBot(commands.Bot):
             await self.tree.sync()
 
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d guild(s)", self.user, len(self.guilds))
+        log.info(
+            "ready as %s in %d guild(s), shard(s) %s of %d",
+            self.user,
+            len(self.guilds),
+            ",".join(map(str, self.shard_plan.ids)),
+            self.shard_plan.count,
+        )
         if not self._refreshed:
             self._refreshed = True
-            for live in list(self.service.tables.values()):
-                try:
-                    await self.presenter.refresh_table_message(live)
-                except discord.HTTPException:
-                    log.exception("could not refresh table %s", live.table_id)
+            # only a message that may be stale is redrawn, paced, through the writer
+            await self.presenter.redraw_stale(list(self.service.tables.values()))
 
     async def on_tree_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
@@ -126,3 +138,16 @@ class PontoonBot(commands.Bot):
     async def close(self) -> None:
         await self.service.shutdown()
         await super().close()
+
+
+class ShardedPontoonBot(PontoonBot, commands.AutoShardedBot):
+    """The same bot over discord.py's AutoShardedBot: one gateway connection per shard
+    id of this process (SHARD_IDS, or all of SHARD_COUNT)."""
+
+
+def make_bot(settings: Settings, store: Store) -> PontoonBot:
+    """The bot for these settings: sharded when SHARD_COUNT is set, plain otherwise."""
+    if not settings.sharded:
+        return PontoonBot(settings, store)
+    plan = ShardPlan.from_settings(settings)
+    return ShardedPontoonBot(settings, store, shard_count=plan.count, shard_ids=list(plan.ids))

@@ -29,7 +29,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -317,20 +317,30 @@ async def audit(store: Store) -> AuditReport:
     return check(await store.ledger_snapshot())
 
 
-async def _run(db: Path) -> tuple[int, str]:
-    if not db.is_file():
-        return 2, f"No database at {db}."
+async def _run(db: Path | str) -> tuple[int, str]:
+    """Audit the SQLite file ``db`` or the PostgreSQL database at URL ``db``: (exit code,
+    text)."""
+    if isinstance(db, str):
+        from bot.storage.pg import PgStore, redact
+
+        where = redact(db)
+        opening: Awaitable[Store] = PgStore.connect(db, migrate_schema=False)
+    else:
+        if not db.is_file():
+            return 2, f"No database at {db}."
+        where = str(db)
+        opening = Store.open(db, migrate_schema=False, busy_timeout_ms=10_000)
     try:
-        store = await Store.open(db, migrate_schema=False, busy_timeout_ms=10_000)
+        store = await opening
     except StorageError as exc:
-        return 2, f"Cannot open {db}: {exc}"
+        return 2, f"Cannot open {where}: {exc}"
     try:
         report = await audit(store)
     except StorageError as exc:
-        return 2, f"Cannot read {db}: {exc}"
+        return 2, f"Cannot read {where}: {exc}"
     finally:
         await store.close()
-    return (0 if report.ok else 1), f"{db}\n{report.summary()}"
+    return (0 if report.ok else 1), f"{where}\n{report.summary()}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -344,17 +354,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--db",
-        type=Path,
         default=None,
-        help="the SQLite database (default: DATABASE_PATH from the settings)",
+        help="the SQLite database file, or a postgresql:// URL (default: DATABASE_URL, "
+        "else DATABASE_PATH from the settings)",
     )
     ns = parser.parse_args(args)
-    db: Path | None = ns.db
+    db: str | None = ns.db
     if db is None:
         from bot.settings import Settings
 
-        db = Settings().database_path
-    code, text = asyncio.run(_run(db))
+        settings = Settings()
+        url = settings.postgres_url()
+        code, text = asyncio.run(_run(url if url is not None else settings.database_path))
+    elif db.startswith(("postgresql:", "postgres:")):
+        code, text = asyncio.run(_run(db))
+    else:
+        code, text = asyncio.run(_run(Path(db)))
     print(text, file=sys.stderr if code == 2 else sys.stdout)
     return code
 

@@ -233,8 +233,11 @@ class BaccaratService:
         timers: BaccaratTimers | None = None,
         presenter: BaccaratPresenter | None = None,
         run_timers: bool = True,
+        owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         self.store = store
+        # Sharded bots: only guilds whose shard this process runs (bot.sharding).
+        self.owns_guild: Callable[[int], bool] = owns_guild or (lambda _guild_id: True)
         self.chance: Chance = chance or RandomChance(random.SystemRandom())
         self.timers = timers or BaccaratTimers()
         self.presenter: BaccaratPresenter = presenter or NullBaccaratPresenter()
@@ -298,6 +301,8 @@ class BaccaratService:
         for rec in await self.store.load_open_tables():
             if rec.game != GAME_BACCARAT or rec.table_id in self.tables:
                 continue
+            if not self.owns_guild(rec.guild_id):
+                continue  # another process runs this guild's shard
             try:
                 data = json.loads(rec.state_json)
                 meta = data["meta"]

@@ -6,16 +6,21 @@ The service calls this after every committed change. Nothing here changes a game
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import re
 import time
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import render
 from bot.service import LiveTable, member_of_seat
-from engine.pontoon.types import HOUSE, ActionKind, EventKind, Outcome, Phase
+from engine.pontoon.types import HOUSE, ActionKind, Event, EventKind, Outcome, Phase
 
 if TYPE_CHECKING:
     from bot.app import PontoonBot
@@ -26,6 +31,117 @@ DM_CLOSED_CODE = 50007
 REFRESH_RETRIES = 6  # re-render a table message whose edit failed, after 5, 10, 15... s
 REFRESH_RETRY_SECONDS = 5.0
 INTERACTION_TTL = 14 * 60  # followup tokens live 15 minutes
+RESTART_CHECK_SECONDS = 0.05
+ANSWER_BY_SECONDS = 2.2  # a click not answered by then is acknowledged (Discord allows 3 s)
+NO_PINGS = discord.AllowedMentions.none()
+FIRST_CARD_PHASES = (Phase.KITTY, Phase.BETTING, Phase.DOUBLING, Phase.SHOOTING)
+Interaction = discord.Interaction[discord.Client]
+SEAT_ID = re.compile(r"(?<![<@#&\d])\d{15,21}(?!\d)")
+
+
+@dataclass
+class Click:
+    """A member's interaction whose answer may carry the new table (an UPDATE_MESSAGE
+    callback on the table message). Exactly one of the presenter, the watchdog or the cog
+    claims the answer."""
+
+    interaction: Interaction
+    table_id: str
+    claimed: bool = False
+    updated: bool = False  # answered with the new table
+    done: bool = False  # its handling is over (a task started meanwhile must not use it)
+
+    def claim(self) -> bool:
+        if self.claimed or self.interaction.response.is_done():
+            return False
+        self.claimed = True
+        return True
+
+
+@dataclass
+class _Acting:
+    """Set while a member's action is handled. Tasks started meanwhile (a table's timer)
+    inherit the context variable, so it is the flag, not the variable, that counts."""
+
+    active: bool = True
+
+
+# The member action being handled in this task (None: a timer or the bot itself).
+CURRENT_CLICK: ContextVar[Click | None] = ContextVar("pontoon_click", default=None)
+MEMBER_ACTION: ContextVar[_Acting | None] = ContextVar("pontoon_member_action", default=None)
+
+
+def acting_member() -> bool:
+    """A member's own action is being handled (not a timer's)."""
+    acting = MEMBER_ACTION.get()
+    return acting is not None and acting.active
+
+
+@contextlib.contextmanager
+def member_action(click: Click | None = None) -> Iterator[Click | None]:
+    """Mark the code inside as a member's own action (so nothing is said to have timed
+    out); with ``click``, the table change it causes is answered on that interaction."""
+    acting = _Acting()
+    t1 = MEMBER_ACTION.set(acting)
+    t2 = CURRENT_CLICK.set(click)
+    watchdog: asyncio.TimerHandle | None = None
+    if click is not None:
+        watchdog = asyncio.get_running_loop().call_later(
+            ANSWER_BY_SECONDS, lambda: asyncio.ensure_future(_late_ack(click))
+        )
+    try:
+        yield click
+    finally:
+        acting.active = False
+        if click is not None:
+            click.done = True
+        if watchdog is not None:
+            watchdog.cancel()
+        CURRENT_CLICK.reset(t2)
+        MEMBER_ACTION.reset(t1)
+
+
+async def _late_ack(click: Click) -> None:
+    """The change took too long to answer with: acknowledge now (the writer edits)."""
+    if click.claim():
+        interaction = click.interaction
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.message is None:  # a slash command: its answer comes privately
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+
+
+async def answer(click: Click, text: str) -> None:
+    """The member's private answer: the interaction's own response when still free, else
+    a followup (after the watchdog acknowledged or the table update answered)."""
+    interaction = click.interaction
+    try:
+        if click.claim():
+            await interaction.response.send_message(text, ephemeral=True)
+        else:
+            await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s", interaction.id)
+
+
+async def acknowledge(click: Click) -> None:
+    """Nothing to show on this click's message (the writer draws it): an empty ack."""
+    if click.claim():
+        with contextlib.suppress(discord.HTTPException):
+            if click.interaction.message is None:
+                await click.interaction.response.defer(ephemeral=True)
+            else:
+                await click.interaction.response.defer()
+
+
+@dataclass
+class RoundState:
+    """What the presenter remembers of a table's current round: its log and results."""
+
+    lines: list[str] = field(default_factory=list)
+    results: list[str] = field(default_factory=list)
+    over: bool = False
 
 
 class TableButton(
@@ -84,8 +200,9 @@ BUTTONS: list[tuple[str, str, discord.ButtonStyle, int]] = [
     ("kitty", "Kitty", discord.ButtonStyle.secondary, 0),
     ("cards", "Show my cards", discord.ButtonStyle.secondary, 0),
     ("bet", "Bet", discord.ButtonStyle.primary, 1),
-    ("double", "Double", discord.ButtonStyle.danger, 1),
-    ("no_double", "No double", discord.ButtonStyle.secondary, 1),
+    ("same_bet", "Same bet", discord.ButtonStyle.primary, 1),
+    ("double", "Banker: double", discord.ButtonStyle.danger, 1),
+    ("no_double", "Banker: no double", discord.ButtonStyle.secondary, 1),
     ("shoot", "Shoot", discord.ButtonStyle.primary, 1),
     ("buy", "Buy", discord.ButtonStyle.primary, 2),
     ("twist", "Twist", discord.ButtonStyle.primary, 2),
@@ -95,10 +212,14 @@ BUTTONS: list[tuple[str, str, discord.ButtonStyle, int]] = [
     ("burn", "Burn", discord.ButtonStyle.danger, 3),
 ]
 
+# In the banker's turn the play buttons are the banker's, and say so.
+BANKER_LABELS = {"twist": "Banker: twist", "stick": "Banker: stay"}
+
 ACT_KIND: dict[str, ActionKind] = {
     "join": ActionKind.JOIN,
     "leave": ActionKind.LEAVE,
     "bet": ActionKind.BET,
+    "same_bet": ActionKind.BET,
     "double": ActionKind.DOUBLE,
     "no_double": ActionKind.NO_DOUBLE,
     "shoot": ActionKind.SHOOT,
@@ -123,6 +244,8 @@ def legal_union(live: LiveTable) -> set[str]:
         names.update({"join", "deal"})
         if len(eng.seats) > 0:
             names.add("leave")
+    if "bet" in names:
+        names.add("same_bet")
     names.add("cards")
     return names
 
@@ -142,9 +265,13 @@ def shown_buttons(live: LiveTable) -> list[str]:
 def table_view(live: LiveTable, *, closed: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     enabled = set() if closed else legal_union(live)
+    shown = shown_buttons(live)
+    banker_turn = live.engine.phase is Phase.BANKER
     for name, label, style, row in BUTTONS:
-        if name not in shown_buttons(live):
+        if name not in shown:
             continue
+        if banker_turn:
+            label = BANKER_LABELS.get(name, label)
         view.add_item(
             TableButton(
                 live.table_id,
@@ -159,13 +286,76 @@ def table_view(live: LiveTable, *, closed: bool = False) -> discord.ui.View:
     return view
 
 
+class TableWriter:
+    """Edits table messages for changes no click answered (timers, slash commands, forms):
+    at most one edit in flight per table, and the state drawn is the latest when the edit
+    is sent, so a burst of changes costs one or two edits, not one each."""
+
+    def __init__(self, presenter: DiscordPresenter) -> None:
+        self.presenter = presenter
+        self._pending: dict[str, tuple[LiveTable, str | None]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._shown: dict[str, object] = {}  # table id -> key of what the message shows
+        self._clicked_during: set[str] = set()  # a click updated the message mid-edit
+
+    def request(self, live: LiveTable, closed_reason: str | None = None) -> None:
+        prev = self._pending.get(live.table_id)
+        if prev is not None and prev[1] is not None and closed_reason is None:
+            closed_reason = prev[1]  # a closed table stays closed
+        self._pending[live.table_id] = (live, closed_reason)
+        if live.table_id not in self._tasks:
+            self._tasks[live.table_id] = asyncio.create_task(
+                self._run(live.table_id), name=f"table-writer-{live.table_id}"
+            )
+
+    def shown(self, table_id: str, key: object) -> None:
+        """A click's answer put ``key`` on the message."""
+        self._shown[table_id] = key
+        if table_id in self._tasks:
+            self._clicked_during.add(table_id)
+
+    def busy(self, table_id: str) -> bool:
+        return table_id in self._tasks
+
+    async def flush(self, table_id: str) -> None:
+        task = self._tasks.get(table_id)
+        if task is not None:
+            await asyncio.shield(task)
+
+    async def _run(self, table_id: str) -> None:
+        try:
+            failures = 0
+            while table_id in self._pending:
+                live, closed_reason = self._pending.pop(table_id)
+                self._clicked_during.discard(table_id)
+                ok = await self.presenter.draw(live, closed_reason, writer=self)
+                if not ok:
+                    failures += 1
+                    if failures > REFRESH_RETRIES:
+                        return
+                    self._pending.setdefault(table_id, (live, closed_reason))
+                    await asyncio.sleep(REFRESH_RETRY_SECONDS * failures)
+                    continue
+                failures = 0
+                if table_id in self._clicked_during:
+                    # a click's answer and this edit crossed: draw once more, latest wins
+                    self._clicked_during.discard(table_id)
+                    self._pending.setdefault(table_id, (live, closed_reason))
+        finally:
+            self._tasks.pop(table_id, None)
+
+
 class DiscordPresenter:
     """The service's Presenter, speaking discord.py."""
 
     def __init__(self, bot: PontoonBot) -> None:
         self.bot = bot
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
-        self._refresh_tasks: dict[str, asyncio.Task[None]] = {}  # table id -> retry task
+        self.writer = TableWriter(self)
+        self.rounds: dict[str, RoundState] = {}
+        self.last_bet: dict[tuple[str, str], int] = {}  # (table, seat) -> last stake
+        self._post_locks: dict[str, asyncio.Lock] = {}
+        self._background: set[asyncio.Task[None]] = set()
         # last interaction per (table, seat): a followup to it reaches the member privately
         self.last_interaction: dict[
             tuple[str, str], tuple[float, discord.Interaction[discord.Client]]
@@ -178,155 +368,285 @@ class DiscordPresenter:
         )
 
     def namer(self, live: LiveTable) -> render.Namer:
+        """Seat -> the member's display name, markdown-escaped, never a mention or an id."""
+
         def name(seat: str) -> str:
             if seat == HOUSE:
                 return "the house"
-            if seat in live.names:
-                return live.names[seat]
-            uid = member_of_seat(seat)
-            return f"<@{uid}>" if uid is not None else seat
+            raw = live.names.get(seat)
+            if raw is None:
+                uid = member_of_seat(seat)
+                guild = self.bot.get_guild(live.guild_id)
+                member = guild.get_member(uid) if guild is not None and uid else None
+                raw = member.display_name if member is not None else "a player"
+            return display(raw)
 
         return name
 
+    def name_ids(self, live: LiveTable, text: str) -> str:
+        """Engine messages carry seat ids: say them as names."""
+        name = self.namer(live)
+        return SEAT_ID.sub(lambda m: name(m.group(0)), text)
+
     def embed(self, live: LiveTable, closed_reason: str | None = None) -> discord.Embed:
+        eng = live.engine
+        seconds_left = self.bot.service.seconds_left(live)
+        dealer: str | None = None
+        if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
+            nxt = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
+            dealer = nxt or (str(live.opener_id) if str(live.opener_id) in eng.seats else None)
+        state = self.rounds.get(live.table_id)
         text = render.table_text(
-            live.engine.public_view(),
-            live.engine.rules,
+            eng.public_view(),
+            eng.rules,
             self.namer(live),
-            seconds_left=self.bot.service.seconds_left(live),
+            deadline_epoch=int(time.time() + seconds_left) if seconds_left is not None else None,
             closed_reason=closed_reason,
+            waiting_on=eng.to_act(),
+            dealer=dealer,
+            log=state.lines if state is not None else (),
         )
         colour = (
             discord.Colour.dark_green() if closed_reason is None else discord.Colour.dark_grey()
         )
         em = discord.Embed(title=text.title, description=text.description, colour=colour)
         for head, body in text.fields:
-            em.add_field(name=head[:256], value=body[:1024] or "—", inline=False)
+            em.add_field(name=head, value=body, inline=False)
         if text.footer:
             em.set_footer(text=text.footer)
         return em
 
+    def _render(
+        self, live: LiveTable, closed_reason: str | None
+    ) -> tuple[discord.Embed, discord.ui.View, object]:
+        embed = self.embed(live, closed_reason)
+        view = table_view(live, closed=closed_reason is not None)
+        key = (str(embed.to_dict()), str(view.to_components()))
+        return embed, view, key
+
+    async def draw(
+        self, live: LiveTable, closed_reason: str | None, *, writer: TableWriter
+    ) -> bool:
+        """Edit (or post) the table message with the table as it is now. False: try later."""
+        embed, view, key = self._render(live, closed_reason)
+        if live.message_id is not None and writer._shown.get(live.table_id) == key:
+            return True  # the message already shows this
+        channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+        if live.message_id is not None:
+            try:
+                await channel.get_partial_message(live.message_id).edit(
+                    embed=embed, view=view, allowed_mentions=NO_PINGS
+                )
+                writer._shown[live.table_id] = key
+                return True
+            except discord.NotFound:
+                log.info("table message of %s is gone; posting a new one", live.table_id)
+            except discord.HTTPException as exc:
+                log.warning("could not edit the table message of %s: %s", live.table_id, exc)
+                return closed_reason is not None
+        if closed_reason is not None:
+            return True
+        try:
+            msg = await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as exc:
+            log.warning("could not post the table message of %s: %s", live.table_id, exc)
+            return False
+        writer._shown[live.table_id] = key
+        await self.bot.service.set_message(live, msg.id)
+        return True
+
     async def refresh_table_message(
         self, live: LiveTable, closed_reason: str | None = None
     ) -> None:
+        """Redraw the table message through the writer (within the limits) and wait."""
+        self.writer.request(live, closed_reason)
+        await self.writer.flush(live.table_id)
+
+    async def redraw_stale(self, tables: list[LiveTable]) -> None:
+        """After a restart, check each table's message (a GET, outside the channel's
+        message bucket), at most 20 a second to stay far from the global limit."""
+        for live in tables:
+            try:
+                await self.redraw_if_stale(live)
+            except Exception:
+                log.exception("could not check the table message of %s", live.table_id)
+            await asyncio.sleep(RESTART_CHECK_SECONDS)
+
+    async def redraw_if_stale(self, live: LiveTable) -> None:
+        """After a restart: redraw only a table whose message may show an older state
+        (its buttons carry the state version) or is gone."""
+        if live.message_id is None:
+            self.writer.request(live)
+            return
         channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
-        embed = self.embed(live, closed_reason)
-        view = table_view(live, closed=closed_reason is not None)
-        if live.message_id is not None:
-            try:
-                await channel.get_partial_message(live.message_id).edit(embed=embed, view=view)
-                return
-            except discord.NotFound:
-                log.info("table message of %s is gone; posting a new one", live.table_id)
-            except discord.HTTPException:
-                log.exception("could not edit the table message of %s", live.table_id)
-                if closed_reason is None:
-                    self._refresh_later(live.table_id)
-                return
-        if closed_reason is not None:
+        try:
+            msg = await channel.fetch_message(live.message_id)
+        except discord.HTTPException:
+            self.writer.request(live)
             return
-        msg = await channel.send(embed=embed, view=view)
-        await self.bot.service.set_message(live, msg.id)
+        current = f":{live.engine.version}"
+        ids = [
+            getattr(c, "custom_id", "") or ""
+            for row in msg.components
+            for c in getattr(row, "children", [])
+        ]
+        if not ids or not all(i.endswith(current) for i in ids if i.startswith("pt:")):
+            self.writer.request(live)
 
-    def _refresh_later(self, table_id: str) -> None:
-        """A table message left showing an older state carries buttons of an older version,
-        which are all refused as stale: nobody could play on from it. Re-render it later
-        (a few tries, backing off) until an edit gets through or the table is gone."""
-        if table_id in self._refresh_tasks:
-            return
+    async def _answer_click(self, live: LiveTable) -> bool:
+        """Answer the member's click with the new table (UPDATE_MESSAGE). False when this
+        change has no click to ride on."""
+        click = CURRENT_CLICK.get()
+        if click is None or click.done or click.table_id != live.table_id:
+            return False
+        interaction = click.interaction
+        msg = interaction.message
+        if msg is None or live.message_id is None or msg.id != live.message_id:
+            return False
+        if not click.claim():
+            return False
+        embed, view, key = self._render(live, None)
+        try:
+            await interaction.response.edit_message(
+                embed=embed, view=view, allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:
+            log.warning("update of %s on its click failed: %s", live.table_id, exc)
+            return False
+        click.updated = True
+        self.writer.shown(live.table_id, key)
+        return True
 
-        async def later() -> None:
-            try:
-                for attempt in range(REFRESH_RETRIES):
-                    await asyncio.sleep(REFRESH_RETRY_SECONDS * (attempt + 1))
-                    live = self.bot.service.tables.get(table_id)
-                    if live is None or live.message_id is None:
-                        return
-                    channel = self.bot.get_partial_messageable(
-                        live.channel_id, guild_id=live.guild_id
-                    )
-                    try:
-                        await channel.get_partial_message(live.message_id).edit(
-                            embed=self.embed(live), view=table_view(live)
-                        )
-                        return
-                    except discord.NotFound:
-                        self._refresh_tasks.pop(table_id, None)
-                        await self.refresh_table_message(live)  # posts a new message
-                        return
-                    except discord.HTTPException as exc:
-                        log.warning("table message of %s still not refreshed: %s", table_id, exc)
-            finally:
-                if self._refresh_tasks.get(table_id) is asyncio.current_task():
-                    self._refresh_tasks.pop(table_id, None)
-
-        self._refresh_tasks[table_id] = asyncio.create_task(later(), name=f"refresh-{table_id}")
+    def _round(self, live: LiveTable, outcome: Outcome) -> RoundState:
+        state = self.rounds.get(live.table_id)
+        starts = any(
+            ev.kind in (EventKind.CUT_CARD, EventKind.CARD_DEALT, EventKind.KITTY)
+            for ev in outcome.events
+        )
+        if state is None or (state.over and starts):
+            state = self.rounds[live.table_id] = RoundState()
+        return state
 
     async def table_changed(self, live: LiveTable, outcome: Outcome) -> None:
+        """One committed change: the table message first (on the click when there is one,
+        else through the writer), then DMs and at most one public post, in the background
+        so no member's answer waits behind them."""
         name = self.namer(live)
         banker = live.engine.banker
+        timed_out = not acting_member()
+        state = self._round(live, outcome)
         private: dict[str, list[str]] = defaultdict(list)
-        lines: list[str] = []
-        results: list[str] = []
+        # Before the second card a player's first card is shown in their Bet form (and by
+        # Show my cards): one DM a round with both cards instead of two.
+        first_card_only = live.engine.phase in FIRST_CARD_PHASES
+        announcements: list[str] = []
+        finished = False
         for ev in outcome.events:
             if ev.to is not None:
                 line = render.private_card_line(ev) if ev.kind is EventKind.CARD_DEALT else None
-                if line is not None:
+                # (the banker's own first card, seen only to choose whether to double
+                # (P-VAR-3), still comes by DM: the banker has no Bet form)
+                if line is not None and not (first_card_only and ev.to != live.engine.banker):
                     private[ev.to].append(line)
                 continue
+            if ev.kind is EventKind.BET and ev.seat is not None and ev.amount:
+                self.last_bet[(live.table_id, ev.seat)] = ev.amount
             if ev.kind is EventKind.HAND_RESULT:
-                results.append(render.result_line(ev, name))
+                state.results.append(render.result_line(ev, name))
                 continue
-            line = render.event_line(ev, name, banker)
+            if ev.kind is EventKind.ROUND_OVER:
+                finished = True
+                continue
+            if ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
+                line = render.event_line(ev, name, banker)
+                if line:
+                    announcements.append(self.name_ids(live, line))
+                continue
+            line = self._log_line(ev, name, banker, timed_out)
             if line:
-                lines.append(line)
+                state.lines.append(self.name_ids(live, line))
+        if finished:
+            state.over = True
+        if not await self._answer_click(live):
+            self.writer.request(live)
+        results = list(state.results) if finished else []
+        if finished:
+            state.results.clear()
+        # DMs go out per member, posts per table: neither waits behind the other
         for seat, card_lines in private.items():
-            await self.send_private(live, seat, card_lines)
-        channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
-        if lines:
-            await self._send_chunks(channel, lines)
+            self._in_background(f"dm:{seat}", self.send_private(live, seat, card_lines))
         if results:
-            em = discord.Embed(title="Payouts", colour=discord.Colour.gold())
-            em.description = "\n".join(results)[:4000]
-            balances = [
-                f"{name(s)}: {live.engine.balances.get(s, 0)}"
-                for s in live.engine.seats
-                if s != HOUSE
-            ]
-            em.add_field(name="Balances", value="\n".join(balances)[:1024] or "—", inline=False)
-            eng = live.engine
-            nxt = "the house" if eng.banker == HOUSE else name(eng.banker or "?")
-            pack = (
-                "the pack will be shuffled (a pontoon was seen)"
-                if eng.needs_shuffle
-                else "used cards go to the bottom, no shuffle"
+            self._in_background(
+                f"post:{live.table_id}", self._post_result(live, results, announcements, name)
             )
-            em.add_field(
-                name="Next deal", value=f"Banker: {nxt} · {pack} (P-NEXT-1/2)", inline=False
+        elif announcements:
+            channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+            self._in_background(
+                f"post:{live.table_id}",
+                self._safe_send(channel, render.shorten("\n".join(announcements), 2000)),
             )
-            try:
-                await channel.send(embed=em)
-            except discord.HTTPException:
-                log.exception("payout summary of %s not sent", live.table_id)
-        await self.refresh_table_message(live)
 
-    async def _send_chunks(self, channel: discord.PartialMessageable, lines: list[str]) -> None:
-        chunk: list[str] = []
-        size = 0
-        for line in lines:
-            if size + len(line) > 1800 and chunk:
-                await self._safe_send(channel, "\n".join(chunk))
-                chunk, size = [], 0
-            chunk.append(line)
-            size += len(line) + 1
-        if chunk:
-            await self._safe_send(channel, "\n".join(chunk))
+    @staticmethod
+    def _log_line(ev: Event, name: render.Namer, banker: str | None, timed_out: bool) -> str | None:
+        if timed_out:
+            line = render.timed_out_line(ev, name, banker)
+            if line is not None:
+                return line
+        return render.event_line(ev, name, banker)
 
-    async def _safe_send(self, channel: discord.PartialMessageable, content: str) -> None:
+    def _in_background(self, key: str, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` after the earlier ones of the same ``key`` (in order), without
+        making anyone wait for it."""
+        lock = self._post_locks.setdefault(key, asyncio.Lock())
+
+        async def run() -> None:
+            async with lock:
+                try:
+                    await coro
+                except Exception:
+                    log.exception("sending %s failed", key)
+
+        task = asyncio.create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _post_result(
+        self, live: LiveTable, results: list[str], announcements: list[str], name: render.Namer
+    ) -> None:
+        """The round's one result post: every hand's result, balances, the next deal."""
+        eng = live.engine
+        em = discord.Embed(title="Payouts", colour=discord.Colour.gold())
+        em.description = render.shorten("\n".join(results), 4000)
+        balances = [f"{name(s)}: {eng.balances.get(s, 0)}" for s in eng.seats if s != HOUSE]
+        em.add_field(
+            name="Balances", value=render.shorten("\n".join(balances), 1024) or "—", inline=False
+        )
+        nxt_seat = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
+        nxt = "the house" if nxt_seat == HOUSE else name(nxt_seat or "?")
+        pack = (
+            "the pack will be shuffled (a pontoon was seen)"
+            if eng.needs_shuffle
+            else "used cards go to the bottom, no shuffle"
+        )
+        news = "\n".join(announcements)
+        em.add_field(
+            name="Next deal",
+            value=render.shorten(
+                (news + "\n" if news else "") + f"Banker: {nxt} · {pack} (P-NEXT-1/2)", 1024
+            ),
+            inline=False,
+        )
+        channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
         try:
-            await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+            await channel.send(embed=em, allowed_mentions=NO_PINGS)
         except discord.HTTPException:
-            log.exception("could not post to channel %s", channel.id)
+            log.exception("result of %s not sent", live.table_id)
+
+    async def _safe_send(self, channel: discord.abc.Messageable, content: str) -> None:
+        try:
+            await channel.send(content, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.exception("could not post to channel %s", getattr(channel, "id", "?"))
 
     def hand_summary(self, live: LiveTable, seat: str) -> str:
         hands = live.engine.private_view(seat)
@@ -350,8 +670,9 @@ class DiscordPresenter:
             + self.hand_summary(live, seat)
         )
         try:
-            user = self.bot.get_user(uid) or await self.bot.fetch_user(uid)
-            await user.send(text)
+            # discord.py keeps the DM channel once opened: no user lookup before each DM
+            dm = await self.bot.create_dm(discord.Object(id=uid))
+            await dm.send(render.shorten(text, 2000), allowed_mentions=NO_PINGS)
             return
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED_CODE:
@@ -377,17 +698,33 @@ class DiscordPresenter:
             except discord.HTTPException:
                 log.info("followup to %s failed; telling them in the channel", seat)
         channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
-        uid = member_of_seat(seat)
+        name = self.namer(live)(seat)
         await self._safe_send(
             channel,
-            f"<@{uid}>, your DMs are closed: press **Show my cards** to see your cards.",
+            f"{name}, your DMs are closed: press **Show my cards** to see your cards.",
         )
 
     async def table_closed(self, live: LiveTable, reason: str) -> None:
-        await self.refresh_table_message(live, closed_reason=reason)
+        self.writer.request(live, closed_reason=reason)
         channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
-        await self._safe_send(
-            channel, f"The Pontoon table is closed: {reason}. Any stakes in play were returned."
+        self._in_background(
+            f"post:{live.table_id}",
+            self._safe_send(
+                channel,
+                render.shorten(
+                    f"The Pontoon table is closed: {reason}. Any stakes in play were returned.",
+                    2000,
+                ),
+            ),
         )
         for key in [k for k in self.last_interaction if k[0] == live.table_id]:
             self.last_interaction.pop(key, None)
+        for key in [k for k in self.last_bet if k[0] == live.table_id]:
+            self.last_bet.pop(key, None)
+        self.rounds.pop(live.table_id, None)
+
+
+def display(raw: str) -> str:
+    """A display name as players read it: shortened, markdown escaped, never a mention."""
+    text = discord.utils.escape_mentions(render.shorten(raw.strip() or "?", render.NAME_MAX))
+    return discord.utils.escape_markdown(text)

@@ -14,8 +14,10 @@ Namer = Callable[[str], str]
 
 PHASE_TEXT: dict[Phase, str] = {
     Phase.WAITING: "Waiting for the deal — press **Join** to sit in, the banker presses **Deal**",
-    Phase.KITTY: "The banker puts up the kitty (`/bank kitty amount`)",
-    Phase.BETTING: "Place your bets on your first card (**Bet**)",
+    Phase.KITTY: "The banker puts up or adds to the kitty: **Kitty** or `/bank kitty amount` "
+    "(amount 0 adds nothing and deals)",
+    Phase.BETTING: "Place your bets on your first card: **Bet** shows your card "
+    "(**Same bet** repeats your last stake)",
     Phase.DOUBLING: "The banker may double all bets",
     Phase.SHOOTING: "Shoot bets against the kitty (**Shoot**, amount 0 to pass)",
     Phase.PLAYING: "Players' turns",
@@ -55,12 +57,105 @@ def hand_line(hand: HandView, *, show_total: bool = True) -> str:
     return " · ".join(parts)
 
 
+# Discord's message limits (https://discord.com/developers/docs/resources/message)
+CONTENT_MAX = 2000
+EMBED_TITLE_MAX = 256
+EMBED_DESCRIPTION_MAX = 4096
+EMBED_FIELDS_MAX = 25
+FIELD_NAME_MAX = 256
+FIELD_VALUE_MAX = 1024
+FOOTER_MAX = 2048
+EMBED_TOTAL_MAX = 6000
+NAME_MAX = 32  # a display name as shown (Discord's own nickname limit)
+LOG_TITLE = "This round"
+LOG_LINES_MAX = 12
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
 @dataclass(frozen=True)
 class TableText:
     title: str
     description: str
     fields: list[tuple[str, str]]
     footer: str
+
+    def fitted(self) -> TableText:
+        """The same table within Discord's embed limits whatever the names: 25 fields,
+        256/1024 per field, 4096 description, 6000 in all. Shortened, never failing."""
+        fields = [
+            (shorten(h, FIELD_NAME_MAX), shorten(b or "—", FIELD_VALUE_MAX)) for h, b in self.fields
+        ]
+        if len(fields) > EMBED_FIELDS_MAX:
+            extra = fields[EMBED_FIELDS_MAX - 1 :]
+            fields = fields[: EMBED_FIELDS_MAX - 1]
+            fields.append(
+                (
+                    f"…and {len(extra)} more",
+                    shorten(", ".join(h for h, _ in extra), FIELD_VALUE_MAX),
+                )
+            )
+        title = shorten(self.title, EMBED_TITLE_MAX)
+        desc = shorten(self.description, EMBED_DESCRIPTION_MAX)
+        footer = shorten(self.footer, FOOTER_MAX)
+
+        def total() -> int:
+            return len(title) + len(desc) + len(footer) + sum(len(h) + len(b) for h, b in fields)
+
+        # over 6000: shorten the longest field values, then the description
+        while total() > EMBED_TOTAL_MAX:
+            over = total() - EMBED_TOTAL_MAX
+            i = max(range(len(fields)), key=lambda j: len(fields[j][1]), default=None)
+            if i is None or len(fields[i][1]) <= 40:
+                desc = shorten(desc, max(40, len(desc) - over))
+                if total() > EMBED_TOTAL_MAX:
+                    fields = fields[:-1]
+                continue
+            head, body = fields[i]
+            fields[i] = (head, shorten(body, max(40, len(body) - over)))
+        return TableText(title, desc, fields, footer)
+
+
+def whose_move(
+    phase: Phase,
+    name: Namer,
+    *,
+    banker: str | None,
+    turn: tuple[str, int] | None,
+    waiting_on: Sequence[str],
+    dealer: str | None,
+) -> str:
+    """Who must act now, in every phase, by name."""
+
+    def names(seats: Sequence[str]) -> str:
+        shown = [f"**{name(s)}**" for s in seats[:8]]
+        more = len(seats) - len(shown)
+        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+    banker_name = "the house" if banker == HOUSE else f"**{name(banker)}**" if banker else "?"
+    if phase in (Phase.WAITING, Phase.ROUND_OVER):
+        who = f"**{name(dealer)}**" if dealer and dealer != HOUSE else "any player"
+        return f"▶ Next: {who} presses **Deal** (others may **Join** or **Leave**)"
+    if phase is Phase.KITTY:
+        return f"▶ Waiting for the banker {banker_name} to put up the kitty (**Kitty**)"
+    if phase is Phase.BETTING:
+        if not waiting_on:
+            return "▶ Bets are in"
+        return f"▶ Waiting for {names(waiting_on)} to bet (**Bet** or **Same bet**)"
+    if phase is Phase.DOUBLING:
+        return f"▶ The banker {banker_name} chooses: **Banker: double** or **Banker: no double**"
+    if phase is Phase.SHOOTING:
+        return f"▶ {names(waiting_on)} to shoot or pass (**Shoot**, 0 to pass)"
+    if phase is Phase.PLAYING and turn is not None:
+        seat, hand_index = turn
+        hand_note = f" (hand {hand_index + 1})" if hand_index else ""
+        return f"▶ Turn: **{name(seat)}**{hand_note} — their move"
+    if phase is Phase.BANKER:
+        return f"▶ Turn: **the banker** ({banker_name}) — **Banker: twist** or **Banker: stay**"
+    return f"▶ {names(waiting_on)} to act" if waiting_on else ""
 
 
 def table_text(
@@ -69,9 +164,14 @@ def table_text(
     name: Namer,
     *,
     seconds_left: float | None = None,
+    deadline_epoch: int | None = None,
     closed_reason: str | None = None,
+    waiting_on: Sequence[str] = (),
+    dealer: str | None = None,
+    log: Sequence[str] = (),
 ) -> TableText:
-    """The public table message: seats, stakes, face-up cards, whose turn, the timer."""
+    """The public table message: whose move it is, the countdown, seats, stakes, face-up
+    cards, and the round's moves so far."""
     phase = view.phase
     banker = view.banker
     turn = view.turn
@@ -79,21 +179,23 @@ def table_text(
     round_no = view.round_no
     title = "Pontoon table" + (" (Shoot Pontoon)" if rules.shoot else "")
     if closed_reason is not None:
-        return TableText(title + " — closed", f"This table is closed: {closed_reason}.", [], "")
+        return TableText(
+            title + " — closed", shorten(f"This table is closed: {closed_reason}.", 4000), [], ""
+        ).fitted()
     lines = [PHASE_TEXT.get(phase, phase.value)]
+    move = whose_move(phase, name, banker=banker, turn=turn, waiting_on=waiting_on, dealer=dealer)
+    if move:
+        lines.append(move)
+    if deadline_epoch is not None:
+        lines.append(f"⏱ Time runs out <t:{deadline_epoch}:R>")
+    elif seconds_left is not None:
+        lines.append(f"⏱ {int(seconds_left)} s to act")
     if banker == HOUSE:
         lines.append("🏦 The house banks this table.")
     elif banker is not None:
         lines.append(f"🏦 Banker: **{name(banker)}**")
     else:
         lines.append("🏦 No banker yet: the first deal cuts for the bank (P-BANK-1).")
-    if turn is not None:
-        seat, hand_index = turn
-        who = "the banker" if seat == banker else name(seat)
-        hand_note = f" (hand {hand_index + 1})" if hand_index else ""
-        lines.append(f"▶ Turn: **{who}**{hand_note}")
-    if seconds_left is not None:
-        lines.append(f"⏱ {int(seconds_left)} s to act")
     if rules.shoot:
         lines.append(f"💰 Kitty: {kitty}")
     lines.append(f"Bets {rules.min_bet}–{rules.max_bet} · round {round_no}")
@@ -108,7 +210,7 @@ def table_text(
         balance = seat_view.balance
         head = f"{name(seat)} — {balance} chips"
         if seat_view.sitting_out:
-            body = "sitting out this round"
+            body = "no bet in time — sits this round out"
         elif hands:
             body = "\n".join(
                 (f"Hand {i + 1}: " if len(hands) > 1 else "") + hand_line(h)
@@ -120,13 +222,49 @@ def table_text(
     banker_hand = view.banker_hand
     if banker is not None:
         banker_chips = next((s.balance for s in view.seats if s.seat == banker), None)
-        head = "Banker" if banker == HOUSE else f"Banker {name(banker)}"
+        head = "Banker (the house)" if banker == HOUSE else f"Banker {name(banker)}"
         if banker_chips is not None:
             head += f" — {banker_chips} chips"
         body = hand_line(banker_hand) if banker_hand is not None else "—"
         fields.append((head, body))
+    if log:
+        fields.append((LOG_TITLE, log_text(log)))
     footer = "Face-down cards come by DM — or press Show my cards."
-    return TableText(title, "\n".join(lines), fields, footer)
+    return TableText(title, "\n".join(lines), fields, footer).fitted()
+
+
+def log_text(lines: Sequence[str], limit: int = FIELD_VALUE_MAX) -> str:
+    """The newest lines of a round's log that fit in one embed field."""
+    out: list[str] = []
+    size = 0
+    for line in reversed(lines[-LOG_LINES_MAX:]):
+        line = shorten(line, 200)
+        if size + len(line) + 1 > limit - 2:
+            break
+        out.append(line)
+        size += len(line) + 1
+    skipped = len(lines) - len(out)
+    text = "\n".join(reversed(out))
+    return ("…\n" + text if skipped > 0 else text) or "—"
+
+
+def timed_out_line(ev: Event, name: Namer, banker: str | None) -> str | None:
+    """A move the timer made for someone, said so."""
+    who = "The banker" if ev.seat is not None and ev.seat == banker else name(ev.seat or "?")
+    k = ev.kind
+    if k is EventKind.STUCK:
+        return f"⏱ {who}: timed out — stuck for you"
+    if k is EventKind.TWISTED:
+        return f"⏱ {who}: timed out — twisted for you {cards_text(ev.cards)}" + (
+            f" — {ev.total}" if ev.total else ""
+        )
+    if k is EventKind.BANKER_STAYS:
+        return f"⏱ The banker timed out — stays on {ev.total}"
+    if k is EventKind.DECLARED:
+        return f"⏱ {who}: timed out — pontoon declared for you {cards_text(ev.cards)}"
+    if k is EventKind.SHOOT and not ev.amount:
+        return f"⏱ {who}: timed out — no shoot bet for you"
+    return None
 
 
 def event_line(ev: Event, name: Namer, banker: str | None) -> str | None:
@@ -199,6 +337,23 @@ def private_card_line(ev: Event) -> str | None:
     return f"Your face-down card{plural}{hand}: **{cards_text(ev.cards)}**"
 
 
+PONTOON_PAYS_TEXT = {
+    "double": "double (a banker's pontoon collects double)",
+    "single": "single, even money (a banker's pontoon collects single)",
+    "triple": "triple (a banker's pontoon collects triple)",
+    "players_double_banker_single": "double to players; the banker's pontoon collects single",
+}
+
+
+def form_title(title: str, hands: Sequence[HandView]) -> str:
+    """A form's title with the member's own cards, when they fit (45 characters)."""
+    if not hands or not hands[0].cards:
+        return title
+    cards = " ".join(cards_text(h.cards) for h in hands)
+    full = f"{title} — your cards: {cards}"
+    return full if len(full) <= 45 else title
+
+
 def rules_text(rules: PontoonRules) -> str:
     """The table's rules in plain words (for /pontoon rules)."""
     lines = [
@@ -211,7 +366,8 @@ def rules_text(rules: PontoonRules) -> str:
         "stake, then no more than the last buy (P-BUY-2/3); after a twist only twists (P-TWIST-2).",
         "• Split a pair of the same rank, up to four hands (P-SPLIT-1/2)"
         + (" — aces only (P-VAR-1)." if rules.split_aces_only else "."),
-        f"• Pontoons and five card tricks are paid {rules.pontoon_pays.replace('_', ' ')} (P-VAR-4).",
+        f"• Pontoons are paid {PONTOON_PAYS_TEXT.get(rules.pontoon_pays, rules.pontoon_pays)} "
+        "(P-VAR-4); five card tricks are always paid double (P-PAY-STAY).",
         "• A player's pontoon (not from a split) takes the bank (P-NEXT-2); a pontoon means "
         "a shuffle, otherwise used cards go to the bottom (P-NEXT-1).",
     ]

@@ -265,8 +265,11 @@ class TableService:
         chance: Chance | None = None,
         timers: Timers | None = None,
         presenter: Presenter | None = None,
+        owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         self.store = store
+        # Sharded bots: only guilds whose shard this process runs (bot.sharding).
+        self.owns_guild: Callable[[int], bool] = owns_guild or (lambda _guild_id: True)
         self.chance: Chance = chance or RandomChance(random.SystemRandom())
         self.timers = timers or Timers()
         self.presenter: Presenter = presenter or NullPresenter()
@@ -318,6 +321,8 @@ class TableService:
                 continue
             data = json.loads(rec.state_json)
             meta = data["meta"]
+            if not self.owns_guild(int(meta["guild_id"])):
+                continue  # another process runs this guild's shard
             live = LiveTable(
                 table_id=rec.table_id,
                 guild_id=int(meta["guild_id"]),

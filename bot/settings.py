@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlparse
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "pontoon.sqlite3"
@@ -23,6 +23,8 @@ MAX_CHIPS = 10**9
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
 
 Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
+# Discord allows at most a few thousand shards per bot; far above what anyone here needs.
+MAX_SHARDS = 4096
 # Timers: at least a second (tests use short ones; people want 30 s or more), at most a day.
 Seconds = Annotated[float, Field(ge=1, le=86_400)]
 
@@ -42,8 +44,16 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None
     dev_guild_id: Annotated[int, Field(gt=0)] | None = None
 
-    # Storage
+    # Sharding: how many shards the bot has in all, and which of them this process runs
+    # (None: all of them). Unset SHARD_COUNT: one plain, unsharded connection.
+    shard_count: Annotated[int, Field(ge=1, le=MAX_SHARDS)] | None = None
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+
+    # Storage: SQLite at DATABASE_PATH, unless DATABASE_URL names a PostgreSQL database
+    # (needed to run several bot processes on one ledger).
     database_path: Path = DEFAULT_DATABASE_PATH
+    database_url: SecretStr | None = None
+    shard_lease_seconds: Annotated[float, Field(ge=1, le=3600)] = 30
     # Online backups (SQLite's backup API) every BACKUP_INTERVAL_MINUTES (0: none), the
     # newest BACKUP_KEEP kept in BACKUP_DIR.
     backup_dir: Path = DEFAULT_BACKUP_DIR
@@ -119,6 +129,63 @@ class Settings(BaseSettings):
             raise ValueError(f"{value} is a directory, not a database file")
         return value
 
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _postgres_url(cls, value: object) -> object:
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        text = str(value).strip()
+        parsed = urlparse(text)
+        if parsed.scheme not in ("postgresql", "postgres") or not (parsed.netloc or parsed.path):
+            raise ValueError(
+                "must be a PostgreSQL URL, e.g. postgresql://user:password@127.0.0.1:5432/pontoon "
+                "(leave it empty to use SQLite at DATABASE_PATH)"
+            )
+        return text
+
+    @field_validator("shard_count", mode="before")
+    @classmethod
+    def _blank_count_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _id_list(cls, value: object) -> object:
+        """``SHARD_IDS=0,1`` (commas or spaces); blank means all shards."""
+        if isinstance(value, str):
+            parts = [p for p in value.replace(",", " ").split() if p]
+            if not parts:
+                return None
+            try:
+                return tuple(int(p) for p in parts)
+            except ValueError:
+                raise ValueError(
+                    f"must be shard numbers separated by commas, e.g. 0,1 (got {value!r})"
+                ) from None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is None:
+            return self
+        if self.shard_count is None:
+            raise ValueError("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+        if not self.shard_ids:
+            raise ValueError("SHARD_IDS is empty")
+        if len(set(self.shard_ids)) != len(self.shard_ids):
+            raise ValueError(f"SHARD_IDS names a shard twice: {self.shard_ids}")
+        bad = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+        if bad:
+            raise ValueError(
+                f"SHARD_IDS {bad} outside 0..{self.shard_count - 1} (SHARD_COUNT={self.shard_count})"
+            )
+        self.shard_ids = tuple(sorted(self.shard_ids))
+        return self
+
     @field_validator("backup_dir")
     @classmethod
     def _resolve_dir(cls, value: Path) -> Path:
@@ -151,8 +218,24 @@ class Settings(BaseSettings):
         return self.idle_table_minutes * 60
 
     @property
+    def sharded(self) -> bool:
+        """True when SHARD_COUNT is set: the bot runs discord.py's AutoShardedBot."""
+        return self.shard_count is not None
+
+    @property
+    def own_shards(self) -> tuple[int, ...]:
+        """The shard ids this process runs ((0,) when unsharded)."""
+        if self.shard_count is None:
+            return (0,)
+        return self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+
+    @property
     def log_level_number(self) -> int:
         return int(logging.getLevelName(self.log_level))
+
+    def postgres_url(self) -> str | None:
+        """DATABASE_URL, or None for SQLite."""
+        return None if self.database_url is None else self.database_url.get_secret_value()
 
     def token(self) -> str:
         """The bot token; raises a clear error when it is not set."""

@@ -418,6 +418,7 @@ async def setup(bot: PontoonBot) -> None:
         chance=RandomChance(random.Random(seed)) if seed is not None else None,
         timers=BaccaratTimers(betting_seconds=seconds),
         presenter=presenter,
+        owns_guild=bot.shard_plan.owns,
     )
     presenter.service = service
     bot.baccarat = service  # type: ignore[attr-defined]

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.errors import ServiceError, friendly, parse_amount
 from bot.interactions import reply
+from bot.presenter import Click, answer, display, member_action
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 
@@ -92,27 +93,38 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
             await self.bot.service.offer_bank(live.table_id, interaction.user.id, member.id, price)
             view = discord.ui.View(timeout=None)
             view.add_item(AcceptBank(live.table_id, member.id, price))
+            # the offer pings its buyer only, who has to accept it
             await interaction.response.send_message(
-                f"{interaction.user.mention} offers the bank to {member.mention} for **{price}** "
-                "chips. The buyer banks from the next deal (P-SELL-1).",
+                f"**{display(interaction.user.display_name)}** offers the bank to "
+                f"{member.mention} for **{price}** chips. The buyer banks from the next deal "
+                "(P-SELL-1).",
                 view=view,
+                allowed_mentions=discord.AllowedMentions(users=[member]),
             )
         except (ServiceError, EngineError) as exc:
             await reply(interaction, friendly(exc))
 
-    @app_commands.command(name="kitty", description="Put up or add to the kitty (P-SHOOT-1/8)")
+    @app_commands.command(
+        name="kitty", description="Put up or add to the kitty (P-SHOOT-1/8); 0 adds nothing"
+    )
     async def kitty(
-        self, interaction: Interaction, amount: app_commands.Range[int, 1, 1_000_000_000]
+        self, interaction: Interaction, amount: app_commands.Range[int, 0, 1_000_000_000]
     ) -> None:
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.")
             live = self.bot.service.in_channel(interaction.channel_id)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.bot.service.act(
-                live.table_id, interaction.user.id, ActionKind.KITTY, amount=parse_amount(amount)
+            click = Click(interaction, "")
+            with member_action(click):
+                await self.bot.service.act(
+                    live.table_id,
+                    interaction.user.id,
+                    ActionKind.KITTY,
+                    amount=parse_amount(amount),
+                )
+            await answer(
+                click, f"Kitty: {amount} added." if amount else "Nothing added; the deal goes on."
             )
-            await interaction.followup.send(f"Kitty: {amount} added.", ephemeral=True)
         except (ServiceError, EngineError) as exc:
             await reply(interaction, friendly(exc))
 
@@ -131,7 +143,8 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 live.table_id, interaction.user.id, float(seconds)
             )
             await interaction.response.send_message(
-                f"{interaction.user.mention} auctions the bank (P-SHOOT-8). Bid with "
+                f"**{display(interaction.user.display_name)}** auctions the bank (P-SHOOT-8). "
+                "Bid with "
                 f"`/bank bid amount`; the highest bid <t:{int(ends_at)}:R> takes the bank."
             )
         except (ServiceError, EngineError) as exc:

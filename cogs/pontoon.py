@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -9,9 +10,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import render
 from bot.errors import BadAmount, NotSeated, ServiceError, StaleButton, friendly, parse_amount
 from bot.interactions import can_manage_guild, modal_values, reply
-from bot.presenter import ACT_KIND, TableButton
+from bot.presenter import (
+    ACT_KIND,
+    Click,
+    TableButton,
+    acknowledge,
+    answer,
+    display,
+    member_action,
+)
 from bot.render import rules_text
 from bot.service import LiveTable, seat_of
 from engine.errors import ConfigError, EngineError
@@ -82,6 +92,7 @@ MODAL_TITLES = {
 async def handle_button(interaction: Interaction, table_id: str, act: str, version: int) -> None:
     bot = _bot(interaction)
     service = bot.service
+    click: Click | None = None
     try:
         live = service.get(table_id)
         bot.presenter.remember(live, interaction)
@@ -108,7 +119,7 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
                 table_id,
                 act,
                 version,
-                MODAL_TITLES[act],
+                render.form_title(MODAL_TITLES[act], live.engine.private_view(seat)),
                 with_shoot=with_shoot,
                 hint=hint or "amount",
             )
@@ -118,24 +129,76 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             modal.stop()
             await interaction.response.send_modal(modal)
             return
-        await interaction.response.defer()
-        if act == "deal":
-            await service.deal(table_id, interaction.user.id, version=version)
-        elif act == "join":
-            await service.act(
-                table_id, interaction.user.id, ActionKind.JOIN, name=interaction.user.display_name
-            )
-        elif act == "leave":
-            await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
-        elif act in ACT_KIND:
-            await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
-        else:
-            raise ServiceError("That button is not known to this bot.")
+        click = Click(interaction, table_id)
+        with member_action(click):
+            if act == "deal":
+                await service.deal(table_id, interaction.user.id, version=version)
+            elif act == "join":
+                if seat not in live.engine.seats:
+                    check_room(live)
+                await service.act(
+                    table_id,
+                    interaction.user.id,
+                    ActionKind.JOIN,
+                    name=interaction.user.display_name,
+                )
+            elif act == "leave":
+                await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
+            elif act == "same_bet":
+                await service.act(
+                    table_id,
+                    interaction.user.id,
+                    ActionKind.BET,
+                    amount=_last_bet(bot, live, seat),
+                )
+            elif act in ACT_KIND:
+                await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
+            else:
+                raise ServiceError("That button is not known to this bot.")
+        await acknowledge(click)  # only when the update could not ride on the click
     except (ServiceError, EngineError) as exc:
-        await reply(interaction, friendly(exc))
+        await _refuse(interaction, exc, table_id, click)
     except Exception as exc:
         log.exception("button %s on %s failed", act, table_id)
-        await reply(interaction, friendly(exc))
+        await _refuse(interaction, exc, table_id, click)
+
+
+def seat_limit(rules: PontoonRules) -> int:
+    """How many may sit at a table: what one table message can show (25 embed fields: a
+    field per seat and one for the round's log) and what the packs can deal (five cards a
+    seat: 10 with one pack, 20 with two)."""
+    packs = rules.packs or 2  # no pack count given: a second pack comes in at 8 players
+    return min(render.EMBED_FIELDS_MAX - 1, 52 * packs // 5)
+
+
+def check_room(live: LiveTable) -> None:
+    limit = seat_limit(live.engine.rules)
+    if len(live.engine.seats) >= limit:
+        raise ServiceError(f"The table is full ({limit} seats). (P-TABLE-1)")
+
+
+def _last_bet(bot: PontoonBot, live: LiveTable, seat: str) -> int:
+    amount = bot.presenter.last_bet.get((live.table_id, seat))
+    if amount is None:
+        raise ServiceError(
+            "You have no earlier bet at this table to repeat: press **Bet** and type an amount."
+        )
+    return amount
+
+
+async def _refuse(
+    interaction: Interaction, exc: BaseException, table_id: str | None, click: Click | None = None
+) -> None:
+    """The member's private "no": the friendly message, seat ids said as names."""
+    bot = _bot(interaction)
+    text = friendly(exc)
+    live = bot.service.tables.get(table_id) if table_id else None
+    if live is not None:
+        text = bot.presenter.name_ids(live, text)
+    if click is not None:
+        await answer(click, text)
+    else:
+        await reply(interaction, text)
 
 
 def _why_not(live: LiveTable, seat: str, kind: ActionKind) -> str:
@@ -149,6 +212,8 @@ async def handle_modal(interaction: Interaction) -> None:
     bot = _bot(interaction)
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
+    click: Click | None = None
+    table_id: str | None = None
     try:
         parts = custom_id[len(MODAL_PREFIX) :].split(":")
         if len(parts) != 3 or parts[1] not in MODAL_TITLES or not parts[2].isdigit():
@@ -158,24 +223,26 @@ async def handle_modal(interaction: Interaction) -> None:
         amount = parse_amount(values.get(AMOUNT_FIELD), "amount")
         shoot_text = values.get(SHOOT_FIELD, "").strip()
         shoot = parse_amount(shoot_text, "shoot bet") if shoot_text else None
-        await interaction.response.defer(ephemeral=True, thinking=True)
         live = bot.service.get(table_id)
         bot.presenter.remember(live, interaction)
         version = None if act == "bet" else int(version_text)
-        await bot.service.act(
-            table_id,
-            interaction.user.id,
-            ACT_KIND[act],
-            amount=amount,
-            shoot=shoot,
-            version=version,
-        )
-        await interaction.followup.send(_done_text(act, amount), ephemeral=True)
+        click = Click(interaction, table_id)
+        with member_action(click):
+            await bot.service.act(
+                table_id,
+                interaction.user.id,
+                ACT_KIND[act],
+                amount=amount,
+                shoot=shoot,
+                version=version,
+            )
+        if not click.updated:  # the table was not redrawn on this form: say it worked
+            await answer(click, _done_text(act, amount))
     except (ServiceError, EngineError) as exc:
-        await reply(interaction, friendly(exc))
+        await _refuse(interaction, exc, table_id, click)
     except Exception as exc:
         log.exception("modal %s failed", custom_id)
-        await reply(interaction, friendly(exc))
+        await _refuse(interaction, exc, table_id, click)
 
 
 def _custom_ids(components: object) -> set[str]:
@@ -273,25 +340,27 @@ class Pontoon(
         shoot: int | None = None,
         done: str = "Done.",
     ) -> None:
+        click = Click(interaction, "")
+        live: LiveTable | None = None
         try:
             live = self._table(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
             self.bot.presenter.remember(live, interaction)
             if amount is not None:
                 amount = parse_amount(amount)
             if shoot is not None:
                 shoot = parse_amount(shoot, "shoot bet")
-            await self.bot.service.act(
-                live.table_id,
-                interaction.user.id,
-                kind,
-                amount=amount,
-                shoot=shoot,
-                name=interaction.user.display_name,
-            )
-            await interaction.followup.send(done, ephemeral=True)
+            with member_action(click):
+                await self.bot.service.act(
+                    live.table_id,
+                    interaction.user.id,
+                    kind,
+                    amount=amount,
+                    shoot=shoot,
+                    name=interaction.user.display_name,
+                )
+            await answer(click, done)
         except (ServiceError, EngineError, BadAmount) as exc:
-            await reply(interaction, friendly(exc))
+            await _refuse(interaction, exc, live.table_id if live else None, click)
 
     @app_commands.command(name="start", description="Open a Pontoon table in this channel")
     @app_commands.describe(
@@ -305,7 +374,7 @@ class Pontoon(
         split_aces_only="P-VAR-1: only aces may be split",
         stick_on_16="P-VAR-2: need 16 to stick",
         banker_doubles="P-VAR-3: the banker may double all bets",
-        pontoon_pays="P-VAR-4: how pontoons and five card tricks pay",
+        pontoon_pays="P-VAR-4: how pontoons pay (five card tricks stay double)",
         no_buy_five_on_eleven="P-VAR-5: no buying the fifth card on 11 or less",
         royal_pontoon="P-VAR-6: three sevens pay triple",
         pontoon_strength="P-VAR-7: which pontoons are stronger",
@@ -363,25 +432,33 @@ class Pontoon(
                 )
             except ValueError as exc:
                 raise ConfigError(str(exc).splitlines()[0]) from exc
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            live = await self.bot.service.open_table(
-                interaction.guild_id,
-                interaction.channel_id,
-                interaction.user.id,
-                rules,
-                opener_name=interaction.user.display_name,
-                turn_seconds=float(turn_timer) if turn_timer else None,
-            )
+            click = Click(interaction, "")
+            with member_action(click):
+                live = await self.bot.service.open_table(
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    interaction.user.id,
+                    rules,
+                    opener_name=interaction.user.display_name,
+                    turn_seconds=float(turn_timer) if turn_timer else None,
+                )
             self.bot.presenter.remember(live, interaction)
-            await interaction.followup.send(
-                "Table open. Others press **Join**; when everyone is in, press **Deal**.",
-                ephemeral=True,
+            await answer(
+                click, "Table open. Others press **Join**; when everyone is in, press **Deal**."
             )
         except (ServiceError, EngineError) as exc:
             await reply(interaction, friendly(exc))
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     async def join(self, interaction: Interaction) -> None:
+        with contextlib.suppress(ServiceError):
+            live = self._table(interaction)
+            if seat_of(interaction.user.id) not in live.engine.seats:
+                try:
+                    check_room(live)
+                except ServiceError as exc:
+                    await reply(interaction, friendly(exc))
+                    return
         await self._do(interaction, ActionKind.JOIN, done="You are seated.")
 
     @app_commands.command(name="leave", description="Leave this channel's table (between rounds)")
@@ -390,14 +467,16 @@ class Pontoon(
 
     @app_commands.command(name="deal", description="Deal the next round (banker or opener)")
     async def deal(self, interaction: Interaction) -> None:
+        click = Click(interaction, "")
+        live: LiveTable | None = None
         try:
             live = self._table(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
             self.bot.presenter.remember(live, interaction)
-            await self.bot.service.deal(live.table_id, interaction.user.id)
-            await interaction.followup.send("Dealt.", ephemeral=True)
+            with member_action(click):
+                await self.bot.service.deal(live.table_id, interaction.user.id)
+            await answer(click, "Dealt.")
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await _refuse(interaction, exc, live.table_id if live else None, click)
 
     @app_commands.command(name="bet", description="Place your initial bet (P-DEAL-2)")
     async def bet(self, interaction: Interaction, amount: int) -> None:
@@ -447,6 +526,16 @@ class Pontoon(
     async def burn_cmd(self, interaction: Interaction) -> None:
         await self._do(interaction, ActionKind.BURN, done="Burned.")
 
+    @app_commands.command(name="double", description="Banker: double all bets (P-VAR-3)")
+    async def double(self, interaction: Interaction) -> None:
+        await self._do(interaction, ActionKind.DOUBLE, done="You doubled all bets.")
+
+    @app_commands.command(
+        name="no-double", description="Banker: play on without doubling (P-VAR-3)"
+    )
+    async def no_double(self, interaction: Interaction) -> None:
+        await self._do(interaction, ActionKind.NO_DOUBLE, done="You play on without doubling.")
+
     @app_commands.command(name="cards", description="Show your cards (only you see them)")
     async def cards(self, interaction: Interaction) -> None:
         try:
@@ -477,9 +566,12 @@ class Pontoon(
             is_admin = can_manage_guild(interaction)
             if interaction.user.id != live.opener_id and not is_admin:
                 raise ServiceError("Only the table's opener or a server manager can end the table.")
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.bot.service.close(live.table_id, f"ended by {interaction.user.display_name}")
-            await interaction.followup.send("Table closed.", ephemeral=True)
+            click = Click(interaction, "")
+            with member_action(click):
+                await self.bot.service.close(
+                    live.table_id, f"ended by {display(interaction.user.display_name)}"
+                )
+            await answer(click, "Table closed.")
         except (ServiceError, EngineError) as exc:
             await reply(interaction, friendly(exc))
 

@@ -1,25 +1,28 @@
 """``python -m engine replay|simulate|odds|bench`` (see shared/formats/engine-cli.md).
 
 Everything printed on stdout is one JSON document; errors go to stderr with a non-zero
-exit status.
+exit status (1; 2 for bad options or a refused replay action). Ctrl-C stops with status
+130 and a closed output pipe (``| head``) with status 1, both without a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from engine.cli_options import MAX_SECONDS, Parser, seconds
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
 
+def build_parser() -> argparse.ArgumentParser:
     from engine.pontoon import cli as pontoon_cli
     from engine.punto_banco import cli as pb_cli
 
+    parser = Parser(prog="python -m engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
     pontoon_cli.add_replay_parser(sub)
     sim = sub.add_parser("simulate", help="simulate many rounds and print measured figures")
     sim_sub = sim.add_subparsers(dest="game", required=True)
@@ -31,17 +34,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = sub.add_parser(
         "bench", help="rounds per second of Pontoon, coups per second of Punto Banco"
     )
-    bench.add_argument("--seconds", type=float, default=3.0, help="time per benchmark")
+    bench.add_argument(
+        "--seconds",
+        type=seconds(0.01, MAX_SECONDS),
+        default=3.0,
+        help=f"time per benchmark, at most {MAX_SECONDS:g}",
+    )
     bench.set_defaults(func=_bench)
+    return parser
 
-    args = parser.parse_args(argv)
+
+def main(argv: Sequence[str] | None = None) -> int:
     try:
-        code, doc = args.func(args)
-    except Exception as exc:  # the CLI's one place to turn errors into exit codes
-        print(f"error: {exc}", file=sys.stderr)
+        args = build_parser().parse_args(argv)
+        try:
+            code, doc = args.func(args)
+        except Exception as exc:  # the CLI's one place to turn errors into exit codes
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        print(json.dumps(doc, indent=2, sort_keys=False))
+        sys.stdout.flush()
+        return int(code)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly. Point stdout at devnull so
+        # the flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    print(json.dumps(doc, indent=2, sort_keys=False))
-    return int(code)
 
 
 def _bench(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:

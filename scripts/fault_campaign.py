@@ -64,6 +64,13 @@ WAIT_ANSWER = 6.0  # how long the driver waits for a callback before calling it 
 IN_ROUND = {"betting", "doubling", "shooting", "playing", "banker", "kitty"}
 FORMS = {"Bet", "Buy", "Shoot", "Kitty"}
 PLACEHOLDER_RE = re.compile(r"(\d+) to (\d+)")
+# the banker's buttons read as the banker's; the campaign picks them by their plain names
+BANKER_LABELS = {
+    "Banker: twist": "Twist",
+    "Banker: stay": "Stick",
+    "Banker: double": "Double",
+    "Banker: no double": "No double",
+}
 WEIGHTS = {
     "Deal": 3.0,
     "Bet": 5.0,
@@ -379,7 +386,8 @@ def parse_table(msg: FakeMessage) -> tuple[dict[str, str], str | None, str | Non
     for row in msg.components:
         for c in row.get("components", []):
             if c.get("type") == 2 and not c.get("disabled") and "custom_id" in c:
-                enabled[str(c.get("label"))] = str(c["custom_id"])
+                label = str(c.get("label"))
+                enabled[BANKER_LABELS.get(label, label)] = str(c["custom_id"])
     desc = " ".join(str(e.get("description", "")) + str(e.get("title", "")) for e in msg.embeds)
     turn = re.search(r"Turn: \*\*([^*]+)\*\*", desc)
     banker = re.search(r"Banker: \*\*([^*]+)\*\*", desc)
@@ -704,8 +712,8 @@ async def finish_rounds(
 async def check_tables_after_restart(
     camp: Campaign, bot: Bot, db: Path, games: list[Game], fig: Figures
 ) -> None:
-    """Every open table is back: its message re-rendered since the restart at the version
-    the database holds, and a button on it answers. (Members wait meanwhile; only the turn
+    """Every open table is back: its message shows the version the database holds
+    (redrawn after the restart when it was behind), and a button on it answers. (Members wait meanwhile; only the turn
     timers may move a table on, so the version is compared with the database each time.)"""
     by_channel = {g.channel.id: g for g in games}
     pending = {t["table_id"] for t in open_tables(db) if t["channel_id"] in by_channel}
@@ -717,11 +725,9 @@ async def check_tables_after_restart(
                 continue
             game = by_channel[t["channel_id"]]
             msg = camp.table_message(game.channel)
-            if (
-                msg is None
-                or msg.history[-1].at < bot.ready_at
-                or version_of(msg) != int(t["engine"]["version"])
-            ):
+            # (issue 9: only a message left at an older version is redrawn after a
+            # restart; one already at the stored version is kept as it is)
+            if msg is None or version_of(msg) != int(t["engine"]["version"]):
                 continue
             pending.discard(t["table_id"])
             seats = [s for s in t["engine"]["seats"] if s.isdigit()]

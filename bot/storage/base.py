@@ -221,6 +221,15 @@ def table_tx(con: Con, table_id: str) -> TableRecord | None:
     return None if row is None else table_record(row)
 
 
+def require_current_schema(done: dict[int, str], needed: int) -> None:
+    """Refuse (SchemaError) a database not migrated to this code's ``needed`` version."""
+    if max(done, default=0) != needed:
+        raise SchemaError(
+            f"database schema version {max(done, default=0)}, this code needs "
+            f"{needed}: start the bot once to migrate it"
+        )
+
+
 def _connect(
     path: Path, busy_timeout_ms: int, synchronous: str, migrate_schema: bool
 ) -> sqlite3.Connection:
@@ -236,12 +245,7 @@ def _connect(
         if migrate_schema:
             migrate(con, migrations)
         else:
-            done = applied_versions(con)
-            if max(done, default=0) != len(migrations):
-                raise SchemaError(
-                    f"database schema version {max(done, default=0)}, this code needs "
-                    f"{len(migrations)}: start the bot once to migrate it"
-                )
+            require_current_schema(applied_versions(con), len(migrations))
     except BaseException:
         con.close()
         raise

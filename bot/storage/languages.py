@@ -1,4 +1,4 @@
-"""The languages members and servers chose with /language (migration 005).
+"""The languages members and servers chose with /language (migration 006).
 
 ``None`` means no choice was made: follow Discord (the member's client locale, the
 server's preferred locale).

@@ -34,9 +34,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_card
+from engine.cli_options import MAX_ROUNDS, MAX_SECONDS, whole_number
 from engine.errors import ConfigError, RuleError
-from engine.pontoon.hands import PONTOON, ROYAL, best_total
-from engine.pontoon.hands import score as hand_score
+from engine.pontoon.hands import PONTOON
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.table import Table
 from engine.pontoon.types import HOUSE, Action, ActionKind, Event, Phase
@@ -94,24 +94,73 @@ def _packs_for(rules: PontoonRules, n_seats: int) -> int:
     return 2 if n_seats >= 8 else 1
 
 
-def _action(doc: dict[str, Any], default_seat: str) -> Action:
-    if not isinstance(doc, dict) or "act" not in doc:
-        raise ConfigError(f"an action needs an 'act': {doc!r}")
+def _action(i: int, doc: Any, default_seat: str) -> Action:
+    where = f"action {i}"
+    if not isinstance(doc, dict):
+        raise ConfigError(f'{where}: must be an object such as {{"seat": "ann", "act": "bet"}}')
+    if "act" not in doc:
+        raise ConfigError(f'{where}: missing "act" (what the seat does, e.g. "twist")')
     unknown = set(doc) - {"seat", "act", "amount", "shoot", "target"}
     if unknown:
-        raise ConfigError(f"unknown action keys {sorted(unknown)}")
+        raise ConfigError(f"{where}: unknown keys {sorted(unknown)}")
     kind = _ACTS.get(str(doc["act"]))
     if kind is None:
-        raise ConfigError(f"unknown act {doc['act']!r}")
+        raise ConfigError(f"{where}: unknown act {doc['act']!r} (one of {sorted(_ACTS)})")
+    for key in ("amount", "shoot"):
+        value = doc.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ConfigError(f'{where}: "{key}" must be a whole number, not {value!r}')
+    for key in ("seat", "target"):
+        value = doc.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ConfigError(f'{where}: "{key}" must be a seat id (a string), not {value!r}')
     seat = doc.get("seat", default_seat)
     return Action(str(seat), kind, doc.get("amount"), doc.get("shoot"), doc.get("target"))
 
 
-def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    """Play a replay document; returns (exit status, JSON result)."""
+def _is_text_list(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def check_replay_doc(doc: Any) -> None:
+    """Refuse a replay document that is not shaped as engine-cli.md says, naming what is
+    wrong (the replay itself then only meets the rules)."""
+    if not isinstance(doc, dict):
+        raise ConfigError("the file must hold one JSON object (see engine-cli.md)")
     unknown = set(doc) - _TOP_KEYS
     if unknown:
         raise ConfigError(f"unknown replay keys {sorted(unknown)}")
+    if "seats" not in doc:
+        raise ConfigError('missing "seats" (the list of seat ids)')
+    if not _is_text_list(doc["seats"]) or not doc["seats"]:
+        raise ConfigError('"seats" must be a list of seat ids, e.g. ["ann", "bob"]')
+    if not isinstance(doc.get("rules", {}), dict):
+        raise ConfigError('"rules" must be an object of table options')
+    balances = doc.get("balances", {})
+    if not isinstance(balances, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in balances.values()
+    ):
+        raise ConfigError('"balances" must map seat ids to whole numbers of chips')
+    if doc.get("banker") is not None and not isinstance(doc["banker"], str):
+        raise ConfigError('"banker" must be a seat id')
+    if "pack" in doc and not _is_text_list(doc["pack"]):
+        raise ConfigError('"pack" must be a list of cards, top first, e.g. ["7S", "KD"]')
+    reshuffles = doc.get("reshuffles", [])
+    if not isinstance(reshuffles, list) or not all(_is_text_list(r) for r in reshuffles):
+        raise ConfigError('"reshuffles" must be a list of packs (lists of cards)')
+    seed = doc.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError('"seed" must be a whole number')
+    actions = doc.get("actions", [])
+    if not isinstance(actions, list):
+        raise ConfigError('"actions" must be a list of actions')
+    for i, raw in enumerate(actions):
+        _action(i, raw, "")  # each is well formed before any is played
+
+
+def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Play a replay document; returns (exit status, JSON result)."""
+    check_replay_doc(doc)
     try:
         rules = PontoonRules(**doc.get("rules", {}))
     except ValidationError as exc:
@@ -156,7 +205,7 @@ def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 
     for i, raw in enumerate(doc.get("actions", [])):
         default = table.banker if table.banker and table.banker != HOUSE else seats[0]
-        a = _action(raw, default)
+        a = _action(i, raw, default)
         before = dict(table.balances)
         try:
             run(a)
@@ -192,9 +241,22 @@ def _summary(
 
 
 def _replay_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
-    with open(args.file, encoding="utf-8") as fh:
-        doc = json.load(fh)
-    return replay_doc(doc)
+    name = args.file
+    try:
+        with open(name, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{name}: no such file") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{name}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{name}: cannot be read ({exc})") from None
+    try:
+        return replay_doc(doc)
+    except ConfigError as exc:
+        raise ConfigError(f"{name}: {exc}") from None
 
 
 def add_replay_parser(sub: Any) -> None:
@@ -210,39 +272,37 @@ def simulate(
     rounds: int, seed: int, punter_stick: int = 15, banker_stick: int = 17, fresh_pack: bool = False
 ) -> dict[str, Any]:
     """One punter against the house banker, stake 1, twist-only play (engine-cli.md)."""
-    if rounds < 1:
-        raise ConfigError("--rounds must be at least 1")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise ConfigError(f"--rounds must be between 1 and {MAX_ROUNDS:,} (got {rounds:,})")
     rules = PontoonRules(min_bet=1, max_bet=1, house_bank=True, house_stands_on=banker_stick)
     chance = RandomChance(random.Random(seed))
     start = 10 * rounds + 100
     t = Table(rules, ["punter"], {"punter": start})
-    K = ActionKind
-    bet = Action("punter", K.BET, 1)
-    twist = Action("punter", K.TWIST)
-    stick = Action("punter", K.STICK)
-    declare = Action("punter", K.DECLARE)
-    nxt = Action("punter", K.NEXT_ROUND)
-    deal = Action("punter", K.DEAL)
+    bet = Action("punter", ActionKind.BET, 1)
+    twist = Action("punter", ActionKind.TWIST)
+    stick = Action("punter", ActionKind.STICK)
+    declare = Action("punter", ActionKind.DECLARE)
+    nxt = Action("punter", ActionKind.NEXT_ROUND)
+    deal = Action("punter", ActionKind.DEAL)
     t.apply(deal, chance)
     outcomes: Counter[int] = Counter()
     busts = fives = pontoons = banker_busts = 0
     total = 0
-    stick_min = rules.stick_min
+    least = max(punter_stick, rules.stick_min)
     for r in range(rounds):
         before = t.balances["punter"]
         t.apply(bet, chance)
         while t.phase is Phase.PLAYING:
-            cards = t._cur_hand().cards
-            s = hand_score(cards)
-            if PONTOON <= s < ROYAL:
+            kinds = {la.kind for la in t.legal_actions("punter")}
+            if ActionKind.DECLARE in kinds:
                 t.apply(declare, chance)
                 continue
-            tot = best_total(cards)
-            if tot < punter_stick or tot < stick_min:
-                t.apply(twist, chance)
-            else:
-                t.apply(stick, chance)
-        res = t.results[0] if t.results else None
+            hand = t.private_view("punter")[0]
+            assert hand.total is not None
+            wants_card = hand.total < least
+            t.apply(twist if wants_card and ActionKind.TWIST in kinds else stick, chance)
+        results = t.results
+        res = results[0] if results else None
         if res is not None:
             if res["why"] == "bust":
                 busts += 1
@@ -284,11 +344,30 @@ def _simulate_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
 
 def add_simulate_parser(sub: Any) -> None:
     p = sub.add_parser("pontoon", help="one punter against the banker, stake 1, twist-only")
-    p.add_argument("--rounds", type=int, default=100_000)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--punter-stick", type=int, default=15)
-    p.add_argument("--banker-stick", type=int, default=17)
-    p.add_argument("--fresh-pack", action="store_true", help="shuffle a full pack every round")
+    p.add_argument(
+        "--rounds",
+        type=whole_number(1, MAX_ROUNDS),
+        default=100_000,
+        help=f"rounds to play, 1 to {MAX_ROUNDS:,}",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the shuffles")
+    p.add_argument(
+        "--punter-stick",
+        type=whole_number(2, 22),
+        default=15,
+        help="the punter twists while the best total is below this",
+    )
+    p.add_argument(
+        "--banker-stick",
+        type=whole_number(2, 21),
+        default=17,
+        help="the banker draws while the best total is below this",
+    )
+    p.add_argument(
+        "--fresh-pack",
+        action="store_true",
+        help="shuffle a full pack every round (otherwise P-NEXT-1)",
+    )
     p.set_defaults(func=_simulate_cmd)
 
 
@@ -296,81 +375,57 @@ def add_simulate_parser(sub: Any) -> None:
 
 
 def play_bench_rounds(table: Table, chance: RandomChance, rounds: int, rng: random.Random) -> int:
-    """Play ``rounds`` complete rounds with a fixed strategy: varied bets, buys on low
-    totals, splits of pairs, twists below 15; the banker draws below 17. Returns how many
-    rounds were split at least once. Actions are built once and reused (they are
-    immutable), as a bot would for its buttons."""
-    K = ActionKind
-    apply = table.apply
-    seats = table.seats
-    acts = {
-        s: {k: Action(s, k) for k in (K.DECLARE, K.SPLIT, K.TWIST, K.STICK, K.NEXT_ROUND, K.DEAL)}
-        for s in seats
-    }
-    bets = {s: [Action(s, K.BET, n) for n in range(2, 11)] for s in seats}
-    buys = {s: {n: Action(s, K.BUY, n) for n in range(1, 21)} for s in seats}
-    playing = Phase.PLAYING
-    banker_phase = Phase.BANKER
-    round_over = Phase.ROUND_OVER
-    k_declare, k_split, k_twist, k_stick = K.DECLARE, K.SPLIT, K.TWIST, K.STICK
-    nxt = acts[seats[0]][K.NEXT_ROUND]
-    deals = {s: acts[s][K.DEAL] for s in seats}
+    """Play ``rounds`` complete rounds through the public API (``legal_actions``,
+    ``private_view``, ``apply``) with a fixed strategy: bets 2-10, buys on 11 or less
+    with fewer than four cards, splits of pairs, twists below 15; the banker draws below
+    17. Returns how many rounds were split at least once."""
+    made: dict[tuple[str, ActionKind, int | None], Action] = {}
+
+    def action(seat: str, kind: ActionKind, amount: int | None = None) -> Action:
+        """Actions are immutable: build each once and reuse it, as a bot's buttons do."""
+        key = (seat, kind, amount)
+        found = made.get(key)
+        if found is None:
+            found = made[key] = Action(seat, kind, amount)
+        return found
+
     splits = 0
-    # rng.randrange(9) drawn as random.Random does it (4 random bits, again while >= 9)
-    getrandbits = rng.getrandbits
-    hand_pontoon = table._hand_pontoon
     for _ in range(rounds):
-        if table.phase is round_over:
-            apply(nxt, chance)
-            b = table.banker
-            assert b is not None
-            apply(deals[b], chance)
-        for p in table._players:
-            r = getrandbits(4)
-            while r >= 9:
-                r = getrandbits(4)
-            apply(bets[p][r], chance)
+        if table.phase is Phase.ROUND_OVER:
+            table.apply(action(table.seats[0], ActionKind.NEXT_ROUND), chance)
+            assert table.banker is not None
+            table.apply(action(table.banker, ActionKind.DEAL), chance)
+        for seat in table.to_act():
+            table.apply(action(seat, ActionKind.BET, 2 + rng.randrange(9)), chance)
         did_split = False
-        hands = table._hands
-        active = table._active
-        while table.phase is playing:
-            seat = active[table._tp]
-            mine_hands = hands[seat]
-            h = mine_hands[table._th]
-            cards = h.cards
-            n = len(cards)
-            mine = acts[seat]
-            hard = h.hard
-            if hard == 11 and n == 2 and h.ace and hand_pontoon(h):
-                apply(mine[k_declare], chance)
-                continue
-            tot = hard + 10 if h.ace and hard <= 11 else hard  # h.best()
-            if n == 2 and cards[0].rank is cards[1].rank and len(mine_hands) < 4:
-                apply(mine[k_split], chance)
+        while (turn := table.turn) is not None:  # the players' turns, then the banker's
+            seat, i = turn
+            offered = {la.kind: la for la in table.legal_actions(seat)}
+            hand = table.private_view(seat)[i]
+            total = hand.total or 0
+            if seat == table.banker:
+                draws = total < 17 and ActionKind.TWIST in offered
+                kind, amount = (ActionKind.TWIST if draws else ActionKind.STICK), None
+            elif ActionKind.DECLARE in offered:
+                kind, amount = ActionKind.DECLARE, None
+            elif ActionKind.SPLIT in offered:
+                kind, amount = ActionKind.SPLIT, None
                 did_split = True
-            elif tot <= 11 and not h.twisted and n < 4:
-                apply(buys[seat][h.orig], chance)
-            elif tot < 15:
-                apply(mine[k_twist], chance)
+            elif ActionKind.BUY in offered and total <= 11 and len(hand.cards) < 4:
+                kind, amount = ActionKind.BUY, offered[ActionKind.BUY].min_amount
+            elif total < 15 and ActionKind.TWIST in offered:
+                kind, amount = ActionKind.TWIST, None
             else:
-                apply(mine[k_stick], chance)
-        if table.phase is banker_phase:
-            b = table.banker
-            assert b is not None
-            bh = table._bhand
-            assert bh is not None
-            twist, stick = acts[b][k_twist], acts[b][k_stick]
-            while table.phase is banker_phase:
-                t = bh.hard
-                if bh.ace and t <= 11:
-                    t += 10  # bh.best()
-                apply(twist if t < 17 else stick, chance)
+                kind, amount = ActionKind.STICK, None
+            table.apply(action(seat, kind, amount), chance)
         splits += did_split
     return splits
 
 
 def bench(seconds: float = 3.0) -> dict[str, Any]:
     """Complete 4-seat rounds (a banker and three players) per second on one core."""
+    if not 0 < seconds <= MAX_SECONDS:
+        raise ConfigError(f"--seconds must be more than 0 and at most {MAX_SECONDS:g}")
     seats = ["a", "b", "c", "d"]
     big = 10**12
     table = Table(PontoonRules(min_bet=1, max_bet=10), seats, {s: big for s in seats}, banker="a")
@@ -399,7 +454,7 @@ def bench(seconds: float = 3.0) -> dict[str, Any]:
         "rounds_per_cpu_second": round(rounds / cpu, 1) if cpu > 0 else None,
         "seats": len(seats),
         "rounds_with_splits": split_rounds,
-        "note": "one banker and three players; bets 2-10, buys on 11 or less, splits of "
-        "pairs, twists below 15, banker draws below 17; every apply builds its events and "
-        "transfers",
+        "note": "one banker and three players through the public API (legal_actions, "
+        "private_view, apply); bets 2-10, buys on 11 or less, splits of pairs, twists "
+        "below 15, banker draws below 17",
     }

@@ -10,6 +10,8 @@ A hand's *score* is one int that orders hands as section 2 of the rules does:
 - ``ROYAL`` (50) for three sevens held by a player with P-VAR-6.
 
 A hand beats another when its score is higher; ties go to the banker (P-RANK-6).
+
+``Hand`` is one hand on the table: cards, stake, shoot bets and status.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.cards import Card, Rank
+from engine.pontoon.views import HandStatus
 
 BUST: Final = -1
 FIVE: Final = 30
@@ -107,3 +110,93 @@ def describe(s: int) -> str:
     if s == FIVE:
         return "five card trick"
     return str(s)
+
+
+class Hand:
+    """One hand on the table (a player's, or the banker's): its cards and its money.
+
+    ``total`` (the best total, P-VAL-1), ``hard_total`` (aces as 1) and ``has_ace``
+    follow every card added."""
+
+    __slots__ = (
+        "_codes",
+        "cards",
+        "face_up",
+        "from_split",
+        "hard_total",
+        "has_ace",
+        "last_buy",
+        "original_stake",
+        "shoot",
+        "shown",
+        "stake",
+        "status",
+        "total",
+        "twisted",
+    )
+
+    def __init__(
+        self, cards: Sequence[Card] = (), stake: int = 0, *, face_up: bool = False
+    ) -> None:
+        self.cards: list[Card] = []
+        self._codes: list[str] = []  # the cards' codes, for events and views
+        self.face_up: list[bool] = []  # per card: dealt face up (public)
+        self.hard_total = 0
+        self.has_ace = False
+        self.total = 0
+        for card in cards:
+            self.add(card, face_up)
+        self.stake = stake  # initial bet plus buys (P-BUY-1)
+        self.original_stake = stake  # P-BUY-2/3, P-SPLIT-1
+        self.last_buy = 0  # chips added by the previous buy, 0 = no buy yet (P-BUY-3)
+        self.twisted = False  # P-TWIST-2
+        self.shoot = 0  # shoot bets riding on this hand (P-SHOOT-*)
+        self.status = HandStatus.OPEN
+        self.from_split = False  # P-SPLIT-3
+        self.shown = False  # every card public (bust, declared, settled)
+
+    def add(self, card: Card, face_up: bool) -> None:
+        self.cards.append(card)
+        self._codes.append(card.code)
+        self.face_up.append(face_up)
+        self.hard_total += card.value
+        if card.value == 1:
+            self.has_ace = True
+        # P-VAL-1: an ace counts 11 when that stays at 21 or less
+        self.total = (
+            self.hard_total + 10 if self.has_ace and self.hard_total <= 11 else self.hard_total
+        )
+
+    def replace_cards(self, cards: Sequence[Card], face_up: bool) -> None:
+        """New cards for the same stake (a split keeps one card, a burn deals two)."""
+        self.cards = []
+        self._codes = []
+        self.face_up = []
+        self.hard_total = 0
+        self.has_ace = False
+        self.total = 0
+        for card in cards:
+            self.add(card, face_up)
+
+    def codes(self) -> tuple[str, ...]:
+        return tuple(self._codes)
+
+    def is_pontoon(self, strength: str) -> bool:
+        """An ace and a ten-card as the only two cards, under ``strength`` (P-RANK-1,
+        P-VAR-7)."""
+        if self.total != 21 or len(self.cards) != 2:
+            return False
+        return pontoon_class(self.cards, strength) != 0
+
+    def score(self, strength: str, royal: bool) -> int:
+        """The ranking score (see the module docstring); ``royal`` only for a player's hand
+        at a table with P-VAR-6."""
+        total = self.total
+        if total > 21:
+            return BUST
+        n = len(self.cards)
+        if total == 21 and n <= 3:
+            return score(self.cards, strength, royal)
+        if n >= 5:
+            return FIVE
+        return total

@@ -47,34 +47,7 @@ class PontoonRules(BaseModel):
             raise ValueError("house_stands_on must be between 2 and 21")
         return self
 
-    # Derived multipliers -------------------------------------------------------------
-
-    @property
-    def player_pontoon_mult(self) -> int:
-        """What a player's pontoon is paid, times the stake (P-VAR-4)."""
-        return {"double": 2, "single": 1, "triple": 3, "players_double_banker_single": 2}[
-            self.pontoon_pays
-        ]
-
-    @property
-    def banker_pontoon_mult(self) -> int:
-        """What a banker's pontoon collects, times the stake (P-DEAL-4, P-VAR-4)."""
-        return {"double": 2, "single": 1, "triple": 3, "players_double_banker_single": 1}[
-            self.pontoon_pays
-        ]
-
-    @property
-    def banker_cover_mult(self) -> int:
-        """Worst case the banker may pay per unit of open stake (P-PAY-LIMIT)."""
-        m = max(self.player_pontoon_mult, 2)  # five card tricks are paid double
-        if self.royal_pontoon:
-            m = max(m, 3)
-        return m
-
-    @property
-    def player_loss_mult(self) -> int:
-        """Worst case a player may lose per unit of stake (P-PAY-LIMIT)."""
-        return max(2, self.banker_pontoon_mult)
+    # Payouts per result: engine.pontoon.payouts.Payouts.for_rules(rules)
 
     @property
     def stick_min(self) -> int:

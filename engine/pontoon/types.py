@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass, field
 from enum import Enum
-from typing import Any, Final, NamedTuple
+from typing import NamedTuple
 
-# Special account names used in transfers besides seat ids.
-ESCROW: Final = "@escrow"  # stakes placed on the table (held until settlement)
-KITTY: Final = "@kitty"  # Shoot Pontoon kitty (P-SHOOT-1)
-HOUSE: Final = "@house"  # the house as banker (house-banked table); unlimited cover
+from engine.records import ESCROW, HOUSE, KITTY, Transfer, give_dataclass_fields
 
 
 class Phase(str, Enum):  # noqa: UP042
@@ -60,9 +57,9 @@ class Action:
     target: str | None = None  # SELL_BANK: the buyer's seat
 
 
-@dataclass(frozen=True, slots=True)
-class LegalAction:
-    """One thing a seat may do now. Amount ranges are inclusive; None when no amount."""
+class LegalAction(NamedTuple):
+    """One thing a seat may do now. Amount ranges are inclusive; None when no amount.
+    An immutable record (a tuple underneath, like ``Event``), read by attribute name."""
 
     kind: ActionKind
     min_amount: int | None = None
@@ -107,10 +104,9 @@ class Event(NamedTuple):
     """Something that happened. ``to`` is None for a public event, or the one seat that
     may see it. A private event is never public in any other form.
 
-    A frozen record: a tuple underneath (the engine builds tens of these per round, and a
-    tuple is the cheapest immutable object to build), read by attribute name, built by
-    keyword or position, compared and hashed by value, and assignment raises
-    ``dataclasses.FrozenInstanceError`` as the dataclass it replaces did."""
+    A frozen record like ``engine.records.Transfer``: a tuple underneath, read by
+    attribute name, built by keyword or position, compared and hashed by value;
+    assignment raises ``dataclasses.FrozenInstanceError``."""
 
     kind: EventKind
     seat: str | None = None
@@ -132,31 +128,6 @@ class Event(NamedTuple):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
-class Transfer(NamedTuple):
-    """A chip move between accounts (seat ids or ESCROW/KITTY/HOUSE). amount > 0.
-
-    A frozen record like ``Event`` (a tuple underneath); ``dataclasses.asdict`` and
-    ``dataclasses.fields`` still work on it."""
-
-    src: str
-    dst: str
-    amount: int
-    reason: str
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-def _dataclass_fields(cls: type, spec: type) -> None:
-    """Give the tuple record ``cls`` the dataclass field metadata of ``spec`` (same fields),
-    so ``dataclasses.fields`` / ``asdict`` / ``is_dataclass`` keep working on it."""
-    for name in ("__dataclass_fields__", "__dataclass_params__"):
-        setattr(cls, name, vars(spec)[name])
-
-
 @dataclass(frozen=True)
 class _EventFields:
     kind: EventKind
@@ -169,32 +140,27 @@ class _EventFields:
     detail: str = ""
 
 
-@dataclass(frozen=True)
-class _TransferFields:
-    src: str
-    dst: str
-    amount: int
-    reason: str
+give_dataclass_fields(Event, _EventFields)
 
 
-_dataclass_fields(Event, _EventFields)
-_dataclass_fields(Transfer, _TransferFields)
-
-
-_NOT_GIVEN: Final[list[Any]] = []  # Outcome's defaults: a fresh list each time
-
-
-@dataclass(slots=True, init=False)
+@dataclass(slots=True)
 class Outcome:
     """What one apply() produced."""
 
     events: list[Event] = field(default_factory=list)
     transfers: list[Transfer] = field(default_factory=list)
 
-    # The dataclass __init__, written out: mypyc compiles this one (it would leave the
-    # generated one interpreted, a Python frame on every apply).
-    def __init__(
-        self, events: list[Event] = _NOT_GIVEN, transfers: list[Transfer] = _NOT_GIVEN
-    ) -> None:
-        self.events = [] if events is _NOT_GIVEN else events
-        self.transfers = [] if transfers is _NOT_GIVEN else transfers
+
+__all__ = [
+    "ESCROW",
+    "HOUSE",
+    "KITTY",
+    "Action",
+    "ActionKind",
+    "Event",
+    "EventKind",
+    "LegalAction",
+    "Outcome",
+    "Phase",
+    "Transfer",
+]

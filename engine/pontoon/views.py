@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 from engine.pontoon.types import Phase
 
@@ -18,10 +19,12 @@ class HandStatus(str, Enum):  # noqa: UP042
     ROYAL = "royal"  # three sevens (P-VAR-6)
 
 
-@dataclass(frozen=True, slots=True)
-class HandView:
+class HandView(NamedTuple):
+    """One hand as a viewer may see it. An immutable record (a tuple underneath, like
+    ``Event``), read by attribute name."""
+
     seat: str
-    index: int
+    index: int  # type: ignore[assignment]  # (the field replaces tuple.index)
     cards: tuple[str, ...]  # the cards visible to the viewer
     hidden: int  # face-down cards the viewer may not see
     stake: int

@@ -11,7 +11,6 @@ Pure: no discord, no asyncio, no I/O, no global random. Rules: shared/rules/punt
     exact_odds(8, "standard").edges(rules)
 """
 
-from engine.pontoon.types import ESCROW, HOUSE, Transfer
 from engine.punto_banco.bets import (
     Bet,
     BetOutcome,
@@ -36,6 +35,7 @@ from engine.punto_banco.odds import ExactOdds, exact_odds, exact_odds_for_counts
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules, Tableau
 from engine.punto_banco.simulate import SimulationResult, simulate
 from engine.punto_banco.table import CoupResult, PuntoBancoTable, Shoe
+from engine.records import ESCROW, HOUSE, Transfer
 
 __all__ = [
     "ESCROW",

@@ -14,9 +14,9 @@ from enum import StrEnum
 from typing import Any
 
 from engine.errors import RuleError
-from engine.pontoon.types import ESCROW, HOUSE, Transfer
 from engine.punto_banco.coup import Side
 from engine.punto_banco.rules import PuntoBancoRules
+from engine.records import ESCROW, HOUSE, Transfer
 
 __all__ = [
     "ESCROW",

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from engine.cards import RandomChance
+from engine.cli_options import MAX_ROUNDS, whole_number
 from engine.punto_banco.coup import Side
 from engine.punto_banco.odds import _exact_odds, exact_odds
 from engine.punto_banco.rules import PuntoBancoRules
@@ -18,7 +19,9 @@ Doc = tuple[int, dict[str, Any]]
 
 
 def _add_table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--packs", type=int, default=1, help="packs in the shoe, 1..8 (B-TABLE-2)")
+    p.add_argument(
+        "--packs", type=whole_number(1, 8), default=1, help="packs in the shoe, 1..8 (B-TABLE-2)"
+    )
     p.add_argument(
         "--tableau", choices=["seed", "standard"], default="seed", help="B-BANCO-2 tableau"
     )
@@ -30,7 +33,8 @@ def _add_table_options(p: argparse.ArgumentParser) -> None:
         "--stake",
         type=int,
         default=None,
-        help="also value Banco wins for this whole-chip stake (winnings rounded down)",
+        help="also value Banco wins for this whole-chip stake (winnings rounded down); "
+        "none by default",
     )
 
 
@@ -51,8 +55,13 @@ def add_odds_parser(sub: Any) -> None:
 
 def add_simulate_parser(sub: Any) -> None:
     p = sub.add_parser("punto-banco", help="Punto Banco measured by play from a shoe")
-    p.add_argument("--coups", type=int, default=100_000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--coups",
+        type=whole_number(1, MAX_ROUNDS),
+        default=100_000,
+        help=f"coups to deal, 1 to {MAX_ROUNDS:,}",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed of the shuffles")
     _add_table_options(p)
     p.set_defaults(func=run_simulate)
 

@@ -14,10 +14,10 @@ from typing import Any
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_cards
 from engine.errors import ConfigError, RuleError
-from engine.pontoon.types import ESCROW, Transfer
 from engine.punto_banco.bets import Bet, Settlement, place_transfers, settle, validate_amount
 from engine.punto_banco.coup import Coup, Side, play_coup
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules
+from engine.records import ESCROW, Transfer
 
 STATE_FORMAT = 1
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from bot.audit import audit, main
 from bot.storage import Move, Store, escrow_account, house_account, member_account
 from engine.pontoon.types import ESCROW, KITTY, Transfer
+from tests.storage_backends import tamper
 
 G = 111
 ALICE, BOB = 1001, 1002
@@ -33,21 +33,10 @@ async def _populate(store: Store) -> None:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "bank.sqlite3")
-    await _populate(s)
-    yield s
-    await s.close()
-
-
-def _tamper(store: Store, *statements: str) -> None:
-    con = sqlite3.connect(store.path, isolation_level=None)
-    try:
-        con.execute("PRAGMA ignore_check_constraints = ON")
-        for sql in statements:
-            con.execute(sql)
-    finally:
-        con.close()
+async def store(store: Store) -> Store:
+    """The backend's store (tests/bot/conftest.py) with a little of everything in it."""
+    await _populate(store)
+    return store
 
 
 async def test_honest_ledger_passes_with_totals(store: Store) -> None:
@@ -72,7 +61,7 @@ async def test_honest_ledger_passes_with_totals(store: Store) -> None:
 
 
 async def test_balance_changed_behind_the_ledgers_back(store: Store) -> None:
-    _tamper(store, "UPDATE accounts SET balance = balance + 500 WHERE id = 'member:111:1001'")
+    await tamper(store, "UPDATE accounts SET balance = balance + 500 WHERE id = 'member:111:1001'")
     report = await audit(store)
     assert not report.ok
     assert any("member:111:1001" in p and "+500" in p for p in report.problems)
@@ -81,7 +70,7 @@ async def test_balance_changed_behind_the_ledgers_back(store: Store) -> None:
 
 
 async def test_chips_shifted_between_accounts_keep_the_total_but_are_caught(store: Store) -> None:
-    _tamper(
+    await tamper(
         store,
         "UPDATE accounts SET balance = balance - 100 WHERE id = 'member:111:1002'",
         "UPDATE accounts SET balance = balance + 100 WHERE id = 'member:111:1001'",
@@ -92,7 +81,7 @@ async def test_chips_shifted_between_accounts_keep_the_total_but_are_caught(stor
 
 
 async def test_ledger_row_without_balance_update(store: Store) -> None:
-    _tamper(
+    await tamper(
         store,
         "INSERT INTO transfers (ts, guild_id, kind, src, dst, amount, reason) VALUES "
         "('x', 111, 'grant', NULL, 'member:111:1001', 7, 'forged')",
@@ -103,7 +92,7 @@ async def test_ledger_row_without_balance_update(store: Store) -> None:
 
 
 async def test_negative_member_and_chips_left_on_a_closed_table(store: Store) -> None:
-    _tamper(
+    await tamper(
         store,
         "UPDATE accounts SET balance = -5 WHERE id = 'member:111:1002'",
         "UPDATE accounts SET balance = 3 WHERE id = 'kitty:t2'",
@@ -114,7 +103,7 @@ async def test_negative_member_and_chips_left_on_a_closed_table(store: Store) ->
 
 
 async def test_malformed_rows_are_reported(store: Store) -> None:
-    _tamper(
+    await tamper(
         store,
         "INSERT INTO transfers (ts, guild_id, kind, src, dst, amount, reason) VALUES "
         "('x', 111, 'transfer', 'member:222:1001', 'member:111:1001', 1, 'cross')",
@@ -128,7 +117,7 @@ async def test_malformed_rows_are_reported(store: Store) -> None:
 
 async def test_escrow_balance_is_checked_against_its_table(store: Store) -> None:
     assert await store.balance(escrow_account("t1")) == 10
-    _tamper(store, "UPDATE game_tables SET status = 'closed' WHERE id = 't1'")
+    await tamper(store, "UPDATE game_tables SET status = 'closed' WHERE id = 't1'")
     report = await audit(store)
     assert any("escrow:t1" in p and "closed" in p for p in report.problems)
 

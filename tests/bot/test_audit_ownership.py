@@ -10,11 +10,6 @@ balance.
 from __future__ import annotations
 
 import random
-import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
 
 from bot.audit import audit
 from bot.baccarat import BaccaratService, BaccaratTimers
@@ -24,59 +19,47 @@ from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase
 from engine.punto_banco import PuntoBancoRules, Side
+from tests.storage_backends import raw_sql, tamper
 
 G = 1
 ANN, BOB, CAT, DAN = 100, 200, 300, 400
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "own.sqlite3")
-    yield s
-    await s.close()
+async def rewire(store: Store, transfer_id: int, end: str, account: str) -> None:
+    """Record a transfer as going to (``end="dst"``) or coming from (``"src"``) another
+    account, fixing up both cached balances so each account still agrees with its own
+    ledger rows and the totals still add up."""
+    assert end in ("src", "dst")
+    old, amount = (
+        await raw_sql(store, f"SELECT {end}, amount FROM transfers WHERE id = ?", transfer_id)
+    )[0]
+    sign = (
+        1 if end == "src" else -1
+    )  # the old source gets its chips back; the old target loses them
+    await tamper(
+        store,
+        f"UPDATE transfers SET {end} = '{account}' WHERE id = {int(transfer_id)}",
+        f"UPDATE accounts SET balance = balance + {sign * int(amount)} WHERE id = '{old}'",
+        f"UPDATE accounts SET balance = balance - {sign * int(amount)} WHERE id = '{account}'",
+    )
 
 
-def redirect(path: Path, transfer_id: int, new_dst: str) -> None:
-    """Send a recorded transfer to another account, fixing up both cached balances so
-    each account still agrees with its own ledger rows and the totals still add up."""
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        old_dst, amount = con.execute(
-            "SELECT dst, amount FROM transfers WHERE id = ?", (transfer_id,)
-        ).fetchone()
-        con.execute("DROP TRIGGER transfers_no_update")
-        con.execute("UPDATE transfers SET dst = ? WHERE id = ?", (new_dst, transfer_id))
-        con.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", (amount, old_dst))
-        con.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (amount, new_dst))
-    finally:
-        con.close()
+async def redirect(store: Store, transfer_id: int, new_dst: str) -> None:
+    """Send a recorded transfer to another account."""
+    await rewire(store, transfer_id, "dst", new_dst)
 
 
-def resource(path: Path, transfer_id: int, new_src: str) -> None:
-    """Record a transfer as coming from another account (balances fixed up likewise)."""
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        old_src, amount = con.execute(
-            "SELECT src, amount FROM transfers WHERE id = ?", (transfer_id,)
-        ).fetchone()
-        con.execute("DROP TRIGGER transfers_no_update")
-        con.execute("UPDATE transfers SET src = ? WHERE id = ?", (new_src, transfer_id))
-        con.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (amount, old_src))
-        con.execute("UPDATE accounts SET balance = balance - ? WHERE id = ?", (amount, new_src))
-    finally:
-        con.close()
+async def resource(store: Store, transfer_id: int, new_src: str) -> None:
+    """Record a transfer as coming from another account."""
+    await rewire(store, transfer_id, "src", new_src)
 
 
-def last_transfer(path: Path, where: str, params: tuple[object, ...]) -> int:
-    con = sqlite3.connect(path)
-    try:
-        row = con.execute(
-            f"SELECT id FROM transfers WHERE {where} ORDER BY id DESC LIMIT 1", params
-        ).fetchone()
-    finally:
-        con.close()
-    assert row is not None, where
-    return int(row[0])
+async def last_transfer(store: Store, where: str, params: tuple[object, ...]) -> int:
+    found = await raw_sql(
+        store, f"SELECT id FROM transfers WHERE {where} ORDER BY id DESC LIMIT 1", *params
+    )
+    assert found, where
+    return int(found[0][0])
 
 
 def dealer(live: LiveTable) -> int:
@@ -115,10 +98,10 @@ async def test_payout_sent_to_the_wrong_member_fails_the_audit(store: Store) -> 
     svc, live = await seated_table(store)
     await play_a_round(svc, live)
     assert (await audit(store)).ok
-    payout = last_transfer(
-        store.path, "dst LIKE 'member:%' AND src IS NOT NULL AND table_id = ?", (live.table_id,)
+    payout = await last_transfer(
+        store, "dst LIKE 'member:%' AND src IS NOT NULL AND table_id = ?", (live.table_id,)
     )
-    redirect(store.path, payout, member_account(G, DAN))
+    await redirect(store, payout, member_account(G, DAN))
     report = await audit(store)
     assert not report.ok
     # the totals and each account's own rows still add up: only ownership is wrong
@@ -133,8 +116,8 @@ async def test_stake_recorded_as_another_members_fails_the_audit(store: Store) -
     bettor = int(live.engine.to_act()[0])
     await svc.act(live.table_id, bettor, ActionKind.BET, amount=5)
     assert (await audit(store)).ok
-    stake = last_transfer(store.path, "dst = ?", (escrow_account(live.table_id),))
-    resource(store.path, stake, member_account(G, DAN))
+    stake = await last_transfer(store, "dst = ?", (escrow_account(live.table_id),))
+    await resource(store, stake, member_account(G, DAN))
     report = await audit(store)
     assert not report.ok
     assert any(str(bettor) in p and "escrow" in p for p in report.problems), report.summary()
@@ -153,8 +136,8 @@ async def test_punto_banco_bet_owned_by_someone_else_fails_the_audit(store: Stor
     await svc.bet(live.table_id, CAT, Side.BANCO, 40)
     await store.ensure_member(G, DAN)
     assert (await audit(store)).ok
-    bet = last_transfer(store.path, "dst = ?", (escrow_account(live.table_id),))
-    resource(store.path, bet, member_account(G, DAN))
+    bet = await last_transfer(store, "dst = ?", (escrow_account(live.table_id),))
+    await resource(store, bet, member_account(G, DAN))
     report = await audit(store)
     assert not report.ok
     assert any(str(CAT) in p and "escrow" in p for p in report.problems), report.summary()
@@ -179,15 +162,12 @@ async def test_honest_play_passes(store: Store) -> None:
 async def test_chips_in_play_rows_must_match_the_tables(store: Store) -> None:
     svc, live = await seated_table(store)
     assert (await audit(store)).ok
-    con = sqlite3.connect(store.path, isolation_level=None)
-    try:
-        con.execute("DELETE FROM chips_in_play WHERE user_id = ?", (BOB,))
-        con.execute(
-            "INSERT INTO chips_in_play (guild_id, user_id, table_id) VALUES (?, ?, ?)",
-            (G, DAN, live.table_id),
-        )
-    finally:
-        con.close()
+    await tamper(
+        store,
+        f"DELETE FROM chips_in_play WHERE user_id = {BOB}",
+        "INSERT INTO chips_in_play (guild_id, user_id, table_id) "
+        f"VALUES ({G}, {DAN}, '{live.table_id}')",
+    )
     report = await audit(store)
     assert not report.ok
     text = report.summary()

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,16 +24,10 @@ from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
 from engine.punto_banco import PuntoBancoRules, Side
+from tests.storage_backends import raw_sql
 
 G = 1
 ANN, BOB, CAT, DAN = 100, 200, 300, 400
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "in-play.sqlite3")
-    yield s
-    await s.close()
 
 
 def services(store: Store, *, wired: bool = True) -> tuple[TableService, BaccaratService]:
@@ -57,17 +48,13 @@ def services(store: Store, *, wired: bool = True) -> tuple[TableService, Baccara
     return pontoon, bacc
 
 
-def in_play_rows(path: Path) -> list[tuple[int, int, str]]:
-    con = sqlite3.connect(path)
-    try:
-        return [
-            (int(r[0]), int(r[1]), str(r[2]))
-            for r in con.execute(
-                "SELECT guild_id, user_id, table_id FROM chips_in_play ORDER BY user_id"
-            )
-        ]
-    finally:
-        con.close()
+async def in_play_rows(store: Store) -> list[tuple[int, int, str]]:
+    return [
+        (int(r[0]), int(r[1]), str(r[2]))
+        for r in await raw_sql(
+            store, "SELECT guild_id, user_id, table_id FROM chips_in_play ORDER BY user_id"
+        )
+    ]
 
 
 async def state_of(store: Store, live: LiveTable | BaccaratTable) -> tuple[Any, ...]:
@@ -101,7 +88,7 @@ async def test_simultaneous_joins_at_two_pontoon_tables(store: Store, wired: boo
         loser = (t1, t2)[1 - won]
         assert str(member) not in loser.engine.seats
         assert await state_of(store, loser) == before[1 - won]
-    rows = in_play_rows(store.path)
+    rows = await in_play_rows(store)
     assert {(u, t) for _, u, t in rows} == {
         (ANN, t1.table_id),
         (BOB, t2.table_id),
@@ -151,7 +138,7 @@ async def test_bets_at_two_punto_banco_tables_at_once(store: Store, wired: bool)
     assert not (b1, b2)[1 - won].engine.bets_of(str(CAT))
     # withdrawing the bet frees the member for the other table
     await bacc.withdraw((b1, b2)[won].table_id, CAT)
-    assert in_play_rows(store.path) == []
+    assert await in_play_rows(store) == []
     await bacc.bet((b1, b2)[1 - won].table_id, CAT, Side.PUNTO, 10)
     assert (await audit(store)).ok
     await bacc.shutdown()
@@ -182,7 +169,7 @@ async def test_leaving_and_closing_free_the_member(store: Store) -> None:
     await bacc.bet(b1.table_id, CAT, Side.PUNTO, 50)
     await bacc.close(b1.table_id, "ended")
     await pontoon.close(t1.table_id, "ended")
-    assert in_play_rows(store.path) == []
+    assert await in_play_rows(store) == []
     assert (await audit(store)).ok
     await pontoon.shutdown()
     await bacc.shutdown()

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -26,23 +23,16 @@ from bot.storage import (
     member_account,
     parse_account,
 )
+from tests.storage_backends import REFUSED_BY_DATABASE, raw_sql
 
 G = 111
 OTHER_G = 222
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "bank.sqlite3", defaults=GuildSettings(1000, 100))
-    yield s
-    await s.close()
-
-
-def _ledger(store: Store) -> list[tuple[object, ...]]:
-    with sqlite3.connect(store.path) as con:
-        return con.execute(
-            "SELECT kind, src, dst, amount, reason, by_user_id FROM transfers ORDER BY id"
-        ).fetchall()
+async def _ledger(store: Store) -> list[tuple[object, ...]]:
+    return await raw_sql(
+        store, "SELECT kind, src, dst, amount, reason, by_user_id FROM transfers ORDER BY id"
+    )
 
 
 # ----------------------------------------------------------------- account ids
@@ -72,7 +62,7 @@ async def test_ensure_member_grants_starting_chips_once(store: Store) -> None:
     assert await store.ensure_member(G, 7, 1000) == 1000
     assert await store.ensure_member(G, 7, 5000) == 1000
     assert await store.ensure_member(OTHER_G, 7, 250) == 250  # balances are per server
-    assert _ledger(store) == [
+    assert await _ledger(store) == [
         ("grant", None, "member:111:7", 1000, "starting chips", None),
         ("grant", None, "member:222:7", 250, "starting chips", None),
     ]
@@ -83,13 +73,20 @@ async def test_ensure_member_defaults_to_the_server_setting(store: Store) -> Non
     assert await store.ensure_member(G, 8) == 40
     assert await store.ensure_member(OTHER_G, 8) == 1000  # process default
     assert await store.ensure_member(G, 9, 0) == 0  # zero start: account, no grant
-    assert len(_ledger(store)) == 2
+    assert len(await _ledger(store)) == 2
 
 
 async def test_grant_records_a_grant_and_bounds_amounts(store: Store) -> None:
     await store.ensure_member(G, 7, 1000)
     assert await store.grant(G, 7, 500, "tournament prize", by_user_id=99) == 1500
-    assert _ledger(store)[-1] == ("grant", None, "member:111:7", 500, "tournament prize", 99)
+    assert (await _ledger(store))[-1] == (
+        "grant",
+        None,
+        "member:111:7",
+        500,
+        "tournament prize",
+        99,
+    )
     for bad in (0, -5, MAX_GRANT + 1, 1.5, True):
         with pytest.raises(InvalidAmount):
             await store.grant(G, 7, bad, "x", by_user_id=99)  # type: ignore[arg-type]
@@ -118,7 +115,7 @@ async def test_daily_claim_and_cooldown(store: Store) -> None:
     assert await store.claim_daily(OTHER_G, 7, 100, cooldown, t0) == 1100
     with pytest.raises(InvalidAmount):
         await store.claim_daily(G, 8, 0, cooldown, t0)
-    assert [r[4] for r in _ledger(store)].count("daily") == 4
+    assert [r[4] for r in await _ledger(store)].count("daily") == 4
     assert (await audit(store)).ok
 
 
@@ -165,7 +162,7 @@ async def test_insufficient_chips_rolls_back_the_whole_batch(store: Store) -> No
     a, b, h = member_account(G, 1), member_account(G, 2), house_account(G)
     await store.ensure_member(G, 1, 100)
     await store.ensure_member(G, 2, 10)
-    before = _ledger(store)
+    before = await _ledger(store)
     with pytest.raises(InsufficientChips) as info:
         await store.apply_transfers(
             [Move(a, h, 50, "ok on its own"), Move(b, h, 11, "one too many")]
@@ -174,7 +171,7 @@ async def test_insufficient_chips_rolls_back_the_whole_batch(store: Store) -> No
     assert info.value.user_id == 2
     assert "<@2>" in info.value.user_message
     assert await store.balances([a, b, h]) == {a: 100, b: 10, h: 0}
-    assert _ledger(store) == before
+    assert await _ledger(store) == before
     assert (await audit(store)).ok
 
 
@@ -202,17 +199,17 @@ async def test_bad_transfers_are_refused(store: Store) -> None:
     with pytest.raises(ValueError):
         await store.apply_transfers([Move("@escrow", a, 1, "engine name without a table")])
     assert await store.balance(a) == 10
-    assert len(_ledger(store)) == 1
+    assert len(await _ledger(store)) == 1
 
 
 async def test_ledger_rows_cannot_be_rewritten(store: Store) -> None:
     await store.ensure_member(G, 1, 10)
-    with sqlite3.connect(store.path) as con, pytest.raises(sqlite3.IntegrityError):
-        con.execute("UPDATE transfers SET amount = 1000")
-    with sqlite3.connect(store.path) as con, pytest.raises(sqlite3.IntegrityError):
-        con.execute("DELETE FROM transfers")
-    with sqlite3.connect(store.path) as con, pytest.raises(sqlite3.IntegrityError):
-        con.execute("UPDATE accounts SET balance = -1 WHERE kind = 'member'")
+    with pytest.raises(REFUSED_BY_DATABASE):
+        await raw_sql(store, "UPDATE transfers SET amount = 1000")
+    with pytest.raises(REFUSED_BY_DATABASE):
+        await raw_sql(store, "DELETE FROM transfers")
+    with pytest.raises(REFUSED_BY_DATABASE):
+        await raw_sql(store, "UPDATE accounts SET balance = -1 WHERE kind = 'member'")
 
 
 async def test_history_lists_an_accounts_rows(store: Store) -> None:

@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,9 @@ from bot.storage import (
     kitty_account,
     member_account,
 )
+from bot.storage.pg import PgStore
 from engine.pontoon.types import ESCROW, KITTY, Transfer
+from tests.conftest import new_schema_url
 
 START = 100
 GUILDS = st.sampled_from([1, 2])
@@ -78,8 +81,12 @@ def _account(g: int, party: int | str) -> str:
     return house_account(g) if party == "house" else member_account(g, int(party))
 
 
-async def _run(ops: list[tuple[object, ...]], path: Path) -> None:
-    store = await Store.open(path, defaults=GuildSettings(START, 10), synchronous="OFF")
+async def _run(ops: list[tuple[object, ...]], where: Path | str) -> None:
+    """``where``: a SQLite file, or a PostgreSQL URL (an empty schema)."""
+    if isinstance(where, str):
+        store: Store = await PgStore.connect(where, defaults=GuildSettings(START, 10))
+    else:
+        store = await Store.open(where, defaults=GuildSettings(START, 10), synchronous="OFF")
     m = Model()
     try:
         for op in ops:
@@ -207,9 +214,14 @@ async def _step(store: Store, m: Model, op: tuple[object, ...]) -> None:
 @settings(
     max_examples=40,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(ops=OPS)
-def test_random_ledger_activity_keeps_the_audit_clean(ops: list[tuple[object, ...]]) -> None:
+def test_random_ledger_activity_keeps_the_audit_clean(
+    ops: list[tuple[object, ...]], backend: str, request: pytest.FixtureRequest
+) -> None:
+    if backend == "postgresql":
+        asyncio.run(_run(ops, new_schema_url(request.getfixturevalue("pg_database"))))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(_run(ops, Path(tmp) / "bank.sqlite3"))

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -24,6 +21,7 @@ from bot.storage import (
     member_account,
 )
 from engine.pontoon.types import ESCROW, HOUSE, KITTY, Transfer
+from tests.storage_backends import raw_sql
 
 G = 111
 CH = 555
@@ -32,21 +30,19 @@ A, B = str(ALICE), str(BOB)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "bank.sqlite3")
-    await s.ensure_member(G, ALICE, 100)
-    await s.ensure_member(G, BOB, 100)
-    yield s
-    await s.close()
+async def store(store: Store) -> Store:
+    """The backend's store (tests/bot/conftest.py) with two members of 100 chips."""
+    await store.ensure_member(G, ALICE, 100)
+    await store.ensure_member(G, BOB, 100)
+    return store
 
 
 async def _open(store: Store, table_id: str = "t1", channel: int = CH) -> None:
     await store.save_table(table_id, G, channel, "pontoon", '{"v": 1}', 1, None, [], "open")
 
 
-def _count(store: Store, sql: str) -> int:
-    with sqlite3.connect(store.path) as con:
-        return int(con.execute(sql).fetchone()[0])
+async def _count(store: Store, sql: str) -> int:
+    return int((await raw_sql(store, sql))[0][0])
 
 
 async def test_save_table_writes_state_ledger_and_log_together(store: Store) -> None:
@@ -78,7 +74,7 @@ async def test_save_table_writes_state_ledger_and_log_together(store: Store) -> 
         (1, "open"),
         (2, f"{A} bet"),
     ]
-    assert _count(store, "SELECT COUNT(*) FROM transfers WHERE table_id = 't1'") == 2
+    assert await _count(store, "SELECT COUNT(*) FROM transfers WHERE table_id = 't1'") == 2
     assert (await audit(store)).ok
 
 
@@ -243,4 +239,4 @@ async def test_zero_amount_moves_are_skipped(store: Store) -> None:
         "bet",
     )
     assert await store.balance(escrow_account("t1")) == 3
-    assert _count(store, "SELECT COUNT(*) FROM transfers WHERE table_id = 't1'") == 1
+    assert await _count(store, "SELECT COUNT(*) FROM transfers WHERE table_id = 't1'") == 1

@@ -24,7 +24,7 @@ from typing import IO, Any, Protocol
 
 import pytest
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, RateLimits
 from tests.fakediscord.server import die_with_parent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -94,6 +94,7 @@ class StartBot(Protocol):
         wait_commands: bool = False,
         hard_timeout: float = 300.0,
         cwd: Path | None = None,
+        shards: Sequence[int] | None = None,
     ) -> Awaitable[BotProcess]: ...
 
 
@@ -108,7 +109,10 @@ def pytest_runtest_makereport(
 
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    fake = FakeDiscord()
+    # Discord's rate limits are on, with the windows shrunk to keep the suite fast
+    # (FAKE_DISCORD_RATE_SCALE=1 for the real 5 s / 1 s windows).
+    scale = float(os.environ.get("FAKE_DISCORD_RATE_SCALE", "0.2"))
+    fake = FakeDiscord(rate_limits=RateLimits(scale=scale))
     await fake.start()
     try:
         yield fake
@@ -131,11 +135,13 @@ async def start_bot_process(
         wait_commands: bool = False,
         hard_timeout: float = 300.0,
         cwd: Path | None = None,
+        shards: Sequence[int] | None = None,
     ) -> BotProcess:
         """Launch ``args`` (``python`` as args[0] means this interpreter) with
         DISCORD_API_BASE / DISCORD_GATEWAY_URL / DISCORD_TOKEN pointing at the fake plus
         ``env``; wait until it is connected (READY and GUILD_CREATEs sent; with
-        ``wait_commands`` also until it synced commands)."""
+        ``wait_commands`` also until it synced commands). ``shards``: the bot runs only
+        these shards of a sharded fake; wait for them alone (other processes run the rest)."""
         target = fake or fake_discord
         argv = list(args)
         if argv and argv[0] in ("python", "python3"):
@@ -171,6 +177,10 @@ async def start_bot_process(
                 commands=wait_commands,
                 identify_count=identifies_before + 1,
                 command_syncs=syncs_before + 1,
+            )
+            if shards is None
+            else target.wait_for_shards(
+                shards, ready_timeout, identify_count=identifies_before + len(shards)
             )
         )
         exited = asyncio.ensure_future(proc.wait())

@@ -3,6 +3,7 @@ its own process) against the fake, driven as people would drive Discord."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 import aiohttp
@@ -369,3 +370,88 @@ async def test_moderation_and_slow_discord(
     fake.delete_channel(world.channel)
     with pytest.raises(LookupError):
         await fake.slash(world.alice, world.channel, "demo", "ping")
+
+
+async def test_discord_rate_limits_are_enforced_with_headers() -> None:
+    """Creates and edits in one channel share a bucket of 5 per window; the 6th gets a 429
+    shaped like Discord's; other channels and interaction callbacks are not affected; the
+    global limit counts everything but interaction endpoints."""
+    from tests.fakediscord import RateLimits
+
+    fake = FakeDiscord(rate_limits=RateLimits(scale=0.4))  # 5 per 2 s, 50 per 0.4 s
+    await fake.start()
+    try:
+        guild = fake.add_guild("Casino")
+        one = fake.add_text_channel(guild, "one")
+        two = fake.add_text_channel(guild, "two")
+        auth = {"Authorization": "Bot x"}
+        async with aiohttp.ClientSession() as http:
+            url = fake.api_base + f"/channels/{one.id}/messages"
+            async with http.post(url, json={"content": "m"}, headers=auth) as resp:
+                assert resp.status == 200
+                assert resp.headers["X-RateLimit-Limit"] == "5"
+                assert resp.headers["X-RateLimit-Remaining"] == "4"
+                assert 0 < float(resp.headers["X-RateLimit-Reset-After"]) <= 2.0
+                assert float(resp.headers["X-RateLimit-Reset"]) > 1e9
+                bucket = resp.headers["X-RateLimit-Bucket"]
+                mid = (await resp.json())["id"]
+            for i in range(4):  # edits share the creates' bucket
+                async with http.patch(
+                    f"{url}/{mid}", json={"content": f"e{i}"}, headers=auth
+                ) as resp:
+                    assert resp.status == 200
+                    assert resp.headers["X-RateLimit-Bucket"] == bucket
+                    assert resp.headers["X-RateLimit-Remaining"] == str(3 - i)
+            async with http.post(url, json={"content": "sixth"}, headers=auth) as resp:
+                assert resp.status == 429
+                body = await resp.json()
+                assert set(body) == {"message", "retry_after", "global"}
+                assert body["global"] is False and 0 < body["retry_after"] <= 2.0
+                assert int(resp.headers["Retry-After"]) >= 1 and resp.headers["Via"]
+            assert len(fake.rate_limited) == 1
+            assert fake.message(int(mid)).text == "e3"  # the refused request changed nothing
+            other = fake.api_base + f"/channels/{two.id}/messages"
+            async with http.post(other, json={"content": "x"}, headers=auth) as resp:
+                assert resp.status == 200  # another channel, another bucket
+            await asyncio.sleep(2.05)
+            async with http.post(url, json={"content": "later"}, headers=auth) as resp:
+                assert resp.status == 200  # the window reset
+
+    finally:
+        await fake.stop()
+
+    # global: 50 per second, GET /users/@me included, interaction callbacks excluded
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        auth = {"Authorization": "Bot x"}
+        async with aiohttp.ClientSession() as http:
+
+            async def get() -> tuple[int, bool | None]:
+                async with http.get(fake.api_base + "/users/@me", headers=auth) as resp:
+                    body = await resp.json()
+                    return resp.status, body.get("global") if resp.status == 429 else None
+
+            results = await asyncio.gather(*(get() for _ in range(60)))
+        refused = [g for status, g in results if status == 429]
+        assert 1 <= len(refused) <= 10 and all(refused)
+        assert len(fake.rate_limited) == len(refused)
+    finally:
+        await fake.stop()
+
+
+async def test_limits_off_still_send_headers() -> None:
+    fake = FakeDiscord(rate_limits=False)
+    await fake.start()
+    try:
+        guild = fake.add_guild("Casino")
+        ch = fake.add_text_channel(guild, "one")
+        auth = {"Authorization": "Bot x"}
+        async with aiohttp.ClientSession() as http:
+            url = fake.api_base + f"/channels/{ch.id}/messages"
+            for _ in range(8):
+                async with http.post(url, json={"content": "m"}, headers=auth) as resp:
+                    assert resp.status == 200 and "X-RateLimit-Limit" in resp.headers
+        assert fake.rate_limited == []
+    finally:
+        await fake.stop()

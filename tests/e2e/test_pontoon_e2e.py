@@ -70,7 +70,8 @@ async def play_out(t: Table, world: World) -> None:
         if who == "the banker":
             member = member_by_name(world, banker_name(t))
             total = hand_total(t.embed_text().split("Banker")[-1]) or 0
-            await t.click(member, "Stick" if total >= 17 else "Twist")
+            # the banker's buttons read as the banker's (issue 9)
+            await t.click(member, "Banker: stay" if total >= 17 else "Banker: twist")
             continue
         member = member_by_name(world, who)
         enabled = t.enabled()
@@ -98,22 +99,29 @@ async def test_full_round_three_players(
     banker = member_by_name(world, banker_name(t))
     players = [m for m in everyone if m is not banker]
     assert "cuts" in t.channel_text()  # P-BANK-1: the cut is public
-    # P-DEAL-1: each player's first card arrives by DM, to that player only
+    # P-DEAL-1: each player sees their own first card, privately. Issue 9: not by a DM
+    # of its own (one DM a round, with both cards, after the second card); Show my cards
+    # and the Bet form show it.
+    first: dict[int, str] = {}
     for p in players:
-        dm = t.dm_text(p)
-        assert "Your face-down card" in dm
-        assert len(cards_in(dm)) >= 1
+        assert t.dm_text(p) == ""
+        r = await fake_discord.click(p, t.message(), label="Show my cards")
+        assert r.ephemeral and len(cards_in(r.all_text)) == 1, r.all_text
+        first[p.user.id] = cards_in(r.all_text)[0]
     # and never in the table message
-    for p in players:
-        for card in cards_in(t.dm_text(p)):
-            assert card not in t.embed_text()
+    for card in first.values():
+        assert card not in t.embed_text()
     assert "Bet" in t.enabled()
     # P-DEAL-1: the banker may not look at the banker's own first card
     assert t.dm_text(banker) == ""
 
     # bets: one by form, one by slash command
-    await t.form(players[0], "Bet", "5")
-    assert "Bet of 5 placed" in t.last_ephemeral(players[0])
+    sub = await t.form(players[0], "Bet", "5")
+    shown = [m for m in fake_discord.modals if m.user_id == players[0].user.id][-1]
+    assert first[players[0].user.id] in shown.title  # the form shows the card bet on
+    # issue 9: the form is answered with the new table itself (UPDATE_MESSAGE), no ack + edit
+    assert sub.callback_type == 7
+    assert "stake 5" in t.embed_text()
     r = await t.slash(players[1], "bet", {"amount": 3})
     assert "Bet of 3 placed" in r.all_text
     # second card dealt (P-DEAL-3): now two cards in each player's DMs
@@ -201,8 +209,6 @@ async def test_closed_dms_fall_back_to_show_my_cards(
     victims = [m for m in (world.bob, world.carol) if m.user.name != banker]
     for v in victims:
         assert t.dm_text(v) == ""
-        notes = [x for x in t.ephemeral_texts(v) if "can't send you direct messages" in x]
-        assert len(notes) == 1, t.ephemeral_texts(v)
         r = await fake_discord.click(v, t.message(), label="Show my cards")
         assert r.ephemeral
         assert len(cards_in(r.all_text)) == 1
@@ -210,12 +216,16 @@ async def test_closed_dms_fall_back_to_show_my_cards(
         for other in (world.alice, world.bob, world.carol):
             if other is not v:
                 assert r.message is not None and not r.message.visible_to_user(other.user.id)
-    # told once only, even after more cards arrive
+    # the second card is the round's DM (issue 9): it fails, they are told once, privately
+    for p in (world.alice, world.bob, world.carol):
+        if p.user.name != banker:
+            await t.form(p, "Bet", "2")
     for v in victims:
-        await t.form(v, "Bet", "2")
-    for v in victims:
+        assert t.dm_text(v) == ""
         notes = [x for x in t.ephemeral_texts(v) if "can't send you direct messages" in x]
-        assert len(notes) == 1
+        assert len(notes) == 1, t.ephemeral_texts(v)
+        r = await fake_discord.click(v, t.message(), label="Show my cards")
+        assert r.ephemeral and len(cards_in(r.all_text)) == 2
     t.assert_all_answered()
     await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 

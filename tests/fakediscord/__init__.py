@@ -17,7 +17,7 @@ from .models import (
     RequestRecord,
     SelectMenu,
 )
-from .server import FakeDiscord, Fault
+from .server import FakeDiscord, Fault, RateLimits
 
 __all__ = [
     "Button",
@@ -35,6 +35,7 @@ __all__ = [
     "MessageVersion",
     "ModalShown",
     "NoResponse",
+    "RateLimits",
     "RequestRecord",
     "SelectMenu",
 ]

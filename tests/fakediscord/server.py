@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import hashlib
 import json
 import logging
 import re
@@ -30,7 +31,7 @@ import sys
 import time
 import unicodedata
 import zlib
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -195,6 +196,133 @@ def route_pattern(route: str) -> re.Pattern[str]:
     return re.compile(out)
 
 
+# --------------------------------------------------------------------------- rate limits
+# Discord's published limits (https://discord.com/developers/docs/topics/rate-limits):
+# message creates and edits in one channel share one bucket (5 per 5 s); every bot has a
+# global limit of 50 requests per second, which interaction endpoints (callbacks and the
+# interaction's webhook) are outside of. Every answer carries the X-RateLimit-* headers;
+# a request over a limit gets a 429 the way Discord sends it.
+
+_CHANNEL_MESSAGE_ROUTE = re.compile(r"/channels/(\d+)/messages(?:/(\d+))?")
+_INTERACTION_ROUTE = re.compile(r"/interactions/[^/]+/[^/]+/callback|/webhooks/[^/]+/[^/]+(/.*)?")
+_MESSAGE_BUCKET_HASH = "c8a2d6f4e0b1messages"
+
+
+@dataclass
+class RateLimits:
+    """The limits the fake enforces. ``scale`` multiplies every window (0.2: 5 edits per
+    second instead of per 5 s) to keep a test suite fast; benchmarks use 1.0."""
+
+    enabled: bool = True
+    scale: float = 1.0
+    channel_messages: int = 5  # creates + edits per channel per window
+    channel_window: float = 5.0
+    global_requests: int = 50  # per window, interaction endpoints excluded
+    global_window: float = 1.0
+    route_requests: int = 50  # any other route, per route and major parameter
+    route_window: float = 1.0
+
+
+@dataclass
+class _Bucket:
+    limit: int
+    window: float
+    reset_at: float = 0.0
+    used: int = 0
+
+    def take(self, now: float) -> bool:
+        if now >= self.reset_at:
+            self.reset_at, self.used = now + self.window, 0
+        if self.used >= self.limit:
+            return False
+        self.used += 1
+        return True
+
+    def reset_after(self, now: float) -> float:
+        return max(0.0, self.reset_at - now)
+
+
+class RateLimiter:
+    """Buckets by route and major parameter, plus the global limit."""
+
+    def __init__(self, limits: RateLimits) -> None:
+        self.limits = limits
+        self.buckets: dict[str, _Bucket] = {}
+        self.global_bucket = _Bucket(limits.global_requests, limits.global_window * limits.scale)
+
+    def bucket_for(self, method: str, path: str) -> tuple[str, str, _Bucket]:
+        """(bucket hash, key, bucket) of a request; message creates and edits of one
+        channel share one bucket."""
+        lim = self.limits
+        m = _CHANNEL_MESSAGE_ROUTE.fullmatch(path)
+        if m is not None and (
+            (method == "POST" and m.group(2) is None) or (method == "PATCH" and m.group(2))
+        ):
+            key = f"messages:{m.group(1)}"
+            bucket = self.buckets.get(key)
+            if bucket is None:
+                bucket = self.buckets[key] = _Bucket(
+                    lim.channel_messages, lim.channel_window * lim.scale
+                )
+            return _MESSAGE_BUCKET_HASH, key, bucket
+        template = re.sub(r"/\d+", "/{id}", path)
+        major = re.match(r"/(?:channels|guilds|webhooks)/(\d+)", path)
+        bucket_hash = _bucket_hash(f"{method} {template}")
+        key = f"{bucket_hash}:{major.group(1) if major else ''}"
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = _Bucket(lim.route_requests, lim.route_window * lim.scale)
+        return bucket_hash, key, bucket
+
+    def check(
+        self, method: str, path: str, now: float
+    ) -> tuple[web.Response | None, dict[str, str]]:
+        """None and the headers to add to the answer, or a 429 response."""
+        enforce = self.limits.enabled
+        exempt = _INTERACTION_ROUTE.fullmatch(path) is not None
+        if not exempt and not self.global_bucket.take(now) and enforce:
+            retry = self.global_bucket.reset_after(now)
+            return _too_many(retry, is_global=True, headers={"X-RateLimit-Global": "true"}), {}
+        bucket_hash, _key, bucket = self.bucket_for(method, path)
+        allowed = bucket.take(now) or not enforce
+        reset_after = bucket.reset_after(now)
+        # limits off: the headers never say a bucket ran dry (discord.py would wait)
+        remaining = bucket.limit - bucket.used if enforce else max(1, bucket.limit - bucket.used)
+        headers = {
+            "X-RateLimit-Limit": str(bucket.limit),
+            "X-RateLimit-Remaining": str(max(0, remaining)),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": bucket_hash,
+        }
+        if allowed:
+            return None, headers
+        return _too_many(reset_after, is_global=False, headers=headers), {}
+
+
+def _bucket_hash(text: str) -> str:
+    """A stable, opaque bucket hash for a route (Discord's look like this)."""
+    return hashlib.blake2s(text.encode(), digest_size=8).hexdigest()
+
+
+def _too_many(retry_after: float, *, is_global: bool, headers: Mapping[str, str]) -> web.Response:
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
+    out = dict(headers)
+    out.update(
+        {
+            "Retry-After": str(max(1, int(-(-retry_after // 1)))),  # whole seconds, rounded up
+            "X-RateLimit-Scope": "global" if is_global else "shared",
+            # discord.py treats a 429 without Via as a Cloudflare ban and gives up
+            "Via": "1.1 google",
+        }
+    )
+    return json_response(body, 429, out)
+
+
 # --------------------------------------------------------------------------- gateway
 
 
@@ -227,6 +355,15 @@ class _Session:
     seq: int = 0
     events: list[JSON] = field(default_factory=list)
     conn: _Connection | None = None
+    guilds_sent: bool = False  # READY and this shard's GUILD_CREATEs were dispatched
+
+    @property
+    def shard_id(self) -> int:
+        return int(self.shard[0]) if self.shard else 0
+
+    @property
+    def shard_count(self) -> int:
+        return int(self.shard[1]) if self.shard else 1
 
 
 # --------------------------------------------------------------------------- the fake
@@ -241,6 +378,13 @@ class FakeDiscord:
         validate: reject message payloads Discord would reject (empty message, too long
             content, more than 5 rows / 5 buttons per row, duplicate custom ids...).
         heartbeat_interval_ms: the interval sent in HELLO.
+        rate_limits: the limits enforced (default: Discord's published ones, real
+            windows); ``RateLimits(scale=0.2)`` shrinks the windows, ``False`` turns
+            enforcement off (headers are still sent). ``rate_limited`` records every 429
+            the limits gave (injected faults are not in it).
+        shard_count: the shard count ``GET /gateway/bot`` recommends. With more than one,
+            IDENTIFY must name ``[shard_id, shard_count]`` (else close 4011 Sharding
+            required) and each guild lives on shard ``(guild_id >> 22) % shard_count``.
     """
 
     def __init__(
@@ -250,7 +394,16 @@ class FakeDiscord:
         validate: bool = True,
         heartbeat_interval_ms: int = 41250,
         bot_name: str = "PontoonBot",
+        rate_limits: RateLimits | bool = True,
+        shard_count: int = 1,
     ) -> None:
+        if isinstance(rate_limits, bool):
+            rate_limits = RateLimits(enabled=rate_limits)
+        self.rate_limiter = RateLimiter(rate_limits)
+        self.rate_limited: list[RequestRecord] = []
+        if shard_count < 1:
+            raise ValueError("shard_count must be at least 1")
+        self.shard_count = shard_count
         self.interaction_deadline = interaction_deadline
         self.validate = validate
         self.heartbeat_interval_ms = heartbeat_interval_ms
@@ -285,13 +438,12 @@ class FakeDiscord:
         self._by_token: dict[str, InteractionResult] = {}
         self.presence_updates: list[JSON] = []
 
-        self._session: _Session | None = None
+        self._sessions: dict[int, _Session] = {}  # shard id -> session (0 when unsharded)
         self._connections: set[_Connection] = set()
         self.identify_count = 0
         self.resume_count = 0
         self.gateway_connects = 0
         self.identify_payloads: list[JSON] = []
-        self._guilds_sent_for_identify = 0
         self._waiters: set[asyncio.Future[None]] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -667,7 +819,7 @@ class FakeDiscord:
         if session is None or session.conn is None:
             raise RuntimeError("no bot connected to the gateway")
         conn = session.conn
-        self._session = None
+        self._sessions.pop(session.shard_id, None)
         await conn.send({"op": 9, "d": False})
 
     # ================================================================= readiness
@@ -678,8 +830,9 @@ class FakeDiscord:
 
     @property
     def bot_ready(self) -> bool:
-        """IDENTIFY seen and READY + every GUILD_CREATE sent on the current session."""
-        return self.bot_connected and self._guilds_sent_for_identify == self.identify_count > 0
+        """IDENTIFY seen and READY + every GUILD_CREATE sent on the current session of
+        every shard."""
+        return self.shards_ready(range(self.shard_count))
 
     async def wait_for_bot_ready(
         self,
@@ -1299,8 +1452,10 @@ class FakeDiscord:
     ) -> InteractionResult:
         if channel.id not in self.channels:
             raise LookupError(f"channel {channel.name!r} does not exist (deleted?)")
-        if self._session is None:
-            await self.wait_until(lambda: self._session is not None, timeout)
+        if self._session_for_guild(channel.guild_id) is None:
+            await self.wait_until(
+                lambda: self._session_for_guild(channel.guild_id) is not None, timeout
+            )
         iid = self._next_id()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(32)
         payload = self._interaction_payload(
@@ -1333,8 +1488,10 @@ class FakeDiscord:
         return result
 
     # ================================================================= gateway
-    async def _dispatch(self, event: str, data: JSON) -> None:
-        session = self._session
+    async def _dispatch(self, event: str, data: JSON, session: _Session | None = None) -> None:
+        """Send an event on ``session``, by default on the shard its guild lives on."""
+        if session is None:
+            session = self._session_for_event(event, data)
         if session is None:
             return
         session.seq += 1
@@ -1378,8 +1535,9 @@ class FakeDiscord:
         finally:
             conn.closed = True
             self._connections.discard(conn)
-            if self._session is not None and self._session.conn is conn:
-                self._session.conn = None
+            for session in self._sessions.values():
+                if session.conn is conn:
+                    session.conn = None
             self._notify()
         return ws
 
@@ -1401,21 +1559,24 @@ class FakeDiscord:
             log.debug("ignoring gateway op %s", op)
 
     async def _identify(self, conn: _Connection, d: JSON) -> None:
-        old = self._session
+        accepted, shard = await self._identify_shard(conn, d)
+        if not accepted:
+            return
+        shard_id = shard[0] if shard else 0
+        old = self._sessions.get(shard_id)
         if old is not None and old.conn is not None and old.conn is not conn:
             old.conn.closed = True
             with contextlib.suppress(Exception):
                 await old.conn.ws.close(code=4000)
-        session = _Session(
-            secrets.token_hex(16), int(d.get("intents", 0)), d.get("shard"), conn=conn
-        )
-        self._session = session
+        session = _Session(secrets.token_hex(16), int(d.get("intents", 0)), shard, conn=conn)
+        self._sessions[shard_id] = session
         self.identify_count += 1
         self.identify_payloads.append(d)
+        guilds = self._guilds_of_shard(session)
         ready: JSON = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -1429,15 +1590,17 @@ class FakeDiscord:
         }
         if session.shard is not None:
             ready["shard"] = session.shard
-        await self._dispatch("READY", ready)
-        for guild in list(self.guilds.values()):
-            await self._dispatch("GUILD_CREATE", self._guild_create_payload(guild))
-        self._guilds_sent_for_identify = self.identify_count
+        await self._dispatch("READY", ready, session)
+        for guild in guilds:
+            await self._dispatch("GUILD_CREATE", self._guild_create_payload(guild), session)
+        session.guilds_sent = True
         self._notify()
 
     async def _resume(self, conn: _Connection, d: JSON) -> None:
-        session = self._session
-        if session is None or d.get("session_id") != session.session_id:
+        session = next(
+            (s for s in self._sessions.values() if s.session_id == d.get("session_id")), None
+        )
+        if session is None:
             await conn.send({"op": 9, "d": False})
             return
         if session.conn is not None and session.conn is not conn:
@@ -1451,7 +1614,7 @@ class FakeDiscord:
             if frame["s"] > last:
                 await conn.send(frame)
         self.resume_count += 1
-        await self._dispatch("RESUMED", {})
+        await self._dispatch("RESUMED", {}, session)
         self._record("gateway_resume", detail=f"from seq {last}")
 
     async def _request_members(self, d: JSON) -> None:
@@ -1470,6 +1633,98 @@ class FakeDiscord:
                 "nonce": d.get("nonce"),
             },
         )
+
+    # ================================================================= sharding
+    # Discord puts each guild on shard (guild_id >> 22) % shard_count; a bot IDENTIFYs once
+    # per shard with [shard_id, shard_count] and gets READY and GUILD_CREATEs for that
+    # shard's guilds only; events of a guild go to its shard, DMs to shard 0.
+
+    @property
+    def _session(self) -> _Session | None:
+        """The lowest shard's session (the only one when the bot is not sharded)."""
+        return self._sessions[min(self._sessions)] if self._sessions else None
+
+    def shard_of(self, guild_id: int, shard_count: int | None = None) -> int:
+        """The shard a guild lives on."""
+        return (guild_id >> 22) % (shard_count or self.shard_count)
+
+    def add_guild_on_shard(self, name: str, shard_id: int) -> FakeGuild:
+        """A guild whose id falls on ``shard_id`` (ids are spent until one does)."""
+        if not 0 <= shard_id < self.shard_count:
+            raise ValueError(f"shard {shard_id} outside 0..{self.shard_count - 1}")
+        # Snowflakes: the shard comes from the timestamp bits; pick the next id (a second
+        # ahead of the clock, so _next_id takes it) whose timestamp falls on the shard.
+        now = (int(time.time() * 1000) - DISCORD_EPOCH_MS + 1000) << 22
+        candidate = max(self._last_id + 1, now)
+        while self.shard_of(candidate) != shard_id:
+            candidate += 1 << 22
+        self._last_id = candidate - 1
+        return self.add_guild(name)
+
+    def session_shards(self) -> list[list[int] | None]:
+        """The ``shard`` field of each live session's IDENTIFY (None when unsharded)."""
+        return [s.shard for _, s in sorted(self._sessions.items())]
+
+    def shards_ready(self, shard_ids: Iterable[int]) -> bool:
+        """Every one of these shards has a connected session that got READY and its
+        GUILD_CREATEs."""
+        wanted = list(shard_ids)
+        for shard_id in wanted:
+            s = self._sessions.get(shard_id)
+            if s is None or s.conn is None or s.conn.closed or not s.guilds_sent:
+                return False
+        return bool(wanted)
+
+    async def wait_for_shards(
+        self, shard_ids: Iterable[int], timeout: float = 20.0, *, identify_count: int = 0
+    ) -> None:
+        """Wait until ``shards_ready(shard_ids)`` and at least ``identify_count``
+        IDENTIFYs were seen in total."""
+        wanted = list(shard_ids)
+        await self.wait_until(
+            lambda: self.shards_ready(wanted) and self.identify_count >= identify_count, timeout
+        )
+
+    async def _identify_shard(self, conn: _Connection, d: JSON) -> tuple[bool, list[int] | None]:
+        """Check IDENTIFY's ``shard``; closes the socket like Discord when it is wrong."""
+        shard = d.get("shard")
+        if shard is None:
+            if self.shard_count > 1:
+                await conn.ws.close(code=4011, message=b"Sharding required")
+                return False, None
+            return True, None
+        ok = (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(x, int) for x in shard)
+            and 0 <= shard[0] < shard[1]
+            and shard[1] >= self.shard_count
+        )
+        if not ok:
+            await conn.ws.close(code=4010, message=b"Invalid shard")
+            return False, None
+        return True, [int(shard[0]), int(shard[1])]
+
+    def _guilds_of_shard(self, session: _Session) -> list[FakeGuild]:
+        return [
+            g
+            for g in list(self.guilds.values())
+            if self.shard_of(g.id, session.shard_count) == session.shard_id
+        ]
+
+    def _session_for_guild(self, guild_id: int | None) -> _Session | None:
+        if guild_id is None:
+            return self._sessions.get(0)
+        for session in self._sessions.values():
+            if self.shard_of(guild_id, session.shard_count) == session.shard_id:
+                return session
+        return None
+
+    def _session_for_event(self, event: str, data: JSON) -> _Session | None:
+        gid = data.get("guild_id")
+        if gid is None and event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+            gid = data.get("id")
+        return self._session_for_guild(None if gid is None else int(gid))
 
     # ================================================================= REST plumbing
     @web.middleware
@@ -1495,6 +1750,14 @@ class FakeDiscord:
                 )
                 self._notify()
                 return faulted
+        limited, limit_headers = self.rate_limiter.check(method, rel, time.monotonic())
+        if limited is not None:
+            record = RequestRecord(method, rel, 429, time.monotonic())
+            self.requests.append(record)
+            self.rate_limited.append(record)
+            self._record("rate_limited", detail=f"{method} {rel}")
+            self._notify()
+            return limited
         resp: web.StreamResponse
         try:
             resp = await handler(request)
@@ -1506,6 +1769,8 @@ class FakeDiscord:
         except web.HTTPMethodNotAllowed:
             self.unhandled.append(f"{method} {rel}")
             resp = error_response(405, (0, "405: Method Not Allowed"))
+        for key, value in limit_headers.items():
+            resp.headers[key] = value
         self.requests.append(RequestRecord(method, rel, resp.status, time.monotonic()))
         self._notify()
         return resp
@@ -1771,7 +2036,7 @@ class FakeDiscord:
         return json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
@@ -2268,6 +2533,7 @@ __all__ = [
     "FakeDiscord",
     "Fault",
     "NoResponse",
+    "RateLimits",
     "die_with_parent",
     "json_response",
     "route_pattern",

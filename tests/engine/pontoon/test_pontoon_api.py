@@ -185,17 +185,27 @@ def test_event_audience() -> None:
     assert all("2C" not in e.cards for e in pub)
 
 
-def test_fast_event_and_transfer_factories_build_real_frozen_objects() -> None:
+def test_event_and_transfer_are_frozen_records() -> None:
     import dataclasses
 
-    from engine.pontoon.table import _ev, _transfer
     from engine.pontoon.types import Event, EventKind, Transfer
 
-    e = _ev(EventKind.BET, "ann", 0, ("AS",), 5, 21, "ann", "x")
-    assert e == Event(EventKind.BET, "ann", 0, ("AS",), 5, 21, "ann", "x")
+    e = Event(EventKind.BET, "ann", 0, ("AS",), 5, 21, "ann", "x")
+    assert e == Event(
+        kind=EventKind.BET,
+        seat="ann",
+        hand=0,
+        cards=("AS",),
+        amount=5,
+        total=21,
+        to="ann",
+        detail="x",
+    )
     assert hash(e) == hash(Event(EventKind.BET, "ann", 0, ("AS",), 5, 21, "ann", "x"))
-    assert _ev(EventKind.TURN) == Event(EventKind.TURN)
+    assert Event(EventKind.TURN).public and not e.public
     with pytest.raises(dataclasses.FrozenInstanceError):
         e.amount = 6  # type: ignore[misc]
-    tr = _transfer("a", "b", 3, "r")
-    assert tr == Transfer("a", "b", 3, "r") and dataclasses.asdict(tr)["amount"] == 3
+    tr = Transfer("a", "b", 3, "r")
+    assert dataclasses.asdict(tr)["amount"] == 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tr.amount = 4  # type: ignore[misc]

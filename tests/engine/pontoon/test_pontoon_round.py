@@ -245,7 +245,7 @@ def test_P_SPLIT_2_split_again_up_to_four_hands() -> None:
     act(t2, "ann", K.SPLIT)
     act(t2, "ann", K.SPLIT)
     assert len(t2._hands["ann"]) == 4
-    assert t2._cur_hand().cards[0].rank is t2._cur_hand().cards[1].rank
+    assert t2._current_hand().cards[0].rank is t2._current_hand().cards[1].rank
     raises("P-SPLIT-2", t2, "ann", K.SPLIT)
 
 

@@ -1,4 +1,4 @@
--- 005: the language a member chose with /language (their private answers and DMs) and
+-- 006: the language a member chose with /language (their private answers and DMs) and
 -- the language a server chose for its public table messages. A missing row means: follow
 -- Discord (the member's client locale; the server's preferred locale).
 

@@ -1,0 +1,139 @@
+"""A table as JSON and back (``Table.to_json`` / ``Table.from_json``): the bot stores this
+after every action. The key names are a stored format: keep them when renaming fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import Pack, parse_card
+from engine.errors import ConfigError
+from engine.pontoon.hands import Hand
+from engine.pontoon.payouts import Payouts
+from engine.pontoon.rules import PontoonRules
+from engine.pontoon.state import RESULT_KEYS, TableState
+from engine.pontoon.types import Phase
+from engine.pontoon.views import HandStatus
+
+FORMAT = 1
+
+
+def hand_to_json(hand: Hand) -> dict[str, Any]:
+    return {
+        "cards": [c.code for c in hand.cards],
+        "up": list(hand.face_up),
+        "stake": hand.stake,
+        "orig": hand.original_stake,
+        "last_buy": hand.last_buy,
+        "twisted": hand.twisted,
+        "shoot": hand.shoot,
+        "status": hand.status.value,
+        "split": hand.from_split,
+        "shown": hand.shown,
+    }
+
+
+def hand_from_json(d: dict[str, Any]) -> Hand:
+    hand = Hand([parse_card(c) for c in d["cards"]], int(d["stake"]))
+    hand.face_up = [bool(u) for u in d["up"]]
+    if len(hand.face_up) != len(hand.cards):
+        raise ConfigError("a hand's face-up flags must match its cards")
+    hand.original_stake = int(d["orig"])
+    hand.last_buy = int(d["last_buy"])
+    hand.twisted = bool(d["twisted"])
+    hand.shoot = int(d["shoot"])
+    hand.status = HandStatus(d["status"])
+    hand.from_split = bool(d["split"])
+    hand.shown = bool(d["shown"])
+    return hand
+
+
+def results_as_dicts(table: TableState) -> list[dict[str, Any]]:
+    out = []
+    for result in table._results:
+        d = dict(zip(RESULT_KEYS, result, strict=True))
+        d["cards"] = list(result[2])
+        out.append(d)
+    return out
+
+
+def table_to_json(t: TableState) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "rules": t.rules.model_dump(),
+        "seats": list(t.seats),
+        "balances": dict(t.balances),
+        "banker": t.banker,
+        "phase": t.phase.value,
+        "version": t.version,
+        "round_no": t.round_no,
+        "kitty": t.kitty,
+        "escrow": t.escrow,
+        "house_net": t.house_net,
+        "pack": t.pack.codes(),
+        "needs_shuffle": t.needs_shuffle,
+        "players": list(t._players),
+        "hands": {p: [hand_to_json(h) for h in hs] for p, hs in t._hands.items()},
+        "decided": dict(t._decided),
+        "active": list(t._active),
+        "shoot_i": t._shooter,
+        "tp": t._turn_player,
+        "th": t._turn_hand,
+        "bhand": None if t._banker_hand is None else hand_to_json(t._banker_hand),
+        "banker_sees": t._banker_sees,
+        "doubled": t._doubled,
+        "open_stake": t._open_stake,
+        "shoot_out": t._shoot_out,
+        "pontoon_seen": t._pontoon_seen,
+        "banker_pontoon": t._banker_pontoon,
+        "next_banker": t._next_banker,
+        "results": results_as_dicts(t),
+    }
+
+
+def load_table_json(t: TableState, d: dict[str, Any]) -> None:
+    """Overwrite every field of ``t`` from ``table_to_json`` output."""
+    if d.get("format") != FORMAT:
+        raise ConfigError("unknown table snapshot format")
+    t.rules = PontoonRules.model_validate(d["rules"])
+    t.payouts = Payouts.for_rules(t.rules)
+    t.seats = [str(s) for s in d["seats"]]
+    t.balances = {str(k): int(v) for k, v in d["balances"].items()}
+    t.banker = d["banker"]
+    t.phase = Phase(d["phase"])
+    t.version = int(d["version"])
+    t.round_no = int(d["round_no"])
+    t.kitty = int(d["kitty"])
+    t.escrow = int(d["escrow"])
+    t.house_net = int(d["house_net"])
+    t.pack = Pack(parse_card(c) for c in d["pack"])
+    t.needs_shuffle = bool(d["needs_shuffle"])
+    t._reset_round()
+    t._players = [str(p) for p in d["players"]]
+    t._hands = {str(p): [hand_from_json(h) for h in hs] for p, hs in d["hands"].items()}
+    t._decided = {str(k): bool(v) for k, v in d["decided"].items()}
+    t._active = [str(p) for p in d["active"]]
+    t._shooter = int(d["shoot_i"])
+    t._turn_player = int(d["tp"])
+    t._turn_hand = int(d["th"])
+    t._banker_hand = None if d["bhand"] is None else hand_from_json(d["bhand"])
+    t._banker_sees = bool(d["banker_sees"])
+    t._doubled = bool(d["doubled"])
+    t._open_stake = int(d["open_stake"])
+    t._shoot_out = int(d["shoot_out"])
+    t._pontoon_seen = bool(d["pontoon_seen"])
+    t._banker_pontoon = bool(d["banker_pontoon"])
+    t._next_banker = d["next_banker"]
+    t._results = [
+        (
+            r["seat"],
+            r["hand"],
+            tuple(r["cards"]),
+            r["score"],
+            r["stake"],
+            r["outcome"],
+            r["net"],
+            r["shoot_net"],
+            r["why"],
+        )
+        for r in d["results"]
+    ]

@@ -1,0 +1,321 @@
+"""What every part of a Pontoon table shares: its state, chip moves and the common checks.
+
+The table is built in layers, each in its own module and each using only the layers
+below it:
+
+    state (this module) -> settlement -> banker_turn -> play -> betting -> seating -> table
+
+A *refusal* method returns the ``RuleError`` that an action would meet, or None when the
+action is allowed; ``legal_actions`` offers what has no refusal and ``apply`` raises the
+refusal, so each rule is checked in one place. Every action runs all of its checks before
+it changes anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.cards import Card, Pack, full_pack
+from engine.errors import ConfigError, RuleError
+from engine.pontoon.hands import Hand
+from engine.pontoon.payouts import Payouts
+from engine.pontoon.rules import PontoonRules
+from engine.pontoon.types import (
+    ESCROW,
+    HOUSE,
+    KITTY,
+    Action,
+    ActionKind,
+    Event,
+    EventKind,
+    Outcome,
+    Phase,
+    Transfer,
+)
+from engine.pontoon.views import HandStatus
+
+NO_LIMIT = 1 << 62  # what a house bank can cover
+CARDS_IN_A_PACK = 52
+
+# The rule that governs each action kind (cited when it is tried in the wrong phase).
+RULE_OF_ACTION: dict[ActionKind, str] = {
+    ActionKind.JOIN: "P-TABLE-1",
+    ActionKind.LEAVE: "P-TABLE-1",
+    ActionKind.CUT: "P-BANK-1",
+    ActionKind.DEAL: "P-DEAL-1",
+    ActionKind.KITTY: "P-SHOOT-1",
+    ActionKind.BET: "P-DEAL-2",
+    ActionKind.DOUBLE: "P-VAR-3",
+    ActionKind.NO_DOUBLE: "P-VAR-3",
+    ActionKind.SHOOT: "P-SHOOT-2",
+    ActionKind.DECLARE: "P-TURN-DECLARE",
+    ActionKind.SPLIT: "P-SPLIT-1",
+    ActionKind.BUY: "P-BUY-1",
+    ActionKind.TWIST: "P-TWIST-1",
+    ActionKind.STICK: "P-STICK-1",
+    ActionKind.BURN: "P-VAR-8",
+    ActionKind.SIT_OUT: "P-DEAL-2",
+    ActionKind.SELL_BANK: "P-SELL-1",
+    ActionKind.NEXT_ROUND: "P-NEXT-1",
+}
+
+# One settled hand: seat, hand index, card codes, score, stake, outcome, net, shoot net, why.
+Result = tuple[str, int, tuple[str, ...], int, int, str, int, int, str]
+RESULT_KEYS = ("seat", "hand", "cards", "score", "stake", "outcome", "net", "shoot_net", "why")
+
+
+# Why an action is refused: (rule id, what is wrong in plain words). The refusal methods
+# return one, or None when the action is allowed; ``apply`` raises it as a ``RuleError``.
+# (A plain tuple: a refusal with a fixed message is a constant, free to return.)
+Refusal = tuple[str, str]
+
+
+def check_seat_name(seat: object) -> None:
+    if not isinstance(seat, str) or not seat or seat.startswith("@"):
+        raise ConfigError(f"not a valid seat id: {seat!r}")
+
+
+class TableState:
+    """The table's state and the helpers every layer uses."""
+
+    def __init__(
+        self,
+        rules: PontoonRules | None = None,
+        seats: Iterable[str] = (),
+        balances: dict[str, int] | None = None,
+        *,
+        banker: str | None = None,
+        pack: Iterable[Card] | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else PontoonRules()
+        self.payouts = Payouts.for_rules(self.rules)
+        self.seats: list[str] = []  # clockwise
+        self.balances: dict[str, int] = {}  # chips each seat holds outside escrow and kitty
+        given = balances or {}
+        for seat in seats:
+            check_seat_name(seat)
+            if seat in self.balances:
+                raise ConfigError(f"seat {seat!r} is listed twice")
+            chips = int(given.get(seat, 0))
+            if chips < 0:
+                raise ConfigError("a balance cannot be negative")
+            self.seats.append(seat)
+            self.balances[seat] = chips
+        self.banker: str | None = HOUSE if self.rules.house_bank else None
+        if banker is not None:
+            if self.rules.house_bank:
+                raise ConfigError("a house-banked table has the house as banker")
+            if banker not in self.balances:
+                raise ConfigError(f"banker {banker!r} is not seated")
+            self.banker = banker
+        self.phase = Phase.WAITING
+        self.version = 0  # +1 on every successful apply
+        self.round_no = 0
+        self.kitty = 0
+        self.escrow = 0
+        self.house_net = 0  # chips the house has won (negative: lost)
+        if pack is None:
+            self.pack = Pack(full_pack(self._packs_for(len(self.seats))))
+            self.needs_shuffle = True
+        else:
+            self.pack = Pack(pack)
+            self.needs_shuffle = False
+        self._next_banker: str | None = None  # a pontoon passes the bank (P-NEXT-2)
+        self._results: list[Result] = []  # the settled hands of the round
+        self._reset_round()
+
+    def _reset_round(self) -> None:
+        self._players: list[str] = []  # dealt in this round, from the banker's left
+        self._hands: dict[str, list[Hand]] = {}
+        self._decided: dict[str, bool] = {}  # BETTING: True = bet, False = sat out
+        self._active: list[str] = []  # players who bet, in order
+        self._shooter = 0  # SHOOTING: index in _active of who places a shoot bet
+        self._turn_player = 0  # PLAYING: index in _active of whose turn it is
+        self._turn_hand = 0  # PLAYING: which of that player's hands
+        self._banker_hand: Hand | None = None
+        self._banker_sees = False  # the banker may look at the banker's cards
+        self._doubled = False  # P-VAR-3
+        self._open_stake = 0  # stakes the banker covers (P-PAY-LIMIT)
+        self._shoot_out = 0  # shoot bets outstanding against the kitty (P-SHOOT-2)
+        self._pontoon_seen = False  # P-NEXT-1: shuffle before the next deal
+        self._banker_pontoon = False
+
+    # who is where ---------------------------------------------------------------------
+
+    def _packs_for(self, n_seats: int) -> int:
+        """P-TABLE-1: the table's option, else one pack, two when 8 or more sit."""
+        if self.rules.packs is not None:
+            return self.rules.packs
+        return 2 if n_seats >= 8 else 1
+
+    def _players_for_round(self) -> list[str]:
+        """Who is dealt in: from the banker's left, clockwise (every seat at a house bank)."""
+        if self.rules.house_bank:
+            return list(self.seats)
+        if self.banker is None:
+            return []
+        i = self.seats.index(self.banker)
+        return self.seats[i + 1 :] + self.seats[:i]
+
+    def _current_hand(self) -> Hand:
+        return self._hands[self._active[self._turn_player]][self._turn_hand]
+
+    def _cards_in_play(self) -> list[Card]:
+        """Every card dealt this round and not yet back in the pack (bust hands went back)."""
+        cards: list[Card] = []
+        for hands in self._hands.values():
+            for hand in hands:
+                if hand.status is not HandStatus.BUST:
+                    cards.extend(hand.cards)
+        if self._banker_hand is not None:
+            cards.extend(self._banker_hand.cards)
+        return cards
+
+    # cards for a deal (P-TABLE-1) -----------------------------------------------------
+
+    def _hands_dealt(self, n_seats: int) -> int:
+        """Hands in a deal at ``n_seats`` seats: every seat, plus the house's hand."""
+        return n_seats + 1 if self.rules.house_bank else n_seats
+
+    def _seats_fit(self, n_seats: int) -> bool:
+        """Two cards for every hand of a deal fit in the pack(s) the table uses."""
+        return 2 * self._hands_dealt(n_seats) <= CARDS_IN_A_PACK * self._packs_for(n_seats)
+
+    @property
+    def seat_limit(self) -> int:
+        """The most seats this table's rules allow: a deal gives everyone two cards from
+        the table's pack(s) (P-TABLE-1)."""
+        n = 2
+        while self._seats_fit(n + 1):
+            n += 1
+        return n
+
+    def _deal_refusal(self) -> Refusal | None:
+        """A deal needs two cards for every hand from a full pack (P-TABLE-1)."""
+        n = len(self.seats)
+        packs = self._packs_for(n)
+        need = 2 * self._hands_dealt(n)
+        have = CARDS_IN_A_PACK * packs
+        if need > have:
+            return (
+                "P-TABLE-1",
+                f"not enough cards left for another deal: {n} seats need {need} cards and "
+                f"{packs} pack{'s' if packs > 1 else ''} hold{'' if packs > 1 else 's'} {have}; "
+                f"at most {self.seat_limit} may sit at this table",
+            )
+        return None
+
+    # chips ----------------------------------------------------------------------------
+
+    def _move(self, out: Outcome, src: str, dst: str, amount: int, reason: str) -> None:
+        """Move chips between two accounts and record the transfer (nothing for 0)."""
+        if amount <= 0:
+            return
+        self._add_to(src, -amount)
+        self._add_to(dst, amount)
+        out.transfers.append(Transfer(src, dst, amount, reason))
+
+    def _add_to(self, account: str, amount: int) -> None:
+        if account in self.balances:
+            self.balances[account] += amount
+        elif account == ESCROW:
+            self.escrow += amount
+        elif account == KITTY:
+            self.kitty += amount
+        else:
+            assert account == HOUSE, account
+            self.house_net += amount
+
+    # P-PAY-LIMIT: what stakes a player and the banker can cover -----------------------
+
+    def _staked(self, seat: str) -> int:
+        """The seat's stakes still at risk (bust hands have paid already)."""
+        bust = HandStatus.BUST
+        staked = 0
+        for hand in self._hands.get(seat, ()):
+            if hand.status is not bust:
+                staked += hand.stake
+        return staked
+
+    def _player_cap(self, seat: str, reserve: int = 0) -> int:
+        """The largest new stake ``seat`` can cover after putting ``reserve`` chips aside:
+        a player must be able to pay ``player_cover`` x every open stake (P-PAY-LIMIT)."""
+        cover = self.payouts.player_cover
+        return (self.balances[seat] - reserve - self._staked(seat) * (cover - 1)) // cover
+
+    def _banker_cap(self) -> int:
+        """The largest new stake the banker can cover: ``banker_cover`` x every open stake
+        (P-PAY-LIMIT). A house bank has no limit."""
+        if self.rules.house_bank or self.banker is None:
+            return NO_LIMIT
+        return self.balances[self.banker] // self.payouts.banker_cover - self._open_stake
+
+    def _stake_cap(self, seat: str) -> int:
+        return min(self._player_cap(seat), self._banker_cap())
+
+    # shoot bets (P-SHOOT-*) ------------------------------------------------------------
+
+    def _shoot_max(self, seat: str, reserve: int) -> int:
+        """The largest shoot bet ``seat`` may place now, keeping ``reserve`` chips for a
+        buy or split stake placed with it: within the kitty's room (P-SHOOT-2) and what
+        the player can spare besides covering the stakes (P-PAY-LIMIT)."""
+        if not self.rules.shoot:
+            return 0
+        cover = self.payouts.player_cover
+        spare = self.balances[seat] - reserve - (self._staked(seat) + reserve) * (cover - 1)
+        return max(0, min(self.kitty - self._shoot_out, spare))
+
+    def _shoot_refusal(self, seat: str, amount: int, reserve: int, rule: str) -> Refusal | None:
+        if amount < 0:
+            return (rule, "a shoot bet cannot be negative")
+        if amount == 0:
+            return None
+        if not self.rules.shoot:
+            return ("P-SHOOT-1", "shoot bets are only for Shoot Pontoon")
+        room = self.kitty - self._shoot_out
+        if amount > room:
+            return ("P-SHOOT-2", f"all shoot bets together may not exceed the kitty ({room} left)")
+        if amount > self._shoot_max(seat, reserve):
+            return ("P-PAY-LIMIT", f"{seat} cannot cover a shoot bet of {amount}")
+        return None
+
+    def _place_shoot(self, out: Outcome, seat: str, hand_index: int, amount: int) -> None:
+        if amount <= 0:
+            return
+        self._hands[seat][hand_index].shoot += amount
+        self._shoot_out += amount
+        self._move(out, seat, ESCROW, amount, "shoot bet (P-SHOOT-2)")
+        out.events.append(Event(EventKind.SHOOT, seat, hand_index, amount=amount))
+
+    # action checks shared by every layer -----------------------------------------------
+
+    @staticmethod
+    def _raise(refusal: Refusal | None) -> None:
+        if refusal is not None:
+            raise RuleError(*refusal)
+
+    def _wrong_phase(self, action: Action) -> RuleError:
+        return RuleError(
+            RULE_OF_ACTION.get(action.kind, "P-TABLE-1"),
+            f"{action.kind.value} is not possible now "
+            f"(the table is in the {self.phase.value} phase)",
+        )
+
+    @staticmethod
+    def _amount(action: Action, rule: str) -> int:
+        """The action's amount, refused unless it is a whole number."""
+        amount: Any = action.amount
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise RuleError(rule, f"{action.kind.value} needs a whole-number amount")
+        return int(amount)
+
+    def _need_seated(self, seat: str) -> None:
+        if seat not in self.balances:
+            raise RuleError("P-TABLE-1", f"{seat} is not seated at this table")
+
+    def _score(self, hand: Hand, royal: bool) -> int:
+        return hand.score(self.rules.pontoon_strength, royal and self.rules.royal_pontoon)
+
+    def _is_pontoon(self, hand: Hand) -> bool:
+        return hand.is_pontoon(self.rules.pontoon_strength)

@@ -1,0 +1,410 @@
+#!/usr/bin/env python
+"""Pontoon rounds played as fast as members can click, against the fake Discord.
+
+Starts the fake Discord on 127.0.0.1, launches the real bot (``python -m bot``) as its own
+process, opens ``--tables`` tables of 4 seats (player-banked: the opener cuts for the bank)
+and plays rounds: every member acts as soon as the table message shows that it is their
+move (bets by **Same bet** when the table has it and they bet before, else by the Bet
+form; players stick when they may, else twist, sometimes buy; the banker stays on 17 or
+more). It does this twice, with Discord's rate limits enforced at their real windows and
+without them, and prints JSON for each run and the ratio:
+
+- ``channel_requests_per_round``  message creates + edits in the tables' channels (DMs not
+  counted), per round;
+- ``rest_requests_per_click``     every REST request the bot made (interaction callbacks,
+  followups, DMs, channel posts and edits, lookups), per member interaction;
+- ``rate_limited_429s``           429s the bot received from the limits;
+- ``click_to_visible_ms``         from a click that changes the table to the table message
+  showing it (p50/p95/max);
+- ``rounds_per_minute``, ``bot_cpu_ms_per_click`` (user+system CPU of the bot process),
+  ``clicks_per_bot_cpu_second`` (the saturation rate of one process on one core).
+
+    python scripts/bench_round.py                       # 1 table, 20 rounds, limits on and off
+    python scripts/bench_round.py --tables 8 --rounds 10 --only off   # saturation
+    python scripts/bench_round.py --bot-dir /path/to/other/checkout  # measure other code
+
+Targets (issue 9): <= 3 channel requests per round, <= 1.3 REST requests per click, 0
+429s, p95 click-to-visible <= 500 ms under the limits, rounds/min with limits >= 0.9x
+without, >= 250 clicks per bot CPU second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from tests.fakediscord import (  # noqa: E402
+    FakeChannel,
+    FakeDiscord,
+    FakeMember,
+    FakeMessage,
+    InteractionResult,
+    RateLimits,
+)
+from tests.fakediscord.server import die_with_parent  # noqa: E402
+
+TABLE_BUTTON = "Show my cards"
+# the banker's buttons (labels differ between versions of the bot)
+BANKER_STAY = ("Banker: stay", "Stick")
+BANKER_TWIST = ("Banker: twist", "Twist")
+STALL_SECONDS = 15.0
+
+
+def percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(pct / 100 * len(ordered) + 0.4999)))
+    return ordered[rank - 1]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+@dataclass
+class Stats:
+    clicks: int = 0
+    visible: list[float] = field(default_factory=list)
+    rounds: int = 0
+    stalls: int = 0
+
+
+@dataclass
+class Seat:
+    fake: FakeDiscord
+    channel: FakeChannel
+    members: list[FakeMember]
+    stats: Stats
+    rng: random.Random
+    bet_before: set[int] = field(default_factory=set)
+    bet_this_round: set[int] = field(default_factory=set)
+
+    def message(self) -> FakeMessage:
+        return self.fake.latest_message_with_button(self.channel, TABLE_BUTTON)
+
+    def version(self) -> int:
+        for row in self.message().components:
+            for c in row.get("components", []):
+                cid = str(c.get("custom_id", ""))
+                if cid.startswith("pt:"):
+                    return int(cid.rsplit(":", 1)[1])
+        return -1
+
+    def text(self) -> str:
+        msg = self.message()
+        return " ".join(
+            str(e.get("description", ""))
+            + " "
+            + " ".join(f"{f.get('name')} {f.get('value')}" for f in e.get("fields", []))
+            for e in msg.embeds
+        )
+
+    def enabled(self) -> set[str]:
+        return {
+            str(c.get("label"))
+            for row in self.message().components
+            for c in row.get("components", [])
+            if c.get("type") == 2 and not c.get("disabled")
+        }
+
+    def by_name(self, name: str) -> FakeMember | None:
+        return next((m for m in self.members if m.user.name == name), None)
+
+    async def act(self, member: FakeMember, label: str) -> InteractionResult | None:
+        """Click; for a change, wait until the table message shows it. None: the button
+        is not there or disabled yet (the table message is behind): look again."""
+        before = self.version()
+        t0 = time.perf_counter()
+        try:
+            r = await self.fake.click(member, self.message(), label=label, timeout=10)
+        except (PermissionError, LookupError) as exc:
+            if os.environ.get("BENCH_DEBUG"):
+                print("CLICK", label, exc, file=sys.stderr)
+            await asyncio.sleep(0.02)
+            return None
+        self.stats.clicks += 1
+        if r.callback_type == 9 or r.ephemeral or r.callback_type == 4:
+            return r
+        await self._visible(before, t0)
+        return r
+
+    async def form(self, member: FakeMember, label: str, amount: int) -> bool:
+        r = await self.act(member, label)
+        if r is None or r.modal is None:
+            return r is not None
+        before = self.version()
+        t0 = time.perf_counter()
+        sub = await self.fake.submit_modal(
+            member, None, r.modal.custom_id, {"amount": str(amount)}, timeout=10
+        )
+        self.stats.clicks += 1
+        if os.environ.get("BENCH_DEBUG"):
+            print("SUBMIT", sub.callback_type, sub.all_text[:200], file=sys.stderr)
+        if sub.callback_type in (6, 7):
+            await self._visible(before, t0)
+        return True
+
+    async def _visible(self, before: int, t0: float) -> None:
+        try:
+            await self.fake.wait_until(lambda: self.version() != before, STALL_SECONDS)
+        except TimeoutError:
+            self.stats.stalls += 1
+            return
+        self.stats.visible.append(time.perf_counter() - t0)
+
+    async def play_round(self) -> None:
+        text = self.text()
+        banker_m = re.search(r"Banker: \*\*([^*]+)\*\*", text)
+        dealer = self.by_name(banker_m.group(1)) if banker_m else self.members[0]
+        round_before = self._round_no()
+        self.bet_this_round.clear()
+        for _ in range(500):
+            if await self.act(dealer or self.members[0], "Deal") is not None:
+                break
+        for _ in range(200):
+            text = self.text()
+            enabled = self.enabled()
+            if self._round_no() != round_before and "Deal" in enabled:
+                self.stats.rounds += 1
+                return
+            banker_m = re.search(r"Banker: \*\*([^*]+)\*\*", text)
+            banker = self.by_name(banker_m.group(1)) if banker_m else None
+            turn = re.search(r"Turn: \*\*([^*]+)\*\*", text)
+            if "Bet" in enabled and not self._all_bet(banker):
+                await self._bets(banker)
+                continue
+            if turn is not None and turn.group(1) == "the banker" and banker is not None:
+                total = _banker_total(text)
+                stay = next((x for x in BANKER_STAY if x in enabled), None)
+                twist = next((x for x in BANKER_TWIST if x in enabled), None)
+                label = stay if (total >= 17 or twist is None) else twist
+                if label:
+                    await self.act(banker, label)
+                continue
+            if turn is not None:
+                member = self.by_name(turn.group(1))
+                if member is None:
+                    break
+                if "Declare" in enabled:
+                    await self.act(member, "Declare")
+                elif "Buy" in enabled and self.rng.random() < 0.15:
+                    await self.form(member, "Buy", 1)
+                elif "Stick" in enabled:
+                    await self.act(member, "Stick")
+                else:
+                    await self.act(member, "Twist")
+                continue
+            await asyncio.sleep(0.05)  # nothing to do: a result or a redraw is on its way
+        self.stats.stalls += 1
+        if os.environ.get("BENCH_DEBUG"):
+            print("STALL", self.enabled(), self.text()[:800], file=sys.stderr)
+
+    async def _bets(self, banker: FakeMember | None) -> None:
+        for m in self.members:
+            if m is banker or "Bet" not in self.enabled() or m.user.id in self.bet_this_round:
+                continue
+            if m.user.id in self.bet_before and "Same bet" in self.enabled():
+                done = await self.act(m, "Same bet") is not None
+            else:
+                done = await self.form(m, "Bet", 1)
+                self.bet_before.add(m.user.id)
+            if done:
+                self.bet_this_round.add(m.user.id)
+
+    def _all_bet(self, banker: FakeMember | None) -> bool:
+        return all(m is banker or m.user.id in self.bet_this_round for m in self.members)
+
+    def _round_no(self) -> int:
+        m = re.search(r"round (\d+)", self.text())
+        return int(m.group(1)) if m else -1
+
+
+async def quiet(fake: FakeDiscord, grace: float) -> None:
+    """Wait until the bot made no request for ``grace`` seconds (at most 30 s)."""
+    seen, last = len(fake.requests), time.perf_counter()
+    end = last + 30
+    while time.perf_counter() < end:
+        await asyncio.sleep(0.05)
+        if len(fake.requests) != seen:
+            seen, last = len(fake.requests), time.perf_counter()
+        elif time.perf_counter() - last >= grace:
+            return
+
+
+def _banker_total(text: str) -> int:
+    part = text.split("Banker ")[-1]
+    m = re.findall(r"= (\d+)", part)
+    return int(m[-1]) if m else 0
+
+
+async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
+    fake = FakeDiscord(rate_limits=RateLimits(enabled=limits, scale=1.0))
+    await fake.start()
+    proc: asyncio.subprocess.Process | None = None
+    tmp = tempfile.TemporaryDirectory(prefix="bench-round-")
+    try:
+        guild = fake.add_guild("Casino")
+        seats: list[Seat] = []
+        for i in range(args.tables):
+            channel = fake.add_text_channel(guild, f"pontoon-{i}")
+            members = [fake.add_member(guild, f"p{i}x{j}", manage_guild=j == 0) for j in range(4)]
+            seats.append(Seat(fake, channel, members, Stats(), random.Random(args.seed + i)))
+        env = dict(os.environ)
+        env.update(fake.bot_env())
+        env.update(
+            {
+                "DATABASE_PATH": str(Path(tmp.name) / "bench.sqlite3"),
+                "BET_TIMER_SECONDS": "600",
+                "TURN_TIMER_SECONDS": "600",
+                "IDLE_TABLE_MINUTES": "60",
+                "LOG_LEVEL": "WARNING",
+                "PYTHONPATH": str(args.bot_dir),
+            }
+        )
+        log_path = Path(tmp.name) / "bot.log"
+        with log_path.open("wb") as log_file:
+            proc = await asyncio.create_subprocess_exec(
+                *args.bot_cmd.split(),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log_file,
+                stderr=asyncio.subprocess.STDOUT,
+                env=env,
+                cwd=str(args.bot_dir),
+                preexec_fn=die_with_parent,
+            )
+        await fake.wait_for_bot_ready(60, commands=True)
+        await asyncio.sleep(2.5)  # discord.py's on_ready comes 2 s after the guilds
+
+        async def open_table(seat: Seat) -> None:
+            await fake.slash(seat.members[0], seat.channel, "pontoon", "start", {"min_bet": 1})
+            await fake.wait_until(
+                lambda: any(
+                    m.buttons() for m in fake.channel_messages(seat.channel) if not m.ephemeral
+                ),
+                20,
+            )
+            for m in seat.members[1:]:
+                await seat.act(m, "Join")
+
+        await asyncio.gather(*(open_table(s) for s in seats))
+        await asyncio.sleep(6 if limits else 0.5)  # let the opening's buckets refill
+        for s in seats:
+            s.stats = Stats()
+        req0 = len(fake.requests)
+        limited0 = len(fake.rate_limited)
+        cpu0 = cpu_seconds(proc.pid)
+        t0 = time.perf_counter()
+
+        async def play(seat: Seat) -> None:
+            for _ in range(args.rounds):
+                await seat.play_round()
+
+        await asyncio.gather(*(play(s) for s in seats))
+        elapsed = time.perf_counter() - t0
+        # the last round's result post and DMs are still on their way: count them too
+        await quiet(fake, 1.0 if not limits else 6.0)
+        cpu = cpu_seconds(proc.pid) - cpu0
+        requests = fake.requests[req0:]
+        if args.show_channel:
+            for m in fake.channel_messages(seats[0].channel):
+                print(f"--- {m.id} edits={m.edit_count}\n{m.text[:600]}", file=sys.stderr)
+            print(log_path.read_text()[-5000:], file=sys.stderr)
+        channel_ids = {s.channel.id for s in seats}
+        chan_re = re.compile(r"/channels/(\d+)/messages(/\d+)?")
+
+        def is_channel_write(method: str, path: str) -> bool:
+            m = chan_re.fullmatch(path)
+            return (
+                m is not None
+                and int(m.group(1)) in channel_ids
+                and ((method == "POST" and m.group(2) is None) or (method == "PATCH"))
+            )
+
+        channel_writes = sum(1 for r in requests if is_channel_write(r.method, r.path))
+        clicks = sum(s.stats.clicks for s in seats)
+        rounds = sum(s.stats.rounds for s in seats)
+        visible = [v for s in seats for v in s.stats.visible]
+        by_kind: dict[str, int] = {}
+        for r in requests:
+            key = re.sub(r"/\d+", "/{id}", r.method + " " + r.path)
+            key = re.sub(r"/interactions/\{id\}/[^/]+/", "/interactions/{id}/{token}/", key)
+            key = re.sub(r"/webhooks/\{id\}/[^/]+", "/webhooks/{id}/{token}", key)
+            by_kind[key] = by_kind.get(key, 0) + 1
+        ms = [v * 1000 for v in visible]
+        return {
+            "limits": "on (real windows)" if limits else "off",
+            "tables": args.tables,
+            "rounds": rounds,
+            "clicks": clicks,
+            "seconds": round(elapsed, 2),
+            "channel_requests_per_round": round(channel_writes / rounds, 2) if rounds else None,
+            "rest_requests_per_click": round(len(requests) / clicks, 3) if clicks else None,
+            "rate_limited_429s": len(fake.rate_limited) - limited0,
+            "click_to_visible_ms": {
+                "p50": round(percentile(ms, 50), 1) if ms else None,
+                "p95": round(percentile(ms, 95), 1) if ms else None,
+                "max": round(max(ms), 1) if ms else None,
+                "n": len(ms),
+            },
+            "rounds_per_minute": round(rounds / elapsed * 60, 1) if elapsed else None,
+            "clicks_per_second": round(clicks / elapsed, 1) if elapsed else None,
+            "bot_cpu_ms_per_click": round(cpu / clicks * 1000, 3) if clicks else None,
+            "clicks_per_bot_cpu_second": round(clicks / cpu, 1) if cpu else None,
+            "stalls": sum(s.stats.stalls for s in seats),
+            "requests_by_route": dict(sorted(by_kind.items(), key=lambda kv: -kv[1])),
+        }
+    finally:
+        if proc is not None and proc.returncode is None:
+            proc.terminate()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(proc.wait(), 5)
+            if proc.returncode is None:
+                proc.kill()
+        await fake.stop()
+        tmp.cleanup()
+
+
+async def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--tables", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=20, help="rounds per table")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--show-channel", action="store_true", help="print table 0's channel")
+    ap.add_argument("--only", choices=["on", "off"], help="run with the limits only on or off")
+    ap.add_argument("--bot-cmd", default=f"{sys.executable} -m bot")
+    ap.add_argument("--bot-dir", type=Path, default=REPO_ROOT, help="checkout the bot runs from")
+    args = ap.parse_args()
+    out: dict[str, Any] = {}
+    if args.only in (None, "on"):
+        out["with_limits"] = await run(args, True)
+    if args.only in (None, "off"):
+        out["without_limits"] = await run(args, False)
+    if "with_limits" in out and "without_limits" in out:
+        on, off = (
+            out["with_limits"]["rounds_per_minute"],
+            out["without_limits"]["rounds_per_minute"],
+        )
+        out["rounds_per_minute_ratio"] = round(on / off, 3) if on and off else None
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))

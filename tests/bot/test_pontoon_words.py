@@ -1,0 +1,210 @@
+"""What players read at a Pontoon table (issue 9): names, whose move, the countdown, timed
+out moves, rules wording, and every message within Discord's limits."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot import render
+from bot.presenter import DiscordPresenter, display, table_view
+from bot.service import LiveTable
+from cogs.pontoon import seat_limit
+from engine.cards import RandomChance
+from engine.pontoon import PontoonRules, Table
+from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
+
+IDS = [str(10**17 + i) for i in range(40)]
+
+
+def live_table(
+    n: int, rules: PontoonRules | None = None, names: dict[str, str] | None = None
+) -> LiveTable:
+    eng = Table(rules or PontoonRules(min_bet=1, max_bet=10, packs=2))
+    chance = RandomChance(random.Random(5))
+    for seat in IDS[:n]:
+        eng.apply(Action(seat, ActionKind.JOIN, amount=1000), chance)
+    live = LiveTable("abc123", 1, 2, int(IDS[0]), eng)
+    live.names = names if names is not None else {s: f"player{i}" for i, s in enumerate(IDS[:n])}
+    return live
+
+
+def presenter() -> DiscordPresenter:
+    service = SimpleNamespace(seconds_left=lambda live: 42.0)
+    bot: Any = SimpleNamespace(get_guild=lambda gid: None, service=service)
+    return DiscordPresenter(bot)
+
+
+def embed_limits_ok(em: Any) -> None:
+    d = em.to_dict()
+    assert len(d.get("title", "")) <= 256
+    assert len(d.get("description", "")) <= 4096
+    fields = d.get("fields", [])
+    assert len(fields) <= 25
+    for f in fields:
+        assert 0 < len(f["name"]) <= 256 and 0 < len(f["value"]) <= 1024
+    total = len(d.get("title", "")) + len(d.get("description", ""))
+    total += sum(len(f["name"]) + len(f["value"]) for f in fields)
+    total += len(d.get("footer", {}).get("text", ""))
+    assert total <= 6000
+
+
+def play_to(live: LiveTable, phase: Phase) -> None:
+    eng = live.engine
+    chance = RandomChance(random.Random(11))
+    if eng.banker is None:
+        eng.apply(Action(IDS[0], ActionKind.CUT), chance)
+        assert eng.banker is not None
+        eng.apply(Action(eng.banker, ActionKind.DEAL), chance)
+    for _ in range(200):
+        if eng.phase is phase:
+            return
+        seat = eng.to_act()[0]
+        kinds = {la.kind for la in eng.legal_actions(seat)}
+        if ActionKind.BET in kinds:
+            eng.apply(Action(seat, ActionKind.BET, amount=1), chance)
+        elif ActionKind.DECLARE in kinds:
+            eng.apply(Action(seat, ActionKind.DECLARE), chance)
+        else:
+            eng.apply(
+                Action(seat, ActionKind.STICK if ActionKind.STICK in kinds else ActionKind.TWIST),
+                chance,
+            )
+    raise AssertionError(f"never reached {phase}")
+
+
+def test_long_hostile_names_and_many_seats_stay_within_discord_limits() -> None:
+    names = {s: ("**@everyone** `x`" + "é" * 300) for s in IDS[:20]}
+    live = live_table(20, names=names)
+    p = presenter()
+    p.rounds[live.table_id] = __import__("bot.presenter", fromlist=["RoundState"]).RoundState(
+        lines=["🔄 " + "x" * 500] * 40
+    )
+    em = p.embed(live)
+    embed_limits_ok(em)
+    text = str(em.to_dict())
+    assert "@everyone" not in text.replace("@\u200beveryone", "")  # never a live mention
+    assert any("\\*\\*" in f["name"] for f in em.to_dict()["fields"])  # markdown escaped
+    assert not any(i in text for i in IDS)  # never a raw user id
+    play_to(live, Phase.PLAYING)
+    embed_limits_ok(p.embed(live))
+
+
+def test_the_table_says_whose_move_it_is_in_every_phase() -> None:
+    p = presenter()
+    seen = {}
+    for phase in (Phase.BETTING, Phase.PLAYING, Phase.BANKER):
+        live = live_table(3)
+        play_to(live, phase)
+        desc = p.embed(live).description or ""
+        who = live.engine.to_act()
+        assert who
+        for seat in who:
+            assert f"**{live.names[seat]}**" in desc, (phase, desc)
+        seen[phase] = desc
+    assert "Turn: **the banker**" in seen[Phase.BANKER]
+    assert "<t:" in seen[Phase.PLAYING] and ":R>" in seen[Phase.PLAYING]  # a live countdown
+    live = live_table(2)
+    desc = p.embed(live).description or ""
+    assert "**player0**" in desc and "Deal" in desc  # between rounds: who deals
+    # doubling, kitty and shooting say who, by name
+    view = live.engine.public_view()
+    for phase in (Phase.DOUBLING, Phase.KITTY, Phase.SHOOTING):
+        line = render.whose_move(
+            phase,
+            lambda s: live.names[s],
+            banker=IDS[0],
+            turn=None,
+            waiting_on=[IDS[1]],
+            dealer=None,
+        )
+        assert "player0" in line or "player1" in line, (phase, line)
+    assert view.phase is Phase.WAITING
+
+
+def test_banker_buttons_read_as_the_bankers_and_same_bet_is_offered() -> None:
+    live = live_table(3)
+    play_to(live, Phase.BETTING)
+    labels = {b.item.label: b.item.disabled for b in table_view(live).children}  # type: ignore[attr-defined]
+    assert labels["Same bet"] is False and labels["Bet"] is False
+    play_to(live, Phase.BANKER)
+    labels = {b.item.label: b.item.disabled for b in table_view(live).children}  # type: ignore[attr-defined]
+    assert "Banker: stay" in labels and "Banker: twist" in labels
+    assert "Stick" not in labels
+
+
+def test_a_timer_move_says_so() -> None:
+    name = {"1": "bob"}.get
+    ev = Event(EventKind.STUCK, "1", 0, (), None, None, None, "")
+    assert (
+        render.timed_out_line(ev, lambda s: name(s) or "?", None)
+        == "⏱ bob: timed out — stuck for you"
+    )
+
+
+def test_rules_say_what_the_engine_pays() -> None:
+    text = render.rules_text(PontoonRules(pontoon_pays="single"))
+    assert "Pontoons are paid single" in text
+    assert "five card tricks are always paid double" in text
+    assert render.PHASE_TEXT[Phase.KITTY].count("0") >= 1  # how to add nothing
+
+
+def test_display_names_are_escaped_and_ids_are_named() -> None:
+    assert display("*bold* _x_") == "\\*bold\\* \\_x\\_"
+    assert "@everyone" not in display("@everyone").replace("@\u200beveryone", "")
+    live = live_table(2)
+    p = presenter()
+    assert p.name_ids(live, f"{IDS[1]} is not seated") == "player1 is not seated"
+    live.names.pop(IDS[1])
+    assert IDS[1] not in p.name_ids(live, f"{IDS[1]} is not seated")
+
+
+@pytest.mark.parametrize(("packs", "limit"), [(1, 10), (2, 20), (None, 20)])
+def test_seat_limit_is_what_a_message_shows_and_the_packs_deal(
+    packs: int | None, limit: int
+) -> None:
+    assert seat_limit(PontoonRules(packs=packs)) == limit
+
+
+def test_fitted_never_fails_on_absurd_input() -> None:
+    t = render.TableText("t" * 999, "d" * 9999, [("h" * 999, "b" * 9999)] * 60, "f" * 9999).fitted()
+    assert len(t.fields) <= 25 and len(t.title) <= 256 and len(t.description) <= 4096
+    total = (
+        len(t.title)
+        + len(t.description)
+        + len(t.footer)
+        + sum(len(a) + len(b) for a, b in t.fields)
+    )
+    assert total <= 6000
+
+
+async def test_the_writer_keeps_one_edit_in_flight_and_draws_the_latest_state() -> None:
+    import asyncio
+
+    from bot.presenter import TableWriter
+
+    live = live_table(2)
+    drawn: list[int] = []
+    gate = asyncio.Event()
+
+    class Stub:
+        async def draw(self, lv: LiveTable, closed: str | None, *, writer: TableWriter) -> bool:
+            drawn.append(lv.engine.version)
+            await gate.wait()
+            return True
+
+    writer = TableWriter(Stub())  # type: ignore[arg-type]
+    writer.request(live)
+    await asyncio.sleep(0)
+    assert drawn == [live.engine.version] and writer.busy(live.table_id)
+    chance = RandomChance(random.Random(1))
+    for seat in IDS[2:6]:  # four changes while the first edit is in flight
+        live.engine.apply(Action(seat, ActionKind.JOIN, amount=10), chance)
+        writer.request(live)
+    gate.set()
+    await writer.flush(live.table_id)
+    assert drawn == [drawn[0], live.engine.version]  # one more edit, of the latest state
+    assert not writer.busy(live.table_id)

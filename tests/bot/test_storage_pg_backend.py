@@ -1,0 +1,138 @@
+"""The PostgreSQL backend's own parts: migrations in lockstep with SQLite's, applied once
+even by processes starting together, and the SQL translation refusing what it cannot
+translate."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+
+from bot.storage import SchemaError, StorageUnavailable
+from bot.storage.migrations import load_migrations
+from bot.storage.pg import PgStore, UnsupportedSQL, redact
+from bot.storage.pg.connection import translate
+from bot.storage.pg.migrations import load_pg_migrations
+
+
+def test_both_backends_have_the_same_numbered_migrations() -> None:
+    sqlite = [(m.version, m.name) for m in load_migrations()]
+    pg = [(m.version, m.name) for m in load_pg_migrations()]
+    assert sqlite == pg, "every SQLite migration needs its bot/migrations/pg twin, same number"
+
+
+def test_translation_of_the_stores_sql() -> None:
+    assert translate("SELECT a FROM t WHERE x = ? AND y = '?' AND z = ?") == (
+        "SELECT a FROM t WHERE x = $1 AND y = '?' AND z = $2",
+        True,
+    )
+    assert translate("BEGIN IMMEDIATE") == ("BEGIN ISOLATION LEVEL SERIALIZABLE", False)
+    assert translate("INSERT OR IGNORE INTO a (x) VALUES (?)") == (
+        "INSERT INTO a (x) VALUES ($1) ON CONFLICT DO NOTHING",
+        False,
+    )
+    assert translate("SELECT id FROM t WHERE typeof(t.amount) <> 'integer'")[0] == (
+        "SELECT id FROM t WHERE FALSE"
+    )
+    assert translate("UPDATE t SET a = ? RETURNING id")[1] is True
+    for sqlite_only in ("PRAGMA page_count", "SELECT strftime('%s', 'now')"):
+        with pytest.raises(UnsupportedSQL):
+            translate(sqlite_only)
+
+
+async def test_fresh_schema_migrates_and_reopening_keeps_data(pg_url: str) -> None:
+    store = await PgStore.connect(pg_url)
+    try:
+        assert await store.schema_version() == len(load_pg_migrations())
+        await store.ensure_member(1, 2, 50)
+    finally:
+        await store.close()
+    again = await PgStore.connect(pg_url, migrate_schema=False)
+    try:
+        assert await again.member_balance(1, 2) == 50
+    finally:
+        await again.close()
+
+
+async def test_processes_starting_together_migrate_once(pg_url: str) -> None:
+    stores = await asyncio.gather(*(PgStore.connect(pg_url) for _ in range(4)))
+    try:
+        conn = await asyncpg.connect(pg_url)
+        try:
+            rows = await conn.fetch("SELECT version FROM schema_version ORDER BY version")
+        finally:
+            await conn.close()
+        assert [r[0] for r in rows] == [m.version for m in load_pg_migrations()]
+    finally:
+        for s in stores:
+            await s.close()
+
+
+async def test_unmigrated_or_newer_schema_is_refused(pg_url: str) -> None:
+    with pytest.raises(SchemaError, match="start the bot once"):
+        await PgStore.connect(pg_url, migrate_schema=False)
+    store = await PgStore.connect(pg_url)
+    await store.close()
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute(
+            "INSERT INTO schema_version (version, name, checksum) VALUES (999, 'future', 'x')"
+        )
+    finally:
+        await conn.close()
+    with pytest.raises(SchemaError, match="newer than this code"):
+        await PgStore.connect(pg_url)
+
+
+async def test_unreachable_server_is_storage_unavailable() -> None:
+    url = "postgresql://nobody:secret@127.0.0.1:1/none"
+    with pytest.raises(StorageUnavailable) as info:
+        await PgStore.connect(url)
+    assert "secret" not in str(info.value) and redact(url) in str(info.value)
+
+
+async def kill_session(url: str, pid: int) -> None:
+    """The server ends a session (a restart, an admin, a failover)."""
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("SELECT pg_terminate_backend($1)", pid)
+    finally:
+        await conn.close()
+
+
+async def test_a_lost_connection_is_refused_politely_then_reconnected(pg_url: str) -> None:
+    store = await PgStore.connect(pg_url)
+    try:
+        await store.ensure_member(1, 2, 50)
+        await kill_session(pg_url, store.pg.raw.get_server_pid())
+        try:
+            balance = await store.grant(1, 2, 5, "after the kill", None)
+        except StorageUnavailable:
+            balance = 50  # refused: nothing written
+        assert await store.member_balance(1, 2) == balance  # reconnected
+        assert await store.grant(1, 2, 5, "again", None) == balance + 5
+        await kill_session(pg_url, store.pg.raw.get_server_pid())
+        try:
+            seen = await store.member_balance(1, 2)
+        except StorageUnavailable:
+            seen = balance + 5
+        assert seen == balance + 5
+    finally:
+        await store.close()
+
+
+def test_audit_command_line_on_postgres(pg_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.audit import main
+
+    assert main(["--db", pg_url]) == 2  # not migrated yet: refused, nothing created
+
+    async def populate() -> None:
+        store = await PgStore.connect(pg_url)
+        await store.ensure_member(5, 6, 70)
+        await store.close()
+
+    asyncio.run(populate())
+    assert main(["--db", pg_url]) == 0
+    out = capsys.readouterr().out
+    assert "Ledger audit: OK" in out and "granted 70" in out
