@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import t
+from bot.i18n import Raw, t
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.i18n_check import english_leaks, modal_texts, seen_by
 from tests.e2e.pontoon_driver import Table, start
@@ -113,6 +113,11 @@ async def test_a_server_plays_in_its_language_without_meeting_english(
     closed = t(locale, "pb.table_closed", reason=t(locale, "reason.ended_by", name="alice"))
     assert any(closed in m.text for m in tb.public()), [m.text for m in tb.public()][-3:]
 
+    # -------------------------------------------------------------------- Pontoon
+    readers = {m.id: locale for m in (world.alice, world.bob, world.carol)}
+    readers[world.carol.id] = carol_locale
+    await _pontoon_round(fake_discord, world, tb, locale, readers)
+
     # ------------------------------------------------------------ what members saw
     tb.assert_all_answered()
     if private_fr:
@@ -132,6 +137,89 @@ async def test_a_server_plays_in_its_language_without_meeting_english(
     assert len(seen) > 15
     leaks = english_leaks(seen, locale, NAMES)
     assert not leaks, "\n".join(leaks[:15])
+
+
+def _enabled(msg: FakeMessage) -> set[str]:
+    return {b.label or "" for b in msg.buttons() if not b.disabled}
+
+
+async def _pontoon_round(
+    fake: FakeDiscord, world: World, tb: Localized, locale: str, readers: dict[int, str]
+) -> None:
+    """A whole Pontoon round driven by the localized buttons: open, join, a refused deal,
+    cut, bets by form, every turn (refused clicks when it is not yours), payouts."""
+    L = locale
+    members = [world.alice, world.bob, world.carol]
+
+    def table() -> FakeMessage:
+        return fake.latest_message_with_button(world.channel, t(L, "pt.button.cards"))
+
+    async def click(member: FakeMember, key: str) -> InteractionResult:
+        r = await fake.click(member, table(), label=t(L, key))
+        tb.results.append(r)
+        await tb.quiet()
+        return r
+
+    opened = await tb.cmd(world.alice, "pontoon", "start", {"min_bet": 1, "max_bet": 10})
+    assert opened == t(L, "pt.opened"), opened
+    for member in members[1:]:
+        await click(member, "pt.button.join")
+    refused = await click(world.bob, "pt.button.deal")
+    assert refused.ephemeral and "P-DEAL-1" in refused.all_text, refused.all_text
+    await click(world.alice, "pt.button.deal")
+    assert t(L, "pt.ev.cut", name="x", cards="y").split()[0] in table().text  # the cut, logged
+    bets = 0
+    for member in members:
+        r = await fake.click(member, table(), label=t(L, "pt.button.bet"))
+        tb.results.append(r)
+        if r.modal is None:  # the banker does not bet against themselves
+            assert r.ephemeral, r.all_text
+            continue
+        await fake.submit_modal(member, None, r.modal.custom_id, {"amount": "2"})
+        await tb.quiet()
+        bets += 1
+    assert bets == 2
+    payouts = t(L, "pt.payouts")
+    order = [
+        "pt.button.declare",
+        "pt.button.banker_stay",
+        "pt.button.stick",
+        "pt.button.twist",
+        "pt.button.banker_twist",
+    ]
+    for _ in range(60):
+        if any(payouts in m.text for m in tb.public()):
+            break
+        enabled = _enabled(table())
+        acted = False
+        for member in members:
+            for key in order:
+                if t(L, key) not in enabled:
+                    continue
+                r = await click(member, key)
+                if not r.ephemeral:  # refused: not their turn, or too low to stick
+                    acted = True
+                    break
+            if acted:
+                break
+        assert acted, (enabled, table().text)
+    await fake.wait_until(lambda: any(payouts in m.text for m in tb.public()), timeout=10)
+    rules = await tb.cmd(world.bob, "pontoon", "rules", {})
+    assert t(L, "pt.rules.rank") in rules, rules
+    for member in members:
+        r = await fake.click(member, table(), label=t(L, "pt.button.cards"))
+        tb.results.append(r)
+        assert r.ephemeral
+    ended = await tb.cmd(world.alice, "pontoon", "end", {})
+    assert ended, ended
+    # face-down cards came by DM, each in its reader's language
+    dms = 0
+    for member in members:
+        head = t(readers[member.id], "pt.dm.head", channel=Raw("|")).split("|")[0].strip()
+        for msg in fake.dms(member):
+            assert msg.text.startswith(head), (member.name, msg.text)
+            dms += 1
+    assert dms >= 2
 
 
 def _walk(cmd: dict[str, object], path: str = "") -> list[tuple[str, dict[str, object]]]:
