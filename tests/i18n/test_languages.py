@@ -92,3 +92,21 @@ async def test_loaded_choices_resolve_without_the_database(store: Store) -> None
     langs.note(_interaction(6, "fr"))
     assert langs.member_now(6, 11) == "fr"
     assert await langs.member_choice(7) is None  # known absent after load: no query
+
+
+async def test_choices_on_the_postgresql_store(pg_url: str) -> None:
+    """The same methods on PostgreSQL (migration 006's twin), with Discord-sized ids."""
+    from bot.storage.pg import PgStore
+
+    user, guild = 10**18 + 7, 10**18 + 9
+    store = await PgStore.connect(pg_url)
+    try:
+        await store.set_member_language(user, "fa")
+        await store.set_member_language(user, "de")
+        await store.set_guild_language(guild, "hi", user)
+        assert await store.member_language(user) == "de"
+        assert await store.all_languages() == ({user: "de"}, {guild: "hi"})
+        await store.set_guild_language(guild, None)
+        assert await store.guild_language(guild) is None
+    finally:
+        await store.close()
