@@ -22,19 +22,34 @@ SOURCES = [
 RAISERS = {"ServiceError", "RuleError", "BadAmount"}
 
 
-def _text(node: ast.expr) -> str | None:
-    """The English text of a literal or f-string (holes filled with a sample name)."""
+def _texts(node: ast.expr) -> list[str]:
+    """The English texts of a literal or f-string: holes filled with a sample name, and a
+    conditional word ending (``pack{'s' if n > 1 else ''}``) taken both ways."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        out = ""
-        for part in node.values:
-            if isinstance(part, ast.Constant):
-                out += str(part.value)
-            else:
-                out += "Qx7"
-        return out
-    return None
+        return [node.value]
+    if not isinstance(node, ast.JoinedStr):
+        return []
+    outs = [""]
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            options = [str(part.value)]
+        elif (
+            isinstance(part, ast.FormattedValue)
+            and isinstance(part.value, ast.IfExp)
+            and isinstance(part.value.body, ast.Constant)
+            and isinstance(part.value.orelse, ast.Constant)
+        ):
+            options = [str(part.value.body.value), str(part.value.orelse.value)]
+        else:
+            options = ["Qx7"]
+        outs = [o + opt for o in outs for opt in options]
+    # a conditional ending agrees with the others in a real message: keep the uniform picks
+    return outs if len(outs) <= 2 else [outs[0], outs[-1]]
+
+
+def _text(node: ast.expr) -> str | None:
+    found = _texts(node)
+    return found[0] if found else None
 
 
 def _english_refusals() -> list[tuple[str, str]]:
@@ -56,9 +71,9 @@ def _english_refusals() -> list[tuple[str, str]]:
                 )
                 continue
             arg = node.args[-1] if name == "RuleError" else node.args[0]
-            text = _text(arg)
-            if text is not None and text.strip():
-                found.append((f"{path.relative_to(ROOT)}:{node.lineno}", text))
+            for text in _texts(arg):
+                if text.strip():
+                    found.append((f"{path.relative_to(ROOT)}:{node.lineno}", text))
         # storage errors: user_message = "..." (class attribute) or user_message=... (call)
         for node in ast.walk(tree):
             value: ast.expr | None = None
@@ -86,8 +101,7 @@ def _english_refusals() -> list[tuple[str, str]]:
                 and isinstance(node.elts[0], ast.Constant)
                 and str(node.elts[0].value).startswith(("P-", "B-"))
             ):
-                text = _text(node.elts[1])
-                if text:
+                for text in _texts(node.elts[1]):
                     found.append((f"{path.relative_to(ROOT)}:{node.lineno}", text))
     return found
 
@@ -99,7 +113,9 @@ def test_the_scan_finds_the_refusals() -> None:
     assert len(REFUSALS) > 80
 
 
-@pytest.mark.parametrize(("where", "text"), REFUSALS, ids=[w for w, _ in REFUSALS])
+@pytest.mark.parametrize(
+    ("where", "text"), REFUSALS, ids=[f"{w}:{i}" for i, (w, _) in enumerate(REFUSALS)]
+)
 def test_every_english_refusal_has_a_message_id(where: str, text: str) -> None:
     candidates = [text, text[:1].upper() + text[1:]]
     assert any(english_key(c) for c in candidates), f"{where}: no message id for {text!r}"
