@@ -37,13 +37,14 @@ _ANOMALY_CHECKS = (
         "OR t.amount <= 0 OR typeof(t.amount) <> 'integer' LIMIT 20",
         "transfer #{} is malformed (grant without source, or amount not positive)",
     ),
-    # Who owns a member account: exactly the member its members row names. A member
-    # account without its row (a tampered backup) would be granted starting chips again.
+    # Who owns a member account: exactly the member its members row names (a tampered
+    # row handing one member's account to another). An account without a members row is
+    # legitimate: chips may reach a member before the bot first sees them.
     (
-        "SELECT a.id FROM accounts a LEFT JOIN members m ON m.account_id = a.id "
-        "WHERE a.kind = 'member' AND (m.account_id IS NULL OR m.guild_id <> a.guild_id "
-        "OR m.user_id <> a.user_id) LIMIT 20",
-        "account {} belongs to no member (its members row is missing or names another)",
+        "SELECT a.id FROM accounts a JOIN members m ON m.account_id = a.id "
+        "WHERE a.kind = 'member' AND (m.guild_id <> a.guild_id OR m.user_id <> a.user_id) "
+        "LIMIT 20",
+        "account {} belongs to another member than its members row names",
     ),
     (
         "SELECT m.account_id FROM members m LEFT JOIN accounts a ON a.id = m.account_id "

@@ -96,8 +96,8 @@ def test_a_second_bot_on_another_name_of_the_same_database_is_refused(
 TAMPERS = {
     # caught before: the totals do not add up
     "balance raised": "UPDATE accounts SET balance = balance + 500 WHERE user_id = 3",
-    # a member's row removed: the account's chips would be granted again at next sight
-    "member row deleted": "DELETE FROM members WHERE user_id = 5",
+    # one member's account (and chips) handed to another member (totals agree)
+    "account handed over": "UPDATE members SET user_id = 99 WHERE user_id = 5",
     # the append-only trigger dropped, then a grant's recipient rewritten (totals agree)
     "ledger rewritten": "DROP TRIGGER transfers_no_update; "
     "UPDATE transfers SET dst = 'member:1:4' WHERE dst = 'member:1:3'; "
@@ -109,7 +109,8 @@ TAMPERS = {
 
 @pytest.mark.parametrize("tamper", list(TAMPERS))
 def test_restore_of_a_tampered_backup_is_refused(tmp_path: Path, tamper: str) -> None:
-    """`restore` audits the backup first. A backup with a member's row deleted, or with
+    """`restore` audits the backup first. A backup whose members row hands one member's
+    account to another, or with
     its append-only trigger dropped and the ledger rewritten, used to pass the audit and
     be restored; a dropped table crashed `restore` and `audit` with a traceback."""
     import asyncio
