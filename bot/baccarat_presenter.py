@@ -19,7 +19,6 @@ import discord
 
 from bot.baccarat import BaccaratService, BaccaratTable, Phase
 from engine.cards import Card
-from engine.pontoon.types import Transfer
 from engine.punto_banco import (
     Bet,
     BetOutcome,
@@ -30,6 +29,7 @@ from engine.punto_banco import (
     exact_odds_for_counts,
     odds_for,
 )
+from engine.records import Transfer
 
 if TYPE_CHECKING:
     from discord.ext import commands

@@ -20,7 +20,8 @@ import discord
 
 from bot import render
 from bot.service import LiveTable, member_of_seat
-from engine.pontoon.types import HOUSE, ActionKind, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import ActionKind, Event, EventKind, Outcome, Phase
+from engine.records import HOUSE
 
 if TYPE_CHECKING:
     from bot.app import PontoonBot
