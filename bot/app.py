@@ -13,6 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import friendly
+from bot.i18n import DEFAULT_LOCALE, t
+from bot.i18n.languages import Languages
+from bot.i18n.translator import CatalogTranslator
 from bot.presenter import DiscordPresenter, TableButton
 from bot.service import TableService, Timers
 from bot.settings import Settings
@@ -22,7 +25,13 @@ from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: Sequence[str] = ("cogs.pontoon", "cogs.bank", "cogs.chips", "cogs.baccarat")
+EXTENSIONS: Sequence[str] = (
+    "cogs.pontoon",
+    "cogs.bank",
+    "cogs.chips",
+    "cogs.baccarat",
+    "cogs.language",
+)
 
 
 class PontoonBot(commands.Bot):
@@ -44,6 +53,7 @@ class PontoonBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.shard_plan = ShardPlan.from_settings(settings)
+        self.languages = Languages(store, self._guild_preferred_locale)
         self.presenter = DiscordPresenter(self)
         self.service = TableService(
             store,
@@ -62,7 +72,16 @@ class PontoonBot(commands.Bot):
         )
         self._refreshed = False
 
+    def _guild_preferred_locale(self, guild_id: int) -> object:
+        guild = self.get_guild(guild_id)
+        return None if guild is None else guild.preferred_locale
+
+    async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
+        self.languages.note(interaction)
+
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())
+        await self.languages.load()
         self.add_dynamic_items(TableButton)
         for ext in EXTENSIONS:
             try:
@@ -100,8 +119,13 @@ class PontoonBot(commands.Bot):
             log.warning("command error: %s", error)
         else:
             log.exception("command failed", exc_info=original)
+        locale = await self.languages.of(interaction)
         text = (
-            friendly(original) if not isinstance(error, app_commands.CheckFailure) else str(error)
+            friendly(original, locale)
+            if not isinstance(error, app_commands.CheckFailure)
+            else t(locale, "err.generic.refused")
+            if locale != DEFAULT_LOCALE
+            else str(error)
         )
         try:
             if interaction.response.is_done():

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import render
+from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
+from bot.i18n.languages import languages_of
 from bot.service import LiveTable, member_of_seat
 from engine.pontoon.types import ActionKind, Event, EventKind, Outcome, Phase
 from engine.records import HOUSE
@@ -193,28 +195,28 @@ class TableButton(
         await handle_button(interaction, self.table_id, self.act, self.version)
 
 
-# (action, label, style, row) of every button a table message may carry, in order.
+# (action, label message id, style, row) of every button a table message may carry, in order.
 BUTTONS: list[tuple[str, str, discord.ButtonStyle, int]] = [
-    ("join", "Join", discord.ButtonStyle.success, 0),
-    ("leave", "Leave", discord.ButtonStyle.secondary, 0),
-    ("deal", "Deal", discord.ButtonStyle.primary, 0),
-    ("kitty", "Kitty", discord.ButtonStyle.secondary, 0),
-    ("cards", "Show my cards", discord.ButtonStyle.secondary, 0),
-    ("bet", "Bet", discord.ButtonStyle.primary, 1),
-    ("same_bet", "Same bet", discord.ButtonStyle.primary, 1),
-    ("double", "Banker: double", discord.ButtonStyle.danger, 1),
-    ("no_double", "Banker: no double", discord.ButtonStyle.secondary, 1),
-    ("shoot", "Shoot", discord.ButtonStyle.primary, 1),
-    ("buy", "Buy", discord.ButtonStyle.primary, 2),
-    ("twist", "Twist", discord.ButtonStyle.primary, 2),
-    ("stick", "Stick", discord.ButtonStyle.success, 2),
-    ("split", "Split", discord.ButtonStyle.secondary, 3),
-    ("declare", "Declare", discord.ButtonStyle.success, 3),
-    ("burn", "Burn", discord.ButtonStyle.danger, 3),
+    ("join", "pt.button.join", discord.ButtonStyle.success, 0),
+    ("leave", "pt.button.leave", discord.ButtonStyle.secondary, 0),
+    ("deal", "pt.button.deal", discord.ButtonStyle.primary, 0),
+    ("kitty", "pt.button.kitty", discord.ButtonStyle.secondary, 0),
+    ("cards", "pt.button.cards", discord.ButtonStyle.secondary, 0),
+    ("bet", "pt.button.bet", discord.ButtonStyle.primary, 1),
+    ("same_bet", "pt.button.same_bet", discord.ButtonStyle.primary, 1),
+    ("double", "pt.button.double", discord.ButtonStyle.danger, 1),
+    ("no_double", "pt.button.no_double", discord.ButtonStyle.secondary, 1),
+    ("shoot", "pt.button.shoot", discord.ButtonStyle.primary, 1),
+    ("buy", "pt.button.buy", discord.ButtonStyle.primary, 2),
+    ("twist", "pt.button.twist", discord.ButtonStyle.primary, 2),
+    ("stick", "pt.button.stick", discord.ButtonStyle.success, 2),
+    ("split", "pt.button.split", discord.ButtonStyle.secondary, 3),
+    ("declare", "pt.button.declare", discord.ButtonStyle.success, 3),
+    ("burn", "pt.button.burn", discord.ButtonStyle.danger, 3),
 ]
 
 # In the banker's turn the play buttons are the banker's, and say so.
-BANKER_LABELS = {"twist": "Banker: twist", "stick": "Banker: stay"}
+BANKER_LABELS = {"twist": "pt.button.banker_twist", "stick": "pt.button.banker_stay"}
 
 ACT_KIND: dict[str, ActionKind] = {
     "join": ActionKind.JOIN,
@@ -263,7 +265,10 @@ def shown_buttons(live: LiveTable) -> list[str]:
     return [b[0] for b in BUTTONS if b[0] not in hide]
 
 
-def table_view(live: LiveTable, *, closed: bool = False) -> discord.ui.View:
+def table_view(
+    live: LiveTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
+) -> discord.ui.View:
+    """The table message's buttons, labelled in the server's language."""
     view = discord.ui.View(timeout=None)
     enabled = set() if closed else legal_union(live)
     shown = shown_buttons(live)
@@ -271,14 +276,13 @@ def table_view(live: LiveTable, *, closed: bool = False) -> discord.ui.View:
     for name, label, style, row in BUTTONS:
         if name not in shown:
             continue
-        if banker_turn:
-            label = BANKER_LABELS.get(name, label)
+        key = BANKER_LABELS.get(name, label) if banker_turn else label
         view.add_item(
             TableButton(
                 live.table_id,
                 name,
                 live.engine.version,
-                label=label,
+                label=t(locale, key),
                 style=style,
                 disabled=name not in enabled,
                 row=row,
@@ -368,29 +372,44 @@ class DiscordPresenter:
             interaction,
         )
 
-    def namer(self, live: LiveTable) -> render.Namer:
+    def guild_locale(self, live: LiveTable) -> str:
+        """The language of the table's public messages: the server's."""
+        langs = languages_of(self.bot)
+        return DEFAULT_LOCALE if langs is None else langs.guild_now(live.guild_id)
+
+    def member_locale(self, live: LiveTable, seat: str) -> str:
+        """The language of a seated member's private messages (DMs)."""
+        langs = languages_of(self.bot)
+        uid = member_of_seat(seat)
+        if langs is None or uid is None:
+            return self.guild_locale(live)
+        return langs.member_now(uid, live.guild_id)
+
+    def namer(self, live: LiveTable, locale: str | None = None) -> render.Namer:
         """Seat -> the member's display name, markdown-escaped, never a mention or an id."""
+        L = self.guild_locale(live) if locale is None else locale
 
         def name(seat: str) -> str:
             if seat == HOUSE:
-                return "the house"
+                return t(L, "pt.house")
             raw = live.names.get(seat)
             if raw is None:
                 uid = member_of_seat(seat)
                 guild = self.bot.get_guild(live.guild_id)
                 member = guild.get_member(uid) if guild is not None and uid else None
-                raw = member.display_name if member is not None else "a player"
+                raw = member.display_name if member is not None else t(L, "pt.a_player")
             return display(raw)
 
         return name
 
-    def name_ids(self, live: LiveTable, text: str) -> str:
+    def name_ids(self, live: LiveTable, text: str, locale: str | None = None) -> str:
         """Engine messages carry seat ids: say them as names."""
-        name = self.namer(live)
+        name = self.namer(live, locale)
         return SEAT_ID.sub(lambda m: name(m.group(0)), text)
 
     def embed(self, live: LiveTable, closed_reason: str | None = None) -> discord.Embed:
         eng = live.engine
+        locale = self.guild_locale(live)
         seconds_left = self.bot.service.seconds_left(live)
         dealer: str | None = None
         if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
@@ -406,6 +425,7 @@ class DiscordPresenter:
             waiting_on=eng.to_act(),
             dealer=dealer,
             log=state.lines if state is not None else (),
+            locale=locale,
         )
         colour = (
             discord.Colour.dark_green() if closed_reason is None else discord.Colour.dark_grey()
@@ -421,7 +441,7 @@ class DiscordPresenter:
         self, live: LiveTable, closed_reason: str | None
     ) -> tuple[discord.Embed, discord.ui.View, object]:
         embed = self.embed(live, closed_reason)
-        view = table_view(live, closed=closed_reason is not None)
+        view = table_view(live, closed=closed_reason is not None, locale=self.guild_locale(live))
         key = (str(embed.to_dict()), str(view.to_components()))
         return embed, view, key
 
@@ -532,7 +552,8 @@ class DiscordPresenter:
         """One committed change: the table message first (on the click when there is one,
         else through the writer), then DMs and at most one public post, in the background
         so no member's answer waits behind them."""
-        name = self.namer(live)
+        locale = self.guild_locale(live)
+        name = self.namer(live, locale)
         banker = live.engine.banker
         timed_out = not acting_member()
         state = self._round(live, outcome)
@@ -544,7 +565,11 @@ class DiscordPresenter:
         finished = False
         for ev in outcome.events:
             if ev.to is not None:
-                line = render.private_card_line(ev) if ev.kind is EventKind.CARD_DEALT else None
+                line = (
+                    render.private_card_line(ev, self.member_locale(live, ev.to))
+                    if ev.kind is EventKind.CARD_DEALT
+                    else None
+                )
                 # (the banker's own first card, seen only to choose whether to double
                 # (P-VAR-3), still comes by DM: the banker has no Bet form)
                 if line is not None and not (first_card_only and ev.to != live.engine.banker):
@@ -553,19 +578,19 @@ class DiscordPresenter:
             if ev.kind is EventKind.BET and ev.seat is not None and ev.amount:
                 self.last_bet[(live.table_id, ev.seat)] = ev.amount
             if ev.kind is EventKind.HAND_RESULT:
-                state.results.append(render.result_line(ev, name))
+                state.results.append(render.result_line(ev, name, locale))
                 continue
             if ev.kind is EventKind.ROUND_OVER:
                 finished = True
                 continue
             if ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
-                line = render.event_line(ev, name, banker)
+                line = render.event_line(ev, name, banker, locale)
                 if line:
-                    announcements.append(self.name_ids(live, line))
+                    announcements.append(self.name_ids(live, line, locale))
                 continue
-            line = self._log_line(ev, name, banker, timed_out)
+            line = self._log_line(ev, name, banker, timed_out, locale)
             if line:
-                state.lines.append(self.name_ids(live, line))
+                state.lines.append(self.name_ids(live, line, locale))
         if finished:
             state.over = True
         if not await self._answer_click(live):
@@ -578,7 +603,8 @@ class DiscordPresenter:
             self._in_background(f"dm:{seat}", self.send_private(live, seat, card_lines))
         if results:
             self._in_background(
-                f"post:{live.table_id}", self._post_result(live, results, announcements, name)
+                f"post:{live.table_id}",
+                self._post_result(live, results, announcements, name, locale),
             )
         elif announcements:
             channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
@@ -588,12 +614,14 @@ class DiscordPresenter:
             )
 
     @staticmethod
-    def _log_line(ev: Event, name: render.Namer, banker: str | None, timed_out: bool) -> str | None:
+    def _log_line(
+        ev: Event, name: render.Namer, banker: str | None, timed_out: bool, locale: str
+    ) -> str | None:
         if timed_out:
-            line = render.timed_out_line(ev, name, banker)
+            line = render.timed_out_line(ev, name, banker, locale)
             if line is not None:
                 return line
-        return render.event_line(ev, name, banker)
+        return render.event_line(ev, name, banker, locale)
 
     def _in_background(self, key: str, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` after the earlier ones of the same ``key`` (in order), without
@@ -612,28 +640,36 @@ class DiscordPresenter:
         task.add_done_callback(self._background.discard)
 
     async def _post_result(
-        self, live: LiveTable, results: list[str], announcements: list[str], name: render.Namer
+        self,
+        live: LiveTable,
+        results: list[str],
+        announcements: list[str],
+        name: render.Namer,
+        locale: str = DEFAULT_LOCALE,
     ) -> None:
         """The round's one result post: every hand's result, balances, the next deal."""
+        L = locale
         eng = live.engine
-        em = discord.Embed(title="Payouts", colour=discord.Colour.gold())
+        em = discord.Embed(title=t(L, "pt.payouts"), colour=discord.Colour.gold())
         em.description = render.shorten("\n".join(results), 4000)
-        balances = [f"{name(s)}: {eng.balances.get(s, 0)}" for s in eng.seats if s != HOUSE]
+        balances = [
+            t(L, "pt.balance_line", name=name(s), chips=eng.balances.get(s, 0))
+            for s in eng.seats
+            if s != HOUSE
+        ]
         em.add_field(
-            name="Balances", value=render.shorten("\n".join(balances), 1024) or "—", inline=False
+            name=t(L, "pt.balances"),
+            value=render.shorten("\n".join(balances), 1024) or "—",
+            inline=False,
         )
         nxt_seat = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
-        nxt = "the house" if nxt_seat == HOUSE else name(nxt_seat or "?")
-        pack = (
-            "the pack will be shuffled (a pontoon was seen)"
-            if eng.needs_shuffle
-            else "used cards go to the bottom, no shuffle"
-        )
+        nxt = name(nxt_seat or "?")
+        pack = t(L, "pt.next.shuffle" if eng.needs_shuffle else "pt.next.no_shuffle")
         news = "\n".join(announcements)
         em.add_field(
-            name="Next deal",
+            name=t(L, "pt.next_deal"),
             value=render.shorten(
-                (news + "\n" if news else "") + f"Banker: {nxt} · {pack} (P-NEXT-1/2)", 1024
+                (news + "\n" if news else "") + t(L, "pt.next.line", banker=nxt, pack=pack), 1024
             ),
             inline=False,
         )
@@ -649,26 +685,29 @@ class DiscordPresenter:
         except discord.HTTPException:
             log.exception("could not post to channel %s", getattr(channel, "id", "?"))
 
-    def hand_summary(self, live: LiveTable, seat: str) -> str:
+    def hand_summary(self, live: LiveTable, seat: str, locale: str | None = None) -> str:
+        """A member's own cards, for them only (in their language)."""
+        L = self.member_locale(live, seat) if locale is None else locale
         hands = live.engine.private_view(seat)
         if not hands:
-            return "You hold no cards right now."
+            return t(L, "pt.no_cards")
         out = []
         for i, hand in enumerate(hands):
-            label = f"Hand {i + 1}: " if len(hands) > 1 else "Your hand: "
-            out.append(label + render.hand_line(hand))
+            label = t(L, "pt.hand_n", n=i + 1) if len(hands) > 1 else t(L, "pt.your_hand")
+            out.append(label + render.hand_line(hand, locale=L))
         return "\n".join(out)
 
     async def send_private(self, live: LiveTable, seat: str, card_lines: list[str]) -> None:
         uid = member_of_seat(seat)
         if uid is None:
             return
-        channel_ref = f"<#{live.channel_id}>"
+        locale = self.member_locale(live, seat)
         text = (
-            f"Pontoon at {channel_ref}\n"
+            t(locale, "pt.dm.head", channel=Raw(f"<#{live.channel_id}>"))
+            + "\n"
             + "\n".join(card_lines)
             + "\n"
-            + self.hand_summary(live, seat)
+            + self.hand_summary(live, seat, locale)
         )
         try:
             # discord.py keeps the DM channel once opened: no user lookup before each DM
@@ -687,10 +726,7 @@ class DiscordPresenter:
         if key in self.dm_closed:
             return
         self.dm_closed.add(key)
-        notice = (
-            "I can't send you direct messages, so your face-down cards can't reach you by DM. "
-            "Press **Show my cards** on the table message whenever you want to see them."
-        )
+        notice = t(self.member_locale(live, seat), "pt.dm.closed")
         held = self.last_interaction.get(key)
         if held is not None and time.monotonic() - held[0] < INTERACTION_TTL:
             try:
@@ -699,11 +735,13 @@ class DiscordPresenter:
             except discord.HTTPException:
                 log.info("followup to %s failed; telling them in the channel", seat)
         channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
-        name = self.namer(live)(seat)
-        await self._safe_send(
-            channel,
-            f"{name}, your DMs are closed: press **Show my cards** to see your cards.",
-        )
+        locale = self.guild_locale(live)
+        name = self.namer(live, locale)(seat)
+        await self._safe_send(channel, t(locale, "pt.dm.closed_public", name=name))
+
+    def _closed_text(self, live: LiveTable, reason: str) -> str:
+        locale = self.guild_locale(live)
+        return t(locale, "pt.table_closed", reason=from_english(locale, reason))
 
     async def table_closed(self, live: LiveTable, reason: str) -> None:
         self.writer.request(live, closed_reason=reason)
@@ -712,10 +750,7 @@ class DiscordPresenter:
             f"post:{live.table_id}",
             self._safe_send(
                 channel,
-                render.shorten(
-                    f"The Pontoon table is closed: {reason}. Any stakes in play were returned.",
-                    2000,
-                ),
+                render.shorten(self._closed_text(live, reason), 2000),
             ),
         )
         for key in [k for k in self.last_interaction if k[0] == live.table_id]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.i18n import DEFAULT_LOCALE, Raw, bidi, from_english, num, t
 from engine.cards import parse_card
 from engine.pontoon import HandView, PontoonRules, TableView
 from engine.pontoon.types import Event, EventKind, Phase
@@ -13,18 +14,8 @@ from engine.records import HOUSE
 
 Namer = Callable[[str], str]
 
-PHASE_TEXT: dict[Phase, str] = {
-    Phase.WAITING: "Waiting for the deal — press **Join** to sit in, the banker presses **Deal**",
-    Phase.KITTY: "The banker puts up or adds to the kitty: **Kitty** or `/bank kitty amount` "
-    "(amount 0 adds nothing and deals)",
-    Phase.BETTING: "Place your bets on your first card: **Bet** shows your card "
-    "(**Same bet** repeats your last stake)",
-    Phase.DOUBLING: "The banker may double all bets",
-    Phase.SHOOTING: "Shoot bets against the kitty (**Shoot**, amount 0 to pass)",
-    Phase.PLAYING: "Players' turns",
-    Phase.BANKER: "The banker's turn",
-    Phase.ROUND_OVER: "Round over",
-}
+#: message id of each phase's line on the table message
+PHASE_TEXT: dict[Phase, str] = {phase: f"pt.phase.{phase.value}" for phase in Phase}
 
 
 def card_text(code: str) -> str:
@@ -37,7 +28,7 @@ def cards_text(codes: Iterable[str], hidden: int = 0) -> str:
     return " ".join(shown) if shown else "—"
 
 
-def hand_line(hand: HandView, *, show_total: bool = True) -> str:
+def hand_line(hand: HandView, *, show_total: bool = True, locale: str = DEFAULT_LOCALE) -> str:
     """One hand of a HandView: cards, face-down count, stake, status."""
     cards: Sequence[str] = hand.cards
     hidden = hand.hidden
@@ -45,16 +36,16 @@ def hand_line(hand: HandView, *, show_total: bool = True) -> str:
     shoot = hand.shoot or 0
     status = hand.status
     total = hand.total
-    parts = [cards_text(cards, hidden)]
+    parts = [bidi(locale, cards_text(cards, hidden))]
     if show_total and total is not None and hidden == 0 and cards:
-        parts.append(f"= {total}")
+        parts.append(t(locale, "pt.total", total=total))
     if stake:
-        parts.append(f"stake {stake}")
+        parts.append(t(locale, "pt.stake", stake=stake))
     if shoot:
-        parts.append(f"shoot {shoot}")
+        parts.append(t(locale, "pt.shoot_stake", shoot=shoot))
     label = status.value
     if label and label != "open":
-        parts.append(f"[{label.replace('_', ' ')}]")
+        parts.append(t(locale, "pt.status", status=t(locale, f"pt.status.{label}")))
     return " · ".join(parts)
 
 
@@ -83,6 +74,7 @@ class TableText:
     description: str
     fields: list[tuple[str, str]]
     footer: str
+    locale: str = DEFAULT_LOCALE
 
     def fitted(self) -> TableText:
         """The same table within Discord's embed limits whatever the names: 25 fields,
@@ -95,7 +87,7 @@ class TableText:
             fields = fields[: EMBED_FIELDS_MAX - 1]
             fields.append(
                 (
-                    f"…and {len(extra)} more",
+                    t(self.locale, "pt.more_fields", n=len(extra)),
                     shorten(", ".join(h for h, _ in extra), FIELD_VALUE_MAX),
                 )
             )
@@ -117,7 +109,7 @@ class TableText:
                 continue
             head, body = fields[i]
             fields[i] = (head, shorten(body, max(40, len(body) - over)))
-        return TableText(title, desc, fields, footer)
+        return TableText(title, desc, fields, footer, self.locale)
 
 
 def whose_move(
@@ -128,35 +120,40 @@ def whose_move(
     turn: tuple[str, int] | None,
     waiting_on: Sequence[str],
     dealer: str | None,
+    locale: str = DEFAULT_LOCALE,
 ) -> str:
     """Who must act now, in every phase, by name."""
+    L = locale
+
+    def bold(seat: str) -> str:
+        return t(L, "pt.bold", name=name(seat))
 
     def names(seats: Sequence[str]) -> str:
-        shown = [f"**{name(s)}**" for s in seats[:8]]
-        more = len(seats) - len(shown)
-        return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+        shown = ", ".join(bold(s) for s in seats[:8])
+        more = len(seats) - len(seats[:8])
+        return t(L, "pt.names.more", names=Raw(shown), more=more) if more > 0 else shown
 
-    banker_name = "the house" if banker == HOUSE else f"**{name(banker)}**" if banker else "?"
+    banker_name = t(L, "pt.house") if banker == HOUSE else bold(banker) if banker else "?"
     if phase in (Phase.WAITING, Phase.ROUND_OVER):
-        who = f"**{name(dealer)}**" if dealer and dealer != HOUSE else "any player"
-        return f"▶ Next: {who} presses **Deal** (others may **Join** or **Leave**)"
+        who = bold(dealer) if dealer and dealer != HOUSE else t(L, "pt.move.dealer.any")
+        return t(L, "pt.move.deal", who=Raw(who))
     if phase is Phase.KITTY:
-        return f"▶ Waiting for the banker {banker_name} to put up the kitty (**Kitty**)"
+        return t(L, "pt.move.kitty", banker=Raw(banker_name))
     if phase is Phase.BETTING:
         if not waiting_on:
-            return "▶ Bets are in"
-        return f"▶ Waiting for {names(waiting_on)} to bet (**Bet** or **Same bet**)"
+            return t(L, "pt.move.bets_in")
+        return t(L, "pt.move.bet", names=Raw(names(waiting_on)))
     if phase is Phase.DOUBLING:
-        return f"▶ The banker {banker_name} chooses: **Banker: double** or **Banker: no double**"
+        return t(L, "pt.move.double", banker=Raw(banker_name))
     if phase is Phase.SHOOTING:
-        return f"▶ {names(waiting_on)} to shoot or pass (**Shoot**, 0 to pass)"
+        return t(L, "pt.move.shoot", names=Raw(names(waiting_on)))
     if phase is Phase.PLAYING and turn is not None:
         seat, hand_index = turn
-        hand_note = f" (hand {hand_index + 1})" if hand_index else ""
-        return f"▶ Turn: **{name(seat)}**{hand_note} — their move"
+        hand_note = t(L, "pt.hand_note", hand=hand_index + 1) if hand_index else ""
+        return t(L, "pt.move.turn", name=name(seat), hand=Raw(hand_note))
     if phase is Phase.BANKER:
-        return f"▶ Turn: **the banker** ({banker_name}) — **Banker: twist** or **Banker: stay**"
-    return f"▶ {names(waiting_on)} to act" if waiting_on else ""
+        return t(L, "pt.move.banker", banker=Raw(banker_name))
+    return t(L, "pt.move.act", names=Raw(names(waiting_on))) if waiting_on else ""
 
 
 def table_text(
@@ -170,38 +167,47 @@ def table_text(
     waiting_on: Sequence[str] = (),
     dealer: str | None = None,
     log: Sequence[str] = (),
+    locale: str = DEFAULT_LOCALE,
 ) -> TableText:
     """The public table message: whose move it is, the countdown, seats, stakes, face-up
-    cards, and the round's moves so far."""
+    cards, and the round's moves so far (in the server's language)."""
+    L = locale
     phase = view.phase
     banker = view.banker
     turn = view.turn
     kitty = view.kitty
     round_no = view.round_no
-    title = "Pontoon table" + (" (Shoot Pontoon)" if rules.shoot else "")
+    title = t(L, "pt.title") + (t(L, "pt.title.shoot") if rules.shoot else "")
     if closed_reason is not None:
+        reason = from_english(L, closed_reason)
         return TableText(
-            title + " — closed", shorten(f"This table is closed: {closed_reason}.", 4000), [], ""
+            title + t(L, "pt.title.closed"),
+            shorten(t(L, "pt.closed", reason=reason), 4000),
+            [],
+            "",
+            L,
         ).fitted()
-    lines = [PHASE_TEXT.get(phase, phase.value)]
-    move = whose_move(phase, name, banker=banker, turn=turn, waiting_on=waiting_on, dealer=dealer)
+    lines = [t(L, PHASE_TEXT[phase])]
+    move = whose_move(
+        phase, name, banker=banker, turn=turn, waiting_on=waiting_on, dealer=dealer, locale=L
+    )
     if move:
         lines.append(move)
     if deadline_epoch is not None:
-        lines.append(f"⏱ Time runs out <t:{deadline_epoch}:R>")
+        lines.append(t(L, "pt.deadline", ts=Raw(str(deadline_epoch))))
     elif seconds_left is not None:
-        lines.append(f"⏱ {int(seconds_left)} s to act")
+        lines.append(t(L, "pt.seconds", seconds=int(seconds_left)))
     if banker == HOUSE:
-        lines.append("🏦 The house banks this table.")
+        lines.append(t(L, "pt.house_banks"))
     elif banker is not None:
-        lines.append(f"🏦 Banker: **{name(banker)}**")
+        lines.append(t(L, "pt.banker_is", name=name(banker)))
     else:
-        lines.append("🏦 No banker yet: the first deal cuts for the bank (P-BANK-1).")
+        lines.append(t(L, "pt.no_banker"))
     if rules.shoot:
-        lines.append(f"💰 Kitty: {kitty}")
-    lines.append(f"Bets {rules.min_bet}–{rules.max_bet} · round {round_no}")
+        lines.append(t(L, "pt.kitty_is", kitty=kitty))
+    lines.append(t(L, "pt.bets_round", min=rules.min_bet, max=rules.max_bet, round=round_no))
     if view.needs_shuffle and phase is Phase.WAITING:
-        lines.append("🔀 The pack will be shuffled before the next deal (P-NEXT-1).")
+        lines.append(t(L, "pt.shuffle_next"))
     fields: list[tuple[str, str]] = []
     for seat_view in view.seats:
         seat = seat_view.seat
@@ -209,29 +215,33 @@ def table_text(
             continue
         hands = seat_view.hands
         balance = seat_view.balance
-        head = f"{name(seat)} — {balance} chips"
+        head = t(L, "pt.seat_head", name=name(seat), chips=balance)
         if seat_view.sitting_out:
-            body = "no bet in time — sits this round out"
+            body = t(L, "pt.sitting_out")
         elif hands:
             body = "\n".join(
-                (f"Hand {i + 1}: " if len(hands) > 1 else "") + hand_line(h)
+                (t(L, "pt.hand_n", n=i + 1) if len(hands) > 1 else "") + hand_line(h, locale=L)
                 for i, h in enumerate(hands)
             )
         else:
-            body = "seated"
+            body = t(L, "pt.seated")
         fields.append((head, body))
     banker_hand = view.banker_hand
     if banker is not None:
         banker_chips = next((s.balance for s in view.seats if s.seat == banker), None)
-        head = "Banker (the house)" if banker == HOUSE else f"Banker {name(banker)}"
+        head = (
+            t(L, "pt.banker_head.house")
+            if banker == HOUSE
+            else t(L, "pt.banker_head", name=name(banker))
+        )
         if banker_chips is not None:
-            head += f" — {banker_chips} chips"
-        body = hand_line(banker_hand) if banker_hand is not None else "—"
+            head += t(L, "pt.banker_chips", chips=banker_chips)
+        body = hand_line(banker_hand, locale=L) if banker_hand is not None else "—"
         fields.append((head, body))
     if log:
-        fields.append((LOG_TITLE, log_text(log)))
-    footer = "Face-down cards come by DM — or press Show my cards."
-    return TableText(title, "\n".join(lines), fields, footer).fitted()
+        fields.append((t(L, "pt.log_title"), log_text(log)))
+    footer = t(L, "pt.footer")
+    return TableText(title, "\n".join(lines), fields, footer, L).fitted()
 
 
 def log_text(lines: Sequence[str], limit: int = FIELD_VALUE_MAX) -> str:
@@ -249,146 +259,178 @@ def log_text(lines: Sequence[str], limit: int = FIELD_VALUE_MAX) -> str:
     return ("…\n" + text if skipped > 0 else text) or "—"
 
 
-def timed_out_line(ev: Event, name: Namer, banker: str | None) -> str | None:
+def _who(ev: Event, name: Namer, banker: str | None, L: str) -> str:
+    if ev.seat is not None and ev.seat == banker:
+        return t(L, "pt.who.banker")
+    return name(ev.seat or "?")
+
+
+def _tail(L: str, total: int | None) -> str:
+    return t(L, "pt.total_tail", total=total) if total else ""
+
+
+def timed_out_line(
+    ev: Event, name: Namer, banker: str | None, locale: str = DEFAULT_LOCALE
+) -> str | None:
     """A move the timer made for someone, said so."""
-    who = "The banker" if ev.seat is not None and ev.seat == banker else name(ev.seat or "?")
+    L = locale
+    who = _who(ev, name, banker, L)
     k = ev.kind
     if k is EventKind.STUCK:
-        return f"⏱ {who}: timed out — stuck for you"
+        return t(L, "pt.timeout.stuck", who=who)
     if k is EventKind.TWISTED:
-        return f"⏱ {who}: timed out — twisted for you {cards_text(ev.cards)}" + (
-            f" — {ev.total}" if ev.total else ""
-        )
+        return t(L, "pt.timeout.twisted", who=who, cards=cards_text(ev.cards)) + _tail(L, ev.total)
     if k is EventKind.BANKER_STAYS:
-        return f"⏱ The banker timed out — stays on {ev.total}"
+        return t(L, "pt.timeout.banker_stays", total=ev.total)
     if k is EventKind.DECLARED:
-        return f"⏱ {who}: timed out — pontoon declared for you {cards_text(ev.cards)}"
+        return t(L, "pt.timeout.declared", who=who, cards=cards_text(ev.cards))
     if k is EventKind.SHOOT and not ev.amount:
-        return f"⏱ {who}: timed out — no shoot bet for you"
+        return t(L, "pt.timeout.no_shoot", who=who)
     return None
 
 
-def event_line(ev: Event, name: Namer, banker: str | None) -> str | None:
+def event_line(
+    ev: Event, name: Namer, banker: str | None, locale: str = DEFAULT_LOCALE
+) -> str | None:
     """A public event as one line of the play log, or None for events not worth a post."""
-    who = "The banker" if ev.seat is not None and ev.seat == banker else name(ev.seat or "?")
-    hand = f" (hand {ev.hand + 1})" if ev.hand else ""
+    L = locale
+    who = _who(ev, name, banker, L)
+    hand = Raw(t(L, "pt.hand_note", hand=ev.hand + 1) if ev.hand else "")
     k = ev.kind
     cards = cards_text(ev.cards) if ev.cards else ""
     if k is EventKind.CUT_CARD:
-        return f"✂️ {name(ev.seat or '?')} cuts {cards}"
+        return t(L, "pt.ev.cut", name=name(ev.seat or "?"), cards=cards)
     if k is EventKind.BANKER_CHOSEN:
-        return f"🏦 {name(ev.seat or '?')} takes the bank (P-BANK-1)."
+        return t(L, "pt.ev.banker_chosen", name=name(ev.seat or "?"))
     if k is EventKind.SHUFFLED:
-        return "🔀 The pack is shuffled and cut."
+        return t(L, "pt.ev.shuffled")
     if k is EventKind.BANKER_PONTOON:
-        return f"💥 The banker has a **pontoon** {cards}! Everyone pays double (P-DEAL-4)."
+        return t(L, "pt.ev.banker_pontoon", cards=cards)
     if k is EventKind.DECLARED:
-        return f"🃏 {who} declares a **pontoon** {cards}{hand}"
+        return t(L, "pt.ev.declared", who=who, cards=cards, hand=hand)
     if k is EventKind.SPLIT:
-        return f"✌️ {who} splits {cards}"
+        return t(L, "pt.ev.split", who=who, cards=cards)
     if k is EventKind.BOUGHT:
-        return f"💵 {who} buys a card for {ev.amount}{hand}"
+        return t(L, "pt.ev.bought", who=who, amount=ev.amount, hand=hand)
     if k is EventKind.TWISTED:
-        return f"🔄 {who} twists {cards}{hand}" + (f" — {ev.total}" if ev.total else "")
+        return t(L, "pt.ev.twisted", who=who, cards=cards, hand=hand) + _tail(L, ev.total)
     if k is EventKind.BURNED:
-        return f"🔥 {who} burns {cards}{hand}"
+        return t(L, "pt.ev.burned", who=who, cards=cards, hand=hand)
     if k is EventKind.STUCK:
-        return f"✋ {who} sticks{hand}"
+        return t(L, "pt.ev.stuck", who=who, hand=hand)
     if k is EventKind.BUST:
-        return f"💀 {who} is **bust** {cards}{hand}" + (f" ({ev.total})" if ev.total else "")
+        return t(L, "pt.ev.bust", who=who, cards=cards, hand=hand) + (
+            t(L, "pt.ev.bust_total", total=ev.total) if ev.total else ""
+        )
     if k is EventKind.FIVE_CARD_TRICK:
-        return f"🖐 {who} has a **five card trick**{hand}"
+        return t(L, "pt.ev.five", who=who, hand=hand)
     if k is EventKind.TWENTY_ONE:
-        return f"🎯 {who} has **21**{hand}"
+        return t(L, "pt.ev.twenty_one", who=who, hand=hand)
     if k is EventKind.BANKER_REVEAL:
-        return f"🏦 The banker turns over {cards}" + (f" — {ev.total}" if ev.total else "")
+        return t(L, "pt.ev.banker_reveal", cards=cards) + _tail(L, ev.total)
     if k is EventKind.BANKER_DRAW:
-        return f"🏦 The banker draws {cards}" + (f" — {ev.total}" if ev.total else "")
+        return t(L, "pt.ev.banker_draw", cards=cards) + _tail(L, ev.total)
     if k is EventKind.BANKER_STAYS:
-        return f"🏦 The banker stays on {ev.total} — paying {int(ev.total or 0) + 1}"
+        return t(L, "pt.ev.banker_stays", total=ev.total, paying=int(ev.total or 0) + 1)
     if k is EventKind.DOUBLED:
-        return "✖️2 The banker doubles all bets (P-VAR-3)."
+        return t(L, "pt.ev.doubled")
     if k is EventKind.SHOOT and ev.amount:
-        return f"🎯 {who} shoots {ev.amount} against the kitty{hand}"
+        return t(L, "pt.ev.shoot", who=who, amount=ev.amount, hand=hand)
     if k is EventKind.KITTY:
-        return f"💰 Kitty: {ev.detail or ''} {ev.amount or ''}".rstrip()
+        detail = from_english(L, ev.detail, fallback="pt.button.kitty") if ev.detail else ""
+        return t(L, "pt.ev.kitty", detail=detail, amount=ev.amount or "").rstrip()
     if k is EventKind.BANK_PASSES:
-        return f"🏦 The bank passes to **{name(ev.seat or '?')}** {ev.detail}".rstrip()
+        detail = from_english(L, ev.detail, fallback="pt.status.pontoon") if ev.detail else ""
+        return t(L, "pt.ev.bank_passes", name=name(ev.seat or "?"), detail=detail).rstrip()
     if k is EventKind.BANK_SOLD:
-        return f"🤝 **{name(ev.seat or '?')}** buys the bank for {ev.amount}."
+        return t(L, "pt.ev.bank_sold", name=name(ev.seat or "?"), amount=ev.amount)
     return None
 
 
-def result_line(ev: Event, name: Namer) -> str:
+def result_line(ev: Event, name: Namer, locale: str = DEFAULT_LOCALE) -> str:
     """A HAND_RESULT event: cards, result, chips won or lost."""
-    hand = f" (hand {ev.hand + 1})" if ev.hand else ""
+    L = locale
+    hand = Raw(t(L, "pt.hand_note", hand=ev.hand + 1) if ev.hand else "")
     net = ev.amount or 0
-    sign = f"+{net}" if net > 0 else str(net)
-    total = f" = {ev.total}" if ev.total is not None else ""
-    return f"{name(ev.seat or '?')}{hand}: {cards_text(ev.cards)}{total} — {ev.detail} ({sign})"
+    sign = f"+{num(L, net)}" if net > 0 else num(L, net)
+    total = Raw(t(L, "pt.result_total", total=ev.total) if ev.total is not None else "")
+    detail = from_english(L, ev.detail or "", fallback="err.generic.refused")
+    return t(
+        L,
+        "pt.result",
+        name=name(ev.seat or "?"),
+        hand=hand,
+        cards=cards_text(ev.cards),
+        total=total,
+        detail=detail,
+        net=sign,
+    )
 
 
-def private_card_line(ev: Event) -> str | None:
+def private_card_line(ev: Event, locale: str = DEFAULT_LOCALE) -> str | None:
     """A private CARD_DEALT event for its holder, or None when it shows no card (the
     banker's own first card stays unseen, P-DEAL-1)."""
     if not ev.cards:
         return None
-    hand = f" (hand {ev.hand + 1})" if ev.hand else ""
-    plural = "s" if len(ev.cards) > 1 else ""
-    return f"Your face-down card{plural}{hand}: **{cards_text(ev.cards)}**"
+    L = locale
+    hand = Raw(t(L, "pt.hand_note", hand=ev.hand + 1) if ev.hand else "")
+    key = "pt.private.other" if len(ev.cards) > 1 else "pt.private.one"
+    return t(L, key, hand=hand, cards=cards_text(ev.cards))
 
 
+#: message id of how pontoons pay, by ``PontoonRules.pontoon_pays``
 PONTOON_PAYS_TEXT = {
-    "double": "double (a banker's pontoon collects double)",
-    "single": "single, even money (a banker's pontoon collects single)",
-    "triple": "triple (a banker's pontoon collects triple)",
-    "players_double_banker_single": "double to players; the banker's pontoon collects single",
+    pays: f"pt.pays.{pays}"
+    for pays in ("double", "single", "triple", "players_double_banker_single")
 }
 
 
-def form_title(title: str, hands: Sequence[HandView]) -> str:
+def form_title(title: str, hands: Sequence[HandView], locale: str = DEFAULT_LOCALE) -> str:
     """A form's title with the member's own cards, when they fit (45 characters)."""
     if not hands or not hands[0].cards:
         return title
     cards = " ".join(cards_text(h.cards) for h in hands)
-    full = f"{title} — your cards: {cards}"
+    full = t(locale, "pt.form_title", title=Raw(title), cards=cards)
     return full if len(full) <= 45 else title
 
 
-def rules_text(rules: PontoonRules) -> str:
+def rules_text(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
     """The table's rules in plain words (for /pontoon rules)."""
+    L = locale
+    pays = PONTOON_PAYS_TEXT.get(rules.pontoon_pays)
     lines = [
-        f"• Bets {rules.min_bet}–{rules.max_bet} chips (P-TABLE-2); "
-        f"{rules.packs or 'one (two with 8+ players)'} pack(s) (P-TABLE-1).",
-        "• Pontoon (ace + ten-card) beats a five card trick, which beats 21, then totals; "
-        "the banker wins ties (P-RANK-1..6).",
-        f"• Stick on {16 if rules.stick_on_16 else 15} or more "
-        f"({'P-VAR-2' if rules.stick_on_16 else 'P-STICK-1'}); buy a card for 1–2× your "
-        "stake, then no more than the last buy (P-BUY-2/3); after a twist only twists (P-TWIST-2).",
-        "• Split a pair of the same rank, up to four hands (P-SPLIT-1/2)"
-        + (" — aces only (P-VAR-1)." if rules.split_aces_only else "."),
-        f"• Pontoons are paid {PONTOON_PAYS_TEXT.get(rules.pontoon_pays, rules.pontoon_pays)} "
-        "(P-VAR-4); five card tricks are always paid double (P-PAY-STAY).",
-        "• A player's pontoon (not from a split) takes the bank (P-NEXT-2); a pontoon means "
-        "a shuffle, otherwise used cards go to the bottom (P-NEXT-1).",
+        t(
+            L,
+            "pt.rules.bets",
+            min=rules.min_bet,
+            max=rules.max_bet,
+            packs=rules.packs or Raw(t(L, "pt.rules.packs_auto")),
+        ),
+        t(L, "pt.rules.rank"),
+        t(
+            L,
+            "pt.rules.play",
+            stick=16 if rules.stick_on_16 else 15,
+            rule="P-VAR-2" if rules.stick_on_16 else "P-STICK-1",
+        ),
+        t(L, "pt.rules.split_aces" if rules.split_aces_only else "pt.rules.split"),
+        t(L, "pt.rules.pays", pays=t(L, pays) if pays else rules.pontoon_pays),
+        t(L, "pt.rules.next"),
     ]
     if rules.banker_doubles:
-        lines.append("• The banker may double all bets after seeing the first card (P-VAR-3).")
+        lines.append(t(L, "pt.rules.doubles"))
     if rules.no_buy_five_on_eleven:
-        lines.append(
-            "• With four cards totalling 11 or less, the fifth may only be twisted (P-VAR-5)."
-        )
+        lines.append(t(L, "pt.rules.no_buy_five"))
     if rules.royal_pontoon:
-        lines.append("• Three sevens are a royal pontoon, paid triple (P-VAR-6).")
+        lines.append(t(L, "pt.rules.royal"))
     if rules.pontoon_strength != "standard":
-        lines.append(f"• Pontoon strength: {rules.pontoon_strength.replace('_', ' ')} (P-VAR-7).")
-    if rules.burn != "off":
-        lines.append(f"• A hard {rules.burn} may be burned for two new cards (P-VAR-8).")
-    if rules.shoot:
         lines.append(
-            f"• Shoot Pontoon: kitty {rules.kitty_min}–{rules.kitty_max}; shoot bets before the "
-            "second and fourth cards (P-SHOOT-1..9)."
+            t(L, "pt.rules.strength", strength=t(L, f"pt.strength.{rules.pontoon_strength}"))
         )
+    if rules.burn != "off":
+        lines.append(t(L, "pt.rules.burn", burn=rules.burn))
+    if rules.shoot:
+        lines.append(t(L, "pt.rules.shoot", min=rules.kitty_min, max=rules.kitty_max))
     if rules.house_bank:
-        lines.append(f"• The house banks and draws below {rules.house_stands_on}.")
+        lines.append(t(L, "pt.rules.house", stands=rules.house_stands_on))
     return "\n".join(lines)

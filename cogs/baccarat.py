@@ -21,12 +21,14 @@ from discord.ext import commands
 
 from bot.baccarat import BaccaratService, BaccaratTable, BaccaratTimers, BetReceipt
 from bot.baccarat_presenter import (
-    SIDE_LABEL,
     BaccaratButton,
     DiscordBaccaratPresenter,
     odds_text,
+    side_label,
 )
-from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.errors import BadAmount, ServiceError, friendly, parse_amount, rule_text
+from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.i18n.languages import locale_of
 from bot.interactions import can_manage_guild, modal_values, reply
 from bot.service import seat_of
 from engine.cards import RandomChance
@@ -47,20 +49,23 @@ SIDES = ("punto", "banco", "egalite")
 def service_of(bot: discord.Client) -> BaccaratService:
     service = getattr(bot, "baccarat", None)
     if not isinstance(service, BaccaratService):
-        raise ServiceError("Punto Banco is not running on this bot right now.")
+        raise ServiceError(
+            "Punto Banco is not running on this bot right now.", key="err.pb.not_running"
+        )
     return service
 
 
-def refused(exc: BaseException) -> str:
+def refused(exc: BaseException, locale: str = DEFAULT_LOCALE) -> str:
     if isinstance(exc, RuleError):
-        text = exc.message[:1].upper() + exc.message[1:]
-        return f"Bet refused: {text} (rule {exc.rule}). Nothing was changed."
-    return friendly(exc)
+        return t(locale, "pb.refused", text=rule_text(locale, exc), rule=exc.rule)
+    return friendly(exc, locale)
 
 
-def receipt_text(receipt: BetReceipt, done: str) -> str:
-    bets = ", ".join(f"{SIDE_LABEL[b.side]} {b.amount:,}" for b in receipt.bets) or "none"
-    return f"{done} Your bets on this coup: {bets}. You have {receipt.balance:,} chips left."
+def receipt_text(receipt: BetReceipt, done: Msg, locale: str = DEFAULT_LOCALE) -> str:
+    bets = ", ".join(
+        t(locale, "pb.bet", side=side_label(locale, b.side), amount=b.amount) for b in receipt.bets
+    ) or t(locale, "pb.receipt.none")
+    return t(locale, "pb.receipt", done=done, bets=bets, balance=receipt.balance)
 
 
 class BetModal(discord.ui.Modal):
@@ -68,17 +73,24 @@ class BetModal(discord.ui.Modal):
     ``on_interaction`` listener, from the custom id alone (the same path before and after
     a restart), so ``on_submit`` does nothing here."""
 
-    def __init__(self, table_id: str, side: Side, round_no: int, default: int | None) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        side: Side,
+        round_no: int,
+        default: int | None,
+        locale: str = DEFAULT_LOCALE,
+    ) -> None:
         super().__init__(
-            title=f"Bet on {SIDE_LABEL[side]} — coup #{round_no}",
+            title=t(locale, "pb.modal.title", side=side_label(locale, side), coup=round_no),
             custom_id=f"{MODAL_PREFIX}{table_id}:{side.value}:{round_no}",
             timeout=600,
         )
         self.add_item(
             discord.ui.TextInput(
-                label="Chips",
+                label=t(locale, "pb.modal.label"),
                 custom_id=AMOUNT_FIELD,
-                placeholder="a whole number of chips",
+                placeholder=t(locale, "pb.modal.placeholder"),
                 default=str(default) if default else None,
                 required=True,
                 max_length=12,
@@ -91,24 +103,28 @@ class BetModal(discord.ui.Modal):
 
 async def handle_button(interaction: Interaction, table_id: str, act: str, round_no: int) -> None:
     """What a click on a ``pb:`` button does."""
+    locale = await locale_of(interaction)
     try:
         service = service_of(interaction.client)
         live = service.get(table_id)
         seat = seat_of(interaction.user.id)
         if act == "odds":
-            await reply(interaction, odds_text(live.engine.rules, live.engine.shoe))
+            await reply(interaction, odds_text(live.engine.rules, live.engine.shoe, locale))
             return
         if round_no != live.round:
             raise ServiceError(
                 "That button belongs to a betting window that has closed; nothing was "
-                "changed. Use the buttons on the newest table message."
+                "changed. Use the buttons on the newest table message.",
+                key="err.pb.stale",
             )
         if act in SIDES:
             side = Side(act)
             current = {b.side: b.amount for b in live.engine.bets_of(seat)}
             last = {b.side: b.amount for b in live.engine.last_bets_of(seat)}
             default = current.get(side) or last.get(side)
-            await interaction.response.send_modal(BetModal(table_id, side, round_no, default))
+            await interaction.response.send_modal(
+                BetModal(table_id, side, round_no, default, locale)
+            )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         if act == "repeat":
@@ -116,30 +132,35 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, round
                 table_id, interaction.user.id, round_no=round_no, name=interaction.user.display_name
             )
             await interaction.followup.send(
-                receipt_text(receipt, "Your last bets are placed again."), ephemeral=True
+                receipt_text(receipt, Msg("pb.repeated"), locale), ephemeral=True
             )
         elif act == "withdraw":
             receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
             await interaction.followup.send(
-                receipt_text(receipt, "Your bets were taken back."), ephemeral=True
+                receipt_text(receipt, Msg("pb.withdrawn"), locale), ephemeral=True
             )
         else:
-            raise ServiceError("That button is not known to this bot.")
+            raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
     except (ServiceError, EngineError) as exc:
-        await reply(interaction, refused(exc))
+        await reply(interaction, refused(exc, locale))
     except Exception as exc:
         log.exception("button %s on %s failed", act, table_id)
-        await reply(interaction, friendly(exc))
+        await reply(interaction, friendly(exc, locale))
+
+
+def _placed(locale: str, amount: int, side: Side) -> Msg:
+    return Msg("pb.placed", amount=amount, side=side_label(locale, side))
 
 
 async def handle_modal(interaction: Interaction) -> None:
     """A submitted bet form: ``pbm:{table}:{side}:{round}`` plus the amount typed."""
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
+    locale = await locale_of(interaction)
     try:
         parts = custom_id[len(MODAL_PREFIX) :].split(":")
         if len(parts) != 3 or parts[1] not in SIDES or not parts[2].isdigit():
-            raise ServiceError("That form is not known to this bot.")
+            raise ServiceError("That form is not known to this bot.", key="err.unknown_form")
         table_id, side, round_text = parts
         amount = parse_amount(modal_values(data).get(AMOUNT_FIELD), "bet")
         service = service_of(interaction.client)
@@ -153,14 +174,14 @@ async def handle_modal(interaction: Interaction) -> None:
             name=interaction.user.display_name,
         )
         await interaction.followup.send(
-            receipt_text(receipt, f"Bet of {amount:,} on {SIDE_LABEL[Side(side)]} placed."),
+            receipt_text(receipt, _placed(locale, amount, Side(side)), locale),
             ephemeral=True,
         )
     except (ServiceError, EngineError) as exc:
-        await reply(interaction, refused(exc))
+        await reply(interaction, refused(exc, locale))
     except Exception as exc:
         log.exception("bet form %s failed", custom_id)
-        await reply(interaction, friendly(exc))
+        await reply(interaction, friendly(exc, locale))
 
 
 class Baccarat(
@@ -211,7 +232,7 @@ class Baccarat(
 
     def _table(self, interaction: Interaction) -> BaccaratTable:
         if interaction.channel_id is None:
-            raise ServiceError("Use this in a server channel.")
+            raise ServiceError("Use this in a server channel.", key="err.server_only")
         return self.service.in_channel(interaction.channel_id)
 
     @app_commands.command(name="start", description="Open a Punto Banco table in this channel")
@@ -231,11 +252,17 @@ class Baccarat(
         max_bet: app_commands.Range[int, 1, 1_000_000] = 100,
         betting_seconds: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
+        locale = await locale_of(interaction)
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
-                raise ServiceError("Punto Banco tables live in server channels, not in DMs.")
+                raise ServiceError(
+                    "Punto Banco tables live in server channels, not in DMs.", key="err.pb.dm"
+                )
             if min_bet > max_bet:
-                raise ServiceError("The minimum bet cannot be above the maximum bet (B-BET-1).")
+                raise ServiceError(
+                    "The minimum bet cannot be above the maximum bet (B-BET-1).",
+                    key="err.pb.min_max",
+                )
             try:
                 rules = PuntoBancoRules(
                     packs=packs, tableau=tableau, min_bet=min_bet, max_bet=max_bet
@@ -252,12 +279,10 @@ class Baccarat(
                 opener_name=interaction.user.display_name,
             )
             await interaction.followup.send(
-                f"Punto Banco table open: betting is open for {live.betting_seconds:g} "
-                "seconds. Press **Punto**, **Banco** or **Egalité** on the table message.",
-                ephemeral=True,
+                t(locale, "pb.opened", seconds=live.betting_seconds), ephemeral=True
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, locale))
 
     @app_commands.command(name="bet", description="Bet on Punto, Banco or Egalité (B-BET-1)")
     @app_commands.describe(
@@ -270,6 +295,7 @@ class Baccarat(
         side: Literal["punto", "banco", "egalite"],
         amount: app_commands.Range[int, 1, 1_000_000_000],
     ) -> None:
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
             stake = parse_amount(amount, "bet")
@@ -282,23 +308,23 @@ class Baccarat(
                 name=interaction.user.display_name,
             )
             await reply(
-                interaction,
-                receipt_text(receipt, f"Bet of {stake:,} on {SIDE_LABEL[Side(side)]} placed."),
+                interaction, receipt_text(receipt, _placed(locale, stake, Side(side)), locale)
             )
         except (ServiceError, EngineError, BadAmount) as exc:
-            await reply(interaction, refused(exc))
+            await reply(interaction, refused(exc, locale))
 
     @app_commands.command(name="repeat", description="Place your bets of the last coup again")
     async def repeat(self, interaction: Interaction) -> None:
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             receipt = await self.service.repeat(
                 live.table_id, interaction.user.id, name=interaction.user.display_name
             )
-            await reply(interaction, receipt_text(receipt, "Your last bets are placed again."))
+            await reply(interaction, receipt_text(receipt, Msg("pb.repeated"), locale))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, refused(exc))
+            await reply(interaction, refused(exc, locale))
 
     @app_commands.command(name="withdraw", description="Take back your bets before the deal")
     @app_commands.describe(side="only this bet (default: all your bets)")
@@ -307,55 +333,59 @@ class Baccarat(
         interaction: Interaction,
         side: Literal["punto", "banco", "egalite"] | None = None,
     ) -> None:
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
-            await reply(interaction, receipt_text(receipt, "Taken back."))
+            await reply(interaction, receipt_text(receipt, Msg("pb.taken_back"), locale))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, refused(exc))
+            await reply(interaction, refused(exc, locale))
 
     @app_commands.command(name="table", description="Post this channel's table message again")
     async def table(self, interaction: Interaction) -> None:
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.presenter.repost(live)
-            await reply(interaction, "The table message is below.")
+            await reply(interaction, t(locale, "pb.reposted"))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, locale))
 
     @app_commands.command(
         name="odds", description="Exact probabilities and house edge of each bet here"
     )
     async def odds(self, interaction: Interaction) -> None:
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            text = odds_text(live.engine.rules, live.engine.shoe)
+            text = odds_text(live.engine.rules, live.engine.shoe, locale)
         except ServiceError:
-            text = (
-                odds_text(PuntoBancoRules())
-                + "\n(No table in this channel: these are the default rules.)"
-            )
+            text = odds_text(PuntoBancoRules(), locale=locale) + "\n" + t(locale, "pb.odds.default")
         await reply(interaction, text)
 
     @app_commands.command(
         name="end", description="Close this channel's Punto Banco table; open bets are returned"
     )
     async def end(self, interaction: Interaction) -> None:
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
             is_admin = can_manage_guild(interaction)
             if interaction.user.id != live.opener_id and not is_admin:
-                raise ServiceError("Only the table's opener or a server manager can end the table.")
+                raise ServiceError(
+                    "Only the table's opener or a server manager can end the table.",
+                    key="err.end_denied",
+                )
             await interaction.response.defer(ephemeral=True, thinking=True)
             refunds = await self.service.close(
                 live.table_id, f"ended by {interaction.user.display_name}"
             )
-            back = sum(t.amount for t in refunds)
-            await reply(interaction, f"Table closed; {back:,} chips of open bets were returned.")
+            back = sum(transfer.amount for transfer in refunds)
+            await reply(interaction, t(locale, "pb.ended", amount=back))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, locale))
 
 
 def _hook(bot: PontoonBot, service: BaccaratService) -> None:

@@ -12,6 +12,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError, friendly, parse_amount
+from bot.i18n import DEFAULT_LOCALE, Raw, t
+from bot.i18n.languages import locale_of, public_locale_of
 from bot.interactions import reply
 from bot.presenter import Click, answer, display, member_action
 from engine.errors import EngineError
@@ -30,10 +32,12 @@ class AcceptBank(
 ):
     """The buyer's Accept button on a bank offer; works across restarts."""
 
-    def __init__(self, table_id: str, buyer_id: int, price: int) -> None:
+    def __init__(
+        self, table_id: str, buyer_id: int, price: int, locale: str = DEFAULT_LOCALE
+    ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"Accept: buy the bank for {price}",
+                label=t(locale, "bank.accept", price=price),
                 style=discord.ButtonStyle.success,
                 custom_id=f"bk:{table_id}:{buyer_id}:{price}",
             )
@@ -54,20 +58,22 @@ class AcceptBank(
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
         bot: PontoonBot = interaction.client  # type: ignore[assignment]
+        locale = await locale_of(interaction)
         try:
             if interaction.user.id != self.buyer_id:
-                raise ServiceError("This offer is for someone else.")
+                raise ServiceError("This offer is for someone else.", key="err.bank.not_you")
             await interaction.response.defer()
             await bot.service.accept_bank(self.table_id, interaction.user.id)
             if interaction.message is not None:
+                accepted = t(await public_locale_of(interaction), "bank.accepted")
                 await interaction.message.edit(
-                    content=f"{interaction.message.content}\n✅ Accepted.", view=None
+                    content=f"{interaction.message.content}\n{accepted}", view=None
                 )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, locale))
         except Exception as exc:
             log.exception("accepting the bank failed")
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, locale))
 
 
 class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon bank"):
@@ -87,22 +93,27 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
     ) -> None:
         try:
             if interaction.channel_id is None:
-                raise ServiceError("Use this in the table's channel.")
+                raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
             live = self.bot.service.in_channel(interaction.channel_id)
             price = parse_amount(price, "price")
             await self.bot.service.offer_bank(live.table_id, interaction.user.id, member.id, price)
+            locale = await public_locale_of(interaction)
             view = discord.ui.View(timeout=None)
-            view.add_item(AcceptBank(live.table_id, member.id, price))
+            view.add_item(AcceptBank(live.table_id, member.id, price, locale))
             # the offer pings its buyer only, who has to accept it
             await interaction.response.send_message(
-                f"**{display(interaction.user.display_name)}** offers the bank to "
-                f"{member.mention} for **{price}** chips. The buyer banks from the next deal "
-                "(P-SELL-1).",
+                t(
+                    locale,
+                    "bank.offer",
+                    seller=display(interaction.user.display_name),
+                    buyer=member.mention,
+                    price=price,
+                ),
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=[member]),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @app_commands.command(
         name="kitty", description="Put up or add to the kitty (P-SHOOT-1/8); 0 adds nothing"
@@ -112,7 +123,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
     ) -> None:
         try:
             if interaction.channel_id is None:
-                raise ServiceError("Use this in the table's channel.")
+                raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
             live = self.bot.service.in_channel(interaction.channel_id)
             click = Click(interaction, "")
             with member_action(click):
@@ -122,11 +133,15 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                     ActionKind.KITTY,
                     amount=parse_amount(amount),
                 )
+            locale = await locale_of(interaction)
             await answer(
-                click, f"Kitty: {amount} added." if amount else "Nothing added; the deal goes on."
+                click,
+                t(locale, "pt.done.kitty", amount=amount)
+                if amount
+                else t(locale, "pt.done.kitty_none"),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @app_commands.command(
         name="auction", description="Empty kitty: offer the bank to the highest bidder (P-SHOOT-8)"
@@ -137,18 +152,21 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
     ) -> None:
         try:
             if interaction.channel_id is None:
-                raise ServiceError("Use this in the table's channel.")
+                raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
             live = self.bot.service.in_channel(interaction.channel_id)
             ends_at = await self.bot.service.open_auction(
                 live.table_id, interaction.user.id, float(seconds)
             )
             await interaction.response.send_message(
-                f"**{display(interaction.user.display_name)}** auctions the bank (P-SHOOT-8). "
-                "Bid with "
-                f"`/bank bid amount`; the highest bid <t:{int(ends_at)}:R> takes the bank."
+                t(
+                    await public_locale_of(interaction),
+                    "bank.auction",
+                    who=display(interaction.user.display_name),
+                    ts=Raw(str(int(ends_at))),
+                )
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @app_commands.command(name="bid", description="Bid for the bank in a running auction")
     async def bid(
@@ -156,17 +174,22 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
     ) -> None:
         try:
             if interaction.channel_id is None:
-                raise ServiceError("Use this in the table's channel.")
+                raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
             live = self.bot.service.in_channel(interaction.channel_id)
             best = await self.bot.service.bid(
                 live.table_id, interaction.user.id, parse_amount(amount, "bid")
             )
             await interaction.response.send_message(
-                f"{interaction.user.display_name} bids **{best}** for the bank.",
+                t(
+                    await public_locale_of(interaction),
+                    "bank.bid",
+                    name=interaction.user.display_name,
+                    best=best,
+                ),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
 
 async def setup(bot: PontoonBot) -> None:

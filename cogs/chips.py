@@ -12,6 +12,8 @@ from discord.ext import commands
 
 from bot.audit import audit
 from bot.errors import ServiceError, friendly
+from bot.i18n import DEFAULT_LOCALE, Raw, t
+from bot.i18n.languages import locale_of, public_locale_of
 from bot.interactions import can_manage_guild, reply
 from bot.storage import member_account
 
@@ -24,7 +26,9 @@ Interaction = discord.Interaction[discord.Client]
 
 def _guild(interaction: Interaction) -> int:
     if interaction.guild_id is None:
-        raise ServiceError("Chips belong to a server: use this in a server channel.")
+        raise ServiceError(
+            "Chips belong to a server: use this in a server channel.", key="chips.server_only"
+        )
     return interaction.guild_id
 
 
@@ -38,19 +42,18 @@ class Chips(commands.Cog):
             guild_id = _guild(interaction)
             who = member or interaction.user
             if who.bot:
-                raise ServiceError("Bots do not hold chips.")
+                raise ServiceError("Bots do not hold chips.", key="chips.bots")
             chips = await self.bot.store.ensure_member(guild_id, who.id)
             live = self.bot.service.table_of_member(guild_id, who.id)
-            extra = ""
+            key = "chips.balance." + ("self" if who.id == interaction.user.id else "other")
+            params: dict[str, object] = {"chips": chips, "name": who.display_name}
             if live is not None:
                 in_play = sum(h.stake + h.shoot for h in live.engine.private_view(str(who.id)))
-                extra = f" (seated at <#{live.channel_id}>" + (
-                    f", {in_play} in play)" if in_play > 0 else ")"
-                )
-            name = "You have" if who.id == interaction.user.id else f"{who.display_name} has"
-            await reply(interaction, f"{name} **{chips}** chips{extra}.")
+                key += ".in_play" if in_play > 0 else ".seated"
+                params |= {"channel": Raw(str(live.channel_id)), "in_play": in_play}
+            await reply(interaction, t(await locale_of(interaction), key, **params))
         except Exception as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @app_commands.command(name="daily", description="Claim your daily chips")
     async def daily(self, interaction: Interaction) -> None:
@@ -65,25 +68,31 @@ class Chips(commands.Cog):
                 timedelta(hours=s.daily_cooldown_hours),
                 datetime.now(UTC),
             )
-            await reply(interaction, f"You claim your daily chips. Balance: **{chips}**.")
+            await reply(interaction, t(await locale_of(interaction), "chips.daily", chips=chips))
         except Exception as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @app_commands.command(name="leaderboard", description="The richest members of this server")
     async def leaderboard(self, interaction: Interaction) -> None:
         try:
             guild_id = _guild(interaction)
             rows = await self.bot.store.leaderboard(guild_id, 10)
+            locale = await public_locale_of(interaction)
             if not rows:
-                await reply(interaction, "Nobody holds chips yet.", ephemeral=False)
+                await reply(interaction, t(locale, "chips.leaderboard.empty"), ephemeral=False)
                 return
-            lines = [f"{i + 1}. <@{uid}> — {bal}" for i, (uid, bal) in enumerate(rows)]
-            em = discord.Embed(title="Leaderboard", description="\n".join(lines))
+            lines = [
+                t(locale, "chips.leaderboard.row", rank=i + 1, member=f"<@{uid}>", chips=bal)
+                for i, (uid, bal) in enumerate(rows)
+            ]
+            em = discord.Embed(
+                title=t(locale, "chips.leaderboard.title"), description="\n".join(lines)
+            )
             await interaction.response.send_message(
                 embed=em, allowed_mentions=discord.AllowedMentions.none()
             )
         except Exception as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     chips = app_commands.Group(
         name="chips",
@@ -102,20 +111,25 @@ class Chips(commands.Cog):
         try:
             guild_id = _guild(interaction)
             if not can_manage_guild(interaction):
-                raise ServiceError("Only members with Manage Server can grant chips.")
+                raise ServiceError(
+                    "Only members with Manage Server can grant chips.", key="chips.grant.denied"
+                )
             if member.bot:
-                raise ServiceError("Bots do not hold chips.")
+                raise ServiceError("Bots do not hold chips.", key="chips.bots")
             await self.bot.store.ensure_member(guild_id, member.id)
             chips = await self.bot.store.grant(
                 guild_id, member.id, amount, "admin grant", interaction.user.id
             )
-            await reply(
-                interaction,
-                f"Granted **{amount}** chips to {member.display_name}; they now have **{chips}**.",
-                ephemeral=False,
+            text = t(
+                await public_locale_of(interaction),
+                "chips.grant.done",
+                amount=amount,
+                name=member.display_name,
+                chips=chips,
             )
+            await reply(interaction, text, ephemeral=False)
         except Exception as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @chips.command(
         name="settings", description="This server's starting and daily chips (Manage Server)"
@@ -140,28 +154,54 @@ class Chips(commands.Cog):
             }
             if changes:
                 if not can_manage_guild(interaction):
-                    raise ServiceError("Only members with Manage Server can change these.")
+                    raise ServiceError(
+                        "Only members with Manage Server can change these.",
+                        key="chips.settings.denied",
+                    )
                 for key, value in changes.items():
                     await store.set_guild_setting(guild_id, key, value, interaction.user.id)
             current = await store.guild_settings(guild_id)
+            locale = await locale_of(interaction)
+            text = t(
+                locale,
+                "chips.settings.show",
+                starting=current.starting_chips,
+                daily=current.daily_chips,
+            )
             await reply(
-                interaction,
-                f"New members start with **{current.starting_chips}** chips; "
-                f"`/daily` gives **{current.daily_chips}**." + (" (changed)" if changes else ""),
+                interaction, text + (t(locale, "chips.settings.changed") if changes else "")
             )
         except Exception as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @chips.command(name="audit", description="Check the chip ledger (Manage Server)")
     async def audit_cmd(self, interaction: Interaction) -> None:
         try:
             if not can_manage_guild(interaction):
-                raise ServiceError("Only members with Manage Server can audit the ledger.")
+                raise ServiceError(
+                    "Only members with Manage Server can audit the ledger.",
+                    key="chips.audit.denied",
+                )
             await interaction.response.defer(ephemeral=True, thinking=True)
             report = await audit(self.bot.store)
-            await interaction.followup.send(report.summary()[:1900], ephemeral=True)
+            locale = await locale_of(interaction)
+            text = report.summary()
+            if locale != DEFAULT_LOCALE:
+                # the detailed report stays technical; the verdict is in the reader's language
+                head = (
+                    t(
+                        locale,
+                        "chips.audit.ok",
+                        accounts=report.accounts,
+                        transfers=report.transfers,
+                    )
+                    if report.ok
+                    else t(locale, "chips.audit.failed", problems=len(report.problems))
+                )
+                text = head + ("" if report.ok else "\n" + "\n".join(map(str, report.problems)))
+            await interaction.followup.send(text[:1900], ephemeral=True)
         except Exception as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
 
 
 async def setup(bot: PontoonBot) -> None:

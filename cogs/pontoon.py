@@ -12,6 +12,8 @@ from discord.ext import commands
 
 from bot import render
 from bot.errors import BadAmount, NotSeated, ServiceError, StaleButton, friendly, parse_amount
+from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.i18n.languages import locale_of
 from bot.interactions import can_manage_guild, modal_values, reply
 from bot.presenter import (
     ACT_KIND,
@@ -49,18 +51,29 @@ class AmountModal(discord.ui.Modal):
     """Asks for a chip amount (and, on a fourth card in Shoot mode, a shoot bet)."""
 
     def __init__(
-        self, table_id: str, act: str, version: int, title: str, *, with_shoot: bool, hint: str
+        self,
+        table_id: str,
+        act: str,
+        version: int,
+        title: str,
+        *,
+        with_shoot: bool,
+        hint: str,
+        locale: str = DEFAULT_LOCALE,
     ) -> None:
         super().__init__(
             title=title, custom_id=f"{MODAL_PREFIX}{table_id}:{act}:{version}", timeout=600
         )
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-            label="Amount (chips)", custom_id=AMOUNT_FIELD, placeholder=hint, max_length=12
+            label=t(locale, "pt.modal.amount"),
+            custom_id=AMOUNT_FIELD,
+            placeholder=hint,
+            max_length=12,
         )
         self.add_item(self.amount)
         if with_shoot:
             self.shoot: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-                label="Shoot bet with this card (optional)",
+                label=t(locale, "pt.modal.shoot"),
                 custom_id=SHOOT_FIELD,
                 required=False,
                 max_length=12,
@@ -71,21 +84,24 @@ class AmountModal(discord.ui.Modal):
         await handle_modal(interaction)
 
 
-def _range_hint(live: LiveTable, seat: str, kind: ActionKind) -> tuple[str, bool]:
+def _range_hint(
+    live: LiveTable, seat: str, kind: ActionKind, locale: str = DEFAULT_LOCALE
+) -> tuple[str, bool]:
     for la in live.engine.legal_actions(seat):
         if la.kind is kind:
             hint = ""
             if la.min_amount is not None and la.max_amount is not None:
-                hint = f"{la.min_amount} to {la.max_amount}"
+                hint = t(locale, "pt.modal.hint", min=la.min_amount, max=la.max_amount)
             return hint, bool(la.shoot_max)
     return "", False
 
 
+#: message id of each amount form's title
 MODAL_TITLES = {
-    "bet": "Place your bet",
-    "buy": "Buy a card",
-    "shoot": "Shoot bet",
-    "kitty": "Kitty",
+    "bet": "pt.modal.bet",
+    "buy": "pt.modal.buy",
+    "shoot": "pt.modal.shoot_title",
+    "kitty": "pt.modal.kitty",
 }
 
 
@@ -93,15 +109,16 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
     bot = _bot(interaction)
     service = bot.service
     click: Click | None = None
+    locale = await locale_of(interaction)
     try:
         live = service.get(table_id)
         bot.presenter.remember(live, interaction)
         seat = seat_of(interaction.user.id)
         if act == "cards":
             await interaction.response.send_message(
-                bot.presenter.hand_summary(live, seat)
+                bot.presenter.hand_summary(live, seat, locale)
                 if seat in live.engine.seats
-                else "You are not seated at this table.",
+                else t(locale, "pt.not_seated_here"),
                 ephemeral=True,
             )
             return
@@ -111,17 +128,20 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
                 raise NotSeated()
             if act != "bet" and version != live.engine.version:
                 raise StaleButton()
-            hint, with_shoot = _range_hint(live, seat, kind)
+            hint, with_shoot = _range_hint(live, seat, kind, locale)
             if not hint and kind is not ActionKind.SHOOT and kind is not ActionKind.KITTY:
                 # Not legal for this seat now: say why; nothing changes.
-                raise ServiceError(_why_not(live, seat, kind))
+                raise _why_not(live, seat, kind)
             modal = AmountModal(
                 table_id,
                 act,
                 version,
-                render.form_title(MODAL_TITLES[act], live.engine.private_view(seat)),
+                render.form_title(
+                    t(locale, MODAL_TITLES[act]), live.engine.private_view(seat), locale
+                ),
                 with_shoot=with_shoot,
-                hint=hint or "amount",
+                hint=hint or t(locale, "amount.what.amount"),
+                locale=locale,
             )
             # Not kept as a live Modal: members at one table share the custom id, so a live
             # modal could swallow or drop another member's submit. Every submit is answered
@@ -154,13 +174,15 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             elif act in ACT_KIND:
                 await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
             else:
-                raise ServiceError("That button is not known to this bot.")
+                raise ServiceError(
+                    "That button is not known to this bot.", key="err.unknown_button"
+                )
         await acknowledge(click)  # only when the update could not ride on the click
     except (ServiceError, EngineError) as exc:
-        await _refuse(interaction, exc, table_id, click)
+        await _refuse(interaction, exc, table_id, click, locale)
     except Exception as exc:
         log.exception("button %s on %s failed", act, table_id)
-        await _refuse(interaction, exc, table_id, click)
+        await _refuse(interaction, exc, table_id, click, locale)
 
 
 def seat_limit(rules: PontoonRules) -> int:
@@ -174,38 +196,50 @@ def seat_limit(rules: PontoonRules) -> int:
 def check_room(live: LiveTable) -> None:
     limit = seat_limit(live.engine.rules)
     if len(live.engine.seats) >= limit:
-        raise ServiceError(f"The table is full ({limit} seats). (P-TABLE-1)")
+        raise ServiceError(
+            f"The table is full ({limit} seats). (P-TABLE-1)", key="err.pt.full", limit=limit
+        )
 
 
 def _last_bet(bot: PontoonBot, live: LiveTable, seat: str) -> int:
     amount = bot.presenter.last_bet.get((live.table_id, seat))
     if amount is None:
         raise ServiceError(
-            "You have no earlier bet at this table to repeat: press **Bet** and type an amount."
+            "You have no earlier bet at this table to repeat: press **Bet** and type an amount.",
+            key="err.pt.no_last_bet",
         )
     return amount
 
 
 async def _refuse(
-    interaction: Interaction, exc: BaseException, table_id: str | None, click: Click | None = None
+    interaction: Interaction,
+    exc: BaseException,
+    table_id: str | None,
+    click: Click | None = None,
+    locale: str = DEFAULT_LOCALE,
 ) -> None:
-    """The member's private "no": the friendly message, seat ids said as names."""
+    """The member's private "no" in their language: the friendly message, seat ids said
+    as names."""
     bot = _bot(interaction)
-    text = friendly(exc)
+    text = friendly(exc, locale)
     live = bot.service.tables.get(table_id) if table_id else None
     if live is not None:
-        text = bot.presenter.name_ids(live, text)
+        text = bot.presenter.name_ids(live, text, locale)
     if click is not None:
         await answer(click, text)
     else:
         await reply(interaction, text)
 
 
-def _why_not(live: LiveTable, seat: str, kind: ActionKind) -> str:
+def _why_not(live: LiveTable, seat: str, kind: ActionKind) -> ServiceError:
     eng = live.engine
     if eng.turn is not None and eng.turn[0] != seat and eng.phase is Phase.PLAYING:
-        return "It is not your turn. (P-TURN-END)"
-    return f"You cannot {kind.value} right now."
+        return ServiceError("It is not your turn. (P-TURN-END)", key="err.pt.not_your_turn")
+    return ServiceError(
+        f"You cannot {kind.value} right now.",
+        key="err.pt.cannot_now",
+        kind=Msg(f"engine.word.{kind.value}"),
+    )
 
 
 async def handle_modal(interaction: Interaction) -> None:
@@ -214,10 +248,11 @@ async def handle_modal(interaction: Interaction) -> None:
     custom_id = str(data.get("custom_id", ""))
     click: Click | None = None
     table_id: str | None = None
+    locale = await locale_of(interaction)
     try:
         parts = custom_id[len(MODAL_PREFIX) :].split(":")
         if len(parts) != 3 or parts[1] not in MODAL_TITLES or not parts[2].isdigit():
-            raise ServiceError("That form is not known to this bot.")
+            raise ServiceError("That form is not known to this bot.", key="err.unknown_form")
         table_id, act, version_text = parts
         values = modal_values(data)
         amount = parse_amount(values.get(AMOUNT_FIELD), "amount")
@@ -237,12 +272,12 @@ async def handle_modal(interaction: Interaction) -> None:
                 version=version,
             )
         if not click.updated:  # the table was not redrawn on this form: say it worked
-            await answer(click, _done_text(act, amount))
+            await answer(click, _done_text(act, amount).render(locale))
     except (ServiceError, EngineError) as exc:
-        await _refuse(interaction, exc, table_id, click)
+        await _refuse(interaction, exc, table_id, click, locale)
     except Exception as exc:
         log.exception("modal %s failed", custom_id)
-        await _refuse(interaction, exc, table_id, click)
+        await _refuse(interaction, exc, table_id, click, locale)
 
 
 def _custom_ids(components: object) -> set[str]:
@@ -286,20 +321,16 @@ async def handle_orphan_click(interaction: Interaction) -> None:
         # a Pontoon button from an older rendering: the usual path says why (stale, closed)
         await handle_button(interaction, match["table"], match["act"], int(match["version"]))
         return
-    await reply(
-        interaction,
-        "That button is no longer active (or not one of this bot's); nothing was changed. "
-        "Use the buttons on the current table message.",
-    )
+    await reply(interaction, t(await locale_of(interaction), "err.pt.inactive_button"))
 
 
-def _done_text(act: str, amount: int) -> str:
+def _done_text(act: str, amount: int) -> Msg:
     return {
-        "bet": f"Bet of {amount} placed.",
-        "buy": f"Bought a card for {amount} — it comes to you face down.",
-        "shoot": f"Shoot bet of {amount} placed." if amount else "You pass on the shoot.",
-        "kitty": f"Kitty: {amount} added.",
-    }.get(act, "Done.")
+        "bet": Msg("pt.done.bet", amount=amount),
+        "buy": Msg("pt.done.buy", amount=amount),
+        "shoot": Msg("pt.done.shoot", amount=amount) if amount else Msg("pt.done.shoot_pass"),
+        "kitty": Msg("pt.done.kitty", amount=amount),
+    }.get(act, Msg("pt.done"))
 
 
 class Pontoon(
@@ -328,7 +359,7 @@ class Pontoon(
 
     def _table(self, interaction: Interaction) -> LiveTable:
         if interaction.channel_id is None:
-            raise ServiceError("Use this in a server channel.")
+            raise ServiceError("Use this in a server channel.", key="err.server_only")
         return self.bot.service.in_channel(interaction.channel_id)
 
     async def _do(
@@ -338,10 +369,11 @@ class Pontoon(
         *,
         amount: int | None = None,
         shoot: int | None = None,
-        done: str = "Done.",
+        done: Msg | None = None,
     ) -> None:
         click = Click(interaction, "")
         live: LiveTable | None = None
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
             self.bot.presenter.remember(live, interaction)
@@ -358,9 +390,9 @@ class Pontoon(
                     shoot=shoot,
                     name=interaction.user.display_name,
                 )
-            await answer(click, done)
+            await answer(click, (done or Msg("pt.done")).render(locale))
         except (ServiceError, EngineError, BadAmount) as exc:
-            await _refuse(interaction, exc, live.table_id if live else None, click)
+            await _refuse(interaction, exc, live.table_id if live else None, click, locale)
 
     @app_commands.command(name="start", description="Open a Pontoon table in this channel")
     @app_commands.describe(
@@ -405,13 +437,22 @@ class Pontoon(
         burn: Literal["off", "13", "14"] = "off",
         turn_timer: app_commands.Range[int, 10, 3600] | None = None,
     ) -> None:
+        locale = await locale_of(interaction)
         try:
             if interaction.guild_id is None or interaction.channel_id is None:
-                raise ServiceError("Pontoon tables live in server channels, not in DMs.")
+                raise ServiceError(
+                    "Pontoon tables live in server channels, not in DMs.", key="err.pt.dm"
+                )
             if min_bet > max_bet:
-                raise ServiceError("The minimum bet cannot be above the maximum bet (P-TABLE-2).")
+                raise ServiceError(
+                    "The minimum bet cannot be above the maximum bet (P-TABLE-2).",
+                    key="err.pt.min_max",
+                )
             if shoot and kitty_min > kitty_max:
-                raise ServiceError("The kitty minimum cannot be above its maximum (P-SHOOT-1).")
+                raise ServiceError(
+                    "The kitty minimum cannot be above its maximum (P-SHOOT-1).",
+                    key="err.pt.kitty_min_max",
+                )
             try:
                 rules = PontoonRules(
                     min_bet=min_bet,
@@ -443,11 +484,9 @@ class Pontoon(
                     turn_seconds=float(turn_timer) if turn_timer else None,
                 )
             self.bot.presenter.remember(live, interaction)
-            await answer(
-                click, "Table open. Others press **Join**; when everyone is in, press **Deal**."
-            )
+            await answer(click, t(locale, "pt.opened"))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, locale))
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     async def join(self, interaction: Interaction) -> None:
@@ -457,30 +496,33 @@ class Pontoon(
                 try:
                     check_room(live)
                 except ServiceError as exc:
-                    await reply(interaction, friendly(exc))
+                    await reply(interaction, friendly(exc, await locale_of(interaction)))
                     return
-        await self._do(interaction, ActionKind.JOIN, done="You are seated.")
+        await self._do(interaction, ActionKind.JOIN, done=Msg("pt.done.join"))
 
     @app_commands.command(name="leave", description="Leave this channel's table (between rounds)")
     async def leave(self, interaction: Interaction) -> None:
-        await self._do(interaction, ActionKind.LEAVE, done="You left the table.")
+        await self._do(interaction, ActionKind.LEAVE, done=Msg("pt.done.leave"))
 
     @app_commands.command(name="deal", description="Deal the next round (banker or opener)")
     async def deal(self, interaction: Interaction) -> None:
         click = Click(interaction, "")
         live: LiveTable | None = None
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
             self.bot.presenter.remember(live, interaction)
             with member_action(click):
                 await self.bot.service.deal(live.table_id, interaction.user.id)
-            await answer(click, "Dealt.")
+            await answer(click, t(locale, "pt.done.deal"))
         except (ServiceError, EngineError) as exc:
-            await _refuse(interaction, exc, live.table_id if live else None, click)
+            await _refuse(interaction, exc, live.table_id if live else None, click, locale)
 
     @app_commands.command(name="bet", description="Place your initial bet (P-DEAL-2)")
     async def bet(self, interaction: Interaction, amount: int) -> None:
-        await self._do(interaction, ActionKind.BET, amount=amount, done=f"Bet of {amount} placed.")
+        await self._do(
+            interaction, ActionKind.BET, amount=amount, done=Msg("pt.done.bet", amount=amount)
+        )
 
     @app_commands.command(name="buy", description="Buy a card face down (P-BUY-1)")
     @app_commands.describe(shoot="a shoot bet with a fourth card (P-SHOOT-4)")
@@ -490,7 +532,7 @@ class Pontoon(
             ActionKind.BUY,
             amount=amount,
             shoot=shoot,
-            done=f"Bought a card for {amount}.",
+            done=Msg("pt.done.buy_short", amount=amount),
         )
 
     @app_commands.command(name="shoot", description="Shoot bet against the kitty (0 to pass)")
@@ -499,81 +541,86 @@ class Pontoon(
             interaction,
             ActionKind.SHOOT,
             amount=amount,
-            done="Shoot bet placed." if amount else "You pass.",
+            done=Msg("pt.done.shoot_short") if amount else Msg("pt.done.pass"),
         )
 
     @app_commands.command(name="twist", description="Twist: a card face up (P-TWIST-1)")
     @app_commands.describe(shoot="a shoot bet with a fourth card (P-SHOOT-4)")
     async def twist(self, interaction: Interaction, shoot: int | None = None) -> None:
-        await self._do(interaction, ActionKind.TWIST, shoot=shoot, done="Twisted.")
+        await self._do(interaction, ActionKind.TWIST, shoot=shoot, done=Msg("pt.done.twist"))
 
     @app_commands.command(
         name="stick", description="Stick (15 or more, P-STICK-1); the banker stays"
     )
     async def stick(self, interaction: Interaction) -> None:
-        await self._do(interaction, ActionKind.STICK, done="You stick.")
+        await self._do(interaction, ActionKind.STICK, done=Msg("pt.done.stick"))
 
     @app_commands.command(name="split", description="Split a pair (P-SPLIT-1)")
     @app_commands.describe(shoot="Shoot mode: a shoot bet on the new hand (P-SHOOT-5)")
     async def split(self, interaction: Interaction, shoot: int | None = None) -> None:
-        await self._do(interaction, ActionKind.SPLIT, shoot=shoot, done="Split.")
+        await self._do(interaction, ActionKind.SPLIT, shoot=shoot, done=Msg("pt.done.split"))
 
     @app_commands.command(name="declare", description="Declare your pontoon (P-TURN-DECLARE)")
     async def declare(self, interaction: Interaction) -> None:
-        await self._do(interaction, ActionKind.DECLARE, done="Pontoon declared.")
+        await self._do(interaction, ActionKind.DECLARE, done=Msg("pt.done.declare"))
 
     @app_commands.command(name="burn", description="Burn a hard 13/14 (P-VAR-8)")
     async def burn_cmd(self, interaction: Interaction) -> None:
-        await self._do(interaction, ActionKind.BURN, done="Burned.")
+        await self._do(interaction, ActionKind.BURN, done=Msg("pt.done.burn"))
 
     @app_commands.command(name="double", description="Banker: double all bets (P-VAR-3)")
     async def double(self, interaction: Interaction) -> None:
-        await self._do(interaction, ActionKind.DOUBLE, done="You doubled all bets.")
+        await self._do(interaction, ActionKind.DOUBLE, done=Msg("pt.done.double"))
 
     @app_commands.command(
         name="no-double", description="Banker: play on without doubling (P-VAR-3)"
     )
     async def no_double(self, interaction: Interaction) -> None:
-        await self._do(interaction, ActionKind.NO_DOUBLE, done="You play on without doubling.")
+        await self._do(interaction, ActionKind.NO_DOUBLE, done=Msg("pt.done.no_double"))
 
     @app_commands.command(name="cards", description="Show your cards (only you see them)")
     async def cards(self, interaction: Interaction) -> None:
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            await reply(
-                interaction, self.bot.presenter.hand_summary(live, seat_of(interaction.user.id))
-            )
+            seat = seat_of(interaction.user.id)
+            await reply(interaction, self.bot.presenter.hand_summary(live, seat, locale))
         except ServiceError as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, locale))
 
     @app_commands.command(name="rules", description="This table's rules in plain words")
     async def rules(self, interaction: Interaction) -> None:
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            await reply(interaction, rules_text(live.engine.rules))
+            await reply(interaction, rules_text(live.engine.rules, locale))
         except ServiceError:
             await reply(
                 interaction,
-                rules_text(PontoonRules()) + "\n(No table here: these are the defaults.)",
+                rules_text(PontoonRules(), locale) + "\n" + t(locale, "pt.rules.defaults"),
             )
 
     @app_commands.command(
         name="end", description="Close this channel's table; stakes in play are returned"
     )
     async def end(self, interaction: Interaction) -> None:
+        locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
             is_admin = can_manage_guild(interaction)
             if interaction.user.id != live.opener_id and not is_admin:
-                raise ServiceError("Only the table's opener or a server manager can end the table.")
+                raise ServiceError(
+                    "Only the table's opener or a server manager can end the table.",
+                    key="err.end_denied",
+                )
             click = Click(interaction, "")
             with member_action(click):
                 await self.bot.service.close(
                     live.table_id, f"ended by {display(interaction.user.display_name)}"
                 )
-            await answer(click, "Table closed.")
+            await answer(click, t(locale, "pt.done.end"))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc))
+            await reply(interaction, friendly(exc, locale))
 
 
 async def setup(bot: PontoonBot) -> None:

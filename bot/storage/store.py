@@ -8,6 +8,7 @@ by concern:
 ``bot/storage/tables.py``      table snapshots, closing, chips in play, action log
 ``bot/storage/guild_settings.py``  per-server settings
 ``bot/storage/audit_queries.py``   the consistent snapshot ``bot.audit`` checks
+``bot/storage/languages.py``   member and server languages (/language)
 =============================  ====================================================
 
 Create with ``await Store.open(path)``. Another backend (e.g. PostgreSQL) implements the
@@ -19,11 +20,12 @@ from __future__ import annotations
 from bot.storage.audit_queries import AuditQueries
 from bot.storage.base import file_identity, refuse_read_only, translate_error
 from bot.storage.guild_settings import GuildSettingsStore
+from bot.storage.languages import LanguageStore
 from bot.storage.ledger import LedgerStore
 from bot.storage.tables import TableStore, share
 
 
-class Store(LedgerStore, TableStore, GuildSettingsStore, AuditQueries):
+class Store(LedgerStore, TableStore, GuildSettingsStore, AuditQueries, LanguageStore):
     """All persistent state of the bot. Create with ``await Store.open(path)``."""
 
 

@@ -107,7 +107,7 @@ def test_the_summary_lists_each_bettor_with_net_and_balance() -> None:
     text = em.description or ""
     assert (
         "alice: Banco 10: **won +9** (10 × 95% = 9.5, rounded down to 9); Egalité 2: lost −2"
-        " → net +7, balance 1,007" in text
+        " → net +7, balance 1007" in text
     )
     assert "bob: Punto 20: lost −20 → net −20, balance 980" in text
     assert em.footer.text == "The house took 13 this coup."

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot import render
+from bot.i18n import t
 from bot.presenter import DiscordPresenter, display, table_view
 from bot.service import LiveTable
 from cogs.pontoon import seat_limit
@@ -149,7 +150,7 @@ def test_rules_say_what_the_engine_pays() -> None:
     text = render.rules_text(PontoonRules(pontoon_pays="single"))
     assert "Pontoons are paid single" in text
     assert "five card tricks are always paid double" in text
-    assert render.PHASE_TEXT[Phase.KITTY].count("0") >= 1  # how to add nothing
+    assert t("en", render.PHASE_TEXT[Phase.KITTY]).count("0") >= 1  # how to add nothing
 
 
 def test_display_names_are_escaped_and_ids_are_named() -> None:

@@ -97,6 +97,8 @@ class FakeUser:
     name: str
     bot: bool = False
     global_name: str | None = None
+    #: the Discord client language, sent as ``locale`` in this user's interactions
+    locale: str = "en-US"
 
     def payload(self) -> JSON:
         return {
@@ -187,6 +189,9 @@ class FakeGuild:
     roles: list[FakeRole] = field(default_factory=list)
     members: dict[int, FakeMember] = field(default_factory=dict)
     joined_at: str = field(default_factory=iso_now)
+    #: the server's preferred locale: ``preferred_locale`` in GUILD_CREATE, ``guild_locale``
+    #: (and ``guild.locale``) in its interactions
+    preferred_locale: str = "en-US"
 
     @property
     def everyone_role(self) -> FakeRole:

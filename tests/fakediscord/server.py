@@ -29,6 +29,7 @@ import secrets
 import signal
 import sys
 import time
+import unicodedata
 import zlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -723,6 +724,23 @@ class FakeDiscord:
         self.closed_dms.discard(user_of(person).id)
 
     # ================================================================= faults
+    # ----------------------------------------------------------------------- locales
+    def set_locale(self, person: Person, locale: str) -> None:
+        """The person's Discord client language (``en-US``, ``de``, ``fr``, ``hi``...):
+        sent as ``locale`` in their interactions from now on, like Discord does."""
+        user = person.user if isinstance(person, FakeMember) else person
+        user.locale = locale
+
+    def set_guild_locale(self, guild: FakeGuild, locale: str) -> None:
+        """The server's preferred locale (Server Settings -> Community -> language): sent
+        in GUILD_UPDATE, and as ``guild_locale`` in its interactions from now on."""
+        guild.preferred_locale = locale
+        if self._session is not None:
+            data = self._guild_create_payload(guild)
+            for key in ("members", "channels", "threads", "presences", "voice_states"):
+                data.pop(key, None)
+            self._spawn(self._dispatch("GUILD_UPDATE", data))
+
     def inject_fault(
         self,
         route: str,
@@ -964,7 +982,7 @@ class FakeDiscord:
             "banner": None,
             "premium_tier": 0,
             "premium_subscription_count": 0,
-            "preferred_locale": "en-GB",
+            "preferred_locale": guild.preferred_locale,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,
             "max_video_channel_users": 25,
@@ -1002,7 +1020,7 @@ class FakeDiscord:
             "channel": channel.payload(),
             "token": token,
             "version": 1,
-            "locale": "en-GB",
+            "locale": user.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": 10 * 1024 * 1024,
@@ -1013,8 +1031,12 @@ class FakeDiscord:
             if member is None:
                 raise ValueError(f"{user.name} is not a member of {guild.name}")
             payload["guild_id"] = str(guild.id)
-            payload["guild"] = {"id": str(guild.id), "locale": "en-GB", "features": []}
-            payload["guild_locale"] = "en-GB"
+            payload["guild"] = {
+                "id": str(guild.id),
+                "locale": guild.preferred_locale,
+                "features": [],
+            }
+            payload["guild_locale"] = guild.preferred_locale
             payload["member"] = member.payload(with_permissions=True)
             payload["app_permissions"] = str(guild.members[self.bot_user.id].permissions)
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
@@ -2028,6 +2050,9 @@ class FakeDiscord:
     def _store_commands(
         self, body: list[JSON], guild_id: int | None, old: list[JSON]
     ) -> list[JSON]:
+        problems = [p for cmd in body for p in command_problems(cmd)]
+        if problems:
+            raise _HTTPError(400, ERR_INVALID_FORM, {"errors": _form_errors(problems)})
         out = []
         by_name = {(c["name"], c.get("type", 1)): c for c in old}
         for cmd in body:
@@ -2406,6 +2431,90 @@ class FakeDiscord:
         if member is None:
             raise _HTTPError(404, (10007, "Unknown Member"))
         return json_response(member.payload())
+
+
+# ------------------------------------------------------------- command localizations
+#: Discord's locales (https://discord.com/developers/docs/reference#locales)
+DISCORD_LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
+
+
+def command_name_ok(name: object) -> bool:
+    """Discord's rule for chat-input command and option names (and their
+    localizations): ``^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``, lowercase where
+    the letter has a lowercase form."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 32 or name != name.lower():
+        return False
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if (
+            ch in "-_"
+            or cat[0] in "LN"
+            or 0x0900 <= ord(ch) <= 0x097F
+            or 0x0E00 <= ord(ch) <= 0x0E7F
+        ):
+            continue
+        return False
+    return True
+
+
+def command_problems(cmd: JSON, path: str = "") -> list[str]:
+    """What Discord would refuse (50035) in a command's names, descriptions, choices and
+    their localizations."""
+    out: list[str] = []
+    where = f"{path}{cmd.get('name')}"
+    chat = cmd.get("type", 1) in (1, None) or "type" not in cmd or path
+    for key in ("name_localizations", "description_localizations"):
+        for loc, text in (cmd.get(key) or {}).items():
+            if loc not in DISCORD_LOCALES:
+                out.append(f"{where}.{key}: unknown locale {loc!r}")
+            elif key == "name_localizations" and chat and not command_name_ok(text):
+                out.append(f"{where}.{key}.{loc}: invalid name {text!r}")
+            elif key == "description_localizations" and not 1 <= len(str(text)) <= 100:
+                out.append(f"{where}.{key}.{loc}: description must be 1-100 characters")
+    if chat and not command_name_ok(cmd.get("name")):
+        out.append(f"{where}.name: invalid name {cmd.get('name')!r}")
+    for choice in cmd.get("choices") or []:
+        for loc, text in (choice.get("name_localizations") or {}).items():
+            if loc not in DISCORD_LOCALES or not 1 <= len(str(text)) <= 100:
+                out.append(f"{where}.choices.{choice.get('name')}: bad localization {loc!r}")
+    for opt in cmd.get("options") or []:
+        out.extend(command_problems(opt, where + "."))
+    return out
 
 
 def die_with_parent() -> None:

@@ -1,0 +1,298 @@
+"""Every word the bot says to members, in their language: English (default), German,
+French, Hindi and Persian.
+
+Message catalogs are gettext ``.po`` files kept in the repo
+(``bot/locales/<lang>/LC_MESSAGES/messages.po``) and read with Babel when first needed, so
+a fresh clone needs no build step. Message ids are stable keys (``chips.balance.self``);
+the English text lives in the ``en`` catalog like any other language. Placeholders are
+``{name}`` (str.format); :func:`t` formats numbers for the locale and, for right-to-left
+languages, wraps every inserted value (names, cards, numbers) in Unicode bidi isolates
+(FSI ... PDI) so it stays readable inside Persian text.
+
+Text raised by code that has no message id (the engines' ``RuleError`` messages, service
+errors, close reasons) is matched against the English catalog by :func:`from_english` and
+rendered in the reader's language; anything unknown becomes a polite generic line.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import string
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Final
+
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
+
+log = logging.getLogger(__name__)
+
+LOCALES_DIR: Final = Path(__file__).resolve().parents[1] / "locales"
+DEFAULT_LOCALE: Final = "en"
+LOCALES: Final = ("en", "de", "fr", "hi", "fa")
+RTL_LOCALES: Final = frozenset({"fa"})
+LOCALE_NAMES: Final = {
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "hi": "हिन्दी",
+    "fa": "فارسی",
+}
+FSI: Final = "\u2068"  # FIRST STRONG ISOLATE
+PDI: Final = "\u2069"  # POP DIRECTIONAL ISOLATE
+
+#: message-id prefixes whose English text :func:`from_english` recognises
+REVERSE_PREFIXES: Final = ("err.", "engine.", "reason.")
+
+
+def normalize(value: object) -> str | None:
+    """A supported locale code for a Discord locale (``de``, ``en-GB``, ``fr``, ``hi``...),
+    a language code, or a ``discord.Locale``; None if the language is not supported."""
+    if value is None:
+        return None
+    text = str(getattr(value, "value", value)).strip().lower().replace("_", "-")
+    primary = text.split("-", 1)[0]
+    return primary if primary in LOCALES else None
+
+
+def resolve(*candidates: object) -> str:
+    """The first supported locale among ``candidates``, else English."""
+    for candidate in candidates:
+        found = normalize(candidate)
+        if found is not None:
+            return found
+    return DEFAULT_LOCALE
+
+
+def po_path(locale: str) -> Path:
+    return LOCALES_DIR / locale / "LC_MESSAGES" / "messages.po"
+
+
+@functools.cache
+def catalog(locale: str) -> Mapping[str, str]:
+    """message id -> text of one language (empty translations left out)."""
+    with po_path(locale).open("rb") as fh:
+        po = read_po(fh, locale=locale)
+    return {str(m.id): str(m.string) for m in po if m.id and isinstance(m.string, str) and m.string}
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The ``{name}`` placeholders of a catalog text."""
+    return frozenset(
+        name for _, name, _, _ in string.Formatter().parse(text) if name is not None and name
+    )
+
+
+def isolate(text: str) -> str:
+    """``text`` wrapped in Unicode bidi isolates (FSI ... PDI)."""
+    return f"{FSI}{text}{PDI}"
+
+
+def bidi(locale: str, text: str) -> str:
+    """``text`` isolated when ``locale`` is written right to left (for cards, names and
+    numbers put together outside :func:`t`), else unchanged."""
+    return isolate(text) if locale in RTL_LOCALES and text else text
+
+
+def num(locale: str, value: int | float | Decimal) -> str:
+    """A number punctuated for the locale. Digits are grouped from five digits on
+    (1016 · 12,345 · 12.345 · 12 345 · 12,34,567 in Hindi), as most style guides write
+    four-digit numbers without a separator."""
+    small = -10_000 < value < 10_000
+    if small:
+        return format_decimal(value, format="0.###", locale=_babel(locale))
+    return format_decimal(value, locale=_babel(locale))
+
+
+def signed(locale: str, value: int) -> str:
+    """+9, −20 or ±0 with the locale's digits grouping."""
+    if value > 0:
+        return "+" + num(locale, value)
+    if value < 0:
+        return "−" + num(locale, -value)
+    return "±0"
+
+
+def pct(locale: str, value: Fraction | float, digits: int = 2) -> str:
+    """A probability as a percentage with ``digits`` decimals (45.86% · 45,86 %)."""
+    pattern = "#,##0." + "0" * digits + "%" if digits else "#,##0%"
+    return format_percent(Decimal(float(value)), pattern, locale=_babel(locale))
+
+
+class Raw(str):
+    """A placeholder value put in exactly as it is: no number formatting, no bidi
+    isolates. For Discord markup parts such as ids in ``<#{channel}>`` or ``<t:{ts}:R>``."""
+
+    __slots__ = ()
+
+
+class Msg:
+    """A catalog message not yet rendered: put it into another message as a placeholder
+    value and it is rendered in that message's language."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def render(self, locale: str) -> str:
+        return t(locale, self.key, **self.params)
+
+    def __str__(self) -> str:
+        return self.render(DEFAULT_LOCALE)
+
+    def __repr__(self) -> str:
+        return f"Msg({self.key!r}, **{self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and (self.key, self.params) == (other.key, other.params)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def _babel(locale: str) -> str:
+    return locale if locale in LOCALES else DEFAULT_LOCALE
+
+
+def _value(locale: str, value: object) -> str:
+    if isinstance(value, Raw):
+        return str(value)
+    if isinstance(value, Msg):
+        text = value.render(locale)
+    elif isinstance(value, bool):
+        text = str(value)
+    elif isinstance(value, int | Decimal):
+        text = num(locale, value)
+    elif isinstance(value, float):
+        text = num(locale, Decimal(repr(value)))
+    else:
+        text = str(value)
+    return isolate(text) if locale in RTL_LOCALES and text else text
+
+
+def has(key: str) -> bool:
+    return key in catalog(DEFAULT_LOCALE)
+
+
+def t(locale: str, key: str, /, **params: object) -> str:
+    """The message ``key`` in ``locale`` (English if that language lacks it), with
+    ``params`` put in. Numbers are formatted for the locale; in right-to-left languages
+    every inserted value is isolated."""
+    locale = _babel(locale)
+    text = catalog(locale).get(key)
+    if text is None:
+        text = catalog(DEFAULT_LOCALE).get(key)
+        if text is None:
+            log.error("message id %r is in no catalog", key)
+            return key
+        if locale != DEFAULT_LOCALE:
+            log.warning("message id %r has no %s text", key, locale)
+            locale = DEFAULT_LOCALE
+    values = {name: _value(locale, value) for name, value in params.items()}
+    try:
+        return text.format_map(values)
+    except (KeyError, IndexError, ValueError):
+        log.exception("message %r (%s) could not be formatted with %s", key, locale, list(params))
+        return catalog(DEFAULT_LOCALE).get(key, key)
+
+
+def choose(n: int, one: str, other: str) -> str:
+    """``one`` when ``n`` is 1, else ``other`` (the catalogs keep both forms as ids)."""
+    return one if n == 1 else other
+
+
+# ------------------------------------------------------------ English text -> message id
+_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+|-?\d{1,12}")  # not ids (17+ digits)
+
+
+@functools.cache
+def _english_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    found: list[tuple[int, str, re.Pattern[str]]] = []
+    for key, text in catalog(DEFAULT_LOCALE).items():
+        if not key.startswith(REVERSE_PREFIXES):
+            continue
+        parts: list[str] = []
+        literal = 0
+        for lit, name, _, _ in string.Formatter().parse(text):
+            parts.append(re.escape(lit))
+            literal += len(lit)
+            if name:
+                group = f"(?P<{name}>.+?)" if f"(?P<{name}>" not in "".join(parts) else ".+?"
+                parts.append(group)
+        found.append((literal, key, re.compile("".join(parts), re.DOTALL)))
+    found.sort(key=lambda item: -item[0])  # the most specific pattern wins
+    return tuple((key, rx) for _, key, rx in found)
+
+
+def english_key(text: str) -> tuple[str, dict[str, object]] | None:
+    """The message id (and its placeholder values) whose English text is ``text``."""
+    for key, rx in _english_patterns():
+        match = rx.fullmatch(text)
+        if match is not None:
+            params: dict[str, object] = {}
+            for name, value in match.groupdict().items():
+                params[name] = _english_value(value)
+            return key, params
+    return None
+
+
+def _english_value(value: str) -> object:
+    """A value captured from English text: a number, a known English phrase (as a
+    :class:`Msg`, so it is translated too), or the text itself (a name, a card)."""
+    if _NUMBER.fullmatch(value):
+        return int(value.replace(",", ""))
+    found = english_key(value)
+    if found is not None:
+        return Msg(found[0], **found[1])
+    return value
+
+
+def from_english(locale: str, text: str, *, fallback: str = "err.generic.refused") -> str:
+    """``text`` (English, from code without message ids) in ``locale``. English stays as
+    it is; text the catalogs do not know becomes the ``fallback`` message."""
+    if _babel(locale) == DEFAULT_LOCALE:
+        return text
+    found = english_key(text)
+    if found is None:
+        log.warning("no message id for English text %r", text)
+        return t(locale, fallback)
+    key, params = found
+    return t(locale, key, **params)
+
+
+def all_keys() -> Iterable[str]:
+    return catalog(DEFAULT_LOCALE).keys()
+
+
+__all__ = [
+    "DEFAULT_LOCALE",
+    "FSI",
+    "LOCALES",
+    "LOCALE_NAMES",
+    "PDI",
+    "RTL_LOCALES",
+    "Msg",
+    "Raw",
+    "all_keys",
+    "bidi",
+    "catalog",
+    "choose",
+    "english_key",
+    "from_english",
+    "has",
+    "isolate",
+    "normalize",
+    "num",
+    "pct",
+    "placeholders",
+    "po_path",
+    "resolve",
+    "signed",
+    "t",
+]

@@ -1,0 +1,110 @@
+"""/language: the language the bot speaks to a member privately, and (Manage Server) the
+language of a server's public table messages."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import ServiceError, friendly
+from bot.i18n import LOCALE_NAMES, LOCALES, t
+from bot.i18n.languages import Languages, locale_of
+from bot.interactions import can_manage_guild, reply
+
+if TYPE_CHECKING:
+    from bot.app import PontoonBot
+
+Interaction = discord.Interaction[discord.Client]
+AUTO = "auto"
+CHOICES = [app_commands.Choice(name=LOCALE_NAMES[code], value=code) for code in LOCALES] + [
+    app_commands.Choice(name="Discord's language", value=AUTO)
+]
+
+
+def language_name(reader: str, code: str) -> str:
+    """``code``'s language named in the reader's language, with its own name."""
+    own = LOCALE_NAMES[code]
+    named = t(reader, f"lang.name.{code}")
+    return own if named == own else f"{named} ({own})"
+
+
+class Language(commands.Cog):
+    def __init__(self, bot: PontoonBot) -> None:
+        self.bot = bot
+
+    @property
+    def languages(self) -> Languages:
+        return self.bot.languages
+
+    @app_commands.command(
+        name="language",
+        description="The language the bot speaks to you (and in this server's tables)",
+    )
+    @app_commands.describe(
+        member="your private answers and DMs",
+        server="public table messages of this server (Manage Server)",
+    )
+    @app_commands.choices(member=CHOICES, server=CHOICES)
+    async def language(
+        self,
+        interaction: Interaction,
+        member: app_commands.Choice[str] | None = None,
+        server: app_commands.Choice[str] | None = None,
+    ) -> None:
+        langs = self.languages
+        user_id = interaction.user.id
+        guild_id = interaction.guild_id
+        lines: list[str] = []
+        try:
+            if server is not None:
+                if guild_id is None:
+                    raise ServiceError("Use this in a server channel.", key="err.server_only")
+                if not can_manage_guild(interaction):
+                    raise ServiceError(
+                        "Only members with Manage Server can change the server's language.",
+                        key="lang.need_manage",
+                    )
+            if member is not None:
+                await langs.choose_member(user_id, None if member.value == AUTO else member.value)
+            reader = await locale_of(interaction)
+            if member is not None:
+                key = "lang.member.auto" if member.value == AUTO else "lang.member.set"
+                lines.append(t(reader, key, language=language_name(reader, reader)))
+            if server is not None and guild_id is not None:
+                chosen = None if server.value == AUTO else server.value
+                await langs.choose_guild(guild_id, chosen, user_id)
+                now = await langs.guild(guild_id)
+                key = "lang.server.auto" if chosen is None else "lang.server.set"
+                lines.append(t(reader, key, language=language_name(reader, now)))
+            if not lines:
+                lines.append(await self._show(interaction, reader))
+            await reply(interaction, "\n".join(lines))
+        except Exception as exc:
+            await reply(interaction, friendly(exc, await locale_of(interaction)))
+
+    async def _show(self, interaction: Interaction, reader: str) -> str:
+        langs = self.languages
+        chosen = await langs.member_choice(interaction.user.id)
+        member_text = t(
+            reader,
+            "lang.chosen" if chosen else "lang.from_discord",
+            language=language_name(reader, reader),
+        )
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            server_text = "—"
+        else:
+            server_chosen = await langs.guild_choice(guild_id)
+            server_text = t(
+                reader,
+                "lang.server_chosen" if server_chosen else "lang.from_discord",
+                language=language_name(reader, await langs.guild(guild_id)),
+            )
+        return t(reader, "lang.show", member=member_text, server=server_text)
+
+
+async def setup(bot: PontoonBot) -> None:
+    await bot.add_cog(Language(bot))
