@@ -245,7 +245,7 @@ def saved_table(game: str, state_json: str) -> SavedTable | None:
     stakes: dict[str, int] = {}
     if game == "pontoon":
         from engine.pontoon import Table
-        from engine.pontoon.types import ESCROW
+        from engine.records import ESCROW
 
         table = Table.from_json(data["engine"])
         escrow, kitty = table.escrow, table.kitty

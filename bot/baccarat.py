@@ -47,7 +47,6 @@ from bot.storage import Move, Store, member_account, parse_account
 from bot.storage.errors import StorageError
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
-from engine.pontoon.types import Transfer
 from engine.punto_banco import (
     Bet,
     BetOutcome,
@@ -58,6 +57,7 @@ from engine.punto_banco import (
     Settlement,
     Side,
 )
+from engine.records import Transfer
 
 log = logging.getLogger(__name__)
 

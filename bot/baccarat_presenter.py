@@ -23,7 +23,6 @@ from bot.baccarat import BaccaratService, BaccaratTable, Phase
 from bot.i18n import DEFAULT_LOCALE, Raw, choose, from_english, t
 from bot.i18n.languages import languages_of
 from engine.cards import Card
-from engine.pontoon.types import Transfer
 from engine.punto_banco import (
     Bet,
     BetOutcome,
@@ -34,6 +33,7 @@ from engine.punto_banco import (
     exact_odds_for_counts,
     odds_for,
 )
+from engine.records import Transfer
 
 if TYPE_CHECKING:
     from discord.ext import commands

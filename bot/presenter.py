@@ -22,7 +22,8 @@ from bot import render
 from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
 from bot.i18n.languages import languages_of
 from bot.service import LiveTable, member_of_seat
-from engine.pontoon.types import HOUSE, ActionKind, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import ActionKind, Event, EventKind, Outcome, Phase
+from engine.records import HOUSE
 
 if TYPE_CHECKING:
     from bot.app import PontoonBot

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from bot.i18n import DEFAULT_LOCALE, Raw, bidi, from_english, num, t
 from engine.cards import parse_card
 from engine.pontoon import HandView, PontoonRules, TableView
-from engine.pontoon.types import HOUSE, Event, EventKind, Phase
+from engine.pontoon.types import Event, EventKind, Phase
+from engine.records import HOUSE
 
 Namer = Callable[[str], str]
 

@@ -36,7 +36,8 @@ from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
-from engine.pontoon.types import HOUSE, Action, ActionKind, Outcome, Phase, Transfer
+from engine.pontoon.types import Action, ActionKind, Outcome, Phase
+from engine.records import HOUSE, Transfer
 
 log = logging.getLogger(__name__)
 

@@ -36,10 +36,11 @@ class Betting(Play):
         self.round_no += 1
         self.phase = Phase.BETTING
         self._players = self._players_for_round()
+        dealt = EventKind.CARD_DEALT
         for seat in self._players:
             card = self.pack.deal()
             self._hands[seat] = [Hand([card])]
-            out.events.append(Event(EventKind.CARD_DEALT, seat, 0, (card.code,), to=seat))
+            out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
         self._banker_hand = Hand([self.pack.deal()])
         banker = self.banker
         assert banker is not None
@@ -209,15 +210,16 @@ class Betting(Play):
     def _deal_second(self, out: Outcome) -> None:
         """P-DEAL-3: a second face-down card each; the banker looks at both. A banker's
         pontoon ends the hand (P-DEAL-4). The deal checked that the pack holds enough."""
+        dealt = EventKind.CARD_DEALT
         for seat in self._active:
             card = self.pack.deal()
             self._hands[seat][0].add(card, False)
-            out.events.append(Event(EventKind.CARD_DEALT, seat, 0, (card.code,), to=seat))
+            out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
         banker_hand, banker = self._banker_hand, self.banker
         assert banker_hand is not None and banker is not None
         banker_hand.add(self.pack.deal(), False)
         self._banker_sees = True
-        out.events.append(Event(EventKind.CARD_DEALT, banker, 0, banker_hand.codes(), to=banker))
+        out.events.append(Event(dealt, banker, 0, banker_hand.codes(), to=banker))
         if self._is_pontoon(banker_hand):
             self._banker_pontoon_collects(out)
             return

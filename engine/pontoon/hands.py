@@ -139,7 +139,7 @@ class Hand:
         self, cards: Sequence[Card] = (), stake: int = 0, *, face_up: bool = False
     ) -> None:
         self.cards: list[Card] = []
-        self._codes: list[str] = []  # the cards' codes, for events and views
+        self._codes: tuple[str, ...] = ()  # the cards' codes, for events and views
         self.face_up: list[bool] = []  # per card: dealt face up (public)
         self.hard_total = 0
         self.has_ace = False
@@ -157,7 +157,7 @@ class Hand:
 
     def add(self, card: Card, face_up: bool) -> None:
         self.cards.append(card)
-        self._codes.append(card.code)
+        self._codes += (card.code,)
         self.face_up.append(face_up)
         self.hard_total += card.value
         if card.value == 1:
@@ -170,7 +170,7 @@ class Hand:
     def replace_cards(self, cards: Sequence[Card], face_up: bool) -> None:
         """New cards for the same stake (a split keeps one card, a burn deals two)."""
         self.cards = []
-        self._codes = []
+        self._codes = ()
         self.face_up = []
         self.hard_total = 0
         self.has_ace = False
@@ -179,7 +179,7 @@ class Hand:
             self.add(card, face_up)
 
     def codes(self) -> tuple[str, ...]:
-        return tuple(self._codes)
+        return self._codes
 
     def is_pontoon(self, strength: str) -> bool:
         """An ace and a ten-card as the only two cards, under ``strength`` (P-RANK-1,

@@ -169,7 +169,9 @@ class Settlement(TableState):
     def _finish_round(self, out: Outcome) -> None:
         """P-NEXT-1 / P-NEXT-2: used cards to the bottom, decide the next banker."""
         next_banker: str | None = None
-        if not self._banker_pontoon and not self.rules.house_bank:
+        # Only a declared pontoon passes the bank, and declaring one sets _pontoon_seen:
+        # most rounds have none, and skip the search.
+        if self._pontoon_seen and not self._banker_pontoon and not self.rules.house_bank:
             for seat in self._players:  # in order from the banker's left
                 if any(
                     h.status is HandStatus.PONTOON and not h.from_split for h in self._hands[seat]

@@ -164,9 +164,10 @@ class TableState:
     def _cards_in_play(self) -> list[Card]:
         """Every card dealt this round and not yet back in the pack (bust hands went back)."""
         cards: list[Card] = []
+        bust = HandStatus.BUST
         for hands in self._hands.values():
             for hand in hands:
-                if hand.status is not HandStatus.BUST:
+                if hand.status is not bust:
                     cards.extend(hand.cards)
         if self._banker_hand is not None:
             cards.extend(self._banker_hand.cards)

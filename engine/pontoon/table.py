@@ -158,8 +158,10 @@ class Table(Seating):
             out.append(PLAIN_OFFERS[ActionKind.STICK])
         may_draw = self._draw_refusal(hand, 0) is None
         if may_draw:
-            shoot_max = self._shoot_max(seat, 0) if fourth_card else None
-            out.append(LegalAction(ActionKind.TWIST, None, None, shoot_max))
+            if fourth_card:
+                out.append(LegalAction(ActionKind.TWIST, None, None, self._shoot_max(seat, 0)))
+            else:
+                out.append(PLAIN_OFFERS[ActionKind.TWIST])
         if may_draw and self._buy_refusal(hand) is None:
             least, most, _ = self._buy_range(seat, hand)
             if most >= least:
