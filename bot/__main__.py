@@ -267,10 +267,13 @@ async def backup_loop(settings: Settings, store: Store) -> None:
 
 
 # ------------------------------------------------------------- database commands
-def refuse_postgres(settings: Settings, command: str, instead: str) -> int | None:
-    """These commands work on the SQLite file; with DATABASE_URL set, say what to use."""
-    if settings.postgres_url() is None:
-        return None
+def sqlite_settings(command: str, instead: str, *, explicit_db: bool = False) -> Settings | int:
+    """The settings for a command that works on the SQLite file, or its exit status: a bad
+    setting, or DATABASE_URL naming PostgreSQL (say what to use instead) unless the
+    command was given a database file of its own (``explicit_db``)."""
+    settings = load_settings()
+    if isinstance(settings, int) or explicit_db or settings.postgres_url() is None:
+        return settings
     return fail(
         f"`python -m bot {command}` works on a SQLite database, but DATABASE_URL names a "
         f"PostgreSQL one: {instead}",
@@ -287,14 +290,11 @@ def cmd_audit(args: Sequence[str]) -> int:
 def cmd_init(args: Sequence[str]) -> int:
     if args:
         return fail("`python -m bot init` takes no arguments", EXIT_USAGE)
-    settings = load_settings()
+    settings = sqlite_settings(
+        "init", "create the database with createdb; the bot creates its tables"
+    )
     if isinstance(settings, int):
         return settings
-    refused = refuse_postgres(
-        settings, "init", "create the database with createdb; the bot creates its tables"
-    )
-    if refused is not None:
-        return refused
     return asyncio.run(init(settings))
 
 
@@ -326,13 +326,9 @@ def cmd_backup(args: Sequence[str]) -> int:
     parser.add_argument("--db", type=Path, default=None, help="default: DATABASE_PATH")
     parser.add_argument("--to", type=Path, default=None, help="a file or folder (BACKUP_DIR)")
     ns = parser.parse_args(list(args))
-    settings = load_settings()
+    settings = sqlite_settings("backup", "back it up with pg_dump", explicit_db=ns.db is not None)
     if isinstance(settings, int):
         return settings
-    if ns.db is None:
-        refused = refuse_postgres(settings, "backup", "back it up with pg_dump")
-        if refused is not None:
-            return refused
     from bot.storage import StorageError
     from bot.storage.backup import backup_database, rotate
 
@@ -363,13 +359,11 @@ def cmd_restore(args: Sequence[str]) -> int:
     parser.add_argument("file", type=Path, help="the backup to restore")
     parser.add_argument("--db", type=Path, default=None, help="default: DATABASE_PATH")
     ns = parser.parse_args(list(args))
-    settings = load_settings()
+    settings = sqlite_settings(
+        "restore", "restore a pg_dump with pg_restore", explicit_db=ns.db is not None
+    )
     if isinstance(settings, int):
         return settings
-    if ns.db is None:
-        refused = refuse_postgres(settings, "restore", "restore a pg_dump with pg_restore")
-        if refused is not None:
-            return refused
     return asyncio.run(restore(ns.file, ns.db or settings.database_path))
 
 
