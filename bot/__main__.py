@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -63,17 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def load_settings() -> Settings | int:
-    from pydantic import ValidationError
+    from bot.settings import load_settings as load
 
-    from bot.settings import Settings
-
-    try:
-        return Settings()
-    except ValidationError as exc:
-        errors = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
-        )
-        return fail(f"bad setting: {errors}", EXIT_USAGE)
+    settings = load()
+    return fail(settings, EXIT_USAGE) if isinstance(settings, str) else settings
 
 
 # ----------------------------------------------------------------------- run the bot
@@ -196,9 +190,24 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
 
     try:
         async with hold_shard_leases(store, settings, on_lost=lease_lost), bot:
-            await bot.start(
-                settings.discord_token.get_secret_value() if settings.discord_token else ""
-            )
+            token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+            try:
+                # bot.start() is login() then connect(); the login is bounded in time
+                try:
+                    await asyncio.wait_for(
+                        bot.login(token), timeout=settings.discord_login_timeout_seconds
+                    )
+                except TimeoutError:
+                    raise OSError(
+                        f"no answer to the login in {settings.discord_login_timeout_seconds:g} s"
+                    ) from None
+                await bot.connect()
+            except Exception as exc:
+                if not stopping:
+                    raise
+                # a stop asked for while starting (Ctrl-C before the gateway was ready)
+                # cuts the login or the connection short: that is the stop, not a fault
+                log.debug("start-up cut short by the stop: %r", exc)
     finally:
         for task in helpers:
             task.cancel()
@@ -215,7 +224,7 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
 async def watch_database(
     store: Store, lock: ProcessLock | None, stop: Callable[[int, str], None], every: float = 2.0
 ) -> None:
-    """Notice a deleted or replaced database file even while nobody plays, and keep the
+    """Notice a deleted, replaced or overwritten database file even while nobody plays, and keep the
     process lock's file in place (a deleted lock file is locked afresh)."""
     from bot.storage import DatabaseGone
     from bot.storage.lock import DatabaseInUse
@@ -224,6 +233,7 @@ async def watch_database(
         await asyncio.sleep(every)
         try:
             store.check_file()
+            await store.check_written_elsewhere()
             if lock is not None:
                 lock.ensure()
         except DatabaseGone:
@@ -396,5 +406,19 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
 }
 
 
+def exit_process(code: int) -> None:
+    """Exit with ``code``; when a store left a connection unclosed on purpose (its
+    database file was overwritten in place), exit without finalizers, which would close
+    it and write its log into the other program's file."""
+    from bot.storage.base import abandoned_connections
+
+    if abandoned_connections():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        logging.shutdown()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_process(main())

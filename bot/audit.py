@@ -361,9 +361,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ns = parser.parse_args(args)
     db: str | None = ns.db
     if db is None:
-        from bot.settings import Settings
+        from bot.settings import load_settings
 
-        settings = Settings()
+        settings = load_settings()
+        if isinstance(settings, str):
+            print(f"error: {settings}", file=sys.stderr)
+            return 2
         url = settings.postgres_url()
         code, text = asyncio.run(_run(url if url is not None else settings.database_path))
     elif db.startswith(("postgresql:", "postgres:")):

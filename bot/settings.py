@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = None
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    # How long logging in to Discord may take before the bot gives up (exit 5): an
+    # endpoint that accepts the connection but never answers must not hang the start.
+    discord_login_timeout_seconds: Seconds = 30
     dev_guild_id: Annotated[int, Field(gt=0)] | None = None
 
     # Sharding: how many shards the bot has in all, and which of them this process runs
@@ -244,3 +247,17 @@ class Settings(BaseSettings):
                 "DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)"
             )
         return self.discord_token.get_secret_value()
+
+
+def load_settings() -> Settings | str:
+    """The settings, or the one line that says which setting is bad (for the operator:
+    every ``python -m bot`` command reads its settings through here, never a traceback)."""
+    from pydantic import ValidationError
+
+    try:
+        return Settings()
+    except ValidationError as exc:
+        errors = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
+        )
+        return f"bad setting: {errors}"

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import sqlite3
+
 from bot.storage.accounts import escrow_account
 from bot.storage.base import Con, StoreBase, one, rows
-from bot.storage.migrations import applied_versions
+from bot.storage.errors import DatabaseCorrupt
+from bot.storage.migrations import applied_versions, load_migrations, migrate
 from bot.storage.models import AccountAudit, LedgerSnapshot, TableStatus
 from bot.storage.tables import window_nets_tx
 
@@ -33,10 +37,58 @@ _ANOMALY_CHECKS = (
         "OR t.amount <= 0 OR typeof(t.amount) <> 'integer' LIMIT 20",
         "transfer #{} is malformed (grant without source, or amount not positive)",
     ),
+    # Who owns a member account: exactly the member its members row names (a tampered
+    # row handing one member's account to another). An account without a members row is
+    # legitimate: chips may reach a member before the bot first sees them.
+    (
+        "SELECT a.id FROM accounts a JOIN members m ON m.account_id = a.id "
+        "WHERE a.kind = 'member' AND (m.guild_id <> a.guild_id OR m.user_id <> a.user_id) "
+        "LIMIT 20",
+        "account {} belongs to another member than its members row names",
+    ),
+    (
+        "SELECT m.account_id FROM members m LEFT JOIN accounts a ON a.id = m.account_id "
+        "WHERE a.id IS NULL OR a.kind <> 'member' LIMIT 20",
+        "members row of account {} names no member account",
+    ),
 )
 
 
+_SCHEMA_OBJECTS = (
+    "SELECT type, name FROM sqlite_master "
+    "WHERE name NOT LIKE 'sqlite_%' AND type IN ('table', 'index', 'trigger', 'view')"
+)
+
+
+@functools.cache
+def expected_schema() -> frozenset[tuple[str, str]]:
+    """Every table, index and trigger the migrations create (on a scratch database)."""
+    scratch = sqlite3.connect(":memory:")
+    try:
+        migrate(scratch, load_migrations())
+        return frozenset((str(t), str(n)) for t, n in scratch.execute(_SCHEMA_OBJECTS))
+    finally:
+        scratch.close()
+
+
+def check_schema_tx(con: Con) -> None:
+    """Raise :class:`DatabaseCorrupt` naming what is missing when a SQLite database lacks
+    a table, index or trigger its schema version promises (a tampered backup: a dropped
+    append-only trigger lets the ledger be rewritten; a dropped table breaks every
+    read). PostgreSQL's schema is checked by its own migrations."""
+    if not isinstance(con, sqlite3.Connection):
+        return
+    have = {(str(t), str(n)) for t, n in con.execute(_SCHEMA_OBJECTS)}
+    missing = sorted(expected_schema() - have)
+    if missing:
+        raise DatabaseCorrupt(
+            "database corrupt (schema damaged): missing "
+            + ", ".join(f"{kind} {name}" for kind, name in missing)
+        )
+
+
 def snapshot_tx(con: Con) -> LedgerSnapshot:
+    check_schema_tx(con)
     accounts = [
         AccountAudit(
             account=str(r["id"]),

@@ -81,6 +81,8 @@ async def audit_backup(backup: Path) -> tuple[bool, str]:
             return False, f"{backup} cannot be opened as a bot database: {exc}"
         try:
             report = await audit(store)
+        except StorageError as exc:
+            return False, f"{backup} cannot be read as a bot database: {exc}"
         finally:
             await store.close()
         return report.ok, report.summary()

@@ -137,6 +137,16 @@ def file_identity(path: Path) -> tuple[int, int, int] | None:
     return st.st_dev, st.st_ino, st.st_size
 
 
+def file_changed_at(path: Path) -> int | None:
+    """The inode change time (ns) of the file at ``path``; None when there is none."""
+    if str(path) == ":memory:":
+        return None
+    try:
+        return os.stat(path).st_ctime_ns
+    except FileNotFoundError:
+        return None
+
+
 def refuse_read_only(path: Path) -> None:
     """At open: refuse (:class:`DatabaseReadOnly`) a database the bot could not write -
     a file without write permission (even for root, who would otherwise ignore it) or a
@@ -273,6 +283,13 @@ class StoreBase:
         # The database file this connection opened (device, inode, size): before every
         # write the path is checked to still name that file (see check_file).
         self._file_id = file_identity(path)
+        # When the file's inode last changed (st_ctime_ns) as this store left it: read
+        # and recorded on the worker thread around every write transaction, so a change
+        # between two of this store's writes is another program writing the file in
+        # place (``cp backup.sqlite3 pontoon.sqlite3`` while the bot runs). The kernel
+        # sets ctime on every write and nobody can set it back.
+        self._changed_at = file_changed_at(path)
+        self._overwritten = False
         self._fatal: DatabaseGone | None = None
         # Called once when the database file vanished or was replaced (the process
         # should stop); the bot's runner sets it.
@@ -330,7 +347,27 @@ class StoreBase:
     async def close(self) -> None:
         if not self._closed:
             self._closed = True
-            await self._call(lambda con: con.close())
+            if self._overwritten:
+                # Closing would checkpoint this connection's write-ahead log into the
+                # file another program wrote in place, mixing two databases' pages.
+                # Leave the connection unclosed (the process is stopping) and the file
+                # exactly as the other program wrote it.
+                # Its write-ahead log and index are moved aside too, or the next opener
+                # would replay them over the new file.
+                _ABANDONED.append(self._con)
+                for suffix in ("-wal", "-shm"):
+                    journal = Path(f"{self.path}{suffix}")
+                    with contextlib.suppress(FileNotFoundError):
+                        journal.rename(f"{journal}.overwritten")
+                log.critical(
+                    "the database file %s was overwritten in place; this process's "
+                    "write-ahead log is left unapplied (moved to %s-wal.overwritten) so "
+                    "the file stays as written",
+                    self.path,
+                    self.path,
+                )
+            else:
+                await self._call(lambda con: con.close())
             self._executor.shutdown(wait=True)
 
     async def __aenter__(self) -> Self:
@@ -364,6 +401,8 @@ class StoreBase:
             why = "was replaced by another file"
         elif now[2] == 0 and self._file_id[2] > 0:
             why = "was emptied (0 bytes)"
+        elif self._overwritten:
+            why = "was overwritten in place by another program"
         else:
             return
         self._fatal = DatabaseGone(
@@ -428,7 +467,11 @@ class StoreBase:
                 log.error("write refused (%s): %s", DatabaseGone.cause, exc)
                 raise
 
+        writes = mode != "DEFERRED"
+
         def run(con: Con) -> T:
+            if writes and self._written_elsewhere():
+                raise _Overwritten()
             try:
                 con.execute(f"BEGIN {mode}")
             except sqlite3.Error as exc:
@@ -443,23 +486,69 @@ class StoreBase:
                 if isinstance(exc, sqlite3.Error):
                     raise translate_error(exc) from exc
                 raise
+            finally:
+                if writes:  # a commit may have checkpointed into the file
+                    self._changed_at = file_changed_at(self.path)
             return result
 
         try:
             return await self._call(run)
+        except _Overwritten:
+            self._overwritten = True
+            try:
+                self.check_file()
+            except DatabaseGone as exc:
+                log.error("write refused (%s): %s", DatabaseGone.cause, exc)
+                raise
+            raise AssertionError("unreachable") from None
         except StorageError as exc:
-            if mode != "DEFERRED":
+            if writes:
                 log_refusal(exc)
             raise
 
+    def _written_elsewhere(self) -> bool:
+        """On the worker thread, before a write: did another program write the file
+        since this store's last write? (See ``_changed_at``.)"""
+        if self._changed_at is None:
+            self._changed_at = file_changed_at(self.path)
+            return False
+        now = file_changed_at(self.path)
+        return now is not None and now != self._changed_at
+
+    async def check_written_elsewhere(self) -> None:
+        """For the periodic watch: raise :class:`DatabaseGone` if another program wrote
+        the database file in place (checked on the worker thread, between writes)."""
+        if self._file_id is None:
+            return
+        if await self._call(lambda con: self._written_elsewhere()):
+            self._overwritten = True
+        self.check_file()
+
     def _now(self) -> str:
         return iso(self._clock())
+
+
+class _Overwritten(Exception):
+    """Raised on the worker thread: the file was written by another program."""
+
+
+# Connections of stores whose file was overwritten in place: kept so they are never
+# closed (closing checkpoints into the file); the process is about to exit, without
+# running finalizers (see abandoned_connections and bot.__main__).
+_ABANDONED: list[Any] = []
+
+
+def abandoned_connections() -> bool:
+    """True when a store left a connection unclosed on purpose: the process must end
+    with ``os._exit`` so that no finalizer closes (and checkpoints) it."""
+    return bool(_ABANDONED)
 
 
 __all__ = [
     "TABLE_COLUMNS",
     "Con",
     "StoreBase",
+    "abandoned_connections",
     "check_amount",
     "check_reason",
     "file_identity",

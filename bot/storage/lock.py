@@ -4,6 +4,13 @@
 process. The operating system releases it when the process ends in any way (exit,
 crash, SIGKILL), so a killed bot never leaves a stale lock behind, and a second bot
 started on the same database is refused at once with the holder's process id.
+
+The sidecar's name comes from the database's resolved path, which covers a relative path,
+another working directory and a symlink, but not a hard link (two names, one file). So
+the database file itself is flocked too, as soon as it exists: any name of the same file
+meets that lock. (Linux flock locks are independent of the POSIX locks SQLite takes; the
+descriptor is closed only by release(), after the store is closed, because closing any
+descriptor of the file drops this process's POSIX locks on it.)
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ class ProcessLock:
     def __init__(self, database: Path, fd: int) -> None:
         self.database = database
         self._fd: int | None = fd
+        self._file_fd: int | None = None  # the flock on the database file itself
 
     @classmethod
     def acquire(cls, database: str | Path) -> ProcessLock:
@@ -65,7 +73,30 @@ class ProcessLock:
             raise
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        return cls(database, fd)
+        lock = cls(database, fd)
+        try:
+            lock.lock_file()
+        except BaseException:
+            lock.release()
+            raise
+        return lock
+
+    def lock_file(self) -> None:
+        """Flock the database file itself once it exists (another name of the same file,
+        a hard link, has another sidecar). Raises :class:`DatabaseInUse` when another
+        process holds it. Called at acquire and by ensure()."""
+        if self._file_fd is not None:
+            return
+        try:
+            fd = os.open(self.database, os.O_RDONLY | os.O_CLOEXEC)
+        except (FileNotFoundError, IsADirectoryError, PermissionError):
+            return  # not there yet (first start): the sidecar covers it until it is
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise DatabaseInUse(self.database, "") from None
+        self._file_fd = fd
 
     @staticmethod
     def held_elsewhere(database: str | Path) -> bool:
@@ -83,6 +114,7 @@ class ProcessLock:
         process got there first (this process must stop writing)."""
         if self._fd is None:
             return
+        self.lock_file()
         path = lock_path(self.database)
         try:
             on_disk = os.stat(path)
@@ -96,6 +128,9 @@ class ProcessLock:
         self._fd, fresh._fd = fresh._fd, None
 
     def release(self) -> None:
+        if self._file_fd is not None:
+            fd, self._file_fd = self._file_fd, None
+            os.close(fd)
         if self._fd is not None:
             fd, self._fd = self._fd, None
             with contextlib.suppress(OSError):
