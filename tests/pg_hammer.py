@@ -4,7 +4,8 @@ tests/bot/test_storage_pg_processes.py; not a test itself).
 ``python -m tests.pg_hammer URL SEED OPS``: waits for a line on stdin (so all processes
 start together), then makes OPS random moves between member ``member:1:7`` and the house,
 and bumps the version of table ``t`` now and then, and prints one JSON line: what it
-believes it did (moves that committed, refusals, table versions it wrote).
+believes it did (moves that committed, refusals, writes given up after the store's
+retries, table versions it wrote).
 """
 
 from __future__ import annotations
@@ -14,7 +15,14 @@ import json
 import random
 import sys
 
-from bot.storage import InsufficientChips, Move, StaleVersion, house_account, member_account
+from bot.storage import (
+    InsufficientChips,
+    Move,
+    StaleVersion,
+    StorageUnavailable,
+    house_account,
+    member_account,
+)
 from bot.storage.pg import PgStore
 
 GUILD, USER, CHANNEL = 1, 7, 10
@@ -26,7 +34,7 @@ async def main(url: str, seed: int, ops: int) -> dict[str, object]:
     store = await PgStore.connect(url)
     member, house = member_account(GUILD, USER), house_account(GUILD)
     net = 0  # chips this process moved into the member's account (negative: out)
-    moves = refused = stale = 0
+    moves = refused = stale = gave_up = 0
     versions: list[int] = []
     sys.stdin.readline()
     try:
@@ -42,6 +50,8 @@ async def main(url: str, seed: int, ops: int) -> dict[str, object]:
                     versions.append(rec.version + 1)
                 except StaleVersion:
                     stale += 1
+                except StorageUnavailable:  # retries used up: refused, nothing written
+                    gave_up += 1
                 continue
             amount = rng.randint(1, 60)
             out = roll < 0.6
@@ -50,6 +60,9 @@ async def main(url: str, seed: int, ops: int) -> dict[str, object]:
                 await store.apply_transfers([Move(src, dst, amount, "hammer")])
             except InsufficientChips:
                 refused += 1
+                continue
+            except StorageUnavailable:  # retries used up: refused, nothing written
+                gave_up += 1
                 continue
             moves += 1
             net += -amount if out else amount
@@ -60,6 +73,7 @@ async def main(url: str, seed: int, ops: int) -> dict[str, object]:
         "moves": moves,
         "refused": refused,
         "stale": stale,
+        "gave_up": gave_up,
         "versions": versions,
         "retries": store.retries,
     }
