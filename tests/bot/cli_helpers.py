@@ -6,6 +6,8 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -56,3 +58,31 @@ def one_error_line(run: subprocess.CompletedProcess[str]) -> str:
     assert len(errors) == 1, out
     assert all(line in errors or LOG_LINE.match(line) for line in lines), out
     return errors[0]
+
+
+@contextmanager
+def process_holding_lock(db: Path) -> Iterator[subprocess.Popen[str]]:
+    """Another process that holds the bot's process lock on ``db`` (as a running bot
+    does) until the block ends; yields it once it holds the lock."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from bot.storage.lock import ProcessLock\n"
+            "ProcessLock.acquire(sys.argv[1])\n"
+            "print('held', flush=True)\n"
+            "time.sleep(120)\n",
+            str(db),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()

@@ -14,8 +14,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +23,7 @@ from bot.audit import audit
 from bot.settings import Settings
 from bot.storage import DatabaseGone, Store
 from bot.storage.files import marker_path
-from tests.bot.cli_helpers import REPO, one_error_line, run_bot
+from tests.bot.cli_helpers import one_error_line, process_holding_lock, run_bot
 
 G = 1
 
@@ -143,27 +141,10 @@ async def test_restore_refuses_while_a_bot_holds_the_database(tmp_path: Path) ->
     await make_db(db, {5: 100})
     good = tmp_path / "good.sqlite3"
     await make_db(good, {5: 300})
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time\nfrom bot.storage.lock import ProcessLock\n"
-            "ProcessLock.acquire(sys.argv[1])\nprint('held', flush=True)\ntime.sleep(120)\n",
-            str(db),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    with process_holding_lock(db):
         run = run_bot(["restore", str(good)], db)
         assert run.returncode == 3
         assert "in use by another bot process" in one_error_line(run)
-    finally:
-        holder.kill()
-        holder.wait()
     store = await Store.open(db)
     assert await store.member_balance(G, 5) == 1100
     await store.close()

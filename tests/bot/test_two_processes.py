@@ -26,6 +26,7 @@ from bot.storage import StaleVersion, Store
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase
+from tests.bot.cli_helpers import process_holding_lock
 
 REPO = Path(__file__).resolve().parents[2]
 G, CH = 1, 10
@@ -91,24 +92,7 @@ def test_the_lock_dies_with_its_process(tmp_path: Path) -> None:
     from bot.storage.lock import DatabaseInUse, ProcessLock
 
     db = tmp_path / "bot.sqlite3"
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time\n"
-            "from bot.storage.lock import ProcessLock\n"
-            "ProcessLock.acquire(sys.argv[1])\n"
-            "print('held', flush=True)\n"
-            "time.sleep(120)\n",
-            str(db),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    with process_holding_lock(db) as holder:
         with pytest.raises(DatabaseInUse) as info:
             ProcessLock.acquire(db)
         assert str(holder.pid) in info.value.user_message
@@ -116,9 +100,6 @@ def test_the_lock_dies_with_its_process(tmp_path: Path) -> None:
         holder.wait()
         lock = ProcessLock.acquire(db)  # the OS released it with the killed process
         lock.release()
-    finally:
-        holder.kill()
-        holder.wait()
 
 
 async def test_a_stale_copy_of_a_table_can_neither_save_nor_close(tmp_path: Path) -> None:
