@@ -15,12 +15,12 @@ from discord.ext import commands
 from bot.errors import friendly
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import Languages
-from bot.i18n.translator import CatalogTranslator
-from bot.presenter import DiscordPresenter, TableButton
 from bot.service import TableService, Timers
 from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
+from bot.ui.pontoon.presenter import DiscordPresenter, TableButton
+from bot.ui.translator import CatalogTranslator
 from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)

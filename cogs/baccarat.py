@@ -20,17 +20,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.baccarat import BaccaratService, BaccaratTable, BaccaratTimers, BetReceipt
-from bot.baccarat_presenter import (
+from bot.errors import BadAmount, ServiceError, friendly, parse_amount, rule_text
+from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.i18n.languages import locale_of
+from bot.service import seat_of
+from bot.ui.baccarat.presenter import (
     BaccaratButton,
     DiscordBaccaratPresenter,
     odds_text,
     side_label,
 )
-from bot.errors import BadAmount, ServiceError, friendly, parse_amount, rule_text
-from bot.i18n import DEFAULT_LOCALE, Msg, t
-from bot.i18n.languages import locale_of
-from bot.interactions import can_manage_guild, modal_values, reply
-from bot.service import seat_of
+from bot.ui.common import can_manage_guild, modal_values, reply
 from engine.cards import RandomChance
 from engine.errors import ConfigError, EngineError, RuleError
 from engine.punto_banco import PuntoBancoRules, Side

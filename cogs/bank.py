@@ -14,8 +14,8 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly, parse_amount
 from bot.i18n import DEFAULT_LOCALE, Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
-from bot.interactions import reply
-from bot.presenter import Click, answer, display, member_action
+from bot.ui.common import reply
+from bot.ui.pontoon.presenter import Click, answer, display, member_action
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 

@@ -14,8 +14,8 @@ from bot.audit import audit
 from bot.errors import ServiceError, friendly
 from bot.i18n import DEFAULT_LOCALE, Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
-from bot.interactions import can_manage_guild, reply
 from bot.storage import member_account
+from bot.ui.common import can_manage_guild, reply
 
 if TYPE_CHECKING:
     from bot.app import PontoonBot

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly
 from bot.i18n import LOCALE_NAMES, LOCALES, t
 from bot.i18n.languages import Languages, locale_of
-from bot.interactions import can_manage_guild, reply
+from bot.ui.common import can_manage_guild, reply
 
 if TYPE_CHECKING:
     from bot.app import PontoonBot

@@ -14,8 +14,10 @@ from bot import render
 from bot.errors import BadAmount, NotSeated, ServiceError, StaleButton, friendly, parse_amount
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
-from bot.interactions import can_manage_guild, modal_values, reply
-from bot.presenter import (
+from bot.render import rules_text
+from bot.service import LiveTable, seat_of
+from bot.ui.common import can_manage_guild, modal_values, reply
+from bot.ui.pontoon.presenter import (
     ACT_KIND,
     Click,
     TableButton,
@@ -24,8 +26,6 @@ from bot.presenter import (
     display,
     member_action,
 )
-from bot.render import rules_text
-from bot.service import LiveTable, seat_of
 from engine.errors import ConfigError, EngineError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase

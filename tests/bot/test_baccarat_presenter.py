@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.baccarat import BaccaratService, BaccaratTable
-from bot.baccarat_presenter import (
+from bot.storage import GuildSettings, Store
+from bot.ui.baccarat.presenter import (
     BUTTON_ID,
     BaccaratButton,
     DiscordBaccaratPresenter,
@@ -19,7 +20,6 @@ from bot.baccarat_presenter import (
     odds_text,
     summary_embed,
 )
-from bot.storage import GuildSettings, Store
 from engine.cards import RandomChance, parse_cards
 from engine.punto_banco import (
     Bet,

@@ -11,8 +11,8 @@ import pytest
 
 from bot import render
 from bot.i18n import t
-from bot.presenter import DiscordPresenter, display, table_view
 from bot.service import LiveTable
+from bot.ui.pontoon.presenter import DiscordPresenter, display, table_view
 from cogs.pontoon import seat_limit
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules, Table
@@ -81,9 +81,9 @@ def test_long_hostile_names_and_many_seats_stay_within_discord_limits() -> None:
     names = {s: ("**@everyone** `x`" + "é" * 300) for s in IDS[:20]}
     live = live_table(20, names=names)
     p = presenter()
-    p.rounds[live.table_id] = __import__("bot.presenter", fromlist=["RoundState"]).RoundState(
-        lines=["🔄 " + "x" * 500] * 40
-    )
+    p.rounds[live.table_id] = __import__(
+        "bot.ui.pontoon.presenter", fromlist=["RoundState"]
+    ).RoundState(lines=["🔄 " + "x" * 500] * 40)
     em = p.embed(live)
     embed_limits_ok(em)
     text = str(em.to_dict())
@@ -185,7 +185,7 @@ def test_fitted_never_fails_on_absurd_input() -> None:
 async def test_the_writer_keeps_one_edit_in_flight_and_draws_the_latest_state() -> None:
     import asyncio
 
-    from bot.presenter import TableWriter
+    from bot.ui.pontoon.presenter import TableWriter
 
     live = live_table(2)
     drawn: list[int] = []

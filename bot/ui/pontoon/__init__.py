@@ -1,0 +1,1 @@
+"""Pontoon in Discord: the table message, its buttons and forms."""
