@@ -19,7 +19,9 @@ from bot.service import TableService, Timers
 from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
-from bot.ui.pontoon.presenter import DiscordPresenter, TableButton
+from bot.ui.common import GameBot
+from bot.ui.pontoon.controls import TableButton
+from bot.ui.pontoon.presenter import DiscordPresenter
 from bot.ui.translator import CatalogTranslator
 from engine.cards import RandomChance
 
@@ -34,11 +36,13 @@ EXTENSIONS: Sequence[str] = (
 )
 
 
-class PontoonBot(commands.Bot):
+class PontoonBot(GameBot):
     """discord.py bot holding the store, the table service and the presenter.
 
     ``make_bot`` picks this plain, single-connection bot or, when SHARD_COUNT is set,
     :class:`ShardedPontoonBot`."""
+
+    presenter: DiscordPresenter
 
     def __init__(self, settings: Settings, store: Store, **client_options: Any) -> None:
         intents = discord.Intents.default()

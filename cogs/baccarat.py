@@ -1,5 +1,6 @@
-"""/baccarat commands and the betting buttons: thin adapters from Discord to the
-BaccaratService (bot/baccarat.py).
+"""/baccarat commands: thin adapters from Discord to the BaccaratService
+(bot/baccarat.py). The betting message's buttons and the bet form, and what a click or a
+submit does, are in bot/ui/baccarat.
 
 This extension builds its own service and presenter in ``setup`` (so the Pontoon bot
 needs no change to host it), hooks it to the Pontoon TableService both ways (one table
@@ -13,175 +14,25 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.baccarat import BaccaratService, BaccaratTable, BaccaratTimers, BetReceipt
-from bot.errors import BadAmount, ServiceError, friendly, parse_amount, rule_text
-from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.baccarat import BaccaratService, BaccaratTable, BaccaratTimers
+from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
-from bot.service import seat_of
-from bot.ui.baccarat.presenter import (
-    BaccaratButton,
-    DiscordBaccaratPresenter,
-    odds_text,
-    side_label,
-)
-from bot.ui.common import can_manage_guild, modal_values, reply
+from bot.ui.baccarat.controls import MODAL_PREFIX, BaccaratButton, handle_modal
+from bot.ui.baccarat.presenter import DiscordBaccaratPresenter
+from bot.ui.baccarat.text import odds_text, placed, receipt_text, refused
+from bot.ui.common import GameBot, Interaction, can_manage_guild, reply
 from engine.cards import RandomChance
-from engine.errors import ConfigError, EngineError, RuleError
+from engine.errors import ConfigError, EngineError
 from engine.punto_banco import PuntoBancoRules, Side
 
-if TYPE_CHECKING:
-    from bot.app import PontoonBot
-
 log = logging.getLogger(__name__)
-
-Interaction = discord.Interaction[discord.Client]
-MODAL_PREFIX = "pbm:"
-AMOUNT_FIELD = "amount"
-SIDES = ("punto", "banco", "egalite")
-
-
-def service_of(bot: discord.Client) -> BaccaratService:
-    service = getattr(bot, "baccarat", None)
-    if not isinstance(service, BaccaratService):
-        raise ServiceError(
-            "Punto Banco is not running on this bot right now.", key="err.pb.not_running"
-        )
-    return service
-
-
-def refused(exc: BaseException, locale: str = DEFAULT_LOCALE) -> str:
-    if isinstance(exc, RuleError):
-        return t(locale, "pb.refused", text=rule_text(locale, exc), rule=exc.rule)
-    return friendly(exc, locale)
-
-
-def receipt_text(receipt: BetReceipt, done: Msg, locale: str = DEFAULT_LOCALE) -> str:
-    bets = ", ".join(
-        t(locale, "pb.bet", side=side_label(locale, b.side), amount=b.amount) for b in receipt.bets
-    ) or t(locale, "pb.receipt.none")
-    return t(locale, "pb.receipt", done=done, bets=bets, balance=receipt.balance)
-
-
-class BetModal(discord.ui.Modal):
-    """Asks for the stake. Its submit is handled by :func:`handle_modal` via the cog's
-    ``on_interaction`` listener, from the custom id alone (the same path before and after
-    a restart), so ``on_submit`` does nothing here."""
-
-    def __init__(
-        self,
-        table_id: str,
-        side: Side,
-        round_no: int,
-        default: int | None,
-        locale: str = DEFAULT_LOCALE,
-    ) -> None:
-        super().__init__(
-            title=t(locale, "pb.modal.title", side=side_label(locale, side), coup=round_no),
-            custom_id=f"{MODAL_PREFIX}{table_id}:{side.value}:{round_no}",
-            timeout=600,
-        )
-        self.add_item(
-            discord.ui.TextInput(
-                label=t(locale, "pb.modal.label"),
-                custom_id=AMOUNT_FIELD,
-                placeholder=t(locale, "pb.modal.placeholder"),
-                default=str(default) if default else None,
-                required=True,
-                max_length=12,
-            )
-        )
-
-    async def on_submit(self, interaction: Interaction) -> None:  # type: ignore[override]
-        return None
-
-
-async def handle_button(interaction: Interaction, table_id: str, act: str, round_no: int) -> None:
-    """What a click on a ``pb:`` button does."""
-    locale = await locale_of(interaction)
-    try:
-        service = service_of(interaction.client)
-        live = service.get(table_id)
-        seat = seat_of(interaction.user.id)
-        if act == "odds":
-            await reply(interaction, odds_text(live.engine.rules, live.engine.shoe, locale))
-            return
-        if round_no != live.round:
-            raise ServiceError(
-                "That button belongs to a betting window that has closed; nothing was "
-                "changed. Use the buttons on the newest table message.",
-                key="err.pb.stale",
-            )
-        if act in SIDES:
-            side = Side(act)
-            current = {b.side: b.amount for b in live.engine.bets_of(seat)}
-            last = {b.side: b.amount for b in live.engine.last_bets_of(seat)}
-            default = current.get(side) or last.get(side)
-            await interaction.response.send_modal(
-                BetModal(table_id, side, round_no, default, locale)
-            )
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        if act == "repeat":
-            receipt = await service.repeat(
-                table_id, interaction.user.id, round_no=round_no, name=interaction.user.display_name
-            )
-            await interaction.followup.send(
-                receipt_text(receipt, Msg("pb.repeated"), locale), ephemeral=True
-            )
-        elif act == "withdraw":
-            receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
-            await interaction.followup.send(
-                receipt_text(receipt, Msg("pb.withdrawn"), locale), ephemeral=True
-            )
-        else:
-            raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
-    except (ServiceError, EngineError) as exc:
-        await reply(interaction, refused(exc, locale))
-    except Exception as exc:
-        log.exception("button %s on %s failed", act, table_id)
-        await reply(interaction, friendly(exc, locale))
-
-
-def _placed(locale: str, amount: int, side: Side) -> Msg:
-    return Msg("pb.placed", amount=amount, side=side_label(locale, side))
-
-
-async def handle_modal(interaction: Interaction) -> None:
-    """A submitted bet form: ``pbm:{table}:{side}:{round}`` plus the amount typed."""
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = str(data.get("custom_id", ""))
-    locale = await locale_of(interaction)
-    try:
-        parts = custom_id[len(MODAL_PREFIX) :].split(":")
-        if len(parts) != 3 or parts[1] not in SIDES or not parts[2].isdigit():
-            raise ServiceError("That form is not known to this bot.", key="err.unknown_form")
-        table_id, side, round_text = parts
-        amount = parse_amount(modal_values(data).get(AMOUNT_FIELD), "bet")
-        service = service_of(interaction.client)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        receipt = await service.bet(
-            table_id,
-            interaction.user.id,
-            Side(side),
-            amount,
-            round_no=int(round_text),
-            name=interaction.user.display_name,
-        )
-        await interaction.followup.send(
-            receipt_text(receipt, _placed(locale, amount, Side(side)), locale),
-            ephemeral=True,
-        )
-    except (ServiceError, EngineError) as exc:
-        await reply(interaction, refused(exc, locale))
-    except Exception as exc:
-        log.exception("bet form %s failed", custom_id)
-        await reply(interaction, friendly(exc, locale))
 
 
 class Baccarat(
@@ -190,7 +41,7 @@ class Baccarat(
     group_description="Punto Banco (mini baccarat): bet on Punto, Banco or Egalité",
 ):
     def __init__(
-        self, bot: PontoonBot, service: BaccaratService, presenter: DiscordBaccaratPresenter
+        self, bot: GameBot, service: BaccaratService, presenter: DiscordBaccaratPresenter
     ) -> None:
         self.bot = bot
         self.service = service
@@ -308,7 +159,7 @@ class Baccarat(
                 name=interaction.user.display_name,
             )
             await reply(
-                interaction, receipt_text(receipt, _placed(locale, stake, Side(side)), locale)
+                interaction, receipt_text(receipt, placed(locale, stake, Side(side)), locale)
             )
         except (ServiceError, EngineError, BadAmount) as exc:
             await reply(interaction, refused(exc, locale))
@@ -388,7 +239,7 @@ class Baccarat(
             await reply(interaction, friendly(exc, locale))
 
 
-def _hook(bot: PontoonBot, service: BaccaratService) -> None:
+def _hook(bot: GameBot, service: BaccaratService) -> None:
     """One table per channel whatever the game; chips in play at one game at a time."""
     pontoon = bot.service
     service.channel_checks.append(lambda channel_id: channel_id in pontoon.by_channel)
@@ -399,7 +250,7 @@ def _hook(bot: PontoonBot, service: BaccaratService) -> None:
     pontoon.busy_checks.append(service.member_has_bets)
 
 
-def _unhook(bot: PontoonBot, service: BaccaratService) -> None:
+def _unhook(bot: GameBot, service: BaccaratService) -> None:
     pontoon = bot.service
     pontoon.channel_checks[:] = [c for c in pontoon.channel_checks if c != service.has_table]
     pontoon.busy_checks[:] = [c for c in pontoon.busy_checks if c != service.member_has_bets]
@@ -408,7 +259,7 @@ def _unhook(bot: PontoonBot, service: BaccaratService) -> None:
     bot.remove_dynamic_items(BaccaratButton)
 
 
-async def setup(bot: PontoonBot) -> None:
+async def setup(bot: GameBot) -> None:
     settings = bot.settings
     seconds = float(settings.baccarat_betting_seconds)
     seed = getattr(settings, "shuffle_seed", None)  # tests only: reproducible shoes

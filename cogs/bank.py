@@ -1,83 +1,24 @@
 """/bank sell|kitty|auction|bid: selling the bank (P-SELL-1), the Shoot Pontoon kitty and
-the auction of the bank when the kitty is empty (P-SHOOT-1/8)."""
+the auction of the bank when the kitty is empty (P-SHOOT-1/8). The offer's Accept button
+is in bot/ui/pontoon/bank.py."""
 
 from __future__ import annotations
-
-import logging
-import re
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError, friendly, parse_amount
-from bot.i18n import DEFAULT_LOCALE, Raw, t
+from bot.i18n import Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
-from bot.ui.common import reply
-from bot.ui.pontoon.presenter import Click, answer, display, member_action
+from bot.ui.common import Click, GameBot, Interaction, answer, display, member_action, reply
+from bot.ui.pontoon.bank import AcceptBank
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 
-if TYPE_CHECKING:
-    from bot.app import PontoonBot
-
-log = logging.getLogger(__name__)
-Interaction = discord.Interaction[discord.Client]
-
-
-class AcceptBank(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"bk:(?P<table>[0-9a-f]+):(?P<buyer>[0-9]+):(?P<price>[0-9]+)",
-):
-    """The buyer's Accept button on a bank offer; works across restarts."""
-
-    def __init__(
-        self, table_id: str, buyer_id: int, price: int, locale: str = DEFAULT_LOCALE
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t(locale, "bank.accept", price=price),
-                style=discord.ButtonStyle.success,
-                custom_id=f"bk:{table_id}:{buyer_id}:{price}",
-            )
-        )
-        self.table_id = table_id
-        self.buyer_id = buyer_id
-        self.price = price
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls,
-        interaction: Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> AcceptBank:
-        return cls(match["table"], int(match["buyer"]), int(match["price"]))
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        bot: PontoonBot = interaction.client  # type: ignore[assignment]
-        locale = await locale_of(interaction)
-        try:
-            if interaction.user.id != self.buyer_id:
-                raise ServiceError("This offer is for someone else.", key="err.bank.not_you")
-            await interaction.response.defer()
-            await bot.service.accept_bank(self.table_id, interaction.user.id)
-            if interaction.message is not None:
-                accepted = t(await public_locale_of(interaction), "bank.accepted")
-                await interaction.message.edit(
-                    content=f"{interaction.message.content}\n{accepted}", view=None
-                )
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
-        except Exception as exc:
-            log.exception("accepting the bank failed")
-            await reply(interaction, friendly(exc, locale))
-
 
 class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon bank"):
-    def __init__(self, bot: PontoonBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -192,5 +133,5 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
 
-async def setup(bot: PontoonBot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Bank(bot))

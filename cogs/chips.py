@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -15,10 +14,7 @@ from bot.errors import ServiceError, friendly
 from bot.i18n import DEFAULT_LOCALE, Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
 from bot.storage import member_account
-from bot.ui.common import can_manage_guild, reply
-
-if TYPE_CHECKING:
-    from bot.app import PontoonBot
+from bot.ui.common import GameBot, can_manage_guild, reply
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
@@ -33,7 +29,7 @@ def _guild(interaction: Interaction) -> int:
 
 
 class Chips(commands.Cog):
-    def __init__(self, bot: PontoonBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="balance", description="Your chips (or another member's)")
@@ -204,7 +200,7 @@ class Chips(commands.Cog):
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
 
-async def setup(bot: PontoonBot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Chips(bot))
 
 

@@ -3,8 +3,6 @@ language of a server's public table messages."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -12,10 +10,7 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly
 from bot.i18n import LOCALE_NAMES, LOCALES, t
 from bot.i18n.languages import Languages, locale_of
-from bot.ui.common import can_manage_guild, reply
-
-if TYPE_CHECKING:
-    from bot.app import PontoonBot
+from bot.ui.common import GameBot, can_manage_guild, reply
 
 Interaction = discord.Interaction[discord.Client]
 AUTO = "auto"
@@ -32,7 +27,7 @@ def language_name(reader: str, code: str) -> str:
 
 
 class Language(commands.Cog):
-    def __init__(self, bot: PontoonBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
     @property
@@ -106,5 +101,5 @@ class Language(commands.Cog):
         return t(reader, "lang.show", member=member_text, server=server_text)
 
 
-async def setup(bot: PontoonBot) -> None:
+async def setup(bot: GameBot) -> None:
     await bot.add_cog(Language(bot))

@@ -1,15 +1,63 @@
-"""Small discord.py helpers every cog shares: answering privately, reading modal fields."""
+"""Small discord.py helpers every game and cog shares: the bot as this layer sees it,
+answering privately, reading modal fields, display names, and the click whose answer
+may carry the new table."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from typing import Any
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 import discord
+from discord.ext import commands
+
+from bot import render
+from bot.i18n.languages import Languages
+from bot.service import LiveTable, TableService
+from bot.settings import Settings
+from bot.sharding import ShardPlan
+from bot.storage import Store
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[discord.Client]
+ANSWER_BY_SECONDS = 2.2  # a click not answered by then is acknowledged (Discord allows 3 s)
+
+
+class PontoonPresenter(Protocol):
+    """What buttons, forms and commands ask of the Pontoon presenter
+    (:class:`bot.ui.pontoon.presenter.DiscordPresenter`, which also draws those buttons:
+    naming it here would be an import circle)."""
+
+    last_bet: dict[tuple[str, str], int]  # (table, seat) -> last stake
+
+    def remember(self, live: LiveTable, interaction: Interaction) -> None: ...
+
+    def hand_summary(self, live: LiveTable, seat: str, locale: str | None = None) -> str: ...
+
+    def name_ids(self, live: LiveTable, text: str, locale: str | None = None) -> str: ...
+
+
+class GameBot(commands.Bot):
+    """The bot as the Discord-facing code and the cogs see it. The one that runs is
+    :class:`bot.app.PontoonBot` (start-up code, which builds these); this class only names
+    what it carries, so nothing here or in the cogs imports the start-up layer."""
+
+    settings: Settings
+    store: Store
+    shard_plan: ShardPlan
+    languages: Languages
+    service: TableService
+    presenter: PontoonPresenter
+
+
+def bot_of(interaction: Interaction) -> GameBot:
+    """The bot an interaction came to (always a :class:`GameBot` in this process)."""
+    return interaction.client  # type: ignore[return-value]
 
 
 async def reply(interaction: Interaction, text: str, *, ephemeral: bool = True) -> None:
@@ -47,3 +95,105 @@ def can_manage_guild(interaction: Interaction) -> bool:
     """The member has Manage Server in this server."""
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)
+
+
+def display(raw: str) -> str:
+    """A display name as players read it: shortened, markdown escaped, never a mention."""
+    text = discord.utils.escape_mentions(render.shorten(raw.strip() or "?", render.NAME_MAX))
+    return discord.utils.escape_markdown(text)
+
+
+@dataclass
+class Click:
+    """A member's interaction whose answer may carry the new table (an UPDATE_MESSAGE
+    callback on the table message). Exactly one of the presenter, the watchdog or the cog
+    claims the answer."""
+
+    interaction: Interaction
+    table_id: str
+    claimed: bool = False
+    updated: bool = False  # answered with the new table
+    done: bool = False  # its handling is over (a task started meanwhile must not use it)
+
+    def claim(self) -> bool:
+        if self.claimed or self.interaction.response.is_done():
+            return False
+        self.claimed = True
+        return True
+
+
+@dataclass
+class _Acting:
+    """Set while a member's action is handled. Tasks started meanwhile (a table's timer)
+    inherit the context variable, so it is the flag, not the variable, that counts."""
+
+    active: bool = True
+
+
+# The member action being handled in this task (None: a timer or the bot itself).
+CURRENT_CLICK: ContextVar[Click | None] = ContextVar("pontoon_click", default=None)
+MEMBER_ACTION: ContextVar[_Acting | None] = ContextVar("pontoon_member_action", default=None)
+
+
+def acting_member() -> bool:
+    """A member's own action is being handled (not a timer's)."""
+    acting = MEMBER_ACTION.get()
+    return acting is not None and acting.active
+
+
+@contextlib.contextmanager
+def member_action(click: Click | None = None) -> Iterator[Click | None]:
+    """Mark the code inside as a member's own action (so nothing is said to have timed
+    out); with ``click``, the table change it causes is answered on that interaction."""
+    acting = _Acting()
+    t1 = MEMBER_ACTION.set(acting)
+    t2 = CURRENT_CLICK.set(click)
+    watchdog: asyncio.TimerHandle | None = None
+    if click is not None:
+        watchdog = asyncio.get_running_loop().call_later(
+            ANSWER_BY_SECONDS, lambda: asyncio.ensure_future(_late_ack(click))
+        )
+    try:
+        yield click
+    finally:
+        acting.active = False
+        if click is not None:
+            click.done = True
+        if watchdog is not None:
+            watchdog.cancel()
+        CURRENT_CLICK.reset(t2)
+        MEMBER_ACTION.reset(t1)
+
+
+async def _late_ack(click: Click) -> None:
+    """The change took too long to answer with: acknowledge now (the writer edits)."""
+    if click.claim():
+        interaction = click.interaction
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.message is None:  # a slash command: its answer comes privately
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+
+
+async def answer(click: Click, text: str) -> None:
+    """The member's private answer: the interaction's own response when still free, else
+    a followup (after the watchdog acknowledged or the table update answered)."""
+    interaction = click.interaction
+    try:
+        if click.claim():
+            await interaction.response.send_message(text, ephemeral=True)
+        else:
+            await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s", interaction.id)
+
+
+async def acknowledge(click: Click) -> None:
+    """Nothing to show on this click's message (the writer draws it): an empty ack."""
+    if click.claim():
+        with contextlib.suppress(discord.HTTPException):
+            if click.interaction.message is None:
+                await click.interaction.response.defer(ephemeral=True)
+            else:
+                await click.interaction.response.defer()

@@ -9,17 +9,9 @@ import pytest
 
 from bot.baccarat import BaccaratService, BaccaratTable
 from bot.storage import GuildSettings, Store
-from bot.ui.baccarat.presenter import (
-    BUTTON_ID,
-    BaccaratButton,
-    DiscordBaccaratPresenter,
-    banco_note,
-    betting_embed,
-    betting_view,
-    deal_text,
-    odds_text,
-    summary_embed,
-)
+from bot.ui.baccarat.controls import BUTTON_ID, BaccaratButton, betting_view
+from bot.ui.baccarat.presenter import DiscordBaccaratPresenter, betting_embed, summary_embed
+from bot.ui.baccarat.text import banco_note, deal_text, odds_text
 from engine.cards import RandomChance, parse_cards
 from engine.punto_banco import (
     Bet,

@@ -12,8 +12,9 @@ import pytest
 from bot import render
 from bot.i18n import t
 from bot.service import LiveTable
-from bot.ui.pontoon.presenter import DiscordPresenter, display, table_view
-from cogs.pontoon import seat_limit
+from bot.ui.common import display
+from bot.ui.pontoon.controls import seat_limit, table_view
+from bot.ui.pontoon.presenter import DiscordPresenter, RoundState
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
@@ -81,9 +82,7 @@ def test_long_hostile_names_and_many_seats_stay_within_discord_limits() -> None:
     names = {s: ("**@everyone** `x`" + "é" * 300) for s in IDS[:20]}
     live = live_table(20, names=names)
     p = presenter()
-    p.rounds[live.table_id] = __import__(
-        "bot.ui.pontoon.presenter", fromlist=["RoundState"]
-    ).RoundState(lines=["🔄 " + "x" * 500] * 40)
+    p.rounds[live.table_id] = RoundState(lines=["🔄 " + "x" * 500] * 40)
     em = p.embed(live)
     embed_limits_ok(em)
     text = str(em.to_dict())

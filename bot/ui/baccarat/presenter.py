@@ -2,37 +2,35 @@
 dealt card by card in one edited message, the payout summary, the odds.
 
 The service (bot/baccarat.py) calls this after every committed change; nothing here
-changes a game. The text builders are plain functions so they can be tested without
-Discord.
+changes a game. Its words come from bot/ui/baccarat/text.py (plain functions, tested
+without Discord); the buttons from bot/ui/baccarat/controls.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Sequence
-from decimal import Decimal
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot import i18n
 from bot.baccarat import BaccaratService, BaccaratTable, Phase
 from bot.i18n import DEFAULT_LOCALE, Raw, choose, from_english, t
 from bot.i18n.languages import languages_of
-from engine.cards import Card
-from engine.punto_banco import (
-    Bet,
-    BetOutcome,
-    CoupResult,
-    PuntoBancoRules,
-    Shoe,
-    Side,
-    exact_odds_for_counts,
-    odds_for,
+from bot.ui.baccarat.controls import betting_view
+from bot.ui.baccarat.text import (
+    banco_note,
+    bet_text,
+    bets_lines,
+    deal_text,
+    hand_text,
+    rules_line,
+    side_label,
+    side_totals,
+    signed,
 )
+from engine.punto_banco import Bet, BetOutcome, CoupResult, Side
 from engine.records import Transfer
 
 if TYPE_CHECKING:
@@ -40,152 +38,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[discord.Client]
 
-SIDE_LABEL = {Side.PUNTO: "Punto", Side.BANCO: "Banco", Side.EGALITE: "Egalité"}
-SIDE_EMOJI = {Side.PUNTO: "🔵", Side.BANCO: "🔴", Side.EGALITE: "🟢"}
-BUTTON_ID = re.compile(r"pb:(?P<table>[0-9a-f]+):(?P<act>[a-z]+):(?P<round>[0-9]+)")
-
-
-class BaccaratButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=BUTTON_ID.pattern,
-):
-    """Every button of a betting message: ``pb:{table}:{act}:{round}``. The id carries the
-    table and the coup being bet on, so buttons work after a restart and a button of an
-    earlier betting window is refused politely."""
-
-    def __init__(
-        self,
-        table_id: str,
-        act: str,
-        round_no: int,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        emoji: str | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or act,
-                style=style,
-                custom_id=f"pb:{table_id}:{act}:{round_no}",
-                disabled=disabled,
-                emoji=emoji,
-            )
-        )
-        self.table_id = table_id
-        self.act = act
-        self.round_no = round_no
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls,
-        interaction: Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> BaccaratButton:
-        return cls(match["table"], match["act"], int(match["round"]))
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        from cogs.baccarat import handle_button  # the cog owns what a click does
-
-        await handle_button(interaction, self.table_id, self.act, self.round_no)
-
-
-# (act, label message id, style, emoji) of the betting message's buttons, in order.
-BUTTONS: list[tuple[str, str, discord.ButtonStyle, str | None]] = [
-    ("punto", "pb.side.punto", discord.ButtonStyle.primary, None),
-    ("banco", "pb.side.banco", discord.ButtonStyle.danger, None),
-    ("egalite", "pb.side.egalite", discord.ButtonStyle.success, None),
-    ("repeat", "pb.button.repeat", discord.ButtonStyle.secondary, "🔁"),
-    ("withdraw", "pb.button.withdraw", discord.ButtonStyle.secondary, None),
-    ("odds", "pb.button.odds", discord.ButtonStyle.secondary, None),
-]
-
-
-def betting_view(
-    live: BaccaratTable,
-    *,
-    closed: bool = False,
-    round_no: int | None = None,
-    locale: str = DEFAULT_LOCALE,
-) -> discord.ui.View:
-    """The buttons of a betting message (``round_no``: the coup it was for, default the
-    coup being bet on now), labelled in the server's language."""
-    view = discord.ui.View(timeout=None)
-    for act, label, style, emoji in BUTTONS:
-        view.add_item(
-            BaccaratButton(
-                live.table_id,
-                act,
-                live.round if round_no is None else round_no,
-                label=t(locale, label),
-                style=style,
-                emoji=emoji,
-                disabled=closed and act != "odds",
-            )
-        )
-    return view
-
-
-# ---------------------------------------------------------------------- text builders
-def side_label(locale: str, side: Side) -> str:
-    return t(locale, f"pb.side.{side.value}")
-
-
-def pct(value: Fraction | float, digits: int = 2, locale: str = DEFAULT_LOCALE) -> str:
-    return i18n.pct(locale, value, digits)
-
-
-def chips(n: int, locale: str = DEFAULT_LOCALE) -> str:
-    return i18n.num(locale, n)
-
-
-def signed(n: int, locale: str = DEFAULT_LOCALE) -> str:
-    return i18n.signed(locale, n)
-
-
-def _packs(locale: str, packs: int) -> str:
-    return t(locale, "pb.packs.one" if packs == 1 else "pb.packs.other", packs=packs)
-
-
-def rules_line(rules: PuntoBancoRules, locale: str = DEFAULT_LOCALE) -> str:
-    return t(
-        locale,
-        "pb.rules",
-        packs=_packs(locale, rules.packs),
-        tableau=t(locale, f"pb.tableau.{rules.tableau}"),
-        min=rules.min_bet,
-        max=rules.max_bet,
-        commission=rules.banco_commission_pct,
-        tie=rules.tie_pays,
-    )
-
-
-def _bet(locale: str, side: Side, amount: int) -> str:
-    return t(locale, "pb.bet", side=side_label(locale, side), amount=amount)
-
-
-def bets_lines(live: BaccaratTable, bets: Sequence[Bet], locale: str = DEFAULT_LOCALE) -> list[str]:
-    by_bettor: dict[str, list[str]] = {}
-    for bet in bets:
-        by_bettor.setdefault(bet.bettor, []).append(_bet(locale, bet.side, bet.amount))
-    return [
-        t(locale, "pb.bets.line", name=live.name(seat), bets=", ".join(parts))
-        for seat, parts in by_bettor.items()
-    ]
-
-
-def side_totals(bets: Sequence[Bet], locale: str = DEFAULT_LOCALE) -> str:
-    totals = dict.fromkeys(Side, 0)
-    for bet in bets:
-        totals[bet.side] += bet.amount
-    return " · ".join(_bet(locale, s, totals[s]) for s in Side)
-
-
+# ------------------------------------------------------------------------ embeds
 def betting_embed(
     live: BaccaratTable,
     *,
@@ -251,81 +105,6 @@ def betting_embed(
     return em
 
 
-def hand_text(cards: Sequence[Card]) -> str:
-    return "  ".join(c.pretty for c in cards) if cards else "—"
-
-
-def total_of(cards: Sequence[Card]) -> int:
-    return sum(c.baccarat_value for c in cards) % 10
-
-
-def deal_text(result: CoupResult, shown: int, locale: str = DEFAULT_LOCALE) -> str:
-    """The coup message after ``shown`` cards have been turned (B-DEAL-1 order)."""
-    coup = result.coup
-    dealt = coup.dealt[:shown]
-    punto = [c for s, c in dealt if s is Side.PUNTO]
-    banco = [c for s, c in dealt if s is Side.BANCO]
-    lines = [
-        t(locale, "pb.deal.head", coup=result.coup_no)
-        + (t(locale, "pb.deal.reshuffled") if result.shuffled else "")
-    ]
-    for side, cards in ((Side.PUNTO, punto), (Side.BANCO, banco)):
-        lines.append(
-            t(
-                locale,
-                "pb.deal.hand",
-                emoji=SIDE_EMOJI[side],
-                side=side_label(locale, side),
-                cards=hand_text(cards),
-                total=total_of(cards),
-            )
-        )
-    p2, b2 = total_of(coup.punto[:2]), total_of(coup.banco[:2])
-    finished = shown >= len(coup.dealt)
-    if coup.punto_third is not None and shown >= 5:
-        lines.append(t(locale, "pb.deal.punto_draws", total=p2))
-    if finished:
-        if coup.natural:
-            lines.append(t(locale, "pb.deal.natural"))
-        else:
-            if coup.punto_third is None:
-                lines.append(t(locale, "pb.deal.punto_stands", total=p2))
-            rule = "B-BANCO-1" if coup.punto_third is None else "B-BANCO-2"
-            key = "pb.deal.banco_draws" if coup.banco_third is not None else "pb.deal.banco_stands"
-            lines.append(t(locale, key, total=b2, rule=rule))
-        if coup.winner is Side.EGALITE:
-            lines.append(t(locale, "pb.deal.tie", punto=coup.punto_total, banco=coup.banco_total))
-        else:
-            lose = coup.banco_total if coup.winner is Side.PUNTO else coup.punto_total
-            win = coup.punto_total if coup.winner is Side.PUNTO else coup.banco_total
-            lines.append(
-                t(
-                    locale,
-                    "pb.deal.wins",
-                    side=side_label(locale, coup.winner),
-                    win=win,
-                    lose=lose,
-                )
-            )
-    else:
-        lines.append("…")
-    return "\n".join(lines)
-
-
-def banco_note(rules: PuntoBancoRules, stake: int, won: int, locale: str = DEFAULT_LOCALE) -> str:
-    exact = Fraction(stake * (100 - rules.banco_commission_pct), 100)
-    if exact.denominator == 1:
-        return t(locale, "pb.note.exact", commission=rules.banco_commission_pct, amount=stake - won)
-    return t(
-        locale,
-        "pb.note.rounded",
-        stake=stake,
-        paid=100 - rules.banco_commission_pct,
-        exact=Decimal(exact.numerator) / Decimal(exact.denominator),
-        won=won,
-    )
-
-
 def summary_embed(
     live: BaccaratTable,
     result: CoupResult,
@@ -365,7 +144,7 @@ def summary_embed(
     net: dict[str, int] = {}
     for r in result.settlement.results:
         bet = r.bet
-        stake = _bet(locale, bet.side, bet.amount)
+        stake = bet_text(locale, bet.side, bet.amount)
         if r.outcome is BetOutcome.WIN:
             text = t(locale, "pb.summary.won", stake=stake, net=signed(r.net, locale))
             if bet.side is Side.BANCO:
@@ -398,79 +177,6 @@ def summary_embed(
         )
     )
     return em
-
-
-def odds_text(
-    rules: PuntoBancoRules, shoe: Shoe | None = None, locale: str = DEFAULT_LOCALE
-) -> str:
-    """The table's exact probabilities and house edge per bet, and the real Banco edge
-    of small whole-chip stakes (winnings rounded down)."""
-    odds = odds_for(rules)
-    edges = odds.edges(rules)
-    no_tie = 1 - odds.tie
-    L = locale
-
-    def p(value: Fraction | float, digits: int = 2) -> str:
-        return pct(value, digits, L)
-
-    lines = [
-        t(
-            L,
-            "pb.odds.head",
-            packs=_packs(L, rules.packs),
-            tableau=t(L, f"pb.tableau.{rules.tableau}"),
-        ),
-        t(
-            L,
-            "pb.odds.chances",
-            banco=p(odds.banco),
-            punto=p(odds.punto),
-            tie=p(odds.tie),
-            natural=p(odds.natural),
-        ),
-        t(L, "pb.odds.edge_head"),
-        t(
-            L,
-            "pb.odds.banco",
-            edge=p(edges["banco"], 3),
-            commission=rules.banco_commission_pct,
-            decided=p(edges["banco"] / no_tie, 3),
-        ),
-        t(L, "pb.odds.punto", edge=p(edges["punto"], 3), decided=p(edges["punto"] / no_tie, 3)),
-        t(L, "pb.odds.tie", edge=p(edges["tie"], 3), tie=rules.tie_pays),
-    ]
-    if rules.banco_commission_pct:
-        multiple = rules.exact_banco_stake_multiple
-        candidates = {rules.min_bet, 1, 5, 10, 15, 19, multiple, 2 * multiple - 1, 100}
-        stakes = sorted(s for s in candidates if rules.min_bet <= s <= rules.max_bet)[:8]
-        parts = [
-            t(L, "pb.odds.stake", stake=s, edge=p(odds.edges_for_stake(rules, s)["banco"], 2))
-            + (t(L, "pb.odds.stake_pays", won=rules.banco_winnings(s)) if s < multiple else "")
-            for s in stakes
-        ]
-        advice = t(
-            L,
-            "pb.odds.advice.ok" if rules.max_bet >= multiple else "pb.odds.advice.small",
-            multiple=multiple,
-        )
-        lines += [
-            t(L, "pb.odds.stakes_head"),
-            " · ".join(parts),
-            t(L, "pb.odds.warning", edge=p(edges["banco"], 2), advice=advice),
-        ]
-    if shoe is not None and not shoe.needs_shuffle:
-        now = exact_odds_for_counts(shoe.value_counts(), rules.tableau)
-        lines.append(
-            t(
-                L,
-                "pb.odds.shoe",
-                cards=len(shoe),
-                banco=p(now.banco),
-                punto=p(now.punto),
-                tie=p(now.tie),
-            )
-        )
-    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------ presenter
@@ -632,12 +338,7 @@ class DiscordBaccaratPresenter:
 
 
 __all__ = [
-    "BUTTONS",
-    "BaccaratButton",
     "DiscordBaccaratPresenter",
     "betting_embed",
-    "betting_view",
-    "deal_text",
-    "odds_text",
     "summary_embed",
 ]

@@ -6,15 +6,13 @@ The service calls this after every committed change. Nothing here changes a game
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import time
 from collections import defaultdict
-from collections.abc import Coroutine, Iterator
-from contextvars import ContextVar
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -22,11 +20,10 @@ from bot import render
 from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
 from bot.i18n.languages import languages_of
 from bot.service import LiveTable, member_of_seat
-from engine.pontoon.types import ActionKind, Event, EventKind, Outcome, Phase
+from bot.ui.common import CURRENT_CLICK, GameBot, acting_member, display
+from bot.ui.pontoon.controls import table_view
+from engine.pontoon.types import Event, EventKind, Outcome, Phase
 from engine.records import HOUSE
-
-if TYPE_CHECKING:
-    from bot.app import PontoonBot
 
 log = logging.getLogger(__name__)
 
@@ -35,107 +32,9 @@ REFRESH_RETRIES = 6  # re-render a table message whose edit failed, after 5, 10,
 REFRESH_RETRY_SECONDS = 5.0
 INTERACTION_TTL = 14 * 60  # followup tokens live 15 minutes
 RESTART_CHECK_SECONDS = 0.05
-ANSWER_BY_SECONDS = 2.2  # a click not answered by then is acknowledged (Discord allows 3 s)
 NO_PINGS = discord.AllowedMentions.none()
 FIRST_CARD_PHASES = (Phase.KITTY, Phase.BETTING, Phase.DOUBLING, Phase.SHOOTING)
-Interaction = discord.Interaction[discord.Client]
 SEAT_ID = re.compile(r"(?<![<@#&\d])\d{15,21}(?!\d)")
-
-
-@dataclass
-class Click:
-    """A member's interaction whose answer may carry the new table (an UPDATE_MESSAGE
-    callback on the table message). Exactly one of the presenter, the watchdog or the cog
-    claims the answer."""
-
-    interaction: Interaction
-    table_id: str
-    claimed: bool = False
-    updated: bool = False  # answered with the new table
-    done: bool = False  # its handling is over (a task started meanwhile must not use it)
-
-    def claim(self) -> bool:
-        if self.claimed or self.interaction.response.is_done():
-            return False
-        self.claimed = True
-        return True
-
-
-@dataclass
-class _Acting:
-    """Set while a member's action is handled. Tasks started meanwhile (a table's timer)
-    inherit the context variable, so it is the flag, not the variable, that counts."""
-
-    active: bool = True
-
-
-# The member action being handled in this task (None: a timer or the bot itself).
-CURRENT_CLICK: ContextVar[Click | None] = ContextVar("pontoon_click", default=None)
-MEMBER_ACTION: ContextVar[_Acting | None] = ContextVar("pontoon_member_action", default=None)
-
-
-def acting_member() -> bool:
-    """A member's own action is being handled (not a timer's)."""
-    acting = MEMBER_ACTION.get()
-    return acting is not None and acting.active
-
-
-@contextlib.contextmanager
-def member_action(click: Click | None = None) -> Iterator[Click | None]:
-    """Mark the code inside as a member's own action (so nothing is said to have timed
-    out); with ``click``, the table change it causes is answered on that interaction."""
-    acting = _Acting()
-    t1 = MEMBER_ACTION.set(acting)
-    t2 = CURRENT_CLICK.set(click)
-    watchdog: asyncio.TimerHandle | None = None
-    if click is not None:
-        watchdog = asyncio.get_running_loop().call_later(
-            ANSWER_BY_SECONDS, lambda: asyncio.ensure_future(_late_ack(click))
-        )
-    try:
-        yield click
-    finally:
-        acting.active = False
-        if click is not None:
-            click.done = True
-        if watchdog is not None:
-            watchdog.cancel()
-        CURRENT_CLICK.reset(t2)
-        MEMBER_ACTION.reset(t1)
-
-
-async def _late_ack(click: Click) -> None:
-    """The change took too long to answer with: acknowledge now (the writer edits)."""
-    if click.claim():
-        interaction = click.interaction
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.message is None:  # a slash command: its answer comes privately
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await interaction.response.defer()
-
-
-async def answer(click: Click, text: str) -> None:
-    """The member's private answer: the interaction's own response when still free, else
-    a followup (after the watchdog acknowledged or the table update answered)."""
-    interaction = click.interaction
-    try:
-        if click.claim():
-            await interaction.response.send_message(text, ephemeral=True)
-        else:
-            await interaction.followup.send(text, ephemeral=True)
-    except discord.HTTPException:
-        log.exception("could not answer interaction %s", interaction.id)
-
-
-async def acknowledge(click: Click) -> None:
-    """Nothing to show on this click's message (the writer draws it): an empty ack."""
-    if click.claim():
-        with contextlib.suppress(discord.HTTPException):
-            if click.interaction.message is None:
-                await click.interaction.response.defer(ephemeral=True)
-            else:
-                await click.interaction.response.defer()
 
 
 @dataclass
@@ -145,150 +44,6 @@ class RoundState:
     lines: list[str] = field(default_factory=list)
     results: list[str] = field(default_factory=list)
     over: bool = False
-
-
-class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"pt:(?P<table>[0-9a-f]+):(?P<act>[a-z_]+):(?P<version>[0-9]+)",
-):
-    """Every button on a table message. The custom id carries the table, the action and the
-    state version, so buttons keep working after a restart and stale ones are refused."""
-
-    def __init__(
-        self,
-        table_id: str,
-        act: str,
-        version: int,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or act,
-                style=style,
-                custom_id=f"pt:{table_id}:{act}:{version}",
-                disabled=disabled,
-                row=row,
-            )
-        )
-        self.table_id = table_id
-        self.act = act
-        self.version = version
-
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: discord.ui.Button[discord.ui.View],
-        match: object,
-        /,
-    ) -> TableButton:
-        m = match  # re.Match[str]
-        return cls(m["table"], m["act"], int(m["version"]))  # type: ignore[index]
-
-    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:  # type: ignore[override]
-        from cogs.pontoon import handle_button  # the cog owns what a click does
-
-        await handle_button(interaction, self.table_id, self.act, self.version)
-
-
-# (action, label message id, style, row) of every button a table message may carry, in order.
-BUTTONS: list[tuple[str, str, discord.ButtonStyle, int]] = [
-    ("join", "pt.button.join", discord.ButtonStyle.success, 0),
-    ("leave", "pt.button.leave", discord.ButtonStyle.secondary, 0),
-    ("deal", "pt.button.deal", discord.ButtonStyle.primary, 0),
-    ("kitty", "pt.button.kitty", discord.ButtonStyle.secondary, 0),
-    ("cards", "pt.button.cards", discord.ButtonStyle.secondary, 0),
-    ("bet", "pt.button.bet", discord.ButtonStyle.primary, 1),
-    ("same_bet", "pt.button.same_bet", discord.ButtonStyle.primary, 1),
-    ("double", "pt.button.double", discord.ButtonStyle.danger, 1),
-    ("no_double", "pt.button.no_double", discord.ButtonStyle.secondary, 1),
-    ("shoot", "pt.button.shoot", discord.ButtonStyle.primary, 1),
-    ("buy", "pt.button.buy", discord.ButtonStyle.primary, 2),
-    ("twist", "pt.button.twist", discord.ButtonStyle.primary, 2),
-    ("stick", "pt.button.stick", discord.ButtonStyle.success, 2),
-    ("split", "pt.button.split", discord.ButtonStyle.secondary, 3),
-    ("declare", "pt.button.declare", discord.ButtonStyle.success, 3),
-    ("burn", "pt.button.burn", discord.ButtonStyle.danger, 3),
-]
-
-# In the banker's turn the play buttons are the banker's, and say so.
-BANKER_LABELS = {"twist": "pt.button.banker_twist", "stick": "pt.button.banker_stay"}
-
-ACT_KIND: dict[str, ActionKind] = {
-    "join": ActionKind.JOIN,
-    "leave": ActionKind.LEAVE,
-    "bet": ActionKind.BET,
-    "same_bet": ActionKind.BET,
-    "double": ActionKind.DOUBLE,
-    "no_double": ActionKind.NO_DOUBLE,
-    "shoot": ActionKind.SHOOT,
-    "buy": ActionKind.BUY,
-    "twist": ActionKind.TWIST,
-    "stick": ActionKind.STICK,
-    "split": ActionKind.SPLIT,
-    "declare": ActionKind.DECLARE,
-    "burn": ActionKind.BURN,
-    "kitty": ActionKind.KITTY,
-}
-
-
-def legal_union(live: LiveTable) -> set[str]:
-    """Names of the buttons someone at the table may use right now."""
-    eng = live.engine
-    kinds: set[ActionKind] = set()
-    for seat in eng.seats:
-        kinds.update(la.kind for la in eng.legal_actions(seat))
-    names = {name for name, kind in ACT_KIND.items() if kind in kinds}
-    if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
-        names.update({"join", "deal"})
-        if len(eng.seats) > 0:
-            names.add("leave")
-    if "bet" in names:
-        names.add("same_bet")
-    names.add("cards")
-    return names
-
-
-def shown_buttons(live: LiveTable) -> list[str]:
-    rules = live.engine.rules
-    hide = set()
-    if not rules.shoot:
-        hide.update({"kitty", "shoot"})
-    if not rules.banker_doubles:
-        hide.update({"double", "no_double"})
-    if rules.burn == "off":
-        hide.add("burn")
-    return [b[0] for b in BUTTONS if b[0] not in hide]
-
-
-def table_view(
-    live: LiveTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
-) -> discord.ui.View:
-    """The table message's buttons, labelled in the server's language."""
-    view = discord.ui.View(timeout=None)
-    enabled = set() if closed else legal_union(live)
-    shown = shown_buttons(live)
-    banker_turn = live.engine.phase is Phase.BANKER
-    for name, label, style, row in BUTTONS:
-        if name not in shown:
-            continue
-        key = BANKER_LABELS.get(name, label) if banker_turn else label
-        view.add_item(
-            TableButton(
-                live.table_id,
-                name,
-                live.engine.version,
-                label=t(locale, key),
-                style=style,
-                disabled=name not in enabled,
-                row=row,
-            )
-        )
-    return view
 
 
 class TableWriter:
@@ -353,7 +108,7 @@ class TableWriter:
 class DiscordPresenter:
     """The service's Presenter, speaking discord.py."""
 
-    def __init__(self, bot: PontoonBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
         self.writer = TableWriter(self)
@@ -758,9 +513,3 @@ class DiscordPresenter:
         for key in [k for k in self.last_bet if k[0] == live.table_id]:
             self.last_bet.pop(key, None)
         self.rounds.pop(live.table_id, None)
-
-
-def display(raw: str) -> str:
-    """A display name as players read it: shortened, markdown escaped, never a mention."""
-    text = discord.utils.escape_mentions(render.shorten(raw.strip() or "?", render.NAME_MAX))
-    return discord.utils.escape_markdown(text)

@@ -1,0 +1,237 @@
+"""The Punto Banco betting message's buttons and its bet form, and what a click or a
+submit does: thin adapters from Discord to the BaccaratService (bot/baccarat.py).
+
+Custom ids (kept exactly, so buttons and open forms work after a restart):
+``pb:{table}:{act}:{round}`` for a button, ``pbm:{table}:{side}:{round}`` for a form.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+
+from bot.baccarat import BaccaratService, BaccaratTable
+from bot.errors import ServiceError, friendly, parse_amount
+from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.i18n.languages import locale_of
+from bot.service import seat_of
+from bot.ui.baccarat.text import odds_text, placed, receipt_text, refused, side_label
+from bot.ui.common import Interaction, modal_values, reply
+from engine.errors import EngineError
+from engine.punto_banco import Side
+
+log = logging.getLogger(__name__)
+
+BUTTON_ID = re.compile(r"pb:(?P<table>[0-9a-f]+):(?P<act>[a-z]+):(?P<round>[0-9]+)")
+MODAL_PREFIX = "pbm:"
+AMOUNT_FIELD = "amount"
+SIDES = ("punto", "banco", "egalite")
+
+
+# ------------------------------------------------------------------------------ buttons
+class BaccaratButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=BUTTON_ID.pattern,
+):
+    """Every button of a betting message: ``pb:{table}:{act}:{round}``. The id carries the
+    table and the coup being bet on, so buttons work after a restart and a button of an
+    earlier betting window is refused politely."""
+
+    def __init__(
+        self,
+        table_id: str,
+        act: str,
+        round_no: int,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        emoji: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or act,
+                style=style,
+                custom_id=f"pb:{table_id}:{act}:{round_no}",
+                disabled=disabled,
+                emoji=emoji,
+            )
+        )
+        self.table_id = table_id
+        self.act = act
+        self.round_no = round_no
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls,
+        interaction: Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> BaccaratButton:
+        return cls(match["table"], match["act"], int(match["round"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await handle_button(interaction, self.table_id, self.act, self.round_no)
+
+
+# (act, label message id, style, emoji) of the betting message's buttons, in order.
+BUTTONS: list[tuple[str, str, discord.ButtonStyle, str | None]] = [
+    ("punto", "pb.side.punto", discord.ButtonStyle.primary, None),
+    ("banco", "pb.side.banco", discord.ButtonStyle.danger, None),
+    ("egalite", "pb.side.egalite", discord.ButtonStyle.success, None),
+    ("repeat", "pb.button.repeat", discord.ButtonStyle.secondary, "🔁"),
+    ("withdraw", "pb.button.withdraw", discord.ButtonStyle.secondary, None),
+    ("odds", "pb.button.odds", discord.ButtonStyle.secondary, None),
+]
+
+
+def betting_view(
+    live: BaccaratTable,
+    *,
+    closed: bool = False,
+    round_no: int | None = None,
+    locale: str = DEFAULT_LOCALE,
+) -> discord.ui.View:
+    """The buttons of a betting message (``round_no``: the coup it was for, default the
+    coup being bet on now), labelled in the server's language."""
+    view = discord.ui.View(timeout=None)
+    for act, label, style, emoji in BUTTONS:
+        view.add_item(
+            BaccaratButton(
+                live.table_id,
+                act,
+                live.round if round_no is None else round_no,
+                label=t(locale, label),
+                style=style,
+                emoji=emoji,
+                disabled=closed and act != "odds",
+            )
+        )
+    return view
+
+
+# ------------------------------------------------------------------------- the bet form
+class BetModal(discord.ui.Modal):
+    """Asks for the stake. Its submit is handled by :func:`handle_modal` via the cog's
+    ``on_interaction`` listener, from the custom id alone (the same path before and after
+    a restart), so ``on_submit`` does nothing here."""
+
+    def __init__(
+        self,
+        table_id: str,
+        side: Side,
+        round_no: int,
+        default: int | None,
+        locale: str = DEFAULT_LOCALE,
+    ) -> None:
+        super().__init__(
+            title=t(locale, "pb.modal.title", side=side_label(locale, side), coup=round_no),
+            custom_id=f"{MODAL_PREFIX}{table_id}:{side.value}:{round_no}",
+            timeout=600,
+        )
+        self.add_item(
+            discord.ui.TextInput(
+                label=t(locale, "pb.modal.label"),
+                custom_id=AMOUNT_FIELD,
+                placeholder=t(locale, "pb.modal.placeholder"),
+                default=str(default) if default else None,
+                required=True,
+                max_length=12,
+            )
+        )
+
+    async def on_submit(self, interaction: Interaction) -> None:  # type: ignore[override]
+        return None
+
+
+# -------------------------------------------------------- what a click or a submit does
+def service_of(bot: discord.Client) -> BaccaratService:
+    service = getattr(bot, "baccarat", None)
+    if not isinstance(service, BaccaratService):
+        raise ServiceError(
+            "Punto Banco is not running on this bot right now.", key="err.pb.not_running"
+        )
+    return service
+
+
+async def handle_button(interaction: Interaction, table_id: str, act: str, round_no: int) -> None:
+    """What a click on a ``pb:`` button does."""
+    locale = await locale_of(interaction)
+    try:
+        service = service_of(interaction.client)
+        live = service.get(table_id)
+        seat = seat_of(interaction.user.id)
+        if act == "odds":
+            await reply(interaction, odds_text(live.engine.rules, live.engine.shoe, locale))
+            return
+        if round_no != live.round:
+            raise ServiceError(
+                "That button belongs to a betting window that has closed; nothing was "
+                "changed. Use the buttons on the newest table message.",
+                key="err.pb.stale",
+            )
+        if act in SIDES:
+            side = Side(act)
+            current = {b.side: b.amount for b in live.engine.bets_of(seat)}
+            last = {b.side: b.amount for b in live.engine.last_bets_of(seat)}
+            default = current.get(side) or last.get(side)
+            await interaction.response.send_modal(
+                BetModal(table_id, side, round_no, default, locale)
+            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if act == "repeat":
+            receipt = await service.repeat(
+                table_id, interaction.user.id, round_no=round_no, name=interaction.user.display_name
+            )
+            await interaction.followup.send(
+                receipt_text(receipt, Msg("pb.repeated"), locale), ephemeral=True
+            )
+        elif act == "withdraw":
+            receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
+            await interaction.followup.send(
+                receipt_text(receipt, Msg("pb.withdrawn"), locale), ephemeral=True
+            )
+        else:
+            raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
+    except (ServiceError, EngineError) as exc:
+        await reply(interaction, refused(exc, locale))
+    except Exception as exc:
+        log.exception("button %s on %s failed", act, table_id)
+        await reply(interaction, friendly(exc, locale))
+
+
+async def handle_modal(interaction: Interaction) -> None:
+    """A submitted bet form: ``pbm:{table}:{side}:{round}`` plus the amount typed."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    locale = await locale_of(interaction)
+    try:
+        parts = custom_id[len(MODAL_PREFIX) :].split(":")
+        if len(parts) != 3 or parts[1] not in SIDES or not parts[2].isdigit():
+            raise ServiceError("That form is not known to this bot.", key="err.unknown_form")
+        table_id, side, round_text = parts
+        amount = parse_amount(modal_values(data).get(AMOUNT_FIELD), "bet")
+        service = service_of(interaction.client)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        receipt = await service.bet(
+            table_id,
+            interaction.user.id,
+            Side(side),
+            amount,
+            round_no=int(round_text),
+            name=interaction.user.display_name,
+        )
+        await interaction.followup.send(
+            receipt_text(receipt, placed(locale, amount, Side(side)), locale),
+            ephemeral=True,
+        )
+    except (ServiceError, EngineError) as exc:
+        await reply(interaction, refused(exc, locale))
+    except Exception as exc:
+        log.exception("bet form %s failed", custom_id)
+        await reply(interaction, friendly(exc, locale))

@@ -1,0 +1,473 @@
+"""The Pontoon table message's buttons and its amount form, and what a click or a
+submit does: thin adapters from Discord to the TableService.
+
+Custom ids (kept exactly, so buttons and open forms work after a restart):
+``pt:{table}:{act}:{version}`` for a button, ``ptm:{table}:{act}:{version}`` for a form.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot import render
+from bot.errors import NotSeated, ServiceError, StaleButton, friendly, parse_amount
+from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.i18n.languages import locale_of
+from bot.service import LiveTable, seat_of
+from bot.ui.common import (
+    Click,
+    GameBot,
+    Interaction,
+    acknowledge,
+    answer,
+    bot_of,
+    member_action,
+    modal_values,
+    reply,
+)
+from engine.errors import EngineError
+from engine.pontoon import PontoonRules
+from engine.pontoon.types import ActionKind, Phase
+
+log = logging.getLogger(__name__)
+
+
+# ------------------------------------------------------------------------------ buttons
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"pt:(?P<table>[0-9a-f]+):(?P<act>[a-z_]+):(?P<version>[0-9]+)",
+):
+    """Every button on a table message. The custom id carries the table, the action and the
+    state version, so buttons keep working after a restart and stale ones are refused."""
+
+    def __init__(
+        self,
+        table_id: str,
+        act: str,
+        version: int,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or act,
+                style=style,
+                custom_id=f"pt:{table_id}:{act}:{version}",
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.table_id = table_id
+        self.act = act
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls,
+        interaction: discord.Interaction[discord.Client],
+        item: discord.ui.Button[discord.ui.View],
+        match: object,
+        /,
+    ) -> TableButton:
+        m = match  # re.Match[str]
+        return cls(m["table"], m["act"], int(m["version"]))  # type: ignore[index]
+
+    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:  # type: ignore[override]
+        await handle_button(interaction, self.table_id, self.act, self.version)
+
+
+# (action, label message id, style, row) of every button a table message may carry, in order.
+BUTTONS: list[tuple[str, str, discord.ButtonStyle, int]] = [
+    ("join", "pt.button.join", discord.ButtonStyle.success, 0),
+    ("leave", "pt.button.leave", discord.ButtonStyle.secondary, 0),
+    ("deal", "pt.button.deal", discord.ButtonStyle.primary, 0),
+    ("kitty", "pt.button.kitty", discord.ButtonStyle.secondary, 0),
+    ("cards", "pt.button.cards", discord.ButtonStyle.secondary, 0),
+    ("bet", "pt.button.bet", discord.ButtonStyle.primary, 1),
+    ("same_bet", "pt.button.same_bet", discord.ButtonStyle.primary, 1),
+    ("double", "pt.button.double", discord.ButtonStyle.danger, 1),
+    ("no_double", "pt.button.no_double", discord.ButtonStyle.secondary, 1),
+    ("shoot", "pt.button.shoot", discord.ButtonStyle.primary, 1),
+    ("buy", "pt.button.buy", discord.ButtonStyle.primary, 2),
+    ("twist", "pt.button.twist", discord.ButtonStyle.primary, 2),
+    ("stick", "pt.button.stick", discord.ButtonStyle.success, 2),
+    ("split", "pt.button.split", discord.ButtonStyle.secondary, 3),
+    ("declare", "pt.button.declare", discord.ButtonStyle.success, 3),
+    ("burn", "pt.button.burn", discord.ButtonStyle.danger, 3),
+]
+
+# In the banker's turn the play buttons are the banker's, and say so.
+BANKER_LABELS = {"twist": "pt.button.banker_twist", "stick": "pt.button.banker_stay"}
+
+ACT_KIND: dict[str, ActionKind] = {
+    "join": ActionKind.JOIN,
+    "leave": ActionKind.LEAVE,
+    "bet": ActionKind.BET,
+    "same_bet": ActionKind.BET,
+    "double": ActionKind.DOUBLE,
+    "no_double": ActionKind.NO_DOUBLE,
+    "shoot": ActionKind.SHOOT,
+    "buy": ActionKind.BUY,
+    "twist": ActionKind.TWIST,
+    "stick": ActionKind.STICK,
+    "split": ActionKind.SPLIT,
+    "declare": ActionKind.DECLARE,
+    "burn": ActionKind.BURN,
+    "kitty": ActionKind.KITTY,
+}
+
+
+def legal_union(live: LiveTable) -> set[str]:
+    """Names of the buttons someone at the table may use right now."""
+    eng = live.engine
+    kinds: set[ActionKind] = set()
+    for seat in eng.seats:
+        kinds.update(la.kind for la in eng.legal_actions(seat))
+    names = {name for name, kind in ACT_KIND.items() if kind in kinds}
+    if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
+        names.update({"join", "deal"})
+        if len(eng.seats) > 0:
+            names.add("leave")
+    if "bet" in names:
+        names.add("same_bet")
+    names.add("cards")
+    return names
+
+
+def shown_buttons(live: LiveTable) -> list[str]:
+    rules = live.engine.rules
+    hide = set()
+    if not rules.shoot:
+        hide.update({"kitty", "shoot"})
+    if not rules.banker_doubles:
+        hide.update({"double", "no_double"})
+    if rules.burn == "off":
+        hide.add("burn")
+    return [b[0] for b in BUTTONS if b[0] not in hide]
+
+
+def table_view(
+    live: LiveTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
+) -> discord.ui.View:
+    """The table message's buttons, labelled in the server's language."""
+    view = discord.ui.View(timeout=None)
+    enabled = set() if closed else legal_union(live)
+    shown = shown_buttons(live)
+    banker_turn = live.engine.phase is Phase.BANKER
+    for name, label, style, row in BUTTONS:
+        if name not in shown:
+            continue
+        key = BANKER_LABELS.get(name, label) if banker_turn else label
+        view.add_item(
+            TableButton(
+                live.table_id,
+                name,
+                live.engine.version,
+                label=t(locale, key),
+                style=style,
+                disabled=name not in enabled,
+                row=row,
+            )
+        )
+    return view
+
+
+# ---------------------------------------------------------------------- the amount form
+MODAL_PREFIX = "ptm:"
+# Modal submits are handled from the custom id alone, so an open modal still works after a
+# restart: ptm:{table}:{act}:{version}
+AMOUNT_FIELD = "amount"
+SHOOT_FIELD = "shoot"
+
+
+class AmountModal(discord.ui.Modal):
+    """Asks for a chip amount (and, on a fourth card in Shoot mode, a shoot bet)."""
+
+    def __init__(
+        self,
+        table_id: str,
+        act: str,
+        version: int,
+        title: str,
+        *,
+        with_shoot: bool,
+        hint: str,
+        locale: str = DEFAULT_LOCALE,
+    ) -> None:
+        super().__init__(
+            title=title, custom_id=f"{MODAL_PREFIX}{table_id}:{act}:{version}", timeout=600
+        )
+        self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
+            label=t(locale, "pt.modal.amount"),
+            custom_id=AMOUNT_FIELD,
+            placeholder=hint,
+            max_length=12,
+        )
+        self.add_item(self.amount)
+        if with_shoot:
+            self.shoot: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
+                label=t(locale, "pt.modal.shoot"),
+                custom_id=SHOOT_FIELD,
+                required=False,
+                max_length=12,
+            )
+            self.add_item(self.shoot)
+
+    async def on_submit(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await handle_modal(interaction)
+
+
+def _range_hint(
+    live: LiveTable, seat: str, kind: ActionKind, locale: str = DEFAULT_LOCALE
+) -> tuple[str, bool]:
+    for la in live.engine.legal_actions(seat):
+        if la.kind is kind:
+            hint = ""
+            if la.min_amount is not None and la.max_amount is not None:
+                hint = t(locale, "pt.modal.hint", min=la.min_amount, max=la.max_amount)
+            return hint, bool(la.shoot_max)
+    return "", False
+
+
+#: message id of each amount form's title
+MODAL_TITLES = {
+    "bet": "pt.modal.bet",
+    "buy": "pt.modal.buy",
+    "shoot": "pt.modal.shoot_title",
+    "kitty": "pt.modal.kitty",
+}
+
+
+# -------------------------------------------------------- what a click or a submit does
+async def handle_button(interaction: Interaction, table_id: str, act: str, version: int) -> None:
+    bot = bot_of(interaction)
+    service = bot.service
+    click: Click | None = None
+    locale = await locale_of(interaction)
+    try:
+        live = service.get(table_id)
+        bot.presenter.remember(live, interaction)
+        seat = seat_of(interaction.user.id)
+        if act == "cards":
+            await interaction.response.send_message(
+                bot.presenter.hand_summary(live, seat, locale)
+                if seat in live.engine.seats
+                else t(locale, "pt.not_seated_here"),
+                ephemeral=True,
+            )
+            return
+        if act in MODAL_TITLES:
+            kind = ACT_KIND[act]
+            if seat not in live.engine.seats:
+                raise NotSeated()
+            if act != "bet" and version != live.engine.version:
+                raise StaleButton()
+            hint, with_shoot = _range_hint(live, seat, kind, locale)
+            if not hint and kind is not ActionKind.SHOOT and kind is not ActionKind.KITTY:
+                # Not legal for this seat now: say why; nothing changes.
+                raise _why_not(live, seat, kind)
+            modal = AmountModal(
+                table_id,
+                act,
+                version,
+                render.form_title(
+                    t(locale, MODAL_TITLES[act]), live.engine.private_view(seat), locale
+                ),
+                with_shoot=with_shoot,
+                hint=hint or t(locale, "amount.what.amount"),
+                locale=locale,
+            )
+            # Not kept as a live Modal: members at one table share the custom id, so a live
+            # modal could swallow or drop another member's submit. Every submit is answered
+            # from its custom id alone (Pontoon.on_interaction -> handle_modal).
+            modal.stop()
+            await interaction.response.send_modal(modal)
+            return
+        click = Click(interaction, table_id)
+        with member_action(click):
+            if act == "deal":
+                await service.deal(table_id, interaction.user.id, version=version)
+            elif act == "join":
+                if seat not in live.engine.seats:
+                    check_room(live)
+                await service.act(
+                    table_id,
+                    interaction.user.id,
+                    ActionKind.JOIN,
+                    name=interaction.user.display_name,
+                )
+            elif act == "leave":
+                await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
+            elif act == "same_bet":
+                await service.act(
+                    table_id,
+                    interaction.user.id,
+                    ActionKind.BET,
+                    amount=_last_bet(bot, live, seat),
+                )
+            elif act in ACT_KIND:
+                await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
+            else:
+                raise ServiceError(
+                    "That button is not known to this bot.", key="err.unknown_button"
+                )
+        await acknowledge(click)  # only when the update could not ride on the click
+    except (ServiceError, EngineError) as exc:
+        await refuse(interaction, exc, table_id, click, locale)
+    except Exception as exc:
+        log.exception("button %s on %s failed", act, table_id)
+        await refuse(interaction, exc, table_id, click, locale)
+
+
+def seat_limit(rules: PontoonRules) -> int:
+    """How many may sit at a table: what one table message can show (25 embed fields: a
+    field per seat and one for the round's log) and what the packs can deal (five cards a
+    seat: 10 with one pack, 20 with two)."""
+    packs = rules.packs or 2  # no pack count given: a second pack comes in at 8 players
+    return min(render.EMBED_FIELDS_MAX - 1, 52 * packs // 5)
+
+
+def check_room(live: LiveTable) -> None:
+    limit = seat_limit(live.engine.rules)
+    if len(live.engine.seats) >= limit:
+        raise ServiceError(
+            f"The table is full ({limit} seats). (P-TABLE-1)", key="err.pt.full", limit=limit
+        )
+
+
+def _last_bet(bot: GameBot, live: LiveTable, seat: str) -> int:
+    amount = bot.presenter.last_bet.get((live.table_id, seat))
+    if amount is None:
+        raise ServiceError(
+            "You have no earlier bet at this table to repeat: press **Bet** and type an amount.",
+            key="err.pt.no_last_bet",
+        )
+    return amount
+
+
+async def refuse(
+    interaction: Interaction,
+    exc: BaseException,
+    table_id: str | None,
+    click: Click | None = None,
+    locale: str = DEFAULT_LOCALE,
+) -> None:
+    """The member's private "no" in their language: the friendly message, seat ids said
+    as names."""
+    bot = bot_of(interaction)
+    text = friendly(exc, locale)
+    live = bot.service.tables.get(table_id) if table_id else None
+    if live is not None:
+        text = bot.presenter.name_ids(live, text, locale)
+    if click is not None:
+        await answer(click, text)
+    else:
+        await reply(interaction, text)
+
+
+def _why_not(live: LiveTable, seat: str, kind: ActionKind) -> ServiceError:
+    eng = live.engine
+    if eng.turn is not None and eng.turn[0] != seat and eng.phase is Phase.PLAYING:
+        return ServiceError("It is not your turn. (P-TURN-END)", key="err.pt.not_your_turn")
+    return ServiceError(
+        f"You cannot {kind.value} right now.",
+        key="err.pt.cannot_now",
+        kind=Msg(f"engine.word.{kind.value}"),
+    )
+
+
+async def handle_modal(interaction: Interaction) -> None:
+    bot = bot_of(interaction)
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    click: Click | None = None
+    table_id: str | None = None
+    locale = await locale_of(interaction)
+    try:
+        parts = custom_id[len(MODAL_PREFIX) :].split(":")
+        if len(parts) != 3 or parts[1] not in MODAL_TITLES or not parts[2].isdigit():
+            raise ServiceError("That form is not known to this bot.", key="err.unknown_form")
+        table_id, act, version_text = parts
+        values = modal_values(data)
+        amount = parse_amount(values.get(AMOUNT_FIELD), "amount")
+        shoot_text = values.get(SHOOT_FIELD, "").strip()
+        shoot = parse_amount(shoot_text, "shoot bet") if shoot_text else None
+        live = bot.service.get(table_id)
+        bot.presenter.remember(live, interaction)
+        version = None if act == "bet" else int(version_text)
+        click = Click(interaction, table_id)
+        with member_action(click):
+            await bot.service.act(
+                table_id,
+                interaction.user.id,
+                ACT_KIND[act],
+                amount=amount,
+                shoot=shoot,
+                version=version,
+            )
+        if not click.updated:  # the table was not redrawn on this form: say it worked
+            await answer(click, _done_text(act, amount).render(locale))
+    except (ServiceError, EngineError) as exc:
+        await refuse(interaction, exc, table_id, click, locale)
+    except Exception as exc:
+        log.exception("modal %s failed", custom_id)
+        await refuse(interaction, exc, table_id, click, locale)
+
+
+def _custom_ids(components: object) -> set[str]:
+    """Every custom id in a message's components (rows, containers, sections)."""
+    found: set[str] = set()
+    stack = list(components) if isinstance(components, list | tuple) else []
+    while stack:
+        comp = stack.pop()
+        cid = getattr(comp, "custom_id", None)
+        if isinstance(cid, str):
+            found.add(cid)
+        for attr in ("children", "components", "items"):
+            more = getattr(comp, attr, None)
+            if isinstance(more, list | tuple):
+                stack.extend(more)
+        accessory = getattr(comp, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return found
+
+
+async def handle_orphan_click(interaction: Interaction) -> None:
+    """Answer a click that no item will: discord.py dispatches a DynamicItem only when the
+    clicked custom id is on the message the interaction carries, so a click on a button
+    from an older rendering of the table (or a forged id) would get no answer at all and
+    the member would see "This interaction failed"."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
+    if int(data.get("component_type", 2) or 2) != discord.ComponentType.button.value:
+        return
+    msg = interaction.message
+    if msg is not None and custom_id in _custom_ids(msg.components):
+        return  # discord.py dispatches it to its item
+    store = getattr(interaction.client._connection, "_view_store", None)
+    views = getattr(store, "_views", {}) if store is not None else {}
+    key = (discord.ComponentType.button.value, custom_id)
+    if key in views.get(msg.id if msg is not None else None, {}) or key in views.get(None, {}):
+        return  # a View registered for it answers
+    match = TableButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    if match is not None:
+        # a Pontoon button from an older rendering: the usual path says why (stale, closed)
+        await handle_button(interaction, match["table"], match["act"], int(match["version"]))
+        return
+    await reply(interaction, t(await locale_of(interaction), "err.pt.inactive_button"))
+
+
+def _done_text(act: str, amount: int) -> Msg:
+    return {
+        "bet": Msg("pt.done.bet", amount=amount),
+        "buy": Msg("pt.done.buy", amount=amount),
+        "shoot": Msg("pt.done.shoot", amount=amount) if amount else Msg("pt.done.shoot_pass"),
+        "kitty": Msg("pt.done.kitty", amount=amount),
+    }.get(act, Msg("pt.done"))
