@@ -368,8 +368,9 @@ def cmd_restore(args: Sequence[str]) -> int:
 
 
 async def restore(backup: Path, db: Path) -> int:
+    from bot.audit import audit_backup
     from bot.storage import StorageError
-    from bot.storage.backup import audit_backup, restore_database
+    from bot.storage.backup import restore_database
     from bot.storage.files import mark_initialised
     from bot.storage.lock import DatabaseInUse, ProcessLock
 

@@ -28,7 +28,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sqlite3
 import sys
+import tempfile
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +44,7 @@ from bot.storage import (
     member_account,
     parse_account,
 )
+from bot.storage.backup import backup_database
 
 
 @dataclass(slots=True)
@@ -315,6 +318,27 @@ def _is_member(seat: str) -> bool:
 async def audit(store: Store) -> AuditReport:
     """Audit the store's ledger; ``report.ok`` is True when everything adds up."""
     return check(await store.ledger_snapshot())
+
+
+async def audit_backup(backup: Path) -> tuple[bool, str]:
+    """Audit a backup file without touching it: on a scratch copy brought up to the
+    current schema. Returns (ok, the audit's report)."""
+    if not backup.is_file() or backup.stat().st_size == 0:
+        return False, f"{backup} is missing or empty"
+    with tempfile.TemporaryDirectory(prefix="pontoon-restore-") as scratch:
+        copy = Path(scratch) / "audit.sqlite3"
+        try:
+            backup_database(backup, copy)
+            store = await Store.open(copy)
+        except (StorageError, sqlite3.Error) as exc:
+            return False, f"{backup} cannot be opened as a bot database: {exc}"
+        try:
+            report = await audit(store)
+        except StorageError as exc:
+            return False, f"{backup} cannot be read as a bot database: {exc}"
+        finally:
+            await store.close()
+        return report.ok, report.summary()
 
 
 async def _run(db: Path | str) -> tuple[int, str]:

@@ -5,9 +5,10 @@
   The copy is written to a temporary name and renamed, so a backup file is whole or
   absent.
 * :func:`rotate` keeps the newest ``keep`` backups of a folder.
-* :func:`restore_database` audits the backup first (on a scratch copy, migrated to the
-  current schema) and refuses one that fails; then replaces the database atomically and
-  removes the old journal files. The caller holds the database's process lock.
+* :func:`restore_database` replaces the database atomically by a backup and removes the
+  old journal files. The caller holds the database's process lock and has audited the
+  backup first (:func:`bot.audit.audit_backup`, on a scratch copy migrated to the
+  current schema), refusing one that fails.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -63,31 +63,6 @@ def rotate(folder: Path, keep: int) -> list[Path]:
     return doomed
 
 
-async def audit_backup(backup: Path) -> tuple[bool, str]:
-    """Audit a backup file without touching it: on a scratch copy brought up to the
-    current schema. Returns (ok, the audit's report)."""
-    from bot.audit import audit
-    from bot.storage.errors import StorageError
-    from bot.storage.store import Store
-
-    if not backup.is_file() or backup.stat().st_size == 0:
-        return False, f"{backup} is missing or empty"
-    with tempfile.TemporaryDirectory(prefix="pontoon-restore-") as scratch:
-        copy = Path(scratch) / "audit.sqlite3"
-        try:
-            backup_database(backup, copy)
-            store = await Store.open(copy)
-        except (StorageError, sqlite3.Error) as exc:
-            return False, f"{backup} cannot be opened as a bot database: {exc}"
-        try:
-            report = await audit(store)
-        except StorageError as exc:
-            return False, f"{backup} cannot be read as a bot database: {exc}"
-        finally:
-            await store.close()
-        return report.ok, report.summary()
-
-
 def restore_database(backup: Path, database: Path) -> None:
     """Replace ``database`` by a copy of ``backup`` (already audited), atomically: the
     copy is written next to the database and renamed over it; the old database's
@@ -110,7 +85,6 @@ def restore_database(backup: Path, database: Path) -> None:
 
 
 __all__ = [
-    "audit_backup",
     "backup_database",
     "backup_name",
     "restore_database",
