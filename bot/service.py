@@ -21,6 +21,7 @@ import secrets
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.errors import (
@@ -63,6 +64,13 @@ class Backoff:
         self._failures.pop(table_id, None)
 
 
+class CardDelivery(StrEnum):
+    """How a table shows each member their face-down cards (a table option)."""
+
+    DM = "dm"  # a DM each round with the face-down cards; Show my cards as well
+    BUTTON = "button"  # no DMs: the members look with Show my cards (and in their forms)
+
+
 @dataclass
 class LiveTable:
     """An open Pontoon table as the bot holds it (engine state plus where it lives)."""
@@ -82,6 +90,7 @@ class LiveTable:
     # P-SHOOT-8 auction of the bank: {"seller": id, "ends_at": epoch seconds, "bids": {id: n}}
     auction: dict[str, Any] | None = None
     turn_seconds: float | None = None  # this table's turn/bet timer (None: the bot's setting)
+    cards: CardDelivery = CardDelivery.DM
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -93,6 +102,7 @@ class LiveTable:
             "names": self.names,
             "auction": self.auction,
             "turn_seconds": self.turn_seconds,
+            "cards": self.cards.value,
         }
 
     def snapshot(self) -> str:
@@ -336,6 +346,7 @@ class TableService:
             live.names = dict(meta.get("names") or {})
             live.auction = meta.get("auction")
             live.turn_seconds = meta.get("turn_seconds")
+            live.cards = CardDelivery(meta.get("cards", CardDelivery.DM))
             offer = meta.get("sale_offer")
             live.sale_offer = tuple(offer) if offer else None  # type: ignore[assignment]
             self._register(live)
@@ -355,6 +366,7 @@ class TableService:
         rules: PontoonRules,
         opener_name: str | None = None,
         turn_seconds: float | None = None,
+        cards: CardDelivery = CardDelivery.DM,
     ) -> LiveTable:
         if channel_id in self.by_channel or any(c(channel_id) for c in self.channel_checks):
             raise TableExists()
@@ -368,6 +380,7 @@ class TableService:
             opener_id=opener_id,
             engine=Table(rules),
             turn_seconds=turn_seconds,
+            cards=cards,
         )
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name
