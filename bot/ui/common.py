@@ -103,11 +103,12 @@ def display(raw: str) -> str:
     return discord.utils.escape_markdown(text)
 
 
+# ----------------------------------------- a click whose answer may carry the new table
 @dataclass
 class Click:
     """A member's interaction whose answer may carry the new table (an UPDATE_MESSAGE
-    callback on the table message). Exactly one of the presenter, the watchdog or the cog
-    claims the answer."""
+    callback on the table message). Exactly one of the presenter, the watchdog or the code
+    handling the click (a button, a form, a command) claims the answer."""
 
     interaction: Interaction
     table_id: str
