@@ -42,7 +42,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.errors import BusyElsewhere, ServiceError, TableExists, engine_fault
-from bot.service import Backoff, close_in_store, new_table_id, save_snapshot, seat_of
+from bot.host import Backoff, close_in_store, new_table_id, save_snapshot, seat_of
 from bot.storage import Move, Store, member_account, parse_account
 from bot.storage.errors import StorageError
 from engine.cards import Chance, RandomChance
