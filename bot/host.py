@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import secrets
@@ -192,6 +193,36 @@ def seat_of(user_id: int) -> str:
 
 
 @dataclass(frozen=True)
+class StoredTable:
+    """An open table as the store gives it back at a reload: where it lives (from its
+    snapshot's meta), the store's version and message id, and the snapshot's parts."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    opener_id: int
+    message_id: int | None
+    version: int
+    engine: dict[str, Any]  # the engine's JSON
+    meta: dict[str, Any]  # the bot's side: names, timers, what the game keeps besides
+
+    @classmethod
+    def read(cls, rec: Any) -> StoredTable:
+        data = json.loads(rec.state_json)
+        meta = data["meta"]
+        return cls(
+            table_id=rec.table_id,
+            guild_id=int(meta["guild_id"]),
+            channel_id=int(meta["channel_id"]),
+            opener_id=int(meta["opener_id"]),
+            message_id=rec.message_id or meta.get("message_id"),
+            version=int(rec.version),
+            engine=data["engine"],
+            meta=meta,
+        )
+
+
+@dataclass(frozen=True)
 class TimerJob:
     """What a table's timer must do now, as the game says (see :meth:`TableHost.timer_job`)."""
 
@@ -240,8 +271,8 @@ class TableHost(Generic[T]):
         """What in_channel() raises for a channel without a table of this game."""
         raise NotImplementedError
 
-    def table_from_record(self, rec: Any) -> T:
-        """The live table for a stored record of this game (at a reload)."""
+    def table_from_record(self, stored: StoredTable) -> T:
+        """The live table for a stored table of this game (at a reload)."""
         raise NotImplementedError
 
     def set_deadline(self, live: T) -> None:
@@ -317,7 +348,7 @@ class TableHost(Generic[T]):
             if not self.owns_guild(int(rec.guild_id)):
                 continue  # another process runs this guild's shard
             try:
-                live = self.table_from_record(rec)
+                live = self.table_from_record(StoredTable.read(rec))
             except Exception:
                 log.exception("could not reload %s table %s", self.game, rec.table_id)
                 continue
@@ -459,6 +490,7 @@ __all__ = [
     "Backoff",
     "HostedTable",
     "StoreLike",
+    "StoredTable",
     "TableHost",
     "TimerJob",
     "close_in_store",

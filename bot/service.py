@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from bot.errors import NoTable, NotSeated, ServiceError, StaleButton, engine_fault
 from bot.host import (
+    StoredTable,
     StoreLike,
     TableHost,
     TimerJob,
@@ -148,24 +149,22 @@ class TableService(TableHost[LiveTable]):
         return NoTable()
 
     # ------------------------------------------------------------- lifecycle
-    def table_from_record(self, rec: Any) -> LiveTable:
-        data = json.loads(rec.state_json)
-        meta = data["meta"]
-        live = LiveTable(
-            table_id=rec.table_id,
-            guild_id=int(meta["guild_id"]),
-            channel_id=int(meta["channel_id"]),
-            opener_id=int(meta["opener_id"]),
-            engine=Table.from_json(data["engine"]),
-            message_id=rec.message_id or meta.get("message_id"),
-            store_version=int(rec.version),
-        )
-        live.names = dict(meta.get("names") or {})
-        live.auction = meta.get("auction")
-        live.turn_seconds = meta.get("turn_seconds")
+    def table_from_record(self, stored: StoredTable) -> LiveTable:
+        meta = stored.meta
         offer = meta.get("sale_offer")
-        live.sale_offer = tuple(offer) if offer else None  # type: ignore[assignment]
-        return live
+        return LiveTable(
+            table_id=stored.table_id,
+            guild_id=stored.guild_id,
+            channel_id=stored.channel_id,
+            opener_id=stored.opener_id,
+            engine=Table.from_json(stored.engine),
+            message_id=stored.message_id,
+            store_version=stored.version,
+            sale_offer=tuple(offer) if offer else None,  # type: ignore[arg-type]
+            names=dict(meta.get("names") or {}),
+            auction=meta.get("auction"),
+            turn_seconds=meta.get("turn_seconds"),
+        )
 
     async def open_table(
         self,
