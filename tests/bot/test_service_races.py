@@ -1,6 +1,7 @@
 """Races the fault campaign (scripts/fault_campaign.py) found under load: two members
-opening a table in one channel at once, and a Deal click waiting while the table closes.
-Both must end in a polite refusal, never a storage error."""
+opening a table in one channel at once (Pontoon, and Punto Banco through the same table
+host), and a Deal click waiting while the table closes. Both must end in a polite refusal,
+never a storage error."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.audit import audit
+from bot.baccarat import BaccaratService
 from bot.errors import ServiceError, TableExists
 from bot.service import TableService, Timers
 from bot.storage import Store
@@ -19,6 +21,7 @@ from bot.storage.errors import StorageError
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
+from engine.punto_banco import PuntoBancoRules
 
 G, CH = 1, 10
 ANN, BOB = 100, 200
@@ -65,5 +68,20 @@ async def test_deal_waiting_while_the_table_closes(store: Store) -> None:
         await dealing
     assert not isinstance(info.value, StorageError)
     assert "closed" in info.value.user_message
+    assert (await audit(store)).ok
+    await svc.shutdown()
+
+
+async def test_two_punto_banco_openings_in_one_channel_at_once(store: Store) -> None:
+    svc = BaccaratService(store, chance=RandomChance(random.Random(1)), run_timers=False)
+    results = await asyncio.gather(
+        svc.open_table(G, CH, ANN, PuntoBancoRules()),
+        svc.open_table(G, CH, BOB, PuntoBancoRules()),
+        return_exceptions=True,
+    )
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert len(errors) == 1, results
+    assert isinstance(errors[0], TableExists)
+    assert len(svc.tables) == 1
     assert (await audit(store)).ok
     await svc.shutdown()
