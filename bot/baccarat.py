@@ -246,6 +246,9 @@ class BaccaratService(TableHost[BaccaratTable]):
     def no_table(self) -> ServiceError:
         return NoBaccaratTable()
 
+    def has_chips_at(self, live: BaccaratTable, user_id: int) -> bool:
+        return bool(live.engine.bets_of(seat_of(user_id)))
+
     # ------------------------------------------------------------ hooks for others
     def member_has_bets(self, guild_id: int, user_id: int) -> bool:
         """True when the member has bets in play at a Punto Banco table of the server."""

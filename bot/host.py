@@ -275,6 +275,11 @@ class TableHost(Generic[T]):
         """The live table for a stored table of this game (at a reload)."""
         raise NotImplementedError
 
+    def has_chips_at(self, live: T, user_id: int) -> bool:
+        """Whether the member has chips in play at ``live`` (the same members as
+        ``live.in_play()``, asked for one member, quickly)."""
+        raise NotImplementedError
+
     def set_deadline(self, live: T) -> None:
         """Bring ``live.deadline`` up to date before the timer looks at the table."""
 
@@ -317,7 +322,7 @@ class TableHost(Generic[T]):
     def table_of_member(self, guild_id: int, user_id: int) -> T | None:
         """The table of the server where the member has chips in play, if any."""
         for live in self.tables.values():
-            if live.guild_id == guild_id and user_id in live.in_play():
+            if live.guild_id == guild_id and self.has_chips_at(live, user_id):
                 return live
         return None
 

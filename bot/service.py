@@ -148,6 +148,9 @@ class TableService(TableHost[LiveTable]):
     def no_table(self) -> ServiceError:
         return NoTable()
 
+    def has_chips_at(self, live: LiveTable, user_id: int) -> bool:
+        return seat_of(user_id) in live.engine.seats
+
     # ------------------------------------------------------------- lifecycle
     def table_from_record(self, stored: StoredTable) -> LiveTable:
         meta = stored.meta
