@@ -35,7 +35,8 @@ usage: python -m bot                  run the bot (settings from .env / the envi
        python -m bot restore FILE     audit FILE, then make it the database (bot stopped)
 """
 
-# Exit codes: 0 clean stop, 1 a check failed (audit, restore refused), 2 usage or
+# Exit codes: 0 clean stop, 1 a check failed (audit, restore refused) or Discord refused a
+# start-up request (a 4xx other than the token), 2 usage or
 # settings, 3 the database cannot be used, 4 Discord refused the token, 5 Discord
 # cannot be reached.
 EXIT_USAGE, EXIT_DATABASE, EXIT_TOKEN, EXIT_UNREACHABLE = 2, 3, 4, 5
@@ -141,7 +142,15 @@ async def run(settings: Settings) -> int:
             )
         except discord.LoginFailure as exc:
             return fail(f"Discord refused the bot token (DISCORD_TOKEN): {exc}", EXIT_TOKEN)
-        except (OSError, discord.GatewayNotFound, discord.HTTPException) as exc:
+        except discord.HTTPException as exc:
+            where = settings.discord_api_base or "discord.com"
+            if exc.status >= 500:
+                return fail(f"cannot reach Discord at {where}: {exc}", EXIT_UNREACHABLE)
+            # Discord answered and refused something at start-up (say, a slash command
+            # it will not register): not a network fault, so not "cannot reach"
+            first = str(exc).splitlines()[0] if str(exc) else ""
+            return fail(f"Discord at {where} refused a start-up request: {first}", 1)
+        except (OSError, discord.GatewayNotFound) as exc:
             where = settings.discord_api_base or "discord.com"
             return fail(f"cannot reach Discord at {where}: {exc}", EXIT_UNREACHABLE)
         except Exception as exc:  # one line for the operator; the details in the debug log

@@ -17,7 +17,7 @@ from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import Languages
 from bot.i18n.translator import CatalogTranslator
 from bot.presenter import DiscordPresenter, TableButton
-from bot.service import TableService, Timers
+from bot.service import LiveTable, TableService, Timers
 from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
@@ -71,6 +71,7 @@ class PontoonBot(commands.Bot):
             owns_guild=self.shard_plan.owns,
         )
         self._refreshed = False
+        self._reloaded_tables: list[LiveTable] = []
 
     def _guild_preferred_locale(self, guild_id: int) -> object:
         guild = self.get_guild(guild_id)
@@ -90,6 +91,8 @@ class PontoonBot(commands.Bot):
                 log.info("extension %s not present", ext)
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
         loaded = await self.service.load()
+        # after a restart these messages may be stale; a table opened since is not
+        self._reloaded_tables = loaded
         log.info("reloaded %d open table(s)", len(loaded))
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -109,7 +112,9 @@ class PontoonBot(commands.Bot):
         if not self._refreshed:
             self._refreshed = True
             # only a message that may be stale is redrawn, paced, through the writer
-            await self.presenter.redraw_stale(list(self.service.tables.values()))
+            reloaded, self._reloaded_tables = self._reloaded_tables, []
+            still_open = [live for live in reloaded if live.table_id in self.service.tables]
+            await self.presenter.redraw_stale(still_open)
 
     async def on_tree_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError

@@ -21,7 +21,7 @@ import discord
 from bot import render
 from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
 from bot.i18n.languages import languages_of
-from bot.service import LiveTable, member_of_seat
+from bot.service import CardDelivery, LiveTable, member_of_seat
 from engine.pontoon.types import ActionKind, Event, EventKind, Outcome, Phase
 from engine.records import HOUSE
 
@@ -425,6 +425,7 @@ class DiscordPresenter:
             waiting_on=eng.to_act(),
             dealer=dealer,
             log=state.lines if state is not None else (),
+            cards_by_dm=live.cards is CardDelivery.DM,
             locale=locale,
         )
         colour = (
@@ -558,22 +559,14 @@ class DiscordPresenter:
         timed_out = not acting_member()
         state = self._round(live, outcome)
         private: dict[str, list[str]] = defaultdict(list)
-        # Before the second card a player's first card is shown in their Bet form (and by
-        # Show my cards): one DM a round with both cards instead of two.
-        first_card_only = live.engine.phase in FIRST_CARD_PHASES
         announcements: list[str] = []
         finished = False
         for ev in outcome.events:
             if ev.to is not None:
-                line = (
-                    render.private_card_line(ev, self.member_locale(live, ev.to))
-                    if ev.kind is EventKind.CARD_DEALT
-                    else None
-                )
-                # (the banker's own first card, seen only to choose whether to double
-                # (P-VAR-3), still comes by DM: the banker has no Bet form)
-                if line is not None and not (first_card_only and ev.to != live.engine.banker):
-                    private[ev.to].append(line)
+                if ev.kind is EventKind.CARD_DEALT and dm_wanted(live, ev.to):
+                    line = render.private_card_line(ev, self.member_locale(live, ev.to))
+                    if line is not None:
+                        private[ev.to].append(line)
                 continue
             if ev.kind is EventKind.BET and ev.seat is not None and ev.amount:
                 self.last_bet[(live.table_id, ev.seat)] = ev.amount
@@ -758,6 +751,26 @@ class DiscordPresenter:
         for key in [k for k in self.last_bet if k[0] == live.table_id]:
             self.last_bet.pop(key, None)
         self.rounds.pop(live.table_id, None)
+
+
+def dm_wanted(live: LiveTable, seat: str) -> bool:
+    """Whether face-down cards dealt to ``seat`` in this change go out by DM (issue 9:
+    every DM is a request of its own, so only the ones a member needs):
+
+    - none at a table opened with ``cards: button`` (members look with Show my cards);
+    - a player's first card is shown in their Bet form and by Show my cards, so it rides
+      in one DM with the second card (P-DEAL-1, P-DEAL-3), and later ones (buys, splits)
+      come as they are dealt;
+    - the banker's cards are turned face up in the banker's turn (P-BANKER-1) and the
+      banker decides nothing before it, so the banker gets no DM, except the first card
+      under P-VAR-3, looked at to choose whether to double all bets.
+    """
+    eng = live.engine
+    if live.cards is not CardDelivery.DM:
+        return False
+    if seat == eng.banker:
+        return eng.phase is Phase.DOUBLING
+    return eng.phase not in FIRST_CARD_PHASES
 
 
 def display(raw: str) -> str:

@@ -167,10 +167,12 @@ def table_text(
     waiting_on: Sequence[str] = (),
     dealer: str | None = None,
     log: Sequence[str] = (),
+    cards_by_dm: bool = True,
     locale: str = DEFAULT_LOCALE,
 ) -> TableText:
     """The public table message: whose move it is, the countdown, seats, stakes, face-up
-    cards, and the round's moves so far (in the server's language)."""
+    cards, and the round's moves so far (in the server's language). The footer says where
+    members see their face-down cards (by DM, or only with Show my cards)."""
     L = locale
     phase = view.phase
     banker = view.banker
@@ -240,7 +242,7 @@ def table_text(
         fields.append((head, body))
     if log:
         fields.append((t(L, "pt.log_title"), log_text(log)))
-    footer = t(L, "pt.footer")
+    footer = t(L, "pt.footer" if cards_by_dm else "pt.footer.button")
     return TableText(title, "\n".join(lines), fields, footer, L).fitted()
 
 

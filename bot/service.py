@@ -19,6 +19,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.errors import NoTable, NotSeated, ServiceError, StaleButton, engine_fault
@@ -42,6 +43,13 @@ log = logging.getLogger(__name__)
 GAME_PONTOON = "pontoon"
 
 
+class CardDelivery(StrEnum):
+    """How a table shows each member their face-down cards (a table option)."""
+
+    DM = "dm"  # a DM each round with the face-down cards; Show my cards as well
+    BUTTON = "button"  # no DMs: the members look with Show my cards (and in their forms)
+
+
 @dataclass
 class LiveTable:
     """An open Pontoon table as the bot holds it (engine state plus where it lives)."""
@@ -61,6 +69,7 @@ class LiveTable:
     # P-SHOOT-8 auction of the bank: {"seller": id, "ends_at": epoch seconds, "bids": {id: n}}
     auction: dict[str, Any] | None = None
     turn_seconds: float | None = None  # this table's turn/bet timer (None: the bot's setting)
+    cards: CardDelivery = CardDelivery.DM
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -72,6 +81,7 @@ class LiveTable:
             "names": self.names,
             "auction": self.auction,
             "turn_seconds": self.turn_seconds,
+            "cards": self.cards.value,
         }
 
     def snapshot(self) -> str:
@@ -80,7 +90,7 @@ class LiveTable:
     def restore(self, snapshot: str) -> None:
         """Put the table back as it was in ``snapshot`` (after a failed write): the
         engine, the names, the bank offer and the auction. Where the table lives, its
-        message and its timer setting are left as they are."""
+        message and its options (timer, cards) are left as they are."""
         data = json.loads(snapshot)
         meta = data["meta"]
         self.engine = Table.from_json(data["engine"])
@@ -167,6 +177,7 @@ class TableService(TableHost[LiveTable]):
             names=dict(meta.get("names") or {}),
             auction=meta.get("auction"),
             turn_seconds=meta.get("turn_seconds"),
+            cards=CardDelivery(meta.get("cards", CardDelivery.DM)),
         )
 
     async def open_table(
@@ -177,6 +188,7 @@ class TableService(TableHost[LiveTable]):
         rules: PontoonRules,
         opener_name: str | None = None,
         turn_seconds: float | None = None,
+        cards: CardDelivery = CardDelivery.DM,
     ) -> LiveTable:
         self.check_channel_free(channel_id)
         self.check_member_free(guild_id, opener_id)
@@ -187,6 +199,7 @@ class TableService(TableHost[LiveTable]):
             opener_id=opener_id,
             engine=Table(rules),
             turn_seconds=turn_seconds,
+            cards=cards,
         )
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name

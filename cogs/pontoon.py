@@ -25,7 +25,7 @@ from bot.presenter import (
     member_action,
 )
 from bot.render import rules_text
-from bot.service import LiveTable, seat_of
+from bot.service import CardDelivery, LiveTable, seat_of
 from engine.errors import ConfigError, EngineError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase
@@ -412,6 +412,7 @@ class Pontoon(
         pontoon_strength="P-VAR-7: which pontoons are stronger",
         burn="P-VAR-8: burn a hard 13 or 14",
         turn_timer="seconds each player has to bet or act (default: the bot's setting)",
+        cards="how players see face-down cards: by DM (default) or only with Show my cards",
     )
     async def start(
         self,
@@ -436,6 +437,7 @@ class Pontoon(
         ] = "standard",
         burn: Literal["off", "13", "14"] = "off",
         turn_timer: app_commands.Range[int, 10, 3600] | None = None,
+        cards: Literal["dm", "button"] = "dm",
     ) -> None:
         locale = await locale_of(interaction)
         try:
@@ -482,6 +484,7 @@ class Pontoon(
                     rules,
                     opener_name=interaction.user.display_name,
                     turn_seconds=float(turn_timer) if turn_timer else None,
+                    cards=CardDelivery(cards),
                 )
             self.bot.presenter.remember(live, interaction)
             await answer(click, t(locale, "pt.opened"))

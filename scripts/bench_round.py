@@ -21,6 +21,7 @@ without them, and prints JSON for each run and the ratio:
 
     python scripts/bench_round.py                       # 1 table, 20 rounds, limits on and off
     python scripts/bench_round.py --tables 8 --rounds 10 --only off   # saturation
+    python scripts/bench_round.py --cards button        # tables opened with cards:button
     python scripts/bench_round.py --bot-dir /path/to/other/checkout  # measure other code
 
 Targets (issue 9): <= 3 channel requests per round, <= 1.3 REST requests per click, 0
@@ -95,6 +96,10 @@ class Seat:
     rng: random.Random
     bet_before: set[int] = field(default_factory=set)
     bet_this_round: set[int] = field(default_factory=set)
+    # cards:button tables: a player looks with Show my cards when their turn comes and
+    # after buying a card (there is no DM to read)
+    look: bool = False
+    looked: set[int] = field(default_factory=set)
 
     def message(self) -> FakeMessage:
         return self.fake.latest_message_with_button(self.channel, TABLE_BUTTON)
@@ -175,6 +180,7 @@ class Seat:
         dealer = self.by_name(banker_m.group(1)) if banker_m else self.members[0]
         round_before = self._round_no()
         self.bet_this_round.clear()
+        self.looked.clear()
         for _ in range(500):
             if await self.act(dealer or self.members[0], "Deal") is not None:
                 break
@@ -202,10 +208,15 @@ class Seat:
                 member = self.by_name(turn.group(1))
                 if member is None:
                     break
+                if self.look and member.user.id not in self.looked:
+                    if await self.act(member, TABLE_BUTTON) is not None:
+                        self.looked.add(member.user.id)
+                    continue
                 if "Declare" in enabled:
                     await self.act(member, "Declare")
                 elif "Buy" in enabled and self.rng.random() < 0.15:
-                    await self.form(member, "Buy", 1)
+                    if await self.form(member, "Buy", 1):
+                        self.looked.discard(member.user.id)  # look at the bought card
                 elif "Stick" in enabled:
                     await self.act(member, "Stick")
                 else:
@@ -265,7 +276,16 @@ async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
         for i in range(args.tables):
             channel = fake.add_text_channel(guild, f"pontoon-{i}")
             members = [fake.add_member(guild, f"p{i}x{j}", manage_guild=j == 0) for j in range(4)]
-            seats.append(Seat(fake, channel, members, Stats(), random.Random(args.seed + i)))
+            seats.append(
+                Seat(
+                    fake,
+                    channel,
+                    members,
+                    Stats(),
+                    random.Random(args.seed + i),
+                    look=args.cards == "button",
+                )
+            )
         env = dict(os.environ)
         env.update(fake.bot_env())
         env.update(
@@ -293,7 +313,13 @@ async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
         await asyncio.sleep(2.5)  # discord.py's on_ready comes 2 s after the guilds
 
         async def open_table(seat: Seat) -> None:
-            await fake.slash(seat.members[0], seat.channel, "pontoon", "start", {"min_bet": 1})
+            await fake.slash(
+                seat.members[0],
+                seat.channel,
+                "pontoon",
+                "start",
+                {"min_bet": 1, "cards": args.cards},
+            )
             await fake.wait_until(
                 lambda: any(
                     m.buttons() for m in fake.channel_messages(seat.channel) if not m.ephemeral
@@ -341,6 +367,15 @@ async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
         clicks = sum(s.stats.clicks for s in seats)
         rounds = sum(s.stats.rounds for s in seats)
         visible = [v for s in seats for v in s.stats.visible]
+        dm_ids = {ch.id for ch in fake.dm_channels.values()}
+        dms = sum(
+            1
+            for r in requests
+            if (m := chan_re.fullmatch(r.path)) is not None
+            and r.method == "POST"
+            and int(m.group(1)) in dm_ids
+        )
+        answers = sum(1 for r in requests if r.path.endswith("/callback"))
         by_kind: dict[str, int] = {}
         for r in requests:
             key = re.sub(r"/\d+", "/{id}", r.method + " " + r.path)
@@ -355,7 +390,13 @@ async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
             "clicks": clicks,
             "seconds": round(elapsed, 2),
             "channel_requests_per_round": round(channel_writes / rounds, 2) if rounds else None,
+            "cards": args.cards,
             "rest_requests_per_click": round(len(requests) / clicks, 3) if clicks else None,
+            "requests_per_round": {
+                "click_answers": round(answers / rounds, 2) if rounds else None,
+                "dms": round(dms / rounds, 2) if rounds else None,
+                "other": round((len(requests) - answers - dms) / rounds, 2) if rounds else None,
+            },
             "rate_limited_429s": len(fake.rate_limited) - limited0,
             "click_to_visible_ms": {
                 "p50": round(percentile(ms, 50), 1) if ms else None,
@@ -388,6 +429,12 @@ async def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--show-channel", action="store_true", help="print table 0's channel")
     ap.add_argument("--only", choices=["on", "off"], help="run with the limits only on or off")
+    ap.add_argument(
+        "--cards",
+        choices=["dm", "button"],
+        default="dm",
+        help="the tables' cards option: face-down cards by DM (default) or Show my cards only",
+    )
     ap.add_argument("--bot-cmd", default=f"{sys.executable} -m bot")
     ap.add_argument("--bot-dir", type=Path, default=REPO_ROOT, help="checkout the bot runs from")
     args = ap.parse_args()

@@ -39,7 +39,7 @@ from engine.errors import ConfigError, RuleError
 from engine.pontoon.hands import PONTOON
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.table import Table
-from engine.pontoon.types import HOUSE, Action, ActionKind, Event, Phase
+from engine.pontoon.types import HOUSE, Action, ActionKind, Phase
 
 _ACTS = {k.value: k for k in ActionKind}
 _TOP_KEYS = {
@@ -55,25 +55,6 @@ _TOP_KEYS = {
     "description",
     "name",
 }
-
-
-def event_to_json(e: Event) -> dict[str, Any]:
-    d: dict[str, Any] = {"kind": e.kind.value}
-    if e.seat is not None:
-        d["seat"] = e.seat
-    if e.hand is not None:
-        d["hand"] = e.hand
-    if e.cards:
-        d["cards"] = list(e.cards)
-    if e.amount is not None:
-        d["amount"] = e.amount
-    if e.total is not None:
-        d["total"] = e.total
-    if e.to is not None:
-        d["to"] = e.to
-    if e.detail:
-        d["detail"] = e.detail
-    return d
 
 
 def _complete(top: Sequence[str], packs: int) -> list[Card]:
@@ -181,7 +162,7 @@ def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     def run(a: Action) -> None:
         before_round = table.round_no
         out = table.apply(a, chance)
-        events.extend(event_to_json(e) for e in out.events)
+        events.extend(e.to_json() for e in out.events)
         if table.phase is Phase.ROUND_OVER and any(
             e.kind.value == "round_over" for e in out.events
         ):

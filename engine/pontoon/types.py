@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass, field
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.records import ESCROW, HOUSE, KITTY, Transfer, give_dataclass_fields
 
@@ -126,6 +126,38 @@ class Event(NamedTuple):
 
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON (the replay's event log; a saved table's round log)."""
+        d: dict[str, Any] = {"kind": self.kind.value}
+        if self.seat is not None:
+            d["seat"] = self.seat
+        if self.hand is not None:
+            d["hand"] = self.hand
+        if self.cards:
+            d["cards"] = list(self.cards)
+        if self.amount is not None:
+            d["amount"] = self.amount
+        if self.total is not None:
+            d["total"] = self.total
+        if self.to is not None:
+            d["to"] = self.to
+        if self.detail:
+            d["detail"] = self.detail
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Event:
+        return cls(
+            EventKind(d["kind"]),
+            d.get("seat"),
+            d.get("hand"),
+            tuple(d.get("cards", ())),
+            d.get("amount"),
+            d.get("total"),
+            d.get("to"),
+            d.get("detail", ""),
+        )
 
 
 @dataclass(frozen=True)

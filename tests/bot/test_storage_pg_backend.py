@@ -136,3 +136,49 @@ def test_audit_command_line_on_postgres(pg_url: str, capsys: pytest.CaptureFixtu
     assert main(["--db", pg_url]) == 0
     out = capsys.readouterr().out
     assert "Ledger audit: OK" in out and "granted 70" in out
+
+
+def _store_whose_writes_conflict(
+    monkeypatch: pytest.MonkeyPatch, conflicts: int
+) -> tuple[PgStore, list[int]]:
+    """A PgStore (no connection needed) whose underlying write aborts with a
+    serialization failure ``conflicts`` times, then commits."""
+    from bot.storage.store import Store
+
+    calls: list[int] = []
+
+    async def write(self: Store, fn: object, *, mode: str = "IMMEDIATE") -> str:
+        calls.append(1)
+        if len(calls) <= conflicts:
+            raise asyncpg.SerializationError("could not serialize access")
+        return "committed"
+
+    monkeypatch.setattr(Store, "_write", write)
+    store = object.__new__(PgStore)
+    store.retries = 0
+    return store, calls
+
+
+async def test_a_conflicting_write_is_retried_until_it_commits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """30 conflicts in a row (the old 12-attempt limit refused this write) still commit
+    within the retry time."""
+    store, calls = _store_whose_writes_conflict(monkeypatch, conflicts=30)
+    store.retry_seconds = 30.0
+    store.retry_pause_max = 0.001
+    assert await store._write(lambda con: None) == "committed"
+    assert len(calls) == 31 and store.retries == 30
+
+
+async def test_endless_conflicts_are_refused_within_the_retry_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store, calls = _store_whose_writes_conflict(monkeypatch, conflicts=10**9)
+    store.retry_seconds = 0.2
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    with pytest.raises(StorageUnavailable, match="too much contention"):
+        await store._write(lambda con: None)
+    assert loop.time() - started < 1.0  # within the retry time (0.2 s), with slack
+    assert len(calls) > 1

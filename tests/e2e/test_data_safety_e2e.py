@@ -150,3 +150,22 @@ def test_help_and_usage(tmp_path: Path) -> None:
         [sys.executable, "-m", "bot", "audit", "--nope"], capture_output=True, text=True
     )
     assert bad.returncode == 2
+
+
+async def test_a_refused_command_upload_is_not_called_unreachable(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Discord answering 400 to the slash-command upload is Discord refusing our request,
+    not a network fault: one line that says so, exit 1 (not 5, "cannot reach")."""
+    fake_discord.inject_fault(
+        "re:/applications/[0-9]+/commands",
+        method="PUT",
+        status=400,
+        body={"code": 50035, "message": "Invalid Form Body"},
+    )
+    run = await asyncio.to_thread(
+        run_bot, [], tmp_path / "db.sqlite3", timeout=60, **fake_discord.bot_env()
+    )
+    assert run.returncode == 1, run.stderr
+    line = one_error_line(run)
+    assert "refused a start-up request" in line and "cannot reach" not in line, line

@@ -127,8 +127,12 @@ async def test_full_round_three_players(
     # second card dealt (P-DEAL-3): now two cards in each player's DMs
     for p in players:
         assert len(cards_in(t.dm_text(p))) >= 2
-    # P-DEAL-3: after the second card everyone, the banker too, looks at their two cards
-    assert len(set(cards_in(t.dm_text(banker)))) == 2
+    # P-DEAL-3: after the second card everyone, the banker too, looks at their two cards.
+    # Issue 9: the banker's cards are turned face up in the banker's turn (P-BANKER-1)
+    # and the banker decides nothing before it, so no DM: Show my cards shows them.
+    assert t.dm_text(banker) == ""
+    r = await fake_discord.click(banker, t.message(), label="Show my cards")
+    assert r.ephemeral and len(set(cards_in(r.all_text))) == 2, r.all_text
     await play_out(t, world)
     assert any("Payouts" in txt for txt in t.public_texts()), t.channel_text()
     chips = await balances(t, everyone)

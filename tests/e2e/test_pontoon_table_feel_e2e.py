@@ -17,12 +17,18 @@ def who(t: Table, people: dict[str, FakeMember], pattern: str) -> FakeMember | N
     return people.get(m.group(1)) if m else None
 
 
-async def play_round(t: Table, people: dict[str, FakeMember], same_bet: bool) -> None:
-    """Deal, bet, play every turn (stick when allowed), until the next deal is possible."""
+async def play_round(
+    t: Table, people: dict[str, FakeMember], same_bet: bool, look_first: bool = False
+) -> int:
+    """Deal, bet, play every turn (stick when allowed), until the next deal is possible.
+    ``look_first``: a player looks with Show my cards at the start of their turn (and
+    must see at least their two cards). Returns the number of clicks and form submits."""
+    clicks = 0
     banker = who(t, people, r"Banker: \*\*(.+?)\*\*")
     dealer = banker or who(t, people, r"Next: \*\*(.+?)\*\* presses")
     assert dealer is not None, t.embed_text()
     r = await t.click(dealer, "Deal")
+    clicks += 1
     assert r.callback_type == 7, r.all_text
     banker = who(t, people, r"Banker: \*\*(.+?)\*\*")
     for m in people.values():
@@ -31,13 +37,16 @@ async def play_round(t: Table, people: dict[str, FakeMember], same_bet: bool) ->
         assert "Waiting for" in t.embed_text() and "to bet" in t.embed_text()
         if same_bet:
             r = await t.click(m, "Same bet")
+            clicks += 1
         else:
             r = await t.form(m, "Bet", "2")
+            clicks += 2
         assert r.callback_type == 7, r.all_text
+    looked: set[str] = set()
     for _ in range(40):
         text = t.embed_text()
         if "presses **Deal**" in text:
-            return
+            return clicks
         turn = re.search(r"Turn: \*\*(.+?)\*\*", text)
         assert turn, text  # the table always says whose move it is
         enabled = t.enabled()
@@ -46,8 +55,14 @@ async def play_round(t: Table, people: dict[str, FakeMember], same_bet: bool) ->
             r = await t.click(banker, "Banker: stay")
         else:
             member = people[turn.group(1)]
+            if look_first and turn.group(1) not in looked:
+                looked.add(turn.group(1))
+                r = await t.click(member, "Show my cards")
+                clicks += 1
+                assert r.ephemeral and len(cards_in(r.all_text)) >= 2, r.all_text
             label = next(x for x in ("Declare", "Stick", "Twist") if x in enabled)
             r = await t.click(member, label)
+        clicks += 1
         assert r.callback_type == 7, r.all_text
     raise AssertionError("the round did not finish")
 
@@ -97,6 +112,43 @@ async def test_a_round_on_real_discord_limits(
         assert "@everyone" not in msg.text.replace("@\u200beveryone", "")
     # one DM a round per seat with cards, both cards in it
     assert len(cards_in(t.dm_text(world.bob) + t.dm_text(world.carol))) >= 2
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+
+
+async def test_a_table_without_dms_shows_cards_by_button(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Issue 9: ``/pontoon start cards:button`` sends no DM at all; the table says so and
+    each member looks with Show my cards, so every request of a round is the answer to a
+    click, plus the round's one result post."""
+    fake = fake_discord
+    await start(start_bot_process, tmp_path / "db.sqlite3")
+    t = Table(fake, world)
+    people = {"alice": world.alice, "bob": world.bob, "carol": world.carol}
+    r = await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10, "cards": "button"})
+    assert "Table open" in r.all_text
+    for m in (world.bob, world.carol):
+        await t.click(m, "Join")
+    assert "No DMs at this table" in t.message().text
+    requests_before = len(fake.requests)
+    clicks = await play_round(t, people, same_bet=False, look_first=True)
+    clicks += await play_round(t, people, same_bet=True, look_first=True)
+    await t.quiet(1.0)
+    for m in people.values():
+        assert fake.dms(m) == [], [d.text for d in fake.dms(m)]
+    assert fake.requests_to("/users/@me/channels", "POST") == []
+    requests = fake.requests[requests_before:]
+    posts = [
+        r
+        for r in requests
+        if r.method == "POST" and r.path == f"/channels/{world.channel.id}/messages"
+    ]
+    assert len(posts) == 2  # the two rounds' results
+    # every other request answered a click: one request per click
+    others = [(r.method, r.path) for r in requests if not r.path.endswith("/callback")]
+    assert len(requests) == clicks + len(posts), others
+    assert fake.rate_limited == []
     t.assert_all_answered()
     await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
