@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from bot.errors import NoTable, NotSeated, ServiceError, StaleButton, engine_fault
 from bot.host import (
@@ -35,7 +35,7 @@ from bot.storage.errors import StorageError
 from engine.cards import Chance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
-from engine.pontoon.types import Action, ActionKind, Outcome, Phase
+from engine.pontoon.types import Action, ActionKind, Event, EventKind, Outcome, Phase
 from engine.records import HOUSE
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,27 @@ class CardDelivery(StrEnum):
 
     DM = "dm"  # a DM each round with the face-down cards; Show my cards as well
     BUTTON = "button"  # no DMs: the members look with Show my cards (and in their forms)
+
+
+#: events that begin a round: the log of the round before stays until one of them
+ROUND_STARTS = frozenset({EventKind.CUT_CARD, EventKind.CARD_DEALT, EventKind.KITTY})
+ROUND_LOG_MAX = 200  # a round's public events kept (the table message shows the newest)
+
+
+class LoggedEvent(NamedTuple):
+    """One public event of the current round, kept with the table (so the table
+    message's log of the round survives a restart)."""
+
+    event: Event
+    banker: str | None  # the banker as it stood after the move that made the event
+    by_timer: bool  # the timer moved for a member who ran out of time
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.event.to_json(), "banker": self.banker, "timer": self.by_timer}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> LoggedEvent:
+        return cls(Event.from_json(d["event"]), d.get("banker"), bool(d.get("timer")))
 
 
 @dataclass
@@ -70,6 +91,10 @@ class LiveTable:
     auction: dict[str, Any] | None = None
     turn_seconds: float | None = None  # this table's turn/bet timer (None: the bot's setting)
     cards: CardDelivery = CardDelivery.DM
+    # the round's public events (its log) and each seat's last stake (Same bet)
+    round_log: list[LoggedEvent] = field(default_factory=list)
+    round_over: bool = False
+    last_bets: dict[str, int] = field(default_factory=dict)
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -82,6 +107,9 @@ class LiveTable:
             "auction": self.auction,
             "turn_seconds": self.turn_seconds,
             "cards": self.cards.value,
+            "round_log": [e.to_json() for e in self.round_log],
+            "round_over": self.round_over,
+            "last_bets": self.last_bets,
         }
 
     def snapshot(self) -> str:
@@ -89,8 +117,8 @@ class LiveTable:
 
     def restore(self, snapshot: str) -> None:
         """Put the table back as it was in ``snapshot`` (after a failed write): the
-        engine, the names, the bank offer and the auction. Where the table lives, its
-        message and its options (timer, cards) are left as they are."""
+        engine, the names, the bank offer, the auction and the round's log. Where the
+        table lives, its message and its options (timer, cards) are left as they are."""
         data = json.loads(snapshot)
         meta = data["meta"]
         self.engine = Table.from_json(data["engine"])
@@ -98,6 +126,28 @@ class LiveTable:
         offer = meta["sale_offer"]
         self.sale_offer = (int(offer[0]), int(offer[1]), int(offer[2])) if offer else None
         self.auction = meta["auction"]
+        self.restore_log(meta)
+
+    def restore_log(self, meta: dict[str, Any]) -> None:
+        self.round_log = [LoggedEvent.from_json(e) for e in meta.get("round_log") or ()]
+        self.round_over = bool(meta.get("round_over"))
+        self.last_bets = {str(k): int(v) for k, v in (meta.get("last_bets") or {}).items()}
+
+    def note(self, events: Sequence[Event], *, by_timer: bool = False) -> None:
+        """Keep a change's public events in the round's log (a new round clears the
+        log of the one before) and each seat's last stake."""
+        if self.round_over and any(ev.kind in ROUND_STARTS for ev in events):
+            self.round_log, self.round_over = [], False
+        banker = self.engine.banker
+        for ev in events:
+            if ev.to is not None:
+                continue
+            if ev.kind is EventKind.BET and ev.seat is not None and ev.amount:
+                self.last_bets[ev.seat] = ev.amount
+            if ev.kind is EventKind.ROUND_OVER:
+                self.round_over = True
+            self.round_log.append(LoggedEvent(ev, banker, by_timer))
+        del self.round_log[:-ROUND_LOG_MAX]
 
     def in_play(self) -> set[int]:
         """Members with chips in play here: everyone seated (one table per server)."""
@@ -165,7 +215,7 @@ class TableService(TableHost[LiveTable]):
     def table_from_record(self, stored: StoredTable) -> LiveTable:
         meta = stored.meta
         offer = meta.get("sale_offer")
-        return LiveTable(
+        live = LiveTable(
             table_id=stored.table_id,
             guild_id=stored.guild_id,
             channel_id=stored.channel_id,
@@ -179,6 +229,8 @@ class TableService(TableHost[LiveTable]):
             turn_seconds=meta.get("turn_seconds"),
             cards=CardDelivery(meta.get("cards", CardDelivery.DM)),
         )
+        live.restore_log(meta)
+        return live
 
     async def open_table(
         self,
@@ -326,11 +378,13 @@ class TableService(TableHost[LiveTable]):
             if chips != eng.balances.get(seat):
                 eng.set_balance(seat, chips)
 
-    async def _apply(self, live: LiveTable, action: Action) -> Outcome:
+    async def _apply(self, live: LiveTable, action: Action, *, by_timer: bool = False) -> Outcome:
         """engine.apply + one storage transaction (see :meth:`_apply_steps`)."""
-        return await self._apply_steps(live, [action])
+        return await self._apply_steps(live, [action], by_timer=by_timer)
 
-    async def _apply_steps(self, live: LiveTable, steps: Sequence[Step]) -> Outcome:
+    async def _apply_steps(
+        self, live: LiveTable, steps: Sequence[Step], *, by_timer: bool = False
+    ) -> Outcome:
         """Run engine steps in memory, then save the result in ONE transaction.
 
         A step is an Action or a function of the table giving the next Action (None:
@@ -338,8 +392,10 @@ class TableService(TableHost[LiveTable]):
         (a bug, an empty pack), a refused write - the table is put back exactly as it
         was last saved and nothing is written: RuleError and storage errors propagate,
         any other engine exception becomes :class:`bot.errors.EngineFault`.
+        The change's public events join the round's log in the same transaction.
         """
         before = live.engine.to_json()
+        log_before = (list(live.round_log), live.round_over, dict(live.last_bets))
         outcome = Outcome()
         notes: list[str] = []
         try:
@@ -376,10 +432,12 @@ class TableService(TableHost[LiveTable]):
                 "; ".join(notes) or steps,
             )
             raise engine_fault(exc) from exc
+        live.note(outcome.events, by_timer=by_timer)
         try:
             await self._persist(live, outcome.transfers, "; ".join(notes) or "no-op")
         except BaseException:
             live.engine = Table.from_json(before)
+            live.round_log, live.round_over, live.last_bets = log_before
             raise
         live.last_activity = time.monotonic()
         return outcome
@@ -619,7 +677,7 @@ class TableService(TableHost[LiveTable]):
                 if action is None:
                     break
                 try:
-                    out = await self._apply(live, action)
+                    out = await self._apply(live, action, by_timer=True)
                 except (RuleError, ServiceError) as exc:
                     log.warning("timeout action %s refused: %s", action, exc)
                     break
