@@ -1,7 +1,8 @@
 """Punto Banco tables: the service where the engine, the ledger and the clock meet.
 
 No discord imports here (the Discord side is ``bot/baccarat_presenter.py`` and
-``cogs/baccarat.py``). It mirrors :class:`bot.service.TableService`:
+``cogs/baccarat.py``). Like Pontoon's service it is a :class:`bot.host.TableHost` (the
+registry, locks, reload, saving, closing and timers are written once there):
 
 * one asyncio.Lock per table; every change is ``engine call -> store.save_table(snapshot,
   ledger transfers)`` in ONE transaction, and on any failure the in-memory table is put
@@ -30,22 +31,19 @@ result was not shown before the restart is reported by :meth:`missed_result`.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
-import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from bot.errors import BusyElsewhere, ServiceError, TableExists, engine_fault
-from bot.service import Backoff, close_in_store, new_table_id, save_snapshot, seat_of
+from bot.errors import ServiceError, engine_fault
+from bot.host import StoredTable, TableHost, TimerJob, new_table_id, seat_of
 from bot.storage import Move, Store, member_account, parse_account
 from bot.storage.errors import StorageError
-from engine.cards import Chance, RandomChance
+from engine.cards import Chance
 from engine.errors import RuleError
 from engine.punto_banco import (
     Bet,
@@ -222,8 +220,14 @@ def results_from_json(data: Sequence[dict[str, Any]]) -> tuple[BetResult, ...]:
     )
 
 
-class BaccaratService:
-    """Owns every open Punto Banco table of the process."""
+class BaccaratService(TableHost[BaccaratTable]):
+    """Owns every open Punto Banco table of the process (the registry, locks, saving and
+    timers are the host's; bets, coups and betting windows are here)."""
+
+    game = GAME_BACCARAT
+    closed_text = "That Punto Banco table is closed. Open a new one with `/baccarat start`."
+    timer_name = "baccarat"
+    store: Store
 
     def __init__(
         self,
@@ -235,99 +239,45 @@ class BaccaratService:
         run_timers: bool = True,
         owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
-        self.store = store
-        # Sharded bots: only guilds whose shard this process runs (bot.sharding).
-        self.owns_guild: Callable[[int], bool] = owns_guild or (lambda _guild_id: True)
-        self.chance: Chance = chance or RandomChance(random.SystemRandom())
+        super().__init__(store, chance=chance, owns_guild=owns_guild, run_timers=run_timers)
         self.timers = timers or BaccaratTimers()
         self.presenter: BaccaratPresenter = presenter or NullBaccaratPresenter()
-        self.run_timers = run_timers
-        self.tables: dict[str, BaccaratTable] = {}
-        self.by_channel: dict[int, str] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._closing = False
-        self._backoff = Backoff()
-        # Other games register checks here: "is this channel taken?" and "is this
-        # member's money in play there?" (one table per channel; chips in play at one
-        # table of a server at a time).
-        self.channel_checks: list[Callable[[int], bool]] = []
-        self.busy_checks: list[Callable[[int, int], bool]] = []
+
+    def no_table(self) -> ServiceError:
+        return NoBaccaratTable()
+
+    def has_chips_at(self, live: BaccaratTable, user_id: int) -> bool:
+        return bool(live.engine.bets_of(seat_of(user_id)))
 
     # ------------------------------------------------------------ hooks for others
-    def has_table(self, channel_id: int) -> bool:
-        """True when the channel has an open Punto Banco table."""
-        return channel_id in self.by_channel
-
     def member_has_bets(self, guild_id: int, user_id: int) -> bool:
         """True when the member has bets in play at a Punto Banco table of the server."""
-        return self.table_with_bets_of(guild_id, user_id) is not None
+        return self.table_of_member(guild_id, user_id) is not None
 
     def table_with_bets_of(self, guild_id: int, user_id: int) -> BaccaratTable | None:
-        seat = seat_of(user_id)
-        for live in self.tables.values():
-            if live.guild_id == guild_id and live.engine.bets_of(seat):
-                return live
-        return None
-
-    # ------------------------------------------------------------------ lookup
-    def lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
-
-    def get(self, table_id: str) -> BaccaratTable:
-        live = self.tables.get(table_id)
-        if live is None:
-            raise ServiceError(
-                "That Punto Banco table is closed. Open a new one with `/baccarat start`."
-            )
-        return live
-
-    def in_channel(self, channel_id: int) -> BaccaratTable:
-        table_id = self.by_channel.get(channel_id)
-        if table_id is None:
-            raise NoBaccaratTable()
-        return self.tables[table_id]
-
-    def seconds_left(self, live: BaccaratTable) -> float | None:
-        if live.deadline is None:
-            return None
-        return max(0.0, live.deadline - time.monotonic())
+        return self.table_of_member(guild_id, user_id)
 
     # --------------------------------------------------------------- lifecycle
-    async def load(self) -> list[BaccaratTable]:
-        """Reload every open Punto Banco table after a (re)start. Bets of the open window
-        are kept; the window reopens for a full betting period."""
-        loaded: list[BaccaratTable] = []
-        for rec in await self.store.load_open_tables():
-            if rec.game != GAME_BACCARAT or rec.table_id in self.tables:
-                continue
-            if not self.owns_guild(rec.guild_id):
-                continue  # another process runs this guild's shard
-            try:
-                data = json.loads(rec.state_json)
-                meta = data["meta"]
-                live = BaccaratTable(
-                    table_id=rec.table_id,
-                    guild_id=int(meta["guild_id"]),
-                    channel_id=int(meta["channel_id"]),
-                    opener_id=int(meta["opener_id"]),
-                    engine=PuntoBancoTable.from_json(data["engine"]),
-                    betting_seconds=float(meta["betting_seconds"]),
-                    message_id=rec.message_id or meta.get("message_id"),
-                    store_version=int(rec.version),
-                    empty_windows=int(meta.get("empty_windows", 0)),
-                    announced=int(meta.get("announced", 0)),
-                    last_results=list(meta.get("last_results") or []),
-                    names=dict(meta.get("names") or {}),
-                )
-            except Exception:
-                log.exception("could not reload Punto Banco table %s", rec.table_id)
-                continue
-            live.phase = Phase.BETTING
-            self._open_window(live)
-            self._register(live)
-            loaded.append(live)
-        return loaded
+    def table_from_record(self, stored: StoredTable) -> BaccaratTable:
+        """A reloaded table: bets of the open window are kept; the window reopens for a
+        full betting period."""
+        meta = stored.meta
+        live = BaccaratTable(
+            table_id=stored.table_id,
+            guild_id=stored.guild_id,
+            channel_id=stored.channel_id,
+            opener_id=stored.opener_id,
+            engine=PuntoBancoTable.from_json(stored.engine),
+            betting_seconds=float(meta["betting_seconds"]),
+            message_id=stored.message_id,
+            store_version=stored.version,
+            empty_windows=int(meta.get("empty_windows", 0)),
+            announced=int(meta.get("announced", 0)),
+            last_results=list(meta.get("last_results") or []),
+            names=dict(meta.get("names") or {}),
+        )
+        self._open_window(live)
+        return live
 
     def missed_result(self, live: BaccaratTable) -> CoupResult | None:
         """A coup that was settled but not shown (the bot stopped while dealing)."""
@@ -343,11 +293,6 @@ class BaccaratService:
                 return
             live.announced = live.engine.coup_no
             await self._persist(live, [], "result shown")
-
-    def _register(self, live: BaccaratTable) -> None:
-        self.tables[live.table_id] = live
-        self.by_channel[live.channel_id] = live.table_id
-        self._arm(live)
 
     def _open_window(self, live: BaccaratTable) -> None:
         live.phase = Phase.BETTING
@@ -371,7 +316,7 @@ class BaccaratService:
                 f"The betting window must be {MIN_BETTING_SECONDS:g} to "
                 f"{MAX_BETTING_SECONDS:g} seconds."
             )
-        self._check_channel_free(channel_id)
+        self.check_channel_free(channel_id)
         live = BaccaratTable(
             table_id=new_table_id(),
             guild_id=guild_id,
@@ -382,21 +327,13 @@ class BaccaratService:
         )
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name
-        async with self.lock(live.table_id):
-            self._check_channel_free(channel_id)
+        async with self._opening(channel_id):
             self._open_window(live)
             await self._persist(live, [], "open")
             self._register(live)
+            self._arm_timer(live)
         await self._present(self.presenter.table_opened(live))
         return live
-
-    def _check_channel_free(self, channel_id: int) -> None:
-        if channel_id in self.by_channel or any(c(channel_id) for c in self.channel_checks):
-            raise TableExists()
-
-    async def set_message(self, live: BaccaratTable, message_id: int) -> None:
-        live.message_id = message_id
-        await self.store.set_table_message(live.table_id, message_id)
 
     # -------------------------------------------------------------------- bets
     def _check_can_bet(self, live: BaccaratTable, user_id: int, round_no: int | None) -> None:
@@ -408,11 +345,7 @@ class BaccaratService:
             raise ServiceError(
                 "The cards are being dealt; bets for the next coup open in a moment."
             )
-        other = self.table_with_bets_of(live.guild_id, user_id)
-        if (other is not None and other is not live) or any(
-            check(live.guild_id, user_id) for check in self.busy_checks
-        ):
-            raise BusyElsewhere()
+        self.check_member_free(live.guild_id, user_id, at=live)
 
     async def bet(
         self,
@@ -532,15 +465,8 @@ class BaccaratService:
             raise engine_fault(exc) from exc
         if name is not None and name[1]:
             live.names[name[0]] = name[1][:64]
-        try:
-            await self._persist(live, transfers, note)
-        except BaseException:
-            live.restore(before)
-            raise
+        await self._persist(live, transfers, note, before=before)
         return transfers
-
-    async def _persist(self, live: BaccaratTable, transfers: Sequence[Transfer], note: str) -> None:
-        await save_snapshot(self.store, live, GAME_BACCARAT, transfers, note)
 
     # -------------------------------------------------------------------- coups
     async def close_window(self, table_id: str) -> CoupResult | None:
@@ -562,14 +488,10 @@ class BaccaratService:
                         "so the table went idle"
                     )
                 else:
-                    before = live.snapshot()
                     try:
-                        await self._persist(live, [], "empty window")
-                    except BaseException:
-                        live.restore(before)
+                        await self._persist(live, [], "empty window", before=live.snapshot())
+                    finally:
                         self._open_window(live)
-                        raise
-                    self._open_window(live)
             else:
                 before = live.snapshot()
                 try:
@@ -618,82 +540,40 @@ class BaccaratService:
     # ------------------------------------------------------------------- close
     async def close(self, table_id: str, reason: str) -> list[Transfer]:
         """Close a table, returning every open bet from escrow to its owner."""
-        live = self.get(table_id)
-        async with self.lock(table_id):
-            if table_id not in self.tables:
-                return []
-            before = live.snapshot()
-            try:
-                applied = await close_in_store(
-                    self.store,
-                    live,
-                    lambda: [t for b in live.bettors() for t in live.engine.withdraw_all(b)],
-                    reason,
-                )
-            except BaseException:
-                live.restore(before)
-                raise
-            refunds = [t if isinstance(t, Transfer) else _engine_transfer(t) for t in applied]
-            self.tables.pop(table_id, None)
-            self.by_channel.pop(live.channel_id, None)
-            live.deadline = live.closes_at = None
-            task = self._tasks.pop(table_id, None)
-        # The timer stops by itself once the table is gone; it is cancelled only while it
-        # waits, never in the middle of showing a coup that is already settled.
-        if task is not None and task is not asyncio.current_task() and live.phase is Phase.BETTING:
-            task.cancel()
+        closed = await self._close_table(
+            table_id,
+            reason,
+            lambda live: [t for b in live.bettors() for t in live.engine.withdraw_all(b)],
+        )
+        if closed is None:
+            return []
+        live, applied = closed
+        live.deadline = live.closes_at = None
+        refunds = [t if isinstance(t, Transfer) else _engine_transfer(t) for t in applied]
         await self._present(self.presenter.table_closed(live, reason, refunds))
         return refunds
 
-    async def shutdown(self) -> None:
-        """Stop the timers (tables stay open in SQLite and are reloaded on start)."""
-        self._closing = True
-        tasks = list(self._tasks.values())
-        self._tasks.clear()
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-
     # ------------------------------------------------------------------ timers
-    def _arm(self, live: BaccaratTable) -> None:
-        if self._closing or not self.run_timers:
-            return
-        task = self._tasks.get(live.table_id)
-        if task is None or task.done():
-            self._tasks[live.table_id] = asyncio.create_task(
-                self._timer_loop(live.table_id), name=f"baccarat-{live.table_id}"
-            )
+    def may_cancel_timer(self, live: BaccaratTable) -> bool:
+        """The timer stops by itself once the table is gone; it is cancelled only while
+        it waits, never in the middle of showing a coup that is already settled."""
+        return live.phase is Phase.BETTING
 
-    async def _timer_loop(self, table_id: str) -> None:
-        while not self._closing:
-            live = self.tables.get(table_id)
-            if live is None:
-                return
-            left = None if live.deadline is None else live.deadline - time.monotonic()
-            if left is None or left > 0:
-                await asyncio.sleep(0.25 if left is None else min(left, 5.0))
-                continue
-            try:
-                await self.close_window(table_id)
-                self._backoff.succeeded(table_id)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                failures, delay = self._backoff.failed(table_id)
-                log.warning(
-                    "Punto Banco table %s: closing the betting window failed "
-                    "(failure %d in a row: %r); next try in %.1f s",
-                    table_id,
-                    failures,
-                    exc,
-                    delay,
-                    exc_info=not isinstance(exc, StorageError),
-                )
-                if live.deadline is not None and live.deadline <= time.monotonic():
-                    self._open_window(live)
-                    live.deadline = time.monotonic() + max(delay, live.betting_seconds)
+    def timer_job(self, live: BaccaratTable, now: float) -> TimerJob:
+        return TimerJob(
+            lambda: self._window_over(live.table_id),
+            f"Punto Banco table {live.table_id}: closing the betting window failed",
+        )
+
+    async def _window_over(self, table_id: str) -> None:
+        await self.close_window(table_id)
+        self._backoff.succeeded(table_id)
+
+    async def timer_failed(self, live: BaccaratTable, delay: float) -> None:
+        """Betting stays open until the next try (at least a full window)."""
+        if live.deadline is not None and live.deadline <= time.monotonic():
+            self._open_window(live)
+            live.deadline = time.monotonic() + max(delay, live.betting_seconds)
 
     async def _present(self, call: Awaitable[None]) -> None:
         try:

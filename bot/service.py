@@ -7,61 +7,40 @@ No discord imports here. Every change to a table goes through :meth:`TableServic
     store.save_table(snapshot, ledger transfers)    (one transaction; on failure the
                                                      in-memory table is restored)
     presenter.table_changed(...)                    (messages, DMs: the bot's business)
+
+The registry, locks, reload, saving, closing and timers are the table host's
+(:class:`bot.host.TableHost`), shared with Punto Banco; this module is Pontoon's own.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import copy
 import json
 import logging
-import random
-import secrets
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from bot.errors import (
-    BusyElsewhere,
-    NoTable,
-    NotSeated,
-    ServiceError,
-    StaleButton,
-    TableExists,
-    engine_fault,
+from bot.errors import NoTable, NotSeated, ServiceError, StaleButton, engine_fault
+from bot.host import (
+    StoredTable,
+    StoreLike,
+    TableHost,
+    TimerJob,
+    new_table_id,
+    seat_of,
 )
-from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
-from engine.cards import Chance, RandomChance
+from bot.storage.errors import StorageError
+from engine.cards import Chance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
-from engine.pontoon.types import Action, ActionKind, Outcome, Phase
-from engine.records import HOUSE, Transfer
+from engine.pontoon.types import Action, ActionKind, Event, EventKind, Outcome, Phase
+from engine.records import HOUSE
 
 log = logging.getLogger(__name__)
 
 GAME_PONTOON = "pontoon"
-TIMER_RETRY_SECONDS = 5.0  # a timer whose action failed tries again after this, doubling
-TIMER_MAX_BACKOFF_SECONDS = 600.0  # ... up to this long between two tries
-
-
-class Backoff:
-    """Per-table count of timer steps that failed in a row: the next try waits
-    ``TIMER_RETRY_SECONDS * 2**failures`` (at most ``TIMER_MAX_BACKOFF_SECONDS``)."""
-
-    def __init__(self) -> None:
-        self._failures: dict[str, int] = {}
-
-    def failed(self, table_id: str) -> tuple[int, float]:
-        """Record a failure; returns (failures in a row, seconds to wait)."""
-        n = self._failures.get(table_id, 0)
-        self._failures[table_id] = n + 1
-        return n + 1, min(TIMER_RETRY_SECONDS * 2**n, TIMER_MAX_BACKOFF_SECONDS)
-
-    def succeeded(self, table_id: str) -> None:
-        self._failures.pop(table_id, None)
 
 
 class CardDelivery(StrEnum):
@@ -69,6 +48,27 @@ class CardDelivery(StrEnum):
 
     DM = "dm"  # a DM each round with the face-down cards; Show my cards as well
     BUTTON = "button"  # no DMs: the members look with Show my cards (and in their forms)
+
+
+#: events that begin a round: the log of the round before stays until one of them
+ROUND_STARTS = frozenset({EventKind.CUT_CARD, EventKind.CARD_DEALT, EventKind.KITTY})
+ROUND_LOG_MAX = 200  # a round's public events kept (the table message shows the newest)
+
+
+class LoggedEvent(NamedTuple):
+    """One public event of the current round, kept with the table (so the table
+    message's log of the round survives a restart)."""
+
+    event: Event
+    banker: str | None  # the banker as it stood after the move that made the event
+    by_timer: bool  # the timer moved for a member who ran out of time
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.event.to_json(), "banker": self.banker, "timer": self.by_timer}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> LoggedEvent:
+        return cls(Event.from_json(d["event"]), d.get("banker"), bool(d.get("timer")))
 
 
 @dataclass
@@ -91,6 +91,10 @@ class LiveTable:
     auction: dict[str, Any] | None = None
     turn_seconds: float | None = None  # this table's turn/bet timer (None: the bot's setting)
     cards: CardDelivery = CardDelivery.DM
+    # the round's public events (its log) and each seat's last stake (Same bet)
+    round_log: list[LoggedEvent] = field(default_factory=list)
+    round_over: bool = False
+    last_bets: dict[str, int] = field(default_factory=dict)
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -103,10 +107,47 @@ class LiveTable:
             "auction": self.auction,
             "turn_seconds": self.turn_seconds,
             "cards": self.cards.value,
+            "round_log": [e.to_json() for e in self.round_log],
+            "round_over": self.round_over,
+            "last_bets": self.last_bets,
         }
 
     def snapshot(self) -> str:
         return json.dumps({"engine": self.engine.to_json(), "meta": self.meta()})
+
+    def restore(self, snapshot: str) -> None:
+        """Put the table back as it was in ``snapshot`` (after a failed write): the
+        engine, the names, the bank offer, the auction and the round's log. Where the
+        table lives, its message and its options (timer, cards) are left as they are."""
+        data = json.loads(snapshot)
+        meta = data["meta"]
+        self.engine = Table.from_json(data["engine"])
+        self.names = dict(meta["names"])
+        offer = meta["sale_offer"]
+        self.sale_offer = (int(offer[0]), int(offer[1]), int(offer[2])) if offer else None
+        self.auction = meta["auction"]
+        self.restore_log(meta)
+
+    def restore_log(self, meta: dict[str, Any]) -> None:
+        self.round_log = [LoggedEvent.from_json(e) for e in meta.get("round_log") or ()]
+        self.round_over = bool(meta.get("round_over"))
+        self.last_bets = {str(k): int(v) for k, v in (meta.get("last_bets") or {}).items()}
+
+    def note(self, events: Sequence[Event], *, by_timer: bool = False) -> None:
+        """Keep a change's public events in the round's log (a new round clears the
+        log of the one before) and each seat's last stake."""
+        if self.round_over and any(ev.kind in ROUND_STARTS for ev in events):
+            self.round_log, self.round_over = [], False
+        banker = self.engine.banker
+        for ev in events:
+            if ev.to is not None:
+                continue
+            if ev.kind is EventKind.BET and ev.seat is not None and ev.amount:
+                self.last_bets[ev.seat] = ev.amount
+            if ev.kind is EventKind.ROUND_OVER:
+                self.round_over = True
+            self.round_log.append(LoggedEvent(ev, banker, by_timer))
+        del self.round_log[:-ROUND_LOG_MAX]
 
     def in_play(self) -> set[int]:
         """Members with chips in play here: everyone seated (one table per server)."""
@@ -140,134 +181,16 @@ class Timers:
     idle_seconds: float = 900.0
 
 
-class StoreLike(Protocol):
-    """The part of bot.storage.Store the service uses."""
-
-    async def ensure_member(
-        self, guild_id: int, user_id: int, starting_chips: int | None = None
-    ) -> int: ...
-
-    async def save_table(
-        self,
-        table_id: str,
-        guild_id: int,
-        channel_id: int,
-        game: str,
-        state_json: str,
-        version: int,
-        message_id: int | None,
-        transfers: Sequence[Any],
-        log: str | None,
-        *,
-        in_play: Collection[int] | None = None,
-    ) -> None: ...
-
-    async def close_table(
-        self,
-        table_id: str,
-        transfers: Sequence[Any] = (),
-        log: str | None = "closed",
-        *,
-        expected_version: int | None = None,
-        refund_from_ledger: bool = False,
-    ) -> Any: ...
-
-    async def load_open_tables(self) -> Sequence[Any]: ...
-
-    async def set_table_message(self, table_id: str, message_id: int) -> None: ...
-
-
-class Snapshotted(Protocol):
-    """What save_snapshot needs of a live table, whatever the game."""
-
-    table_id: str
-    guild_id: int
-    channel_id: int
-    message_id: int | None
-    store_version: int
-
-    def snapshot(self) -> str: ...
-
-    def in_play(self) -> set[int]: ...
-
-
-async def save_snapshot(
-    store: StoreLike, live: Snapshotted, game: str, transfers: Sequence[Transfer], note: str
-) -> None:
-    """Write a live table's snapshot, the chip moves that produced it and a log line in
-    one transaction, at the next store version (optimistic concurrency)."""
-    version = live.store_version + 1
-    await store.save_table(
-        live.table_id,
-        live.guild_id,
-        live.channel_id,
-        game,
-        live.snapshot(),
-        version,
-        live.message_id,
-        list(transfers),
-        note,
-        in_play=live.in_play(),
-    )
-    live.store_version = version
-
-
 Step = Action | Callable[[Table], Action | None]
 
 
-async def close_in_store(
-    store: StoreLike,
-    live: Snapshotted,
-    refunds_of: Callable[[], Sequence[Transfer]],
-    reason: str,
-) -> list[Transfer] | list[Any]:
-    """Return every chip on a table and mark it closed, in one transaction, whatever the
-    game. The engine's refunds (``refunds_of()``) are used when the ledger agrees with
-    them; if the engine fails or its view of the escrow differs from the ledger's, the
-    refunds are computed from the ledger's escrow entries instead, so a table can always
-    be closed. Returns the moves applied: the engine's Transfers, or the ledger's Moves.
-    The close is refused (StaleVersion) when the stored table is not at the version
-    this process holds: a stale copy never closes the live table."""
-    note = f"closed: {reason}"[:200]
-    try:
-        refunds: list[Transfer] | None = list(refunds_of())
-    except Exception:
-        log.exception("table %s: the engine could not work out the refunds", live.table_id)
-        refunds = None
-    if refunds is not None:
-        try:
-            await store.close_table(
-                live.table_id, refunds, note, expected_version=live.store_version
-            )
-            return refunds
-        except (InsufficientChips, TableNotEmpty, ValueError) as exc:
-            log.warning(
-                "table %s: the game's refunds disagree with the ledger (%s); "
-                "refunding from the ledger's escrow entries instead",
-                live.table_id,
-                exc,
-            )
-    moves = await store.close_table(
-        live.table_id,
-        (),
-        note,
-        expected_version=live.store_version,
-        refund_from_ledger=True,
-    )
-    return list(moves)
+class TableService(TableHost[LiveTable]):
+    """Owns every open Pontoon table of the process (the registry, locks, saving and
+    timers are the host's; the game's moves, the bank sale and auction are here)."""
 
-
-def new_table_id() -> str:
-    """A short unique id that fits in a button's custom id."""
-    return f"{int(time.time()):x}{secrets.token_hex(3)}"
-
-
-def seat_of(user_id: int) -> str:
-    return str(user_id)
-
-
-class TableService:
-    """Owns every open Pontoon table of the process."""
+    game = GAME_PONTOON
+    closed_text = "That table is closed. Start a new one with `/pontoon start`."
+    timer_name = "timer"
 
     def __init__(
         self,
@@ -278,85 +201,36 @@ class TableService:
         presenter: Presenter | None = None,
         owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
-        self.store = store
-        # Sharded bots: only guilds whose shard this process runs (bot.sharding).
-        self.owns_guild: Callable[[int], bool] = owns_guild or (lambda _guild_id: True)
-        self.chance: Chance = chance or RandomChance(random.SystemRandom())
+        super().__init__(store, chance=chance, owns_guild=owns_guild)
         self.timers = timers or Timers()
         self.presenter: Presenter = presenter or NullPresenter()
-        self.tables: dict[str, LiveTable] = {}
-        self.by_channel: dict[int, str] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._timer_tasks: dict[str, asyncio.Task[None]] = {}
-        self._wake: dict[str, asyncio.Event] = {}
-        self._closing = False
-        self._backoff = Backoff()
-        # Other games register "is this member's money tied up there?" checks here, so a
-        # member never has chips in play at two tables of one server at once.
-        self.busy_checks: list[Callable[[int, int], bool]] = []
-        # Other games register "is this channel taken?" checks (one table per channel).
-        self.channel_checks: list[Callable[[int], bool]] = []
 
-    # ------------------------------------------------------------------ lookup
-    def lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def no_table(self) -> ServiceError:
+        return NoTable()
 
-    def get(self, table_id: str) -> LiveTable:
-        live = self.tables.get(table_id)
-        if live is None:
-            raise ServiceError("That table is closed. Start a new one with `/pontoon start`.")
-        return live
-
-    def in_channel(self, channel_id: int) -> LiveTable:
-        table_id = self.by_channel.get(channel_id)
-        if table_id is None:
-            raise NoTable()
-        return self.tables[table_id]
-
-    def member_busy_elsewhere(self, guild_id: int, user_id: int) -> bool:
-        return any(check(guild_id, user_id) for check in self.busy_checks)
-
-    def table_of_member(self, guild_id: int, user_id: int) -> LiveTable | None:
-        seat = seat_of(user_id)
-        for live in self.tables.values():
-            if live.guild_id == guild_id and seat in live.engine.seats:
-                return live
-        return None
+    def has_chips_at(self, live: LiveTable, user_id: int) -> bool:
+        return seat_of(user_id) in live.engine.seats
 
     # ------------------------------------------------------------- lifecycle
-    async def load(self) -> list[LiveTable]:
-        """Reload every open table after a (re)start."""
-        loaded: list[LiveTable] = []
-        for rec in await self.store.load_open_tables():
-            if getattr(rec, "game", GAME_PONTOON) != GAME_PONTOON:
-                continue
-            data = json.loads(rec.state_json)
-            meta = data["meta"]
-            if not self.owns_guild(int(meta["guild_id"])):
-                continue  # another process runs this guild's shard
-            live = LiveTable(
-                table_id=rec.table_id,
-                guild_id=int(meta["guild_id"]),
-                channel_id=int(meta["channel_id"]),
-                opener_id=int(meta["opener_id"]),
-                engine=Table.from_json(data["engine"]),
-                message_id=rec.message_id or meta.get("message_id"),
-                store_version=int(rec.version),
-            )
-            live.names = dict(meta.get("names") or {})
-            live.auction = meta.get("auction")
-            live.turn_seconds = meta.get("turn_seconds")
-            live.cards = CardDelivery(meta.get("cards", CardDelivery.DM))
-            offer = meta.get("sale_offer")
-            live.sale_offer = tuple(offer) if offer else None  # type: ignore[assignment]
-            self._register(live)
-            self._arm_timer(live)
-            loaded.append(live)
-        return loaded
-
-    def _register(self, live: LiveTable) -> None:
-        self.tables[live.table_id] = live
-        self.by_channel[live.channel_id] = live.table_id
+    def table_from_record(self, stored: StoredTable) -> LiveTable:
+        meta = stored.meta
+        offer = meta.get("sale_offer")
+        live = LiveTable(
+            table_id=stored.table_id,
+            guild_id=stored.guild_id,
+            channel_id=stored.channel_id,
+            opener_id=stored.opener_id,
+            engine=Table.from_json(stored.engine),
+            message_id=stored.message_id,
+            store_version=stored.version,
+            sale_offer=tuple(offer) if offer else None,  # type: ignore[arg-type]
+            names=dict(meta.get("names") or {}),
+            auction=meta.get("auction"),
+            turn_seconds=meta.get("turn_seconds"),
+            cards=CardDelivery(meta.get("cards", CardDelivery.DM)),
+        )
+        live.restore_log(meta)
+        return live
 
     async def open_table(
         self,
@@ -368,11 +242,8 @@ class TableService:
         turn_seconds: float | None = None,
         cards: CardDelivery = CardDelivery.DM,
     ) -> LiveTable:
-        if channel_id in self.by_channel or any(c(channel_id) for c in self.channel_checks):
-            raise TableExists()
-        busy = self.table_of_member(guild_id, opener_id)
-        if busy is not None or self.member_busy_elsewhere(guild_id, opener_id):
-            raise BusyElsewhere()
+        self.check_channel_free(channel_id)
+        self.check_member_free(guild_id, opener_id)
         live = LiveTable(
             table_id=new_table_id(),
             guild_id=guild_id,
@@ -384,11 +255,7 @@ class TableService:
         )
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name
-        # one opening per channel at a time: two members pressing /pontoon start at once
-        # must get one table and one polite refusal (not a storage error)
-        async with self.lock(f"open:{channel_id}"), self.lock(live.table_id):
-            if channel_id in self.by_channel:
-                raise TableExists()
+        async with self._opening(channel_id):
             chips = await self.store.ensure_member(guild_id, opener_id)
             # the table is stored with its opener seated, in one transaction
             outcome = await self._apply(
@@ -398,10 +265,6 @@ class TableService:
         await self.presenter.table_changed(live, outcome)
         self._arm_timer(live)
         return live
-
-    async def set_message(self, live: LiveTable, message_id: int) -> None:
-        live.message_id = message_id
-        await self.store.set_table_message(live.table_id, message_id)
 
     # ------------------------------------------------------------------- acts
     async def act(
@@ -426,11 +289,7 @@ class TableService:
             seat = seat_of(user_id)
             names_before = dict(live.names)
             if kind is ActionKind.JOIN:
-                busy = self.table_of_member(live.guild_id, user_id)
-                if (busy is not None and busy is not live) or self.member_busy_elsewhere(
-                    live.guild_id, user_id
-                ):
-                    raise BusyElsewhere()
+                self.check_member_free(live.guild_id, user_id, at=live)
                 if seat in live.engine.seats:
                     raise RuleError("P-TABLE-1", "You are already seated at this table.")
                 amount = await self.store.ensure_member(live.guild_id, user_id)
@@ -519,11 +378,13 @@ class TableService:
             if chips != eng.balances.get(seat):
                 eng.set_balance(seat, chips)
 
-    async def _apply(self, live: LiveTable, action: Action) -> Outcome:
+    async def _apply(self, live: LiveTable, action: Action, *, by_timer: bool = False) -> Outcome:
         """engine.apply + one storage transaction (see :meth:`_apply_steps`)."""
-        return await self._apply_steps(live, [action])
+        return await self._apply_steps(live, [action], by_timer=by_timer)
 
-    async def _apply_steps(self, live: LiveTable, steps: Sequence[Step]) -> Outcome:
+    async def _apply_steps(
+        self, live: LiveTable, steps: Sequence[Step], *, by_timer: bool = False
+    ) -> Outcome:
         """Run engine steps in memory, then save the result in ONE transaction.
 
         A step is an Action or a function of the table giving the next Action (None:
@@ -531,8 +392,10 @@ class TableService:
         (a bug, an empty pack), a refused write - the table is put back exactly as it
         was last saved and nothing is written: RuleError and storage errors propagate,
         any other engine exception becomes :class:`bot.errors.EngineFault`.
+        The change's public events join the round's log in the same transaction.
         """
         before = live.engine.to_json()
+        log_before = (list(live.round_log), live.round_over, dict(live.last_bets))
         outcome = Outcome()
         notes: list[str] = []
         try:
@@ -569,10 +432,12 @@ class TableService:
                 "; ".join(notes) or steps,
             )
             raise engine_fault(exc) from exc
+        live.note(outcome.events, by_timer=by_timer)
         try:
             await self._persist(live, outcome.transfers, "; ".join(notes) or "no-op")
         except BaseException:
             live.engine = Table.from_json(before)
+            live.round_log, live.round_over, live.last_bets = log_before
             raise
         live.last_activity = time.monotonic()
         return outcome
@@ -580,16 +445,9 @@ class TableService:
     async def _save_meta(self, live: LiveTable, change: Callable[[], None], note: str) -> None:
         """Change the table's bot-side state (bank offer, auction) and save it; if the
         save fails the change is undone, so memory never runs ahead of the database."""
-        offer, auction = live.sale_offer, copy.deepcopy(live.auction)
+        before = live.snapshot()
         change()
-        try:
-            await self._persist(live, [], note)
-        except BaseException:
-            live.sale_offer, live.auction = offer, auction
-            raise
-
-    async def _persist(self, live: LiveTable, transfers: Sequence[Transfer], note: str) -> None:
-        await save_snapshot(self.store, live, GAME_PONTOON, transfers, note)
+        await self._persist(live, [], note, before=before)
 
     async def _after_change(self, live: LiveTable, outcome: Outcome) -> None:
         self._arm_timer(live)
@@ -744,36 +602,19 @@ class TableService:
     # ------------------------------------------------------------------ close
     async def close(self, table_id: str, reason: str) -> None:
         """Close a table, returning every chip in escrow and the kitty to its owner."""
-        live = self.get(table_id)
-        async with self.lock(table_id):
-            if table_id not in self.tables:
-                return
-            before = live.engine.to_json()
-            try:
-                await close_in_store(self.store, live, lambda: live.engine.abandon(), reason)
-            except BaseException:
-                live.engine = Table.from_json(before)
-                raise
-            self.tables.pop(table_id, None)
-            self.by_channel.pop(live.channel_id, None)
-            task = self._timer_tasks.pop(table_id, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
+        closed = await self._close_table(table_id, reason, lambda live: live.engine.abandon())
+        if closed is None:
+            return
+        live, _ = closed
         try:
             await self.presenter.table_closed(live, reason)
         except Exception:
             log.exception("presenting the close of %s failed", table_id)
 
-    async def shutdown(self) -> None:
-        self._closing = True
-        for task in list(self._timer_tasks.values()):
-            task.cancel()
-        self._timer_tasks.clear()
-
     # ------------------------------------------------------------------ timers
-    def _arm_timer(self, live: LiveTable) -> None:
-        if self._closing:
-            return
+    def set_deadline(self, live: LiveTable) -> None:
+        """While someone must act (a bet, a hand, the banker's turn), they have until the
+        table's timer (or the bot's bet/turn timer) runs out; set once per engine version."""
         eng = live.engine
         now = time.monotonic()
         if eng.to_act() and eng.phase not in (Phase.WAITING, Phase.KITTY, Phase.ROUND_OVER):
@@ -788,65 +629,34 @@ class TableService:
         else:
             live.deadline = None
             live.deadline_version = eng.version
-        self._wake.setdefault(live.table_id, asyncio.Event()).set()
-        task = self._timer_tasks.get(live.table_id)
-        if task is None or task.done():
-            self._timer_tasks[live.table_id] = asyncio.create_task(
-                self._timer_loop(live.table_id), name=f"timer-{live.table_id}"
+
+    def wake_at(self, live: LiveTable, now: float) -> float | None:
+        """The first of: the deadline to act, the end of an auction, the table going idle."""
+        idle_at = live.last_activity + self.timers.idle_seconds
+        wake = min(idle_at, live.deadline) if live.deadline is not None else idle_at
+        auction_left = self.auction_seconds_left(live)
+        return wake if auction_left is None else min(wake, now + auction_left)
+
+    def timer_job(self, live: LiveTable, now: float) -> TimerJob | None:
+        table_id = live.table_id
+        auction_left = self.auction_seconds_left(live)
+        if auction_left is not None and auction_left <= 0:
+            return TimerJob(
+                lambda: self._finish_auction(live),
+                f"table {table_id} cannot act for the timed-out seat",
             )
+        if live.deadline is not None and live.deadline <= now:
+            return TimerJob(
+                lambda: self._on_deadline(live),
+                f"table {table_id} cannot act for the timed-out seat",
+            )
+        if live.last_activity + self.timers.idle_seconds <= now:
+            return TimerJob(lambda: self._close_idle(table_id), f"table {table_id} cannot close")
+        return None
 
-    def seconds_left(self, live: LiveTable) -> float | None:
-        if live.deadline is None:
-            return None
-        return max(0.0, live.deadline - time.monotonic())
-
-    async def _timer_loop(self, table_id: str) -> None:
-        try:
-            while not self._closing:
-                live = self.tables.get(table_id)
-                if live is None:
-                    return
-                now = time.monotonic()
-                idle_at = live.last_activity + self.timers.idle_seconds
-                wake = min(idle_at, live.deadline) if live.deadline is not None else idle_at
-                auction_left = self.auction_seconds_left(live)
-                if auction_left is not None:
-                    wake = min(wake, now + auction_left)
-                if wake > now and (auction_left is None or auction_left > 0):
-                    event = self._wake.setdefault(table_id, asyncio.Event())
-                    event.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(event.wait(), min(wake - now, 5.0))
-                    continue
-                closing = live.deadline is None or live.deadline > now
-                try:
-                    if auction_left is not None and auction_left <= 0:
-                        closing = False
-                        await self._finish_auction(live)
-                    elif not closing:
-                        await self._on_deadline(live)
-                    elif idle_at <= now:
-                        await self.close(table_id, "the table was idle")
-                        self._backoff.succeeded(table_id)
-                        return
-                except Exception as exc:
-                    # e.g. closing an idle table while the database is locked, or a bug:
-                    # the timer must live on (or the table would never time out or close
-                    # again), say so, and try again later and later, never in a tight loop
-                    failures, delay = self._backoff.failed(table_id)
-                    what = "cannot close" if closing else "cannot act for the timed-out seat"
-                    log.warning(
-                        "table %s %s (failure %d in a row: %r); next try in %.1f s",
-                        table_id,
-                        what,
-                        failures,
-                        exc,
-                        delay,
-                        exc_info=not isinstance(exc, StorageError),
-                    )
-                    await asyncio.sleep(delay)
-        except asyncio.CancelledError:
-            return
+    async def _close_idle(self, table_id: str) -> None:
+        await self.close(table_id, "the table was idle")
+        self._backoff.succeeded(table_id)
 
     async def _on_deadline(self, live: LiveTable) -> None:
         """Play for whoever ran out of time: bets sit out, a hand sticks if it may or
@@ -867,7 +677,7 @@ class TableService:
                 if action is None:
                     break
                 try:
-                    out = await self._apply(live, action)
+                    out = await self._apply(live, action, by_timer=True)
                 except (RuleError, ServiceError) as exc:
                     log.warning("timeout action %s refused: %s", action, exc)
                     break

@@ -14,10 +14,11 @@ from bot.audit import audit
 from bot.errors import BusyElsewhere, NotSeated, ServiceError, StaleButton, TableExists
 from bot.service import LiveTable, TableService, Timers
 from bot.storage import Store
+from bot.storage.errors import DatabaseBusy
 from engine.cards import RandomChance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules
-from engine.pontoon.types import ActionKind, Phase
+from engine.pontoon.types import ActionKind, EventKind, Phase
 
 G, CH, CH2 = 1, 10, 11
 ANN, BOB, CAT = 100, 200, 300
@@ -228,4 +229,65 @@ async def test_audit_holds_escrow_against_the_table_state(store: Store) -> None:
     report = await audit(store)
     assert not report.ok
     assert any("escrow" in p and "state says 5" in p for p in report.problems), report.problems
+    await svc.shutdown()
+
+
+async def test_the_rounds_log_and_last_stakes_survive_a_restart(store: Store) -> None:
+    """The table message's log of the round (and Same bet's stake) are saved with the
+    table in the same transaction, so a restart mid-round loses neither."""
+    svc = service(store)
+    live = await seated(svc, None, BOB)
+    await svc.deal(live.table_id, ANN)
+    banker = live.engine.banker
+    player = BOB if banker == str(ANN) else ANN
+    await svc.act(live.table_id, player, ActionKind.BET, amount=3)
+    kinds = [e.event.kind for e in live.round_log]
+    assert EventKind.BET in kinds and all(e.event.to is None for e in live.round_log)
+    assert live.last_bets == {str(player): 3}
+    again = service(store)
+    (loaded,) = await again.load()
+    assert loaded.round_log == live.round_log
+    assert loaded.last_bets == {str(player): 3}
+    assert loaded.round_over is False
+    await svc.shutdown()
+    await again.shutdown()
+
+
+async def test_a_timer_move_is_logged_as_the_timers(store: Store) -> None:
+    svc = service(store, bet=0.2)
+    live = await seated(svc, None, BOB)
+    await svc.deal(live.table_id, ANN)
+    for _ in range(60):
+        await asyncio.sleep(0.1)
+        if live.engine.phase is Phase.WAITING:
+            break
+    assert live.engine.phase is Phase.WAITING  # the player sat out: the round ended
+    timed = [e for e in live.round_log if e.by_timer]
+    assert timed and not any(
+        e.by_timer for e in live.round_log if e.event.kind is EventKind.CUT_CARD
+    )
+    assert live.round_over
+    # the next deal starts a new log
+    dealer = live.engine.banker or live.engine.next_banker or str(ANN)
+    await svc.deal(live.table_id, int(dealer))
+    assert not live.round_over and all(not e.by_timer for e in live.round_log)
+    await svc.shutdown()
+
+
+async def test_a_refused_save_leaves_the_log_as_it_was(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = service(store)
+    live = await seated(svc, None, BOB)
+    await svc.deal(live.table_id, ANN)
+    player = BOB if live.engine.banker == str(ANN) else ANN
+    log_before = list(live.round_log)
+
+    async def refuse(*args: object, **kwargs: object) -> None:
+        raise DatabaseBusy("busy")
+
+    monkeypatch.setattr(store, "save_table", refuse)
+    with pytest.raises(DatabaseBusy):
+        await svc.act(live.table_id, player, ActionKind.BET, amount=3)
+    assert live.round_log == log_before and live.last_bets == {}
     await svc.shutdown()

@@ -1,17 +1,19 @@
 """Races the fault campaign (scripts/fault_campaign.py) found under load: two members
-opening a table in one channel at once, and a Deal click waiting while the table closes.
-Both must end in a polite refusal, never a storage error."""
+opening a table in one channel at once (Pontoon, and Punto Banco through the same table
+host), and a Deal click waiting while the table closes. Both must end in a polite refusal,
+never a storage error."""
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 
 import pytest
 
 from bot.audit import audit
+from bot.baccarat import BaccaratService
 from bot.errors import ServiceError, TableExists
 from bot.service import TableService, Timers
 from bot.storage import Store
@@ -19,6 +21,7 @@ from bot.storage.errors import StorageError
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
+from engine.punto_banco import PuntoBancoRules
 
 G, CH = 1, 10
 ANN, BOB = 100, 200
@@ -35,13 +38,20 @@ def make_service(store: Store) -> TableService:
     return TableService(store, chance=RandomChance(random.Random(1)), timers=Timers(600, 600, 600))
 
 
-async def test_two_openings_in_one_channel_at_once(store: Store) -> None:
-    svc = make_service(store)
-    results = await asyncio.gather(
-        svc.open_table(G, CH, ANN, PontoonRules()),
-        svc.open_table(G, CH, BOB, PontoonRules()),
-        return_exceptions=True,
-    )
+@pytest.mark.parametrize("game", ["pontoon", "punto banco"])
+async def test_two_openings_in_one_channel_at_once(store: Store, game: str) -> None:
+    svc: TableService | BaccaratService
+    if game == "pontoon":
+        svc = make_service(store)
+    else:  # the same table host: the same opening lock per channel
+        svc = BaccaratService(store, chance=RandomChance(random.Random(1)), run_timers=False)
+
+    def open_as(user_id: int) -> Awaitable[object]:
+        if isinstance(svc, TableService):
+            return svc.open_table(G, CH, user_id, PontoonRules())
+        return svc.open_table(G, CH, user_id, PuntoBancoRules())
+
+    results = await asyncio.gather(open_as(ANN), open_as(BOB), return_exceptions=True)
     errors = [r for r in results if isinstance(r, BaseException)]
     assert len(errors) == 1, results
     assert isinstance(errors[0], TableExists)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-import bot.service as service_module
+import bot.host as host_module
 from bot.audit import audit
 from bot.errors import friendly
 from bot.service import LiveTable, TableService, Timers
@@ -234,7 +234,7 @@ async def test_bet_timer_fires_after_the_database_was_locked(
 ) -> None:
     """The deadline passes while another connection holds the write lock: the timeout
     action is refused, but the timer tries again instead of dying with the table stuck."""
-    monkeypatch.setattr(service_module, "TIMER_RETRY_SECONDS", 0.2)
+    monkeypatch.setattr(host_module, "TIMER_RETRY_SECONDS", 0.2)
     svc = make_service(store, bet=0.3)
     live = await dealt(svc)
     with write_locked(store.path):

@@ -1,0 +1,505 @@
+"""The table host: what every game's service needs around its tables, written once.
+
+No discord imports here. :class:`TableHost` holds the open tables of one game in this
+process and gives the game's service (``bot.service.TableService`` for Pontoon,
+``bot.baccarat.BaccaratService`` for Punto Banco):
+
+* the registry: tables by id and by channel, ``get`` / ``in_channel`` with the game's
+  "that table is closed" / "no table here" messages, one asyncio.Lock per table;
+* the rules between games: one table per channel and chips in play at one table per
+  server, through the ``channel_checks`` / ``busy_checks`` the other game registers;
+* reload after a restart (this game's open tables, in the guilds this process runs);
+* saving a snapshot with its chip moves in one transaction, or rolling the table back;
+* closing a table (every chip returned) and shutting the timers down;
+* one timer task per table that sleeps until the game says something is due, runs it,
+  and backs off when it fails.
+
+A game's service subclasses ``TableHost[ItsTable]`` and fills in the hooks in the
+"what the game tells the host" section below; everything else is the game's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from bot.errors import BusyElsewhere, ServiceError, TableExists
+from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
+from engine.cards import Chance, RandomChance
+from engine.records import Transfer
+
+log = logging.getLogger(__name__)
+
+TIMER_RETRY_SECONDS = 5.0  # a timer whose action failed tries again after this, doubling
+TIMER_MAX_BACKOFF_SECONDS = 600.0  # ... up to this long between two tries
+TIMER_MAX_SLEEP_SECONDS = 5.0  # a timer looks at its table at least this often
+TIMER_POLL_SECONDS = 0.25  # ... and this often while nothing is due at all
+
+
+class Backoff:
+    """Per-table count of timer steps that failed in a row: the next try waits
+    ``TIMER_RETRY_SECONDS * 2**failures`` (at most ``TIMER_MAX_BACKOFF_SECONDS``)."""
+
+    def __init__(self) -> None:
+        self._failures: dict[str, int] = {}
+
+    def failed(self, table_id: str) -> tuple[int, float]:
+        """Record a failure; returns (failures in a row, seconds to wait)."""
+        n = self._failures.get(table_id, 0)
+        self._failures[table_id] = n + 1
+        return n + 1, min(TIMER_RETRY_SECONDS * 2**n, TIMER_MAX_BACKOFF_SECONDS)
+
+    def succeeded(self, table_id: str) -> None:
+        self._failures.pop(table_id, None)
+
+
+class StoreLike(Protocol):
+    """The part of bot.storage.Store the table services use."""
+
+    async def ensure_member(
+        self, guild_id: int, user_id: int, starting_chips: int | None = None
+    ) -> int: ...
+
+    async def save_table(
+        self,
+        table_id: str,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        state_json: str,
+        version: int,
+        message_id: int | None,
+        transfers: Sequence[Any],
+        log: str | None,
+        *,
+        in_play: Collection[int] | None = None,
+    ) -> None: ...
+
+    async def close_table(
+        self,
+        table_id: str,
+        transfers: Sequence[Any] = (),
+        log: str | None = "closed",
+        *,
+        expected_version: int | None = None,
+        refund_from_ledger: bool = False,
+    ) -> Any: ...
+
+    async def load_open_tables(self) -> Sequence[Any]: ...
+
+    async def set_table_message(self, table_id: str, message_id: int) -> None: ...
+
+
+class Snapshotted(Protocol):
+    """What saving and closing need of a live table, whatever the game."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+    store_version: int
+
+    def snapshot(self) -> str: ...
+
+    def in_play(self) -> set[int]: ...
+
+
+class HostedTable(Snapshotted, Protocol):
+    """A live table the host can hold: saved, put back after a failed write, timed."""
+
+    deadline: float | None  # monotonic time the current timer runs out (None: none)
+
+    def restore(self, snapshot: str) -> None: ...
+
+
+async def save_snapshot(
+    store: StoreLike, live: Snapshotted, game: str, transfers: Sequence[Transfer], note: str
+) -> None:
+    """Write a live table's snapshot, the chip moves that produced it and a log line in
+    one transaction, at the next store version (optimistic concurrency)."""
+    version = live.store_version + 1
+    await store.save_table(
+        live.table_id,
+        live.guild_id,
+        live.channel_id,
+        game,
+        live.snapshot(),
+        version,
+        live.message_id,
+        list(transfers),
+        note,
+        in_play=live.in_play(),
+    )
+    live.store_version = version
+
+
+async def close_in_store(
+    store: StoreLike,
+    live: Snapshotted,
+    refunds_of: Callable[[], Sequence[Transfer]],
+    reason: str,
+) -> list[Transfer] | list[Any]:
+    """Return every chip on a table and mark it closed, in one transaction, whatever the
+    game. The engine's refunds (``refunds_of()``) are used when the ledger agrees with
+    them; if the engine fails or its view of the escrow differs from the ledger's, the
+    refunds are computed from the ledger's escrow entries instead, so a table can always
+    be closed. Returns the moves applied: the engine's Transfers, or the ledger's Moves.
+    The close is refused (StaleVersion) when the stored table is not at the version
+    this process holds: a stale copy never closes the live table."""
+    note = f"closed: {reason}"[:200]
+    try:
+        refunds: list[Transfer] | None = list(refunds_of())
+    except Exception:
+        log.exception("table %s: the engine could not work out the refunds", live.table_id)
+        refunds = None
+    if refunds is not None:
+        try:
+            await store.close_table(
+                live.table_id, refunds, note, expected_version=live.store_version
+            )
+            return refunds
+        except (InsufficientChips, TableNotEmpty, ValueError) as exc:
+            log.warning(
+                "table %s: the game's refunds disagree with the ledger (%s); "
+                "refunding from the ledger's escrow entries instead",
+                live.table_id,
+                exc,
+            )
+    moves = await store.close_table(
+        live.table_id,
+        (),
+        note,
+        expected_version=live.store_version,
+        refund_from_ledger=True,
+    )
+    return list(moves)
+
+
+def new_table_id() -> str:
+    """A short unique id that fits in a button's custom id."""
+    return f"{int(time.time()):x}{secrets.token_hex(3)}"
+
+
+def seat_of(user_id: int) -> str:
+    return str(user_id)
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """An open table as the store gives it back at a reload: where it lives (from its
+    snapshot's meta), the store's version and message id, and the snapshot's parts."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    opener_id: int
+    message_id: int | None
+    version: int
+    engine: dict[str, Any]  # the engine's JSON
+    meta: dict[str, Any]  # the bot's side: names, timers, what the game keeps besides
+
+    @classmethod
+    def read(cls, rec: Any) -> StoredTable:
+        data = json.loads(rec.state_json)
+        meta = data["meta"]
+        return cls(
+            table_id=rec.table_id,
+            guild_id=int(meta["guild_id"]),
+            channel_id=int(meta["channel_id"]),
+            opener_id=int(meta["opener_id"]),
+            message_id=rec.message_id or meta.get("message_id"),
+            version=int(rec.version),
+            engine=data["engine"],
+            meta=meta,
+        )
+
+
+@dataclass(frozen=True)
+class TimerJob:
+    """What a table's timer must do now, as the game says (see :meth:`TableHost.timer_job`)."""
+
+    run: Callable[[], Awaitable[None]]
+    failure: str  # how the log line starts if it fails, e.g. "table 1a2b cannot close"
+
+
+T = TypeVar("T", bound=HostedTable)
+
+
+class TableHost(Generic[T]):
+    """Every open table of one game in this process, and the timers that drive them."""
+
+    game: ClassVar[str]  # the game's name in the store (game_tables.game)
+    closed_text: ClassVar[str]  # what get() says about a table that has closed
+    timer_name: ClassVar[str]  # the timer tasks' names start with this
+
+    def __init__(
+        self,
+        store: StoreLike,
+        *,
+        chance: Chance | None = None,
+        owns_guild: Callable[[int], bool] | None = None,
+        run_timers: bool = True,
+    ) -> None:
+        self.store = store
+        # Sharded bots: only guilds whose shard this process runs (bot.sharding).
+        self.owns_guild: Callable[[int], bool] = owns_guild or (lambda _guild_id: True)
+        self.chance: Chance = chance or RandomChance(random.SystemRandom())
+        self.run_timers = run_timers
+        self.tables: dict[str, T] = {}
+        self.by_channel: dict[int, str] = {}
+        # The other game registers its checks here: "is this channel taken?" (one table
+        # per channel) and "is this member's money in play there?" (chips in play at one
+        # table of a server at a time).
+        self.channel_checks: list[Callable[[int], bool]] = []
+        self.busy_checks: list[Callable[[int, int], bool]] = []
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._timer_tasks: dict[str, asyncio.Task[None]] = {}
+        self._wake: dict[str, asyncio.Event] = {}
+        self._closing = False
+        self._backoff = Backoff()
+
+    # ------------------------------------------------- what the game tells the host
+    def no_table(self) -> ServiceError:
+        """What in_channel() raises for a channel without a table of this game."""
+        raise NotImplementedError
+
+    def table_from_record(self, stored: StoredTable) -> T:
+        """The live table for a stored table of this game (at a reload)."""
+        raise NotImplementedError
+
+    def has_chips_at(self, live: T, user_id: int) -> bool:
+        """Whether the member has chips in play at ``live`` (the same members as
+        ``live.in_play()``, asked for one member, quickly)."""
+        raise NotImplementedError
+
+    def set_deadline(self, live: T) -> None:
+        """Bring ``live.deadline`` up to date before the timer looks at the table."""
+
+    def wake_at(self, live: T, now: float) -> float | None:
+        """The monotonic time something is next due at the table (None: nothing yet)."""
+        return live.deadline
+
+    def timer_job(self, live: T, now: float) -> TimerJob | None:
+        """What to do now that :meth:`wake_at` has come (None: nothing after all)."""
+        raise NotImplementedError
+
+    async def timer_failed(self, live: T, delay: float) -> None:
+        """After a failed timer job: by default wait out the back-off ``delay``."""
+        await asyncio.sleep(delay)
+
+    def may_cancel_timer(self, live: T) -> bool:
+        """Whether closing ``live`` may cancel its timer (else it ends by itself)."""
+        return True
+
+    # ------------------------------------------------------------------- lookup
+    def lock(self, table_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(table_id, asyncio.Lock())
+
+    def get(self, table_id: str) -> T:
+        live = self.tables.get(table_id)
+        if live is None:
+            raise ServiceError(self.closed_text)
+        return live
+
+    def in_channel(self, channel_id: int) -> T:
+        table_id = self.by_channel.get(channel_id)
+        if table_id is None:
+            raise self.no_table()
+        return self.tables[table_id]
+
+    def has_table(self, channel_id: int) -> bool:
+        """True when the channel has an open table of this game."""
+        return channel_id in self.by_channel
+
+    def table_of_member(self, guild_id: int, user_id: int) -> T | None:
+        """The table of the server where the member has chips in play, if any."""
+        for live in self.tables.values():
+            if live.guild_id == guild_id and self.has_chips_at(live, user_id):
+                return live
+        return None
+
+    def member_busy_elsewhere(self, guild_id: int, user_id: int) -> bool:
+        """True when the member has chips in play at a table of another game."""
+        return any(check(guild_id, user_id) for check in self.busy_checks)
+
+    def check_channel_free(self, channel_id: int) -> None:
+        """One table per channel, whatever the game."""
+        if channel_id in self.by_channel or any(c(channel_id) for c in self.channel_checks):
+            raise TableExists()
+
+    def check_member_free(self, guild_id: int, user_id: int, at: T | None = None) -> None:
+        """Chips in play at one table per server: refuse a member whose chips are in play
+        at another table than ``at``, of this game or another."""
+        other = self.table_of_member(guild_id, user_id)
+        if (other is not None and other is not at) or self.member_busy_elsewhere(guild_id, user_id):
+            raise BusyElsewhere()
+
+    # ---------------------------------------------------------------- lifecycle
+    async def load(self) -> list[T]:
+        """Reload this game's open tables after a (re)start, in the guilds this process
+        runs. A record that cannot be read is logged and left as it is."""
+        loaded: list[T] = []
+        for rec in await self.store.load_open_tables():
+            if getattr(rec, "game", self.game) != self.game or rec.table_id in self.tables:
+                continue
+            if not self.owns_guild(int(rec.guild_id)):
+                continue  # another process runs this guild's shard
+            try:
+                live = self.table_from_record(StoredTable.read(rec))
+            except Exception:
+                log.exception("could not reload %s table %s", self.game, rec.table_id)
+                continue
+            self._register(live)
+            self._arm_timer(live)
+            loaded.append(live)
+        return loaded
+
+    @contextlib.asynccontextmanager
+    async def _opening(self, channel_id: int) -> AsyncIterator[None]:
+        """Hold the channel's opening lock, with the channel checked free again: of two
+        members opening a table in one channel at once, one gets it and the other a
+        polite TableExists (not a storage error)."""
+        async with self.lock(f"open:{channel_id}"):
+            self.check_channel_free(channel_id)
+            yield
+
+    def _register(self, live: T) -> None:
+        self.tables[live.table_id] = live
+        self.by_channel[live.channel_id] = live.table_id
+
+    async def set_message(self, live: T, message_id: int) -> None:
+        live.message_id = message_id
+        await self.store.set_table_message(live.table_id, message_id)
+
+    async def _persist(
+        self,
+        live: T,
+        transfers: Sequence[Transfer],
+        note: str,
+        *,
+        before: str | None = None,
+    ) -> None:
+        """Save the table's snapshot with the chip moves that produced it, in one
+        transaction. If the write fails and ``before`` (an earlier ``live.snapshot()``)
+        is given, the table is put back to it: memory never runs ahead of the database."""
+        try:
+            await save_snapshot(self.store, live, self.game, transfers, note)
+        except BaseException:
+            if before is not None:
+                live.restore(before)
+            raise
+
+    async def _close_table(
+        self, table_id: str, reason: str, refunds_of: Callable[[T], Sequence[Transfer]]
+    ) -> tuple[T, list[Transfer] | list[Any]] | None:
+        """Return every chip on the table (``refunds_of(live)``, or the ledger's escrow
+        entries) and close it; stop its timer. Returns the table and the moves applied,
+        or None when it closed meanwhile. On failure the table is as it was, still open."""
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            if table_id not in self.tables:
+                return None
+            before = live.snapshot()
+            try:
+                applied = await close_in_store(self.store, live, lambda: refunds_of(live), reason)
+            except BaseException:
+                live.restore(before)
+                raise
+            self.tables.pop(table_id, None)
+            self.by_channel.pop(live.channel_id, None)
+            task = self._timer_tasks.pop(table_id, None)
+        if task is not None and task is not asyncio.current_task() and self.may_cancel_timer(live):
+            task.cancel()
+        return live, applied
+
+    async def shutdown(self) -> None:
+        """Stop the timers (tables stay open in the store and are reloaded on start)."""
+        self._closing = True
+        tasks = list(self._timer_tasks.values())
+        self._timer_tasks.clear()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ------------------------------------------------------------------- timers
+    def seconds_left(self, live: T) -> float | None:
+        if live.deadline is None:
+            return None
+        return max(0.0, live.deadline - time.monotonic())
+
+    def _arm_timer(self, live: T) -> None:
+        """Start the table's timer if it is not running; wake it to look again."""
+        if self._closing or not self.run_timers:
+            return
+        self.set_deadline(live)
+        self._wake.setdefault(live.table_id, asyncio.Event()).set()
+        task = self._timer_tasks.get(live.table_id)
+        if task is None or task.done():
+            self._timer_tasks[live.table_id] = asyncio.create_task(
+                self._timer_loop(live.table_id), name=f"{self.timer_name}-{live.table_id}"
+            )
+
+    async def _timer_loop(self, table_id: str) -> None:
+        try:
+            while not self._closing:
+                live = self.tables.get(table_id)
+                if live is None:
+                    return
+                now = time.monotonic()
+                due = self.wake_at(live, now)
+                if due is None or due > now:
+                    event = self._wake.setdefault(table_id, asyncio.Event())
+                    event.clear()
+                    wait = (
+                        TIMER_POLL_SECONDS
+                        if due is None
+                        else min(due - now, TIMER_MAX_SLEEP_SECONDS)
+                    )
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(event.wait(), wait)
+                    continue
+                job = self.timer_job(live, now)
+                if job is None:
+                    continue
+                try:
+                    await job.run()
+                except Exception as exc:
+                    # e.g. closing an idle table while the database is locked, or a bug:
+                    # the timer must live on (or the table would never time out or close
+                    # again), say so, and try again later and later, never in a tight loop
+                    failures, delay = self._backoff.failed(table_id)
+                    log.warning(
+                        "%s (failure %d in a row: %r); next try in %.1f s",
+                        job.failure,
+                        failures,
+                        exc,
+                        delay,
+                        exc_info=not isinstance(exc, StorageError),
+                    )
+                    await self.timer_failed(live, delay)
+        except asyncio.CancelledError:
+            return
+
+
+__all__ = [
+    "Backoff",
+    "HostedTable",
+    "StoreLike",
+    "StoredTable",
+    "TableHost",
+    "TimerJob",
+    "close_in_store",
+    "new_table_id",
+    "save_snapshot",
+    "seat_of",
+]
