@@ -1,6 +1,6 @@
 """Punto Banco tables: the service where the engine, the ledger and the clock meet.
 
-No discord imports here (the Discord side is ``bot/baccarat_presenter.py`` and
+No discord imports here (the Discord side is ``bot/ui/baccarat/`` and
 ``cogs/baccarat.py``). Like Pontoon's service it is a :class:`bot.host.TableHost` (the
 registry, locks, reload, saving, closing and timers are written once there):
 
@@ -158,7 +158,7 @@ class BetReceipt:
 
 
 class BaccaratPresenter(Protocol):
-    """What the service tells the outside world (bot/baccarat_presenter speaks discord.py)."""
+    """What the service tells the outside world (bot/ui/baccarat/presenter.py speaks discord.py)."""
 
     async def table_opened(self, live: BaccaratTable) -> None: ...
 

@@ -159,7 +159,7 @@ class LiveTable:
 
 
 class Presenter(Protocol):
-    """What the service tells the outside world. Implemented with discord.py in bot/presenter."""
+    """What the service tells the outside world. Implemented with discord.py in bot/ui/pontoon/presenter.py."""
 
     async def table_changed(self, live: LiveTable, outcome: Outcome) -> None: ...
 
