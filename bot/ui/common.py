@@ -33,8 +33,6 @@ class PontoonPresenter(Protocol):
     (:class:`bot.ui.pontoon.presenter.DiscordPresenter`, which also draws those buttons:
     naming it here would be an import circle)."""
 
-    last_bet: dict[tuple[str, str], int]  # (table, seat) -> last stake
-
     def remember(self, live: LiveTable, interaction: Interaction) -> None: ...
 
     def hand_summary(self, live: LiveTable, seat: str, locale: str | None = None) -> str: ...
@@ -123,32 +121,16 @@ class Click:
         return True
 
 
-@dataclass
-class _Acting:
-    """Set while a member's action is handled. Tasks started meanwhile (a table's timer)
-    inherit the context variable, so it is the flag, not the variable, that counts."""
-
-    active: bool = True
-
-
 # The member action being handled in this task (None: a timer or the bot itself).
 CURRENT_CLICK: ContextVar[Click | None] = ContextVar("pontoon_click", default=None)
-MEMBER_ACTION: ContextVar[_Acting | None] = ContextVar("pontoon_member_action", default=None)
-
-
-def acting_member() -> bool:
-    """A member's own action is being handled (not a timer's)."""
-    acting = MEMBER_ACTION.get()
-    return acting is not None and acting.active
 
 
 @contextlib.contextmanager
 def member_action(click: Click | None = None) -> Iterator[Click | None]:
-    """Mark the code inside as a member's own action (so nothing is said to have timed
-    out); with ``click``, the table change it causes is answered on that interaction."""
-    acting = _Acting()
-    t1 = MEMBER_ACTION.set(acting)
-    t2 = CURRENT_CLICK.set(click)
+    """Mark the code inside as a member's own action; with ``click``, the table change it
+    causes is answered on that interaction (and acknowledged late if it takes too long).
+    (A move the timer makes is marked by the service, in the round's log.)"""
+    token = CURRENT_CLICK.set(click)
     watchdog: asyncio.TimerHandle | None = None
     if click is not None:
         watchdog = asyncio.get_running_loop().call_later(
@@ -157,13 +139,11 @@ def member_action(click: Click | None = None) -> Iterator[Click | None]:
     try:
         yield click
     finally:
-        acting.active = False
         if click is not None:
             click.done = True
         if watchdog is not None:
             watchdog.cancel()
-        CURRENT_CLICK.reset(t2)
-        MEMBER_ACTION.reset(t1)
+        CURRENT_CLICK.reset(token)
 
 
 async def _late_ack(click: Click) -> None:

@@ -11,10 +11,10 @@ import pytest
 
 from bot import render
 from bot.i18n import t
-from bot.service import LiveTable
+from bot.service import LiveTable, LoggedEvent
 from bot.ui.common import display
 from bot.ui.pontoon.controls import seat_limit, table_view
-from bot.ui.pontoon.presenter import DiscordPresenter, RoundState
+from bot.ui.pontoon.presenter import DiscordPresenter
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
@@ -82,7 +82,9 @@ def test_long_hostile_names_and_many_seats_stay_within_discord_limits() -> None:
     names = {s: ("**@everyone** `x`" + "é" * 300) for s in IDS[:20]}
     live = live_table(20, names=names)
     p = presenter()
-    p.rounds[live.table_id] = RoundState(lines=["🔄 " + "x" * 500] * 40)
+    twist = Event(EventKind.TWISTED, IDS[0], 0, ("10S",), total=20)
+    live.round_log = [LoggedEvent(twist, IDS[1], by_timer=i % 2 == 0) for i in range(200)]
+    assert len(p.log_lines(live, "en")) == 200
     em = p.embed(live)
     embed_limits_ok(em)
     text = str(em.to_dict())

@@ -258,6 +258,12 @@ async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
     assert cards_in(r.all_text) == cards_before
     assert "stake 6" in t.embed_text()
     assert t.embed_text().split("⏱")[0] == table_before.split("⏱")[0]
+    assert "cuts" in table_before  # the round's log: the cut for the bank
+    # the first move after the restart redraws the table: the round's log is still
+    # whole (it is saved with the table), not just the new move
+    move = "Stick" if "Stick" in t.enabled() else "Twist"
+    await t.click(player, move)
+    assert "cuts" in t.embed_text(), t.embed_text()
     # the buttons of the message still work: play the hand out
     await play_out(t, world)
     assert any("Payouts" in txt for txt in t.public_texts())

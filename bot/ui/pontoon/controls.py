@@ -342,7 +342,7 @@ def check_room(live: LiveTable) -> None:
 
 
 def _last_bet(bot: GameBot, live: LiveTable, seat: str) -> int:
-    amount = bot.presenter.last_bet.get((live.table_id, seat))
+    amount = live.last_bets.get(seat)
     if amount is None:
         raise ServiceError(
             "You have no earlier bet at this table to repeat: press **Bet** and type an amount.",

@@ -11,7 +11,6 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Coroutine
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -20,7 +19,7 @@ from bot import render
 from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
 from bot.i18n.languages import languages_of
 from bot.service import CardDelivery, LiveTable, member_of_seat
-from bot.ui.common import CURRENT_CLICK, GameBot, acting_member, display
+from bot.ui.common import CURRENT_CLICK, GameBot, display
 from bot.ui.pontoon.controls import table_view
 from engine.pontoon.types import Event, EventKind, Outcome, Phase
 from engine.records import HOUSE
@@ -34,16 +33,12 @@ INTERACTION_TTL = 14 * 60  # followup tokens live 15 minutes
 RESTART_CHECK_SECONDS = 0.05
 NO_PINGS = discord.AllowedMentions.none()
 FIRST_CARD_PHASES = (Phase.KITTY, Phase.BETTING, Phase.DOUBLING, Phase.SHOOTING)
+#: public events that are not lines of the round's log: results go in the result post,
+#: the bank passing or sold is announced with it
+NOT_LOGGED = frozenset(
+    {EventKind.HAND_RESULT, EventKind.ROUND_OVER, EventKind.BANK_PASSES, EventKind.BANK_SOLD}
+)
 SEAT_ID = re.compile(r"(?<![<@#&\d])\d{15,21}(?!\d)")
-
-
-@dataclass
-class RoundState:
-    """What the presenter remembers of a table's current round: its log and results."""
-
-    lines: list[str] = field(default_factory=list)
-    results: list[str] = field(default_factory=list)
-    over: bool = False
 
 
 class TableWriter:
@@ -112,8 +107,8 @@ class DiscordPresenter:
         self.bot = bot
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
         self.writer = TableWriter(self)
-        self.rounds: dict[str, RoundState] = {}
-        self.last_bet: dict[tuple[str, str], int] = {}  # (table, seat) -> last stake
+        # a round's results until its last move posts them (moves of one click or timer)
+        self.results: dict[str, list[str]] = {}
         self._post_locks: dict[str, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
         # last interaction per (table, seat): a followup to it reaches the member privately
@@ -170,7 +165,6 @@ class DiscordPresenter:
         if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
             nxt = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
             dealer = nxt or (str(live.opener_id) if str(live.opener_id) in eng.seats else None)
-        state = self.rounds.get(live.table_id)
         text = render.table_text(
             eng.public_view(),
             eng.rules,
@@ -179,7 +173,7 @@ class DiscordPresenter:
             closed_reason=closed_reason,
             waiting_on=eng.to_act(),
             dealer=dealer,
-            log=state.lines if state is not None else (),
+            log=self.log_lines(live, locale),
             cards_by_dm=live.cards is CardDelivery.DM,
             locale=locale,
         )
@@ -294,15 +288,19 @@ class DiscordPresenter:
         self.writer.shown(live.table_id, key)
         return True
 
-    def _round(self, live: LiveTable, outcome: Outcome) -> RoundState:
-        state = self.rounds.get(live.table_id)
-        starts = any(
-            ev.kind in (EventKind.CUT_CARD, EventKind.CARD_DEALT, EventKind.KITTY)
-            for ev in outcome.events
-        )
-        if state is None or (state.over and starts):
-            state = self.rounds[live.table_id] = RoundState()
-        return state
+    def log_lines(self, live: LiveTable, locale: str) -> list[str]:
+        """The round's moves as the table message lists them, from the log the service
+        saves with the table (so it is whole after a restart)."""
+        name = self.namer(live, locale)
+        lines = []
+        for logged in live.round_log:
+            ev = logged.event
+            if ev.kind in NOT_LOGGED:
+                continue
+            line = self._log_line(ev, name, logged.banker, logged.by_timer, locale)
+            if line:
+                lines.append(self.name_ids(live, line, locale))
+        return lines
 
     async def table_changed(self, live: LiveTable, outcome: Outcome) -> None:
         """One committed change: the table message first (on the click when there is one,
@@ -311,8 +309,7 @@ class DiscordPresenter:
         locale = self.guild_locale(live)
         name = self.namer(live, locale)
         banker = live.engine.banker
-        timed_out = not acting_member()
-        state = self._round(live, outcome)
+        results = self.results.setdefault(live.table_id, [])
         private: dict[str, list[str]] = defaultdict(list)
         announcements: list[str] = []
         finished = False
@@ -323,29 +320,19 @@ class DiscordPresenter:
                     if line is not None:
                         private[ev.to].append(line)
                 continue
-            if ev.kind is EventKind.BET and ev.seat is not None and ev.amount:
-                self.last_bet[(live.table_id, ev.seat)] = ev.amount
             if ev.kind is EventKind.HAND_RESULT:
-                state.results.append(render.result_line(ev, name, locale))
-                continue
-            if ev.kind is EventKind.ROUND_OVER:
+                results.append(render.result_line(ev, name, locale))
+            elif ev.kind is EventKind.ROUND_OVER:
                 finished = True
-                continue
-            if ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
+            elif ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
                 line = render.event_line(ev, name, banker, locale)
                 if line:
                     announcements.append(self.name_ids(live, line, locale))
-                continue
-            line = self._log_line(ev, name, banker, timed_out, locale)
-            if line:
-                state.lines.append(self.name_ids(live, line, locale))
-        if finished:
-            state.over = True
+            # the other public events are the round's log (live.round_log), drawn with
+            # the table message
         if not await self._answer_click(live):
             self.writer.request(live)
-        results = list(state.results) if finished else []
-        if finished:
-            state.results.clear()
+        results = self.results.pop(live.table_id, []) if finished else []
         # DMs go out per member, posts per table: neither waits behind the other
         for seat, card_lines in private.items():
             self._in_background(f"dm:{seat}", self.send_private(live, seat, card_lines))
@@ -503,9 +490,7 @@ class DiscordPresenter:
         )
         for key in [k for k in self.last_interaction if k[0] == live.table_id]:
             self.last_interaction.pop(key, None)
-        for key in [k for k in self.last_bet if k[0] == live.table_id]:
-            self.last_bet.pop(key, None)
-        self.rounds.pop(live.table_id, None)
+        self.results.pop(live.table_id, None)
 
 
 def dm_wanted(live: LiveTable, seat: str) -> bool:
