@@ -250,12 +250,6 @@ class BaccaratService(TableHost[BaccaratTable]):
         return bool(live.engine.bets_of(seat_of(user_id)))
 
     # ------------------------------------------------------------ hooks for others
-    def member_has_bets(self, guild_id: int, user_id: int) -> bool:
-        """True when the member has bets in play at a Punto Banco table of the server."""
-        return self.table_of_member(guild_id, user_id) is not None
-
-    def table_with_bets_of(self, guild_id: int, user_id: int) -> BaccaratTable | None:
-        return self.table_of_member(guild_id, user_id)
 
     # --------------------------------------------------------------- lifecycle
     def table_from_record(self, stored: StoredTable) -> BaccaratTable:

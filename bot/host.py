@@ -261,6 +261,8 @@ class TableHost(Generic[T]):
         self.channel_checks: list[Callable[[int], bool]] = []
         self.busy_checks: list[Callable[[int, int], bool]] = []
         self._locks: dict[str, asyncio.Lock] = {}
+        # channel -> its opening lock; one dict shared by the games (see together())
+        self.opening_locks: dict[int, asyncio.Lock] = {}
         self._timer_tasks: dict[str, asyncio.Task[None]] = {}
         self._wake: dict[str, asyncio.Event] = {}
         self._closing = False
@@ -326,6 +328,10 @@ class TableHost(Generic[T]):
                 return live
         return None
 
+    def holds_chips_of(self, guild_id: int, user_id: int) -> bool:
+        """True when the member has chips in play at a table of this game there."""
+        return self.table_of_member(guild_id, user_id) is not None
+
     def member_busy_elsewhere(self, guild_id: int, user_id: int) -> bool:
         """True when the member has chips in play at a table of another game."""
         return any(check(guild_id, user_id) for check in self.busy_checks)
@@ -367,7 +373,7 @@ class TableHost(Generic[T]):
         """Hold the channel's opening lock, with the channel checked free again: of two
         members opening a table in one channel at once, one gets it and the other a
         polite TableExists (not a storage error)."""
-        async with self.lock(f"open:{channel_id}"):
+        async with self.opening_locks.setdefault(channel_id, asyncio.Lock()):
             self.check_channel_free(channel_id)
             yield
 
@@ -491,6 +497,29 @@ class TableHost(Generic[T]):
             return
 
 
+def together(*hosts: TableHost[Any]) -> Callable[[], None]:
+    """Run several games' table hosts as one casino: one table per channel whatever the
+    game (one opening lock per channel for all of them, so two members opening a Pontoon
+    and a Punto Banco table in one channel at once get one table and one TableExists),
+    and a member's chips in play at one table of a server at a time. Returns the undo."""
+    shared: dict[int, asyncio.Lock] = {}
+    before = [h.opening_locks for h in hosts]
+    pairs = [(host, other) for host in hosts for other in hosts if other is not host]
+    for host, other in pairs:
+        host.opening_locks = shared
+        host.channel_checks.append(other.has_table)
+        host.busy_checks.append(other.holds_chips_of)
+
+    def undo() -> None:
+        for host, other in pairs:
+            host.channel_checks.remove(other.has_table)
+            host.busy_checks.remove(other.holds_chips_of)
+        for host, locks in zip(hosts, before, strict=True):
+            host.opening_locks = locks
+
+    return undo
+
+
 __all__ = [
     "Backoff",
     "HostedTable",
@@ -502,4 +531,5 @@ __all__ = [
     "new_table_id",
     "save_snapshot",
     "seat_of",
+    "together",
 ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from typing import Any, Literal
 
 import discord
@@ -22,6 +23,7 @@ from discord.ext import commands
 
 from bot.baccarat import BaccaratService, BaccaratTable, BaccaratTimers
 from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.host import together
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.ui.baccarat.controls import MODAL_PREFIX, BaccaratButton, handle_modal
@@ -41,11 +43,16 @@ class Baccarat(
     group_description="Punto Banco (mini baccarat): bet on Punto, Banco or Egalité",
 ):
     def __init__(
-        self, bot: GameBot, service: BaccaratService, presenter: DiscordBaccaratPresenter
+        self,
+        bot: GameBot,
+        service: BaccaratService,
+        presenter: DiscordBaccaratPresenter,
+        untie: Callable[[], None],
     ) -> None:
         self.bot = bot
         self.service = service
         self.presenter = presenter
+        self._untie = untie  # undoes together(): Pontoon no longer asks this service
         self._shown = False
         super().__init__()
 
@@ -57,7 +64,10 @@ class Baccarat(
 
     async def cog_unload(self) -> None:
         await self.service.shutdown()
-        _unhook(self.bot, self.service)
+        self._untie()
+        if getattr(self.bot, "baccarat", None) is self.service:
+            delattr(self.bot, "baccarat")
+        self.bot.remove_dynamic_items(BaccaratButton)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -239,26 +249,6 @@ class Baccarat(
             await reply(interaction, friendly(exc, locale))
 
 
-def _hook(bot: GameBot, service: BaccaratService) -> None:
-    """One table per channel whatever the game; chips in play at one game at a time."""
-    pontoon = bot.service
-    service.channel_checks.append(lambda channel_id: channel_id in pontoon.by_channel)
-    service.busy_checks.append(
-        lambda guild_id, user_id: pontoon.table_of_member(guild_id, user_id) is not None
-    )
-    pontoon.channel_checks.append(service.has_table)
-    pontoon.busy_checks.append(service.member_has_bets)
-
-
-def _unhook(bot: GameBot, service: BaccaratService) -> None:
-    pontoon = bot.service
-    pontoon.channel_checks[:] = [c for c in pontoon.channel_checks if c != service.has_table]
-    pontoon.busy_checks[:] = [c for c in pontoon.busy_checks if c != service.member_has_bets]
-    if getattr(bot, "baccarat", None) is service:
-        delattr(bot, "baccarat")
-    bot.remove_dynamic_items(BaccaratButton)
-
-
 async def setup(bot: GameBot) -> None:
     settings = bot.settings
     seconds = float(settings.baccarat_betting_seconds)
@@ -273,6 +263,7 @@ async def setup(bot: GameBot) -> None:
     )
     presenter.service = service
     bot.baccarat = service  # type: ignore[attr-defined]
-    _hook(bot, service)
+    # one table per channel, chips in play at one table of a server, whatever the game
+    untie = together(bot.service, service)
     bot.add_dynamic_items(BaccaratButton)
-    await bot.add_cog(Baccarat(bot, service, presenter))
+    await bot.add_cog(Baccarat(bot, service, presenter, untie))

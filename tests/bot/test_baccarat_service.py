@@ -153,8 +153,8 @@ async def test_bets_move_to_escrow_with_the_snapshot(store: Store) -> None:
     ]
     assert stored["meta"]["names"][str(ALICE)] == "alice"
     assert rec.names().count("bets") == 4
-    assert service.member_has_bets(G, BOB) and not service.member_has_bets(G, DAVE)
-    assert not service.member_has_bets(G + 1, BOB)
+    assert service.holds_chips_of(G, BOB) and not service.holds_chips_of(G, DAVE)
+    assert not service.holds_chips_of(G + 1, BOB)
     await assert_audit_ok(store)
 
 
@@ -421,7 +421,7 @@ async def test_restart_while_betting_keeps_the_bets(tmp_path: Path) -> None:
         assert back.message_id == 555 and back.names[str(BOB)] == "bob"
         assert back.phase is Phase.BETTING and service.seconds_left(back) is not None
         assert service.missed_result(back) is None
-        assert service.member_has_bets(G, ALICE)
+        assert service.holds_chips_of(G, ALICE)
         assert await store.balance(escrow_account(live.table_id)) == 30
         # the window goes on: more bets, then the coup settles everything
         await service.bet(back.table_id, CAROL, "egalite", 5)

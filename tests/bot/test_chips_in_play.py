@@ -18,6 +18,7 @@ import pytest
 from bot.audit import audit
 from bot.baccarat import BaccaratService, BaccaratTable, BaccaratTimers
 from bot.errors import friendly
+from bot.host import together
 from bot.service import LiveTable, TableService, Timers
 from bot.storage import Store
 from engine.cards import RandomChance
@@ -43,8 +44,7 @@ def services(store: Store, *, wired: bool = True) -> tuple[TableService, Baccara
         run_timers=False,
     )
     if wired:
-        bacc.busy_checks.append(lambda g, u: pontoon.table_of_member(g, u) is not None)
-        pontoon.busy_checks.append(bacc.member_has_bets)
+        together(pontoon, bacc)
     return pontoon, bacc
 
 

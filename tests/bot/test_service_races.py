@@ -15,6 +15,7 @@ import pytest
 from bot.audit import audit
 from bot.baccarat import BaccaratService
 from bot.errors import ServiceError, TableExists
+from bot.host import together
 from bot.service import TableService, Timers
 from bot.storage import Store
 from bot.storage.errors import StorageError
@@ -58,6 +59,27 @@ async def test_two_openings_in_one_channel_at_once(store: Store, game: str) -> N
     assert len(svc.tables) == 1
     assert (await audit(store)).ok
     await svc.shutdown()
+
+
+async def test_a_pontoon_and_a_punto_banco_opening_in_one_channel_at_once(store: Store) -> None:
+    """The games share one opening lock per channel (bot.host.together): one table, one
+    polite TableExists, never a storage error from the database's one-table index."""
+    pontoon = make_service(store)
+    bacc = BaccaratService(store, chance=RandomChance(random.Random(1)), run_timers=False)
+    untie = together(pontoon, bacc)
+    results = await asyncio.gather(
+        pontoon.open_table(G, CH, ANN, PontoonRules()),
+        bacc.open_table(G, CH, BOB, PuntoBancoRules()),
+        return_exceptions=True,
+    )
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert len(errors) == 1 and isinstance(errors[0], TableExists), results
+    assert len(pontoon.tables) + len(bacc.tables) == 1
+    assert (await audit(store)).ok
+    untie()
+    assert pontoon.channel_checks == [] and bacc.busy_checks == []
+    await pontoon.shutdown()
+    await bacc.shutdown()
 
 
 async def test_deal_waiting_while_the_table_closes(store: Store) -> None:
