@@ -262,8 +262,7 @@ class TableService(TableHost[LiveTable]):
                 live, Action(seat_of(opener_id), ActionKind.JOIN, amount=chips)
             )
             self._register(live)
-        await self.presenter.table_changed(live, outcome)
-        self._arm_timer(live)
+        await self._after_change(live, outcome)  # a presenter failure does not undo it
         return live
 
     # ------------------------------------------------------------------- acts

@@ -291,3 +291,27 @@ async def test_a_refused_save_leaves_the_log_as_it_was(
         await svc.act(live.table_id, player, ActionKind.BET, amount=3)
     assert live.round_log == log_before and live.last_bets == {}
     await svc.shutdown()
+
+
+async def test_a_failing_presenter_does_not_fail_the_opening(store: Store) -> None:
+    """The table is saved with its opener seated before it is shown: a presenter that
+    fails (Discord down, a bug) must not turn that into an error for the member."""
+
+    class Failing:
+        async def table_changed(self, live: LiveTable, outcome: object) -> None:
+            raise RuntimeError("discord is down")
+
+        async def table_closed(self, live: LiveTable, reason: str) -> None:
+            raise RuntimeError("discord is down")
+
+    svc = TableService(
+        store,
+        chance=RandomChance(random.Random(1)),
+        timers=Timers(600, 600, 600),
+        presenter=Failing(),  # type: ignore[arg-type]
+    )
+    live = await svc.open_table(G, CH, ANN, PontoonRules())
+    assert svc.in_channel(CH) is live
+    await svc.act(live.table_id, BOB, ActionKind.JOIN)  # and play goes on
+    assert str(BOB) in live.engine.seats
+    await svc.shutdown()
