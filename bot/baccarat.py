@@ -417,7 +417,11 @@ class BaccaratService(TableHost[BaccaratTable]):
             if live.phase is not Phase.BETTING:
                 raise ServiceError("The cards are being dealt; bets can no longer be taken back.")
             if chosen is None and not live.engine.bets_of(seat):
-                raise RuleError("B-BET-1", "you have no bet on this coup to take back")
+                raise RuleError(
+                    "B-BET-1",
+                    "you have no bet on this coup to take back",
+                    key="engine.pb.no_coup_bet",
+                )
 
             def take(eng: PuntoBancoTable) -> list[Transfer]:
                 if chosen is None:

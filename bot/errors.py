@@ -5,13 +5,14 @@ call raised, with the reader's language, and send the result ephemerally.
 
 A :class:`ServiceError` may carry a message id (``key``) and its placeholders; one raised
 with English text only is matched against the English catalog (``bot.i18n.from_english``)
-so it reaches the member in their language too. Engine ``RuleError`` texts likewise.
+so it reaches the member in their language too. Engine ``RuleError`` refusals carry
+their message id and values the same way (the English matching is only a fallback).
 """
 
 from __future__ import annotations
 
 from bot.i18n import DEFAULT_LOCALE, Msg, english_key, from_english, t
-from engine.errors import ConfigError, RuleError
+from engine.errors import ConfigError, RuleError, Word
 
 
 class ServiceError(Exception):
@@ -157,10 +158,19 @@ def parse_amount(text: str | int | None, what: str = "amount") -> int:
     return value
 
 
+def rule_params(exc: RuleError) -> dict[str, object]:
+    """A refusal's placeholder values for :func:`t`: an engine :class:`Word` becomes its
+    catalog message; seat ids stay ids (the presenters say them as names)."""
+    return {name: Msg(v.key) if isinstance(v, Word) else v for name, v in exc.params.items()}
+
+
 def rule_text(locale: str, exc: RuleError) -> str:
-    """An engine rule refusal in ``locale``, capitalised, without the rule id."""
+    """An engine rule refusal in ``locale``, capitalised, without the rule id. The engine
+    gives the message id; a refusal without one is matched by its English text."""
     if locale == DEFAULT_LOCALE:
         text = exc.message
+    elif exc.key is not None:
+        text = t(locale, exc.key, **rule_params(exc))
     else:
         found = english_key(exc.message) or english_key(exc.message[:1].upper() + exc.message[1:])
         text = t(locale, found[0], **found[1]) if found else t(locale, "err.rule.generic")

@@ -290,7 +290,11 @@ class TableService(TableHost[LiveTable]):
             if kind is ActionKind.JOIN:
                 self.check_member_free(live.guild_id, user_id, at=live)
                 if seat in live.engine.seats:
-                    raise RuleError("P-TABLE-1", "You are already seated at this table.")
+                    raise RuleError(
+                        "P-TABLE-1",
+                        "You are already seated at this table.",
+                        key="engine.svc.seated",
+                    )
                 amount = await self.store.ensure_member(live.guild_id, user_id)
                 if name:
                     live.names[seat] = name
@@ -324,7 +328,11 @@ class TableService(TableHost[LiveTable]):
             if seat not in eng.seats:
                 raise NotSeated()
             if eng.phase not in (Phase.WAITING, Phase.ROUND_OVER):
-                raise RuleError("P-DEAL-1", "A round is already in play at this table.")
+                raise RuleError(
+                    "P-DEAL-1",
+                    "A round is already in play at this table.",
+                    key="engine.svc.in_play",
+                )
             next_banker = eng.next_banker if eng.phase is Phase.ROUND_OVER else None
             may_deal = (
                 eng.banker == HOUSE
@@ -333,13 +341,16 @@ class TableService(TableHost[LiveTable]):
             )
             if not may_deal:
                 raise RuleError(
-                    "P-DEAL-1", "Only the banker deals (the table's opener deals first)."
+                    "P-DEAL-1",
+                    "Only the banker deals (the table's opener deals first).",
+                    key="engine.svc.who_deals",
                 )
             if not eng.rules.house_bank and len(eng.seats) < 2:
                 raise RuleError(
                     "P-TABLE-1",
                     "Pontoon needs at least two people: wait for someone to Join, "
                     "or open a house-banked table.",
+                    key="engine.svc.two_people",
                 )
             await self._sync_balances(live)
 
@@ -461,19 +472,38 @@ class TableService(TableHost[LiveTable]):
         async with self.lock(table_id):
             eng = live.engine
             if eng.banker != seat_of(seller_id):
-                raise RuleError("P-SELL-1", "Only the banker can sell the bank.")
-            if seat_of(buyer_id) not in eng.seats:
-                raise RuleError("P-SELL-1", "The buyer must be seated at this table.")
-            if buyer_id == seller_id:
-                raise RuleError("P-SELL-1", "You already hold the bank.")
-            if eng.phase is not Phase.WAITING:
-                raise RuleError("P-SELL-1", "The bank can be sold only between hands.")
-            if price < 0:
-                raise RuleError("P-SELL-1", "The price cannot be negative.")
-            if eng.balances.get(seat_of(buyer_id), 0) < price:
                 raise RuleError(
                     "P-SELL-1",
-                    f"The buyer has only {eng.balances.get(seat_of(buyer_id), 0)} chips.",
+                    "Only the banker can sell the bank.",
+                    key="engine.svc.only_banker_sells",
+                )
+            if seat_of(buyer_id) not in eng.seats:
+                raise RuleError(
+                    "P-SELL-1",
+                    "The buyer must be seated at this table.",
+                    key="engine.svc.buyer_seated",
+                )
+            if buyer_id == seller_id:
+                raise RuleError(
+                    "P-SELL-1", "You already hold the bank.", key="engine.svc.hold_bank"
+                )
+            if eng.phase is not Phase.WAITING:
+                raise RuleError(
+                    "P-SELL-1",
+                    "The bank can be sold only between hands.",
+                    key="engine.svc.sell_between",
+                )
+            if price < 0:
+                raise RuleError(
+                    "P-SELL-1", "The price cannot be negative.", key="engine.svc.price_negative"
+                )
+            buyer_chips = eng.balances.get(seat_of(buyer_id), 0)
+            if buyer_chips < price:
+                raise RuleError(
+                    "P-SELL-1",
+                    f"The buyer has only {buyer_chips} chips.",
+                    key="engine.svc.buyer_chips",
+                    chips=buyer_chips,
                 )
             await self._save_meta(
                 live,
@@ -515,18 +545,29 @@ class TableService(TableHost[LiveTable]):
         async with self.lock(table_id):
             eng = live.engine
             if not eng.rules.shoot:
-                raise RuleError("P-SHOOT-8", "Auctions of the bank belong to Shoot Pontoon.")
+                raise RuleError(
+                    "P-SHOOT-8",
+                    "Auctions of the bank belong to Shoot Pontoon.",
+                    key="engine.svc.auction_shoot",
+                )
             if eng.banker != seat_of(seller_id):
-                raise RuleError("P-SHOOT-8", "Only the banker can auction the bank.")
+                raise RuleError(
+                    "P-SHOOT-8",
+                    "Only the banker can auction the bank.",
+                    key="engine.svc.auction_banker",
+                )
             if eng.phase not in (Phase.WAITING, Phase.KITTY) or eng.kitty != 0:
                 raise RuleError(
                     "P-SHOOT-8",
                     "The bank goes to auction only when the kitty is empty, between hands.",
+                    key="engine.svc.auction_when",
                 )
             if live.auction is not None:
                 raise ServiceError("An auction of the bank is already running.")
             if len(eng.seats) < 2:
-                raise RuleError("P-SELL-1", "Nobody else is seated to bid.")
+                raise RuleError(
+                    "P-SELL-1", "Nobody else is seated to bid.", key="engine.svc.nobody_bids"
+                )
             ends_at = time.time() + seconds
             await self._save_meta(
                 live,
@@ -549,13 +590,27 @@ class TableService(TableHost[LiveTable]):
             if seat not in live.engine.seats:
                 raise NotSeated()
             if user_id == auc["seller"]:
-                raise RuleError("P-SHOOT-8", "The banker cannot bid for their own bank.")
+                raise RuleError(
+                    "P-SHOOT-8",
+                    "The banker cannot bid for their own bank.",
+                    key="engine.svc.own_bank",
+                )
             best = max(auc["bids"].values(), default=0)
             if amount <= best:
-                raise RuleError("P-SHOOT-8", f"A bid must beat the highest bid so far ({best}).")
+                raise RuleError(
+                    "P-SHOOT-8",
+                    f"A bid must beat the highest bid so far ({best}).",
+                    key="engine.svc.bid_beat",
+                    best=best,
+                )
             have = live.engine.balances.get(seat, 0)
             if amount > have:
-                raise RuleError("P-SELL-1", f"You have only {have} chips to bid with.")
+                raise RuleError(
+                    "P-SELL-1",
+                    f"You have only {have} chips to bid with.",
+                    key="engine.svc.bid_chips",
+                    chips=have,
+                )
             await self._save_meta(
                 live,
                 lambda: auc["bids"].__setitem__(str(user_id), amount),

@@ -9,9 +9,10 @@ the English text lives in the ``en`` catalog like any other language. Placeholde
 languages, wraps every inserted value (names, cards, numbers) in Unicode bidi isolates
 (FSI ... PDI) so it stays readable inside Persian text.
 
-Text raised by code that has no message id (the engines' ``RuleError`` messages, service
-errors, close reasons) is matched against the English catalog by :func:`from_english` and
-rendered in the reader's language; anything unknown becomes a polite generic line.
+Text raised by code that has no message id (service errors and close reasons given in
+English only; engine ``RuleError`` refusals carry their id) is matched against the English
+catalog by :func:`from_english` and rendered in the reader's language; anything unknown
+becomes a polite generic line.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.cards import Chance
+from engine.errors import RuleError
 from engine.pontoon.settlement import Settlement
 from engine.pontoon.state import Refusal
 from engine.pontoon.types import Action, Event, EventKind, Outcome, Phase
@@ -57,9 +58,9 @@ class BankerTurn(Settlement):
     def _banker_refusal(self, seat: str, draws: bool) -> Refusal | None:
         """Why ``seat`` may not twist (``draws``) or stay now in the banker's turn."""
         if seat != self.banker:
-            return ("P-BANKER-2", "it is the banker's turn")
+            return RuleError("P-BANKER-2", "it is the banker's turn", key="engine.banker_turn")
         if draws and len(self.pack) == 0:
-            return ("P-TABLE-1", "the pack has no card left")
+            return RuleError("P-TABLE-1", "the pack has no card left", key="engine.pack_empty")
         return None
 
     def _banker_twist(self, action: Action, chance: Chance, out: Outcome) -> None:

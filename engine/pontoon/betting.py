@@ -65,20 +65,34 @@ class Betting(Play):
         if least <= amount <= most:
             return self._deal_refusal()
         if self.kitty == 0:
-            return (
+            return RuleError(
                 "P-SHOOT-8" if self.round_no else "P-SHOOT-1",
                 f"the kitty must be between {self.rules.kitty_min} and "
                 f"{self.rules.kitty_max} and within the banker's chips",
+                key="engine.kitty_range",
+                low=self.rules.kitty_min,
+                high=self.rules.kitty_max,
             )
         if amount < 0:
-            return ("P-SHOOT-8", "the banker may add to the kitty, never take from it")
-        return ("P-SHOOT-8", f"the banker may add at most {most} now")
+            return RuleError(
+                "P-SHOOT-8",
+                "the banker may add to the kitty, never take from it",
+                key="engine.kitty_no_take",
+            )
+        return RuleError(
+            "P-SHOOT-8",
+            f"the banker may add at most {most} now",
+            key="engine.kitty_add_max",
+            high=most,
+        )
 
     def _put_up_kitty(self, action: Action, chance: Chance, out: Outcome) -> None:
         if self.phase is not Phase.KITTY:
             raise self._wrong_phase(action)
         if action.seat != self.banker:
-            raise RuleError("P-SHOOT-1", "only the banker puts up the kitty")
+            raise RuleError(
+                "P-SHOOT-1", "only the banker puts up the kitty", key="engine.kitty_banker"
+            )
         amount = self._amount(action, "P-SHOOT-1")
         self._raise(self._kitty_refusal(amount))
         new_order = self._new_pack_order(chance)
@@ -94,9 +108,19 @@ class Betting(Play):
     def _bet_refusal(self, seat: str) -> Refusal | None:
         """Why ``seat`` may neither bet nor sit out now."""
         if seat not in self._hands:
-            return ("P-DEAL-2", f"{seat} is not a player in this deal")
+            return RuleError(
+                "P-DEAL-2",
+                f"{seat} is not a player in this deal",
+                key="engine.not_player",
+                seat=seat,
+            )
         if seat in self._decided:
-            return ("P-DEAL-2", f"{seat} has already placed an initial bet")
+            return RuleError(
+                "P-DEAL-2",
+                f"{seat} has already placed an initial bet",
+                key="engine.already_bet",
+                seat=seat,
+            )
         return None
 
     def _bet_range(self, seat: str) -> tuple[int, int]:
@@ -106,18 +130,30 @@ class Betting(Play):
     def _bet_amount_refusal(self, seat: str, amount: int) -> Refusal | None:
         rules = self.rules
         if amount < rules.min_bet or amount > rules.max_bet:
-            return (
+            return RuleError(
                 "P-TABLE-2",
                 f"the initial bet must be between {rules.min_bet} and {rules.max_bet}",
+                key="engine.bet_range",
+                low=rules.min_bet,
+                high=rules.max_bet,
             )
         if amount > self._player_cap(seat):
-            return (
+            return RuleError(
                 "P-PAY-LIMIT",
                 f"{seat} cannot cover a bet of {amount} and a possible "
                 f"{self.payouts.player_cover}x loss",
+                key="engine.cannot_cover_bet",
+                seat=seat,
+                amount=amount,
+                times=self.payouts.player_cover,
             )
         if amount > self._banker_cap():
-            return ("P-PAY-LIMIT", f"the banker cannot cover another bet of {amount}")
+            return RuleError(
+                "P-PAY-LIMIT",
+                f"the banker cannot cover another bet of {amount}",
+                key="engine.banker_cannot_cover",
+                amount=amount,
+            )
         return None
 
     def _bet(self, action: Action, chance: Chance, out: Outcome) -> None:
@@ -139,7 +175,12 @@ class Betting(Play):
         if self.phase is not Phase.BETTING:
             raise self._wrong_phase(action)
         if self._bet_refusal(action.seat) is not None:
-            raise RuleError("P-DEAL-2", f"{action.seat} has nothing to sit out")
+            raise RuleError(
+                "P-DEAL-2",
+                f"{action.seat} has nothing to sit out",
+                key="engine.nothing_to_sit_out",
+                seat=action.seat,
+            )
         self._decided[action.seat] = False
         self._after_bets(out)
 
@@ -174,7 +215,9 @@ class Betting(Play):
         if self.phase is not Phase.DOUBLING:
             raise self._wrong_phase(action)
         if action.seat != self.banker:
-            raise RuleError("P-VAR-3", "only the banker may double")
+            raise RuleError(
+                "P-VAR-3", "only the banker may double", key="engine.only_banker_doubles"
+            )
         if action.kind is ActionKind.DOUBLE:
             self._doubled = True
             out.events.append(Event(EventKind.DOUBLED, action.seat, detail="all bets doubled"))
@@ -190,7 +233,12 @@ class Betting(Play):
     def _shooter_refusal(self, seat: str) -> Refusal | None:
         shooter = self._active[self._shooter]
         if seat != shooter:
-            return ("P-SHOOT-2", f"shoot bets go in seat order; it is {shooter}'s")
+            return RuleError(
+                "P-SHOOT-2",
+                f"shoot bets go in seat order; it is {shooter}'s",
+                key="engine.shoot_order",
+                seat=shooter,
+            )
         return None
 
     def _shoot(self, action: Action, chance: Chance, out: Outcome) -> None:

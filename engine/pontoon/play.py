@@ -6,6 +6,7 @@ Each action has one refusal method, used by ``legal_actions`` and by the action 
 from __future__ import annotations
 
 from engine.cards import Chance
+from engine.errors import RuleError
 from engine.pontoon.banker_turn import BankerTurn
 from engine.pontoon.hands import PONTOON, ROYAL, Hand, hard_total
 from engine.pontoon.state import Refusal
@@ -19,7 +20,13 @@ class Play(BankerTurn):
     def _turn_refusal(self, seat: str) -> Refusal | None:
         current = self._active[self._turn_player]
         if seat != current:
-            return ("P-TURN-END", f"it is {current}'s turn (hand {self._turn_hand + 1})")
+            return RuleError(
+                "P-TURN-END",
+                f"it is {current}'s turn (hand {self._turn_hand + 1})",
+                key="engine.turn_of",
+                seat=current,
+                hand=self._turn_hand + 1,
+            )
         return None
 
     def _hand_to_play(self, action: Action) -> Hand:
@@ -77,12 +84,20 @@ class Play(BankerTurn):
     def _pontoon_refusal(self, hand: Hand) -> Refusal | None:
         """P-TURN-DECLARE: a pontoon waits for its declaration."""
         if self._is_pontoon(hand):
-            return ("P-TURN-DECLARE", "a pontoon must be declared; nothing else is possible")
+            return RuleError(
+                "P-TURN-DECLARE",
+                "a pontoon must be declared; nothing else is possible",
+                key="engine.declare_must",
+            )
         return None
 
     def _declare_refusal(self, hand: Hand) -> Refusal | None:
         if not self._is_pontoon(hand):
-            return ("P-TURN-DECLARE", "only a pontoon (an ace and a ten-card) is declared")
+            return RuleError(
+                "P-TURN-DECLARE",
+                "only a pontoon (an ace and a ten-card) is declared",
+                key="engine.declare_only_pontoon",
+            )
         return None
 
     def _stick_refusal(self, hand: Hand) -> Refusal | None:
@@ -90,30 +105,45 @@ class Play(BankerTurn):
         total, least = hand.total, self.rules.stick_min
         if total < least and len(self.pack) > 0:
             rule = "P-VAR-2" if self.rules.stick_on_16 else "P-STICK-1"
-            return (rule, f"a hand needs at least {least} to stick (it has {total})")
+            return RuleError(
+                rule,
+                f"a hand needs at least {least} to stick (it has {total})",
+                key="engine.stick_min",
+                need=least,
+                total=total,
+            )
         return None
 
     def _draw_refusal(self, hand: Hand, shoot: int) -> Refusal | None:
         """What stops any card (twist or buy), with ``shoot`` chips of shoot bet alongside."""
         n = len(hand.cards)
         if n >= 5:
-            return ("P-FIVE-1", "a five card trick takes no more cards")
+            return RuleError(
+                "P-FIVE-1", "a five card trick takes no more cards", key="engine.five_no_more"
+            )
         if hand.total >= 21:
-            return ("P-STICK-1", "a hand on 21 stands")
+            return RuleError("P-STICK-1", "a hand on 21 stands", key="engine.on_21")
         if len(self.pack) == 0:
-            return ("P-TABLE-1", "the pack has no card left")
+            return RuleError("P-TABLE-1", "the pack has no card left", key="engine.pack_empty")
         if shoot and n != 3:
-            return ("P-SHOOT-4", "a shoot bet goes with the fourth card only, not before or after")
+            return RuleError(
+                "P-SHOOT-4",
+                "a shoot bet goes with the fourth card only, not before or after",
+                key="engine.shoot_fourth",
+            )
         return None
 
     def _buy_refusal(self, hand: Hand) -> Refusal | None:
         """The rules of a buy besides those of any card (``_draw_refusal``)."""
         if hand.twisted:
-            return ("P-TWIST-2", "after a twist the hand may only twist")
+            return RuleError(
+                "P-TWIST-2", "after a twist the hand may only twist", key="engine.twist_only"
+            )
         if len(hand.cards) == 4 and self.rules.no_buy_five_on_eleven and hand.hard_total <= 11:
-            return (
+            return RuleError(
                 "P-VAR-5",
                 "with four cards totalling 11 or less the fifth card may only be twisted",
+                key="engine.fifth_twist",
             )
         return None
 
@@ -132,46 +162,83 @@ class Play(BankerTurn):
     def _buy_amount_refusal(self, seat: str, hand: Hand, amount: int) -> Refusal | None:
         least, most, rule = self._buy_range(seat, hand)
         if amount < least:
-            return (
+            return RuleError(
                 "P-BUY-3" if hand.last_buy else "P-BUY-2",
                 f"a buy adds at least the original stake ({least})",
+                key="engine.buy_min",
+                low=least,
             )
         if amount > most:
             if rule == "P-PAY-LIMIT":
-                msg = f"a buy of {amount} could not be covered (at most {most} now)"
-            elif rule == "P-BUY-2":
-                msg = f"the first buy adds at most twice the original stake ({most})"
-            else:
-                msg = f"a later buy adds at most the previous buy ({most})"
-            return (rule, msg)
+                return RuleError(
+                    rule,
+                    f"a buy of {amount} could not be covered (at most {most} now)",
+                    key="engine.buy_cover",
+                    amount=amount,
+                    high=most,
+                )
+            if rule == "P-BUY-2":
+                return RuleError(
+                    rule,
+                    f"the first buy adds at most twice the original stake ({most})",
+                    key="engine.buy_first_max",
+                    high=most,
+                )
+            return RuleError(
+                rule,
+                f"a later buy adds at most the previous buy ({most})",
+                key="engine.buy_later_max",
+                high=most,
+            )
         return None
 
     def _split_refusal(self, seat: str, hand: Hand) -> Refusal | None:
         if len(hand.cards) != 2 or hand.last_buy or hand.twisted:
-            return ("P-SPLIT-1", "only a hand of two cards may be split")
+            return RuleError(
+                "P-SPLIT-1", "only a hand of two cards may be split", key="engine.split_two"
+            )
         first, second = hand.cards
         if first.rank is not second.rank:
-            return ("P-SPLIT-1", "only two cards of the same rank may be split")
+            return RuleError(
+                "P-SPLIT-1", "only two cards of the same rank may be split", key="engine.split_rank"
+            )
         if self.rules.split_aces_only and first.value != 1:
-            return ("P-VAR-1", "only aces may be split at this table")
+            return RuleError(
+                "P-VAR-1", "only aces may be split at this table", key="engine.split_aces"
+            )
         if len(self._hands[seat]) >= 4:
-            return ("P-SPLIT-2", "a player may hold at most four hands")
+            return RuleError(
+                "P-SPLIT-2", "a player may hold at most four hands", key="engine.split_four"
+            )
         if len(self.pack) < 2:
-            return ("P-SPLIT-1", "the pack has too few cards left")
+            return RuleError("P-SPLIT-1", "the pack has too few cards left", key="engine.pack_few")
         if self._stake_cap(seat) < hand.original_stake:
-            return ("P-PAY-LIMIT", "the new stake could not be covered")
+            return RuleError(
+                "P-PAY-LIMIT", "the new stake could not be covered", key="engine.stake_cover"
+            )
         return None
 
     def _burn_refusal(self, hand: Hand) -> Refusal | None:
         burn = self.rules.burn
         if burn == "off":
-            return ("P-VAR-8", "burning is not played at this table")
+            return RuleError(
+                "P-VAR-8", "burning is not played at this table", key="engine.burn_off"
+            )
         if len(hand.cards) != 2 or hand.has_ace:
-            return ("P-VAR-8", "only two cards making a hard total may be burned")
+            return RuleError(
+                "P-VAR-8",
+                "only two cards making a hard total may be burned",
+                key="engine.burn_hard",
+            )
         if hard_total(hand.cards) != int(burn):
-            return ("P-VAR-8", f"only a hard {burn} may be burned")
+            return RuleError(
+                "P-VAR-8",
+                f"only a hard {burn} may be burned",
+                key="engine.burn_total",
+                total=int(burn),
+            )
         if len(self.pack) < 2:
-            return ("P-VAR-8", "the pack has too few cards left")
+            return RuleError("P-VAR-8", "the pack has too few cards left", key="engine.pack_few")
         return None
 
     # the actions ------------------------------------------------------------------------

@@ -27,16 +27,21 @@ class Seating(Betting):
 
     def _join_refusal(self, seat: str) -> Refusal | None:
         if seat in self.balances:
-            return ("P-TABLE-1", f"{seat} is already seated")
+            return RuleError(
+                "P-TABLE-1", f"{seat} is already seated", key="engine.already_seated", seat=seat
+            )
         try:
             check_seat_name(seat)
         except ConfigError as exc:
-            return ("P-TABLE-1", str(exc))
+            # a seat id the bot never makes: members get the generic line
+            return RuleError("P-TABLE-1", str(exc), key="err.rule.generic")
         if len(self.seats) >= self.seat_limit:
-            return (
+            return RuleError(
                 "P-TABLE-1",
                 f"the table is full: a deal gives everyone two cards, so at most "
                 f"{self.seat_limit} may sit at this table",
+                key="engine.table_full",
+                limit=self.seat_limit,
             )
         return None
 
@@ -46,16 +51,28 @@ class Seating(Betting):
         self._raise(self._join_refusal(action.seat))
         chips = 0 if action.amount is None else self._amount(action, "P-TABLE-1")
         if chips < 0:
-            raise RuleError("P-TABLE-1", "a seat cannot bring a negative balance")
+            raise RuleError(
+                "P-TABLE-1",
+                "a seat cannot bring a negative balance",
+                key="engine.negative_balance",
+            )
         self.seats.append(action.seat)
         self.balances[action.seat] = chips
         out.events.append(Event(EventKind.SEATED, action.seat, amount=chips))
 
     def _leave_refusal(self, seat: str) -> Refusal | None:
         if seat == self.banker and len(self.seats) > 1:
-            return ("P-SELL-1", "the banker cannot leave while banking; sell the bank first")
+            return RuleError(
+                "P-SELL-1",
+                "the banker cannot leave while banking; sell the bank first",
+                key="engine.banker_cannot_leave",
+            )
         if self._next_banker == seat:
-            return ("P-NEXT-2", "the bank passes to this seat at the next deal")
+            return RuleError(
+                "P-NEXT-2",
+                "the bank passes to this seat at the next deal",
+                key="engine.bank_passes_here",
+            )
         return None
 
     def _leave(self, action: Action, chance: Chance, out: Outcome) -> None:
@@ -73,11 +90,22 @@ class Seating(Betting):
 
     def _cut_refusal(self, seat: str) -> Refusal | None:
         if self.phase is not Phase.WAITING or self.banker is not None or self.rules.house_bank:
-            return ("P-BANK-1", "cutting for the bank happens once, before the first deal")
+            return RuleError(
+                "P-BANK-1",
+                "cutting for the bank happens once, before the first deal",
+                key="engine.cut_once",
+            )
         if seat not in self.balances:
-            return ("P-TABLE-1", f"{seat} is not seated at this table")
+            return RuleError(
+                "P-TABLE-1",
+                f"{seat} is not seated at this table",
+                key="engine.not_seated",
+                seat=seat,
+            )
         if len(self.seats) < 2:
-            return ("P-TABLE-1", "two or more people are needed to play")
+            return RuleError(
+                "P-TABLE-1", "two or more people are needed to play", key="engine.two_needed"
+            )
         return None
 
     def _cut(self, action: Action, chance: Chance, out: Outcome) -> None:
@@ -108,11 +136,13 @@ class Seating(Betting):
     def _deal_refusals(self, seat: str) -> Refusal | None:
         """Why ``seat`` may not start a deal now (the phase aside)."""
         if self.banker is None:
-            return ("P-BANK-1", "cut for the bank first")
+            return RuleError("P-BANK-1", "cut for the bank first", key="engine.cut_first")
         if not self.rules.house_bank and seat != self.banker:
-            return ("P-DEAL-1", "the banker deals")
+            return RuleError("P-DEAL-1", "the banker deals", key="engine.banker_deals")
         if not self._players_for_round():
-            return ("P-TABLE-1", "two or more people are needed to play")
+            return RuleError(
+                "P-TABLE-1", "two or more people are needed to play", key="engine.two_needed"
+            )
         return self._deal_refusal()
 
     def _deal(self, action: Action, chance: Chance, out: Outcome) -> None:
@@ -132,9 +162,16 @@ class Seating(Betting):
 
     def _sell_refusal(self, seat: str) -> Refusal | None:
         if seat != self.banker:
-            return ("P-SELL-1", "only the banker can sell the bank")
+            return RuleError(
+                "P-SELL-1", "only the banker can sell the bank", key="engine.only_banker_sells"
+            )
         if self.phase is Phase.ROUND_OVER and self._next_banker is not None:
-            return ("P-NEXT-2", f"the bank already passes to {self._next_banker}")
+            return RuleError(
+                "P-NEXT-2",
+                f"the bank already passes to {self._next_banker}",
+                key="engine.bank_already_passes",
+                seat=self._next_banker,
+            )
         return None
 
     def _sell_bank(self, action: Action, chance: Chance, out: Outcome) -> None:
@@ -144,11 +181,21 @@ class Seating(Betting):
         self._raise(self._sell_refusal(seller))
         price = self._amount(action, "P-SELL-1")
         if buyer is None or buyer not in self.balances or buyer == seller:
-            raise RuleError("P-SELL-1", "the bank must be sold to another seated player")
+            raise RuleError(
+                "P-SELL-1",
+                "the bank must be sold to another seated player",
+                key="engine.sell_to_seated",
+            )
         if price < 0:
-            raise RuleError("P-SELL-1", "the price cannot be negative")
+            raise RuleError("P-SELL-1", "the price cannot be negative", key="engine.price_negative")
         if self.balances[buyer] < price:
-            raise RuleError("P-SELL-1", f"{buyer} cannot pay {price}")
+            raise RuleError(
+                "P-SELL-1",
+                f"{buyer} cannot pay {price}",
+                key="engine.cannot_pay",
+                seat=buyer,
+                price=price,
+            )
         self._move(out, buyer, seller, price, "bank sold (P-SELL-1)")
         self._return_kitty(out, seller)
         self.banker = buyer
@@ -212,9 +259,17 @@ class Seating(Betting):
     def set_balance(self, seat: str, chips: int) -> None:
         """Sync a seat's chips from the ledger (between rounds only)."""
         if self.phase not in BETWEEN_ROUNDS:
-            raise RuleError("P-PAY-LIMIT", "balances can only be synced between rounds")
+            raise RuleError(
+                "P-PAY-LIMIT",
+                "balances can only be synced between rounds",
+                key="engine.sync_between",
+            )
         if seat not in self.balances:
-            raise RuleError("P-TABLE-1", f"{seat} is not seated")
+            raise RuleError(
+                "P-TABLE-1", f"{seat} is not seated", key="engine.seat_not_seated", seat=seat
+            )
         if chips < 0:
-            raise RuleError("P-PAY-LIMIT", "a balance cannot be negative")
+            raise RuleError(
+                "P-PAY-LIMIT", "a balance cannot be negative", key="engine.balance_negative"
+            )
         self.balances[seat] = chips

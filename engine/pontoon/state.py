@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.cards import Card, Pack, full_pack
-from engine.errors import ConfigError, RuleError
+from engine.errors import ConfigError, RuleError, Word
 from engine.pontoon.hands import Hand
 from engine.pontoon.payouts import Payouts
 from engine.pontoon.rules import PontoonRules
@@ -65,10 +65,9 @@ Result = tuple[str, int, tuple[str, ...], int, int, str, int, int, str]
 RESULT_KEYS = ("seat", "hand", "cards", "score", "stake", "outcome", "net", "shoot_net", "why")
 
 
-# Why an action is refused: (rule id, what is wrong in plain words). The refusal methods
-# return one, or None when the action is allowed; ``apply`` raises it as a ``RuleError``.
-# (A plain tuple: a refusal with a fixed message is a constant, free to return.)
-Refusal = tuple[str, str]
+# Why an action is refused: the ``RuleError`` (rule id, plain words, message id). The
+# refusal methods return one, or None when the action is allowed; ``apply`` raises it.
+Refusal = RuleError
 
 
 def check_seat_name(seat: object) -> None:
@@ -199,11 +198,31 @@ class TableState:
         need = 2 * self._hands_dealt(n)
         have = CARDS_IN_A_PACK * packs
         if need > have:
-            return (
-                "P-TABLE-1",
+            message = (
                 f"not enough cards left for another deal: {n} seats need {need} cards and "
                 f"{packs} pack{'s' if packs > 1 else ''} hold{'' if packs > 1 else 's'} {have}; "
-                f"at most {self.seat_limit} may sit at this table",
+                f"at most {self.seat_limit} may sit at this table"
+            )
+            if packs > 1:
+                return RuleError(
+                    "P-TABLE-1",
+                    message,
+                    key="engine.no_cards.other",
+                    n=n,
+                    need=need,
+                    packs=packs,
+                    have=have,
+                    limit=self.seat_limit,
+                )
+            return RuleError(
+                "P-TABLE-1",
+                message,
+                key="engine.no_cards.one",
+                n=n,
+                need=need,
+                packs=packs,
+                have=have,
+                limit=self.seat_limit,
             )
         return None
 
@@ -269,16 +288,29 @@ class TableState:
 
     def _shoot_refusal(self, seat: str, amount: int, reserve: int, rule: str) -> Refusal | None:
         if amount < 0:
-            return (rule, "a shoot bet cannot be negative")
+            return RuleError(rule, "a shoot bet cannot be negative", key="engine.shoot_negative")
         if amount == 0:
             return None
         if not self.rules.shoot:
-            return ("P-SHOOT-1", "shoot bets are only for Shoot Pontoon")
+            return RuleError(
+                "P-SHOOT-1", "shoot bets are only for Shoot Pontoon", key="engine.shoot_only"
+            )
         room = self.kitty - self._shoot_out
         if amount > room:
-            return ("P-SHOOT-2", f"all shoot bets together may not exceed the kitty ({room} left)")
+            return RuleError(
+                "P-SHOOT-2",
+                f"all shoot bets together may not exceed the kitty ({room} left)",
+                key="engine.shoot_kitty",
+                left=room,
+            )
         if amount > self._shoot_max(seat, reserve):
-            return ("P-PAY-LIMIT", f"{seat} cannot cover a shoot bet of {amount}")
+            return RuleError(
+                "P-PAY-LIMIT",
+                f"{seat} cannot cover a shoot bet of {amount}",
+                key="engine.shoot_cover",
+                seat=seat,
+                amount=amount,
+            )
         return None
 
     def _place_shoot(self, out: Outcome, seat: str, hand_index: int, amount: int) -> None:
@@ -294,13 +326,16 @@ class TableState:
     @staticmethod
     def _raise(refusal: Refusal | None) -> None:
         if refusal is not None:
-            raise RuleError(*refusal)
+            raise refusal
 
     def _wrong_phase(self, action: Action) -> RuleError:
         return RuleError(
             RULE_OF_ACTION.get(action.kind, "P-TABLE-1"),
             f"{action.kind.value} is not possible now "
             f"(the table is in the {self.phase.value} phase)",
+            key="engine.not_now",
+            kind=Word(f"engine.word.{action.kind.value}"),
+            phase=Word(f"engine.word.{self.phase.value}"),
         )
 
     @staticmethod
@@ -308,12 +343,22 @@ class TableState:
         """The action's amount, refused unless it is a whole number."""
         amount: Any = action.amount
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise RuleError(rule, f"{action.kind.value} needs a whole-number amount")
+            raise RuleError(
+                rule,
+                f"{action.kind.value} needs a whole-number amount",
+                key="engine.needs_amount",
+                kind=Word(f"engine.word.{action.kind.value}"),
+            )
         return int(amount)
 
     def _need_seated(self, seat: str) -> None:
         if seat not in self.balances:
-            raise RuleError("P-TABLE-1", f"{seat} is not seated at this table")
+            raise RuleError(
+                "P-TABLE-1",
+                f"{seat} is not seated at this table",
+                key="engine.not_seated",
+                seat=seat,
+            )
 
     def _score(self, hand: Hand, royal: bool) -> int:
         return hand.score(self.rules.pontoon_strength, royal and self.rules.royal_pontoon)

@@ -194,7 +194,12 @@ class Table(Seating):
         """Apply one action. Raises RuleError (state untouched) when it is illegal."""
         handler = ACTION_HANDLERS.get(action.kind)
         if handler is None:
-            raise RuleError("P-TABLE-1", f"unknown action {action.kind!r}")
+            raise RuleError(
+                "P-TABLE-1",
+                f"unknown action {action.kind!r}",
+                key="engine.unknown_action",
+                action=repr(action.kind),
+            )
         out = Outcome()
         handler(self, action, chance, out)
         self.version += 1

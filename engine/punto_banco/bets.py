@@ -26,6 +26,7 @@ __all__ = [
     "BetResult",
     "Settlement",
     "Transfer",
+    "only_chips",
     "payout",
     "place_transfers",
     "settle",
@@ -87,18 +88,43 @@ def validate_amount(amount: object, rules: PuntoBancoRules, *, balance: int | No
     is refused too.
     """
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise RuleError("B-BET-1", f"a bet must be a whole number of chips, not {amount!r}")
+        raise RuleError(
+            "B-BET-1",
+            f"a bet must be a whole number of chips, not {amount!r}",
+            key="engine.pb.whole",
+            amount=repr(amount),
+        )
     if amount == 0:
-        raise RuleError("B-BET-1", "a bet of 0 chips is not a bet; withdraw it instead")
+        raise RuleError(
+            "B-BET-1", "a bet of 0 chips is not a bet; withdraw it instead", key="engine.pb.zero"
+        )
     if amount < 0:
-        raise RuleError("B-BET-1", "a bet cannot be negative")
+        raise RuleError("B-BET-1", "a bet cannot be negative", key="engine.pb.negative")
     if amount < rules.min_bet:
-        raise RuleError("B-BET-1", f"the smallest bet at this table is {rules.min_bet} chips")
+        raise RuleError(
+            "B-BET-1",
+            f"the smallest bet at this table is {rules.min_bet} chips",
+            key="engine.pb.min",
+            amount=rules.min_bet,
+        )
     if amount > rules.max_bet:
-        raise RuleError("B-BET-1", f"the largest bet at this table is {rules.max_bet} chips")
+        raise RuleError(
+            "B-BET-1",
+            f"the largest bet at this table is {rules.max_bet} chips",
+            key="engine.pb.max",
+            amount=rules.max_bet,
+        )
     if balance is not None and amount > balance:
-        raise RuleError("B-BET-1", f"you have only {max(balance, 0)} chips to bet with")
+        raise only_chips(balance)
     return amount
+
+
+def only_chips(balance: int) -> RuleError:
+    """The refusal of a bet larger than the bettor's ``balance`` (B-BET-1)."""
+    chips = max(balance, 0)
+    return RuleError(
+        "B-BET-1", f"you have only {chips} chips to bet with", key="engine.pb.only", amount=chips
+    )
 
 
 def place_transfers(bet: Bet) -> list[Transfer]:

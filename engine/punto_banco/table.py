@@ -14,7 +14,14 @@ from typing import Any
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_cards
 from engine.errors import ConfigError, RuleError
-from engine.punto_banco.bets import Bet, Settlement, place_transfers, settle, validate_amount
+from engine.punto_banco.bets import (
+    Bet,
+    Settlement,
+    only_chips,
+    place_transfers,
+    settle,
+    validate_amount,
+)
 from engine.punto_banco.coup import Coup, Side, play_coup
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules
 from engine.records import ESCROW, Transfer
@@ -161,7 +168,12 @@ class PuntoBancoTable:
         """Take a bet back before the coup is dealt."""
         amount = self._bets.pop((bettor, side), 0)
         if amount == 0:
-            raise RuleError("B-BET-1", f"you have no {Side(side).value} bet to take back")
+            raise RuleError(
+                "B-BET-1",
+                f"you have no {Side(side).value} bet to take back",
+                key="engine.pb.no_side_bet",
+                side=Side(side).value,
+            )
         self.version += 1
         return [Transfer(ESCROW, bettor, amount, f"{Side(side).value} bet withdrawn")]
 
@@ -179,10 +191,14 @@ class PuntoBancoTable:
         is refused nothing changes."""
         last = self.last_bets_of(bettor)
         if not last:
-            raise RuleError("B-BET-1", "you had no bet on the last coup to leave in place")
+            raise RuleError(
+                "B-BET-1",
+                "you had no bet on the last coup to leave in place",
+                key="engine.pb.no_last",
+            )
         needed = sum(b.amount for b in last) - sum(b.amount for b in self.bets_of(bettor))
         if balance is not None and needed > balance:
-            raise RuleError("B-BET-1", f"you have only {max(balance, 0)} chips to bet with")
+            raise only_chips(balance)
         for bet in last:
             validate_amount(bet.amount, self.rules)
         out: list[Transfer] = []
