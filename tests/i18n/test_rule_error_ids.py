@@ -22,7 +22,7 @@ from bot.errors import friendly, rule_params, rule_text
 from bot.i18n import LOCALES, catalog, english_key, placeholders, t
 from engine.cards import RandomChance
 from engine.errors import RuleError
-from engine.pontoon import Action, ActionKind, PontoonRules, Table
+from engine.pontoon import Action, ActionKind, Phase, PontoonRules, Table
 from engine.punto_banco.coup import Side
 from engine.punto_banco.rules import PuntoBancoRules
 from engine.punto_banco.table import PuntoBancoTable
@@ -71,6 +71,13 @@ def test_every_rule_error_names_a_message_id_with_its_placeholders(
         for locale in LOCALES:
             assert key in catalog(locale), f"{where}: {key!r} is not in the {locale} catalog"
         assert placeholders(catalog("en")[key]) == params, f"{where}: placeholders of {key}"
+
+
+def test_every_action_and_phase_name_is_a_word_of_every_catalog() -> None:
+    """Refusals name actions and phases as ``Word(f"engine.word.{value}")``."""
+    for locale in LOCALES:
+        for value in [*(k.value for k in ActionKind), *(p.value for p in Phase)]:
+            assert f"engine.word.{value}" in catalog(locale), (locale, value)
 
 
 # --------------------------------------------------------------------- refusals in play
