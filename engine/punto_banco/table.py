@@ -196,7 +196,10 @@ class PuntoBancoTable:
                 "you had no bet on the last coup to leave in place",
                 key="engine.pb.no_last",
             )
-        needed = sum(b.amount for b in last) - sum(b.amount for b in self.bets_of(bettor))
+        # each repeated side is set to its old stake: it costs the difference with what
+        # is on that side now (bets on the other sides stay where they are)
+        current = {b.side: b.amount for b in self.bets_of(bettor)}
+        needed = sum(b.amount - current.get(b.side, 0) for b in last)
         if balance is not None and needed > balance:
             raise only_chips(balance)
         for bet in last:

@@ -166,6 +166,26 @@ def test_b_bet_1_leave_bets_in_place_for_next_coup() -> None:
     assert table.escrow == 22
 
 
+@pytest.mark.rule("B-BET-1")
+def test_repeating_bets_counts_only_the_sides_it_sets() -> None:
+    """Found by the property test: a bet on another side was counted as paying towards
+    the repeated one, and a bettor with 34 chips repeated a 35 bet (balance -1)."""
+    table = PuntoBancoTable(PuntoBancoRules(max_bet=100))
+    table.place_bet("ann", Side.EGALITE, 35)
+    table.deal(chance())
+    table.place_bet("ann", Side.PUNTO, 1)  # the new coup: 1 on Punto, 34 chips left
+    with pytest.raises(RuleError) as refused:
+        table.repeat_bets("ann", balance=34)
+    assert refused.value.rule == "B-BET-1" and "34" in refused.value.message
+    assert [(b.side, b.amount) for b in table.bets_of("ann")] == [(Side.PUNTO, 1)]
+    # with 35 chips free it goes through, and the Punto bet stays
+    table.repeat_bets("ann", balance=35)
+    assert sorted((b.side.value, b.amount) for b in table.bets_of("ann")) == [
+        ("egalite", 35),
+        ("punto", 1),
+    ]
+
+
 @pytest.mark.rule("B-WIN-1")
 def test_deal_settles_bets_from_escrow() -> None:
     table = PuntoBancoTable(PuntoBancoRules(max_bet=100))
