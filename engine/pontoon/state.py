@@ -203,10 +203,21 @@ class TableState:
                 f"{packs} pack{'s' if packs > 1 else ''} hold{'' if packs > 1 else 's'} {have}; "
                 f"at most {self.seat_limit} may sit at this table"
             )
+            if packs > 1:
+                return RuleError(
+                    "P-TABLE-1",
+                    message,
+                    key="engine.no_cards.other",
+                    n=n,
+                    need=need,
+                    packs=packs,
+                    have=have,
+                    limit=self.seat_limit,
+                )
             return RuleError(
                 "P-TABLE-1",
                 message,
-                key="engine.no_cards.other" if packs > 1 else "engine.no_cards.one",
+                key="engine.no_cards.one",
                 n=n,
                 need=need,
                 packs=packs,
