@@ -404,8 +404,7 @@ class TableService(TableHost[LiveTable]):
         any other engine exception becomes :class:`bot.errors.EngineFault`.
         The change's public events join the round's log in the same transaction.
         """
-        before = live.engine.to_json()
-        log_before = (list(live.round_log), live.round_over, dict(live.last_bets))
+        before = live.snapshot()  # put back whole (engine, round log) on any failure
         outcome = Outcome()
         notes: list[str] = []
         try:
@@ -432,10 +431,10 @@ class TableService(TableHost[LiveTable]):
                     log.warning("table %s stays in ROUND_OVER: %r", live.table_id, exc)
                     live.engine = Table.from_json(settled)
         except RuleError:
-            live.engine = Table.from_json(before)
+            live.restore(before)
             raise
         except Exception as exc:
-            live.engine = Table.from_json(before)
+            live.restore(before)
             log.exception(
                 "table %s: the engine failed on %s; the table was restored to its saved state",
                 live.table_id,
@@ -443,12 +442,7 @@ class TableService(TableHost[LiveTable]):
             )
             raise engine_fault(exc) from exc
         live.note(outcome.events, by_timer=by_timer)
-        try:
-            await self._persist(live, outcome.transfers, "; ".join(notes) or "no-op")
-        except BaseException:
-            live.engine = Table.from_json(before)
-            live.round_log, live.round_over, live.last_bets = log_before
-            raise
+        await self._persist(live, outcome.transfers, "; ".join(notes) or "no-op", before=before)
         live.last_activity = time.monotonic()
         return outcome
 
