@@ -17,7 +17,7 @@ import discord
 
 from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
 from bot.i18n.languages import languages_of
-from bot.pontoon import CardDelivery, OpenPontoonTable, member_of_seat
+from bot.pontoon import CardDelivery, OpenPontoonTable, PontoonService, member_of_seat
 from cogs.common import CURRENT_CLICK, GameBot, display
 from cogs.pontoon import render
 from cogs.pontoon.controls import table_view
@@ -105,6 +105,7 @@ class PontoonDiscordPresenter:
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self.service: PontoonService | None = None  # set by start-up (bot.app)
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
         self.writer = TableWriter(self)
         # a round's results until its last move posts them (moves of one click or timer)
@@ -234,6 +235,10 @@ class PontoonDiscordPresenter:
         """Redraw the table message through the writer (within the limits) and wait."""
         self.writer.request(live, closed_reason)
         await self.writer.flush(live.table_id)
+
+    async def show_restored(self, tables: list[OpenPontoonTable]) -> None:
+        """After a restart: redraw the reloaded tables whose message may be stale."""
+        await self.redraw_stale(tables)
 
     async def redraw_stale(self, tables: list[OpenPontoonTable]) -> None:
         """After a restart, check each table's message (a GET, outside the channel's

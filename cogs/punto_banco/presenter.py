@@ -18,6 +18,7 @@ import discord
 from bot.i18n import DEFAULT_LOCALE, Raw, choose, from_english, t
 from bot.i18n.languages import languages_of
 from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService
+from cogs.common import GameBot
 from cogs.punto_banco.controls import betting_view
 from cogs.punto_banco.text import (
     banco_note,
@@ -34,7 +35,7 @@ from engine.punto_banco import Bet, BetOutcome, CoupResult, Side
 from engine.records import Transfer
 
 if TYPE_CHECKING:
-    from discord.ext import commands
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -183,10 +184,21 @@ def summary_embed(
 class PuntoBancoPresenter:
     """The PuntoBancoService's presenter, speaking discord.py."""
 
-    def __init__(self, bot: commands.Bot, *, card_delay: float = 0.5) -> None:
+    def __init__(self, bot: GameBot, *, card_delay: float | None = None) -> None:
         self.bot = bot
+        if card_delay is None:  # a tenth of the betting window, at most half a second
+            seconds = float(bot.settings.baccarat_betting_seconds)
+            card_delay = min(0.5, seconds / 10)
         self.card_delay = card_delay
         self.service: PuntoBancoService | None = None  # set once the service exists
+
+    async def show_restored(self, tables: list[OpenPuntoBancoTable]) -> None:
+        """After a restart: post each reloaded table's betting message again."""
+        for live in tables:
+            try:
+                await self.table_restored(live)
+            except Exception:
+                log.exception("could not show restored table %s", live.table_id)
 
     def _channel(self, live: OpenPuntoBancoTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
