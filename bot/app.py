@@ -117,7 +117,8 @@ class CardBot(GameBot):
             # only a message that may be stale is redrawn, paced, through the writer
             reloaded, self._reloaded_tables = self._reloaded_tables, []
             still_open = [live for live in reloaded if live.table_id in self.pontoon.tables]
-            await self.presenter.redraw_stale(still_open)
+            # in the background: close() cancels it before the HTTP session closes
+            self.presenter.check_after_restart(still_open)
 
     async def on_tree_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
@@ -145,6 +146,9 @@ class CardBot(GameBot):
 
     async def close(self) -> None:
         await self.pontoon.shutdown()
+        # the restart re-check and the table edits stop while the HTTP session is open
+        # (after it closes they would fail with "Session is closed")
+        await self.presenter.close()
         await super().close()
 
 

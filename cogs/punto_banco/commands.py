@@ -12,6 +12,8 @@ restart still works after it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Callable
@@ -54,6 +56,7 @@ class Baccarat(
         self.presenter = presenter
         self._untie = untie  # undoes together(): Pontoon no longer asks this service
         self._shown = False
+        self._restoring: asyncio.Task[None] | None = None
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -63,6 +66,13 @@ class Baccarat(
             await self._show_restored()
 
     async def cog_unload(self) -> None:
+        # the restart re-check stops while the HTTP session is still open (the bot's
+        # close() unloads the extensions before closing it)
+        restoring, self._restoring = self._restoring, None
+        if restoring is not None:
+            restoring.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await restoring
         await self.service.shutdown()
         self._untie()
         if getattr(self.bot, "punto_banco", None) is self.service:
@@ -71,7 +81,10 @@ class Baccarat(
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        await self._show_restored()
+        if self._restoring is None and not self._shown:
+            self._restoring = asyncio.create_task(
+                self._show_restored(), name="punto-banco-restart-check"
+            )
 
     async def _show_restored(self) -> None:
         if self._shown:
