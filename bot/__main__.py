@@ -148,6 +148,7 @@ async def run(settings: Settings) -> int:
         store = await open_database(settings)
         if isinstance(store, str):
             return fail(store, EXIT_DATABASE)
+        log.info("%s", storage_line(settings))
         try:
             return await serve(settings, store, lock)
         except ShardsTaken as exc:
@@ -177,6 +178,18 @@ async def run(settings: Settings) -> int:
     finally:
         if lock is not None:
             lock.release()
+
+
+def storage_line(settings: Settings) -> str:
+    """Where the bot keeps its data, for the start-up log."""
+    if settings.postgres_url() is not None:
+        return "database: PostgreSQL (DATABASE_URL); back it up with pg_dump"
+    every = (
+        f"every {settings.backup_interval_minutes:g} min, newest {settings.backup_keep} kept"
+        if settings.backup_interval_minutes > 0
+        else "scheduled backups off (BACKUP_INTERVAL_MINUTES=0)"
+    )
+    return f"database: {settings.database_path}; backups: {settings.backup_dir} ({every})"
 
 
 async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> int:

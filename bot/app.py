@@ -21,6 +21,7 @@ from bot.sharding import ShardPlan
 from bot.storage import Store
 from bot.translator import CatalogTranslator
 from cogs.common import GameBot
+from cogs.permissions import INVITE_NEEDS, invite_url
 from cogs.pontoon.controls import PontoonButton
 from cogs.pontoon.presenter import PontoonDiscordPresenter
 from engine.cards import RandomChance
@@ -93,6 +94,12 @@ class CardBot(GameBot):
             except commands.ExtensionNotFound:
                 log.info("extension %s not present", ext)
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+        if self.application_id is not None:
+            log.info(
+                "invite link (scopes bot and applications.commands; permissions %s): %s",
+                ", ".join(INVITE_NEEDS),
+                invite_url(self.application_id),
+            )
         loaded = await self.pontoon.load()
         # after a restart these messages may be stale; a table opened since is not
         self._reloaded_tables = loaded
