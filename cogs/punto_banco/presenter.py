@@ -240,8 +240,14 @@ class PuntoBancoPresenter:
                 return
             except discord.NotFound:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
-            except discord.HTTPException:
-                log.exception("could not edit the table message of %s", live.table_id)
+            except Exception as exc:  # any failure (HTTP, network, closed session): the
+                # next change redraws the message; one line, no traceback
+                log.warning(
+                    "could not edit the table message of %s (%s: %s); the next change redraws it",
+                    live.table_id,
+                    type(exc).__name__,
+                    exc,
+                )
                 return
         if closed_reason is None and round_no is None:
             await self._post_table(live)

@@ -154,3 +154,44 @@ async def test_bot_close_stops_the_restart_check_before_the_http_session(
         assert order == ["restart check cancelled", "http closed"]
     finally:
         await store.close()
+
+
+async def test_punto_banco_refresh_survives_a_network_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Punto Banco's table message: an edit that fails with a network error is logged in
+    one line and the next change draws the message."""
+    from bot.punto_banco import OpenPuntoBancoTable
+    from cogs.punto_banco.presenter import PuntoBancoPresenter
+    from engine.punto_banco import PuntoBancoRules, PuntoBancoTable
+
+    edits: list[str] = []
+    failures = [1]
+
+    class Message:
+        async def edit(self, **_: Any) -> None:
+            if failures[0] > 0:
+                failures[0] -= 1
+                raise aiohttp.ServerDisconnectedError("Server disconnected")
+            edits.append("ok")
+
+    channel = SimpleNamespace(get_partial_message=lambda mid: Message())
+    bot: Any = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel)
+    presenter = PuntoBancoPresenter(bot, card_delay=0)
+    live = OpenPuntoBancoTable(
+        table_id="abc123",
+        guild_id=1,
+        channel_id=2,
+        opener_id=3,
+        engine=PuntoBancoTable(PuntoBancoRules()),
+        betting_seconds=20,
+        closes_at=1_800_000_000.0,
+        message_id=99,
+    )
+    caplog.set_level(logging.INFO, logger="cogs.punto_banco.presenter")
+    await presenter.bets_changed(live)  # raised ServerDisconnectedError before
+    await presenter.bets_changed(live)
+    assert edits == ["ok"]
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and warnings[0].exc_info is None
+    assert "ServerDisconnectedError" in warnings[0].getMessage()
