@@ -149,3 +149,21 @@ def test_the_readme_says_which_intents_and_permissions_the_bot_needs() -> None:
     ):
         assert f"| {name} |" in readme
     assert "bot+applications.commands" in readme
+
+
+def test_contributing_shows_how_to_add_a_command_a_language_and_a_game() -> None:
+    text = _text(REPO / "CONTRIBUTING.md")
+    for heading in ("## Layout", "## Adding a slash command", "## Adding a language"):
+        assert heading in text
+    assert "## Adding a game" in text
+    # the paths it names exist
+    for path in re.findall(r"`((?:bot|cogs|engine|tests|docs)/[\w./]+\.(?:py|md))`", text):
+        assert (REPO / path).exists(), path
+
+
+def test_measurements_live_in_docs_performance() -> None:
+    readme = _text(README)
+    perf = _text(REPO / "docs" / "performance.md")
+    for heading in ("## Reliability", "## On Discord's rate limits", "## Storage speed"):
+        assert heading not in readme and heading in perf
+    assert "docs/performance.md" in readme
