@@ -23,6 +23,7 @@ from bot.sharding import ShardPlan
 from bot.storage import Store
 from bot.translator import CatalogTranslator
 from cogs.common import GameBot, GamePackage
+from cogs.permissions import INVITE_NEEDS, invite_url
 from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,12 @@ class CardBot(GameBot):
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+        if self.application_id is not None:
+            log.info(
+                "invite link (scopes bot and applications.commands; permissions %s): %s",
+                ", ".join(INVITE_NEEDS),
+                invite_url(self.application_id),
+            )
         for game in GAMES:
             # after a restart these messages may be stale; a table opened since is not
             self._reloaded[game.name] = await self.games[game.name].load()
@@ -124,7 +131,8 @@ class CardBot(GameBot):
             for name, tables in reloaded.items():
                 service = self.games[name]
                 still_open = [live for live in tables if live.table_id in service.tables]
-                await self.presenters[name].show_restored(still_open)
+                # in the background: close() cancels it before the HTTP session closes
+                self.presenters[name].check_after_restart(still_open)
 
     async def on_tree_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
@@ -153,6 +161,10 @@ class CardBot(GameBot):
     async def close(self) -> None:
         for service in self.games.values():
             await service.shutdown()
+        # the restart re-checks and the table edits stop while the HTTP session is open
+        # (after it closes they would fail with "Session is closed")
+        for presenter in self.presenters.values():
+            await presenter.close()
         await super().close()
 
 

@@ -47,8 +47,13 @@ class GamePresenter(Protocol):
 
     service: Any  # the game's service, set by start-up once both exist
 
-    async def show_restored(self, tables: list[Any]) -> None:
-        """After a restart: show each reloaded table again (redraw what may be stale)."""
+    def check_after_restart(self, tables: list[Any]) -> None:
+        """After a restart, in the background: show each reloaded table again (redraw
+        what may be stale)."""
+        ...
+
+    async def close(self) -> None:
+        """At shutdown, before the HTTP session closes: stop drawing."""
         ...
 
 

@@ -22,6 +22,8 @@ from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable
 from cogs.common import GameBot, Interaction, can_manage_guild, reply
+from cogs.permissions import missing_permissions
+from cogs.permissions import refusal as permissions_refusal
 from cogs.punto_banco.controls import MODAL_PREFIX, handle_modal
 from cogs.punto_banco.presenter import PuntoBancoPresenter
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
@@ -78,6 +80,10 @@ class Baccarat(
                 raise ServiceError(
                     "Punto Banco tables live in server channels, not in DMs.", key="err.pb.dm"
                 )
+            missing = missing_permissions(interaction)
+            if missing:  # the table message could not be posted: open nothing
+                await reply(interaction, permissions_refusal(locale, missing))
+                return
             if min_bet > max_bet:
                 raise ServiceError(
                     "The minimum bet cannot be above the maximum bet (B-BET-1).",
@@ -167,6 +173,10 @@ class Baccarat(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
+            missing = missing_permissions(interaction)
+            if missing:
+                await reply(interaction, permissions_refusal(locale, missing))
+                return
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.presenter.repost(live)
             await reply(interaction, t(locale, "pb.reposted"))

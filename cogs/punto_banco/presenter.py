@@ -9,6 +9,7 @@ without Discord); the buttons from cogs/punto_banco/controls.py.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -191,14 +192,29 @@ class PuntoBancoPresenter:
             card_delay = min(0.5, seconds / 10)
         self.card_delay = card_delay
         self.service: PuntoBancoService | None = None  # set once the service exists
+        self._restart_check: asyncio.Task[None] | None = None
 
-    async def show_restored(self, tables: list[OpenPuntoBancoTable]) -> None:
-        """After a restart: post each reloaded table's betting message again."""
+    def check_after_restart(self, tables: list[OpenPuntoBancoTable]) -> None:
+        """After a restart, in the background: post each reloaded table's betting
+        message again (the bot's close() cancels it before the HTTP session closes)."""
+        self._restart_check = asyncio.create_task(
+            self._show_restored(tables), name="punto-banco-restart-check"
+        )
+
+    async def _show_restored(self, tables: list[OpenPuntoBancoTable]) -> None:
         for live in tables:
             try:
                 await self.table_restored(live)
             except Exception:
                 log.exception("could not show restored table %s", live.table_id)
+
+    async def close(self) -> None:
+        """At shutdown, before the HTTP session closes: stop the restart re-check."""
+        check, self._restart_check = self._restart_check, None
+        if check is not None:
+            check.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await check
 
     def _channel(self, live: OpenPuntoBancoTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
@@ -252,8 +268,14 @@ class PuntoBancoPresenter:
                 return
             except discord.NotFound:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
-            except discord.HTTPException:
-                log.exception("could not edit the table message of %s", live.table_id)
+            except Exception as exc:  # any failure (HTTP, network, closed session): the
+                # next change redraws the message; one line, no traceback
+                log.warning(
+                    "could not edit the table message of %s (%s: %s); the next change redraws it",
+                    live.table_id,
+                    type(exc).__name__,
+                    exc,
+                )
                 return
         if closed_reason is None and round_no is None:
             await self._post_table(live)
