@@ -34,6 +34,8 @@ usage: python -m bot                  run the bot (settings from .env / the envi
        python -m bot backup [--to PATH]
                                       write an online backup now (default: BACKUP_DIR)
        python -m bot restore FILE     audit FILE, then make it the database (bot stopped)
+       python -m bot migrate --check  is the database behind this code? (exit 1 if so)
+       python -m bot health           ask the running bot's /healthz (METRICS_PORT)
 """
 
 # Exit codes: 0 clean stop, 1 a check failed (audit, restore refused) or Discord refused a
@@ -94,9 +96,16 @@ def cmd_run(args: Sequence[str]) -> int:
     settings = load_settings()
     if isinstance(settings, int):
         return settings
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    from bot.logs import configure_logging
+
+    configure_logging(
+        settings.log_level,
+        settings.log_format,
+        secrets=[
+            secret.get_secret_value()
+            for secret in (settings.discord_token, settings.database_url)
+            if secret is not None
+        ],
     )
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         return fail(
@@ -227,7 +236,8 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
         stop(EXIT_DATABASE, "this process lost its shard lease to another process")
 
     try:
-        async with hold_shard_leases(store, settings, on_lost=lease_lost), bot:
+        async with hold_shard_leases(store, settings, on_lost=lease_lost) as keeper, bot:
+            bot.lease_keeper = keeper  # /healthz reports whether it still holds them
             token = settings.discord_token.get_secret_value() if settings.discord_token else ""
             try:
                 # bot.start() is login() then connect(); the login is bounded in time
@@ -453,12 +463,69 @@ async def restore(backup: Path, db: Path) -> int:
     return 0
 
 
+# ------------------------------------------------------------- operators' checks
+def cmd_migrate(args: Sequence[str]) -> int:
+    """``migrate --check``: is the database behind this code? 0 up to date, 1 behind
+    (the next start applies the listed migrations), 3 unusable or newer than the code."""
+    if list(args) != ["--check"]:
+        return fail(
+            "usage: python -m bot migrate --check (the bot applies migrations itself at "
+            "start; back up first with `python -m bot backup`)",
+            EXIT_USAGE,
+        )
+    settings = load_settings()
+    if isinstance(settings, int):
+        return settings
+    from bot.storage.schema_check import pending_migrations
+
+    try:
+        have, pending = asyncio.run(pending_migrations(settings))
+    except Exception as exc:
+        return fail(f"cannot read the database's schema: {exc}", EXIT_DATABASE)
+    if not pending:
+        print(f"the database is up to date (schema version {have})")
+        return 0
+    names = ", ".join(m.name for m in pending)
+    print(
+        f"the database is at schema version {have}; the next start applies "
+        f"{len(pending)} migration(s): {names}"
+    )
+    return 1
+
+
+def cmd_health(args: Sequence[str]) -> int:
+    """``health``: ask the running bot's /healthz (METRICS_PORT); 0 healthy, 1 not."""
+    if args:
+        return fail("`python -m bot health` takes no arguments", EXIT_USAGE)
+    settings = load_settings()
+    if isinstance(settings, int):
+        return settings
+    if not settings.metrics_port:
+        return fail("METRICS_PORT is not set: the bot serves no health check", EXIT_USAGE)
+    import urllib.error
+    import urllib.request
+
+    host = settings.metrics_host if settings.metrics_host not in ("0.0.0.0", "::") else "127.0.0.1"
+    url = f"http://{host}:{settings.metrics_port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            print(answer.read().decode())
+            return 0
+    except urllib.error.HTTPError as exc:
+        print(exc.read().decode())
+        return 1
+    except OSError as exc:
+        return fail(f"no answer from {url}: {exc}", 1)
+
+
 COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "run": cmd_run,
     "audit": cmd_audit,
     "init": cmd_init,
     "backup": cmd_backup,
     "restore": cmd_restore,
+    "migrate": cmd_migrate,
+    "health": cmd_health,
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import random
 from collections.abc import Sequence
 from typing import Any, cast
@@ -18,8 +19,11 @@ from bot.games import GAMES
 from bot.host import TableHost, together
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import Languages
+from bot.leases import ShardLeaseKeeper
+from bot.logs import set_log_context
+from bot.metrics import METRICS, Health, MetricsServer, trace_config
 from bot.settings import Settings
-from bot.sharding import ShardPlan
+from bot.sharding import ShardPlan, shard_of
 from bot.storage import Store
 from bot.translator import CatalogTranslator
 from cogs.common import GameBot, GamePackage
@@ -50,6 +54,7 @@ class CardBot(GameBot):
             help_command=None,
             # nothing the bot says pings anyone unless a message allows it (issue 9)
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=trace_config(),
             **client_options,
         )
         self.settings = settings
@@ -81,6 +86,8 @@ class CardBot(GameBot):
         # one table per channel and chips in play at one table of a server, any game
         together(*self.games.values())
         self._refreshed = False
+        self._metrics_server: MetricsServer | None = None
+        self.lease_keeper: ShardLeaseKeeper | None = None  # set by `python -m bot` (PostgreSQL)
         self._reloaded: dict[str, list[Any]] = {}
 
     def _guild_preferred_locale(self, guild_id: int) -> object:
@@ -88,9 +95,82 @@ class CardBot(GameBot):
         return None if guild is None else guild.preferred_locale
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
+        METRICS.received(interaction.id)
+        self._name_in_logs(interaction)
         self.languages.note(interaction)
+        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        what = (
+            f"/{interaction.command.qualified_name}"
+            if interaction.command is not None
+            else str(data.get("custom_id", ""))[:100] or interaction.type.name
+        )
+        # one line per interaction: what was used and by whom (the ids), never its text
+        log.info("interaction %s", what, extra={"interaction": interaction.id})
+
+    def _name_in_logs(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """Every line logged while answering ``interaction`` names its server, channel,
+        member and shard (bot.logs). discord.py runs the listener and the command in
+        tasks of their own, so both set it (see setup_hook)."""
+        set_log_context(
+            guild=interaction.guild_id,
+            channel=interaction.channel_id,
+            member=interaction.user.id,
+            shard=shard_of(interaction.guild_id, self.shard_plan.count)
+            if interaction.guild_id
+            else None,
+        )
+
+    async def _command_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
+        self._name_in_logs(interaction)
+        return True
+
+    # ------------------------------------------------------------- health, metrics
+    async def health(self) -> Health:
+        """Gateway connected, database answering (and its file writable), shard leases
+        held: what /healthz reports (bot.metrics)."""
+        checks = {
+            "gateway": self._gateway_ok(),
+            "database": await self._database_ok(),
+            "shard_leases": self.lease_keeper is None or not self.lease_keeper.lost,
+        }
+        failing = [name for name, ok in checks.items() if not ok]
+        return Health(not failing, checks, "not ok: " + ", ".join(failing) if failing else "")
+
+    def _gateway_ok(self) -> bool:
+        if not self.is_ready() or self.is_closed():
+            return False
+        if isinstance(self, commands.AutoShardedBot):
+            return all(not shard.is_closed() for shard in self.shards.values())
+        return self.ws is not None and self.ws.open
+
+    async def _database_ok(self) -> bool:
+        try:
+            await self.store.schema_version()
+        except Exception:
+            return False
+        if self.settings.database_url is not None:
+            return True
+        path = self.settings.database_path
+        return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+    def refresh_gauges(self) -> None:
+        """Bring the gauges up to date (called before each scrape)."""
+        for name, service in self.games.items():
+            METRICS.open_tables.labels(name).set(len(service.tables))
+            METRICS.escrow_chips.labels(name).set(
+                sum(int(live.engine.escrow) for live in service.tables.values())
+            )
+        METRICS.write_retries.set(getattr(self.store, "retries", 0))
 
     async def setup_hook(self) -> None:
+        if self.settings.metrics_port:
+            self._metrics_server = MetricsServer(
+                self.settings.metrics_host,
+                self.settings.metrics_port,
+                self.health,
+                self.refresh_gauges,
+            )
+            await self._metrics_server.start()
         await self.tree.set_translator(CatalogTranslator())
         await self.languages.load()
         for game in GAMES:
@@ -100,6 +180,7 @@ class CardBot(GameBot):
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self._command_check  # type: ignore[method-assign]
         if self.application_id is not None:
             log.info(
                 "invite link (scopes bot and applications.commands; permissions %s): %s",
@@ -159,6 +240,8 @@ class CardBot(GameBot):
             pass
 
     async def close(self) -> None:
+        if self._metrics_server is not None:
+            await self._metrics_server.stop()
         for service in self.games.values():
             await service.shutdown()
         # the restart re-checks and the table edits stop while the HTTP session is open

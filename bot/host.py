@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.errors import BusyElsewhere, ServiceError, TableExists
+from bot.metrics import METRICS
 from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
 from engine.cards import Chance, RandomChance
 from engine.records import Transfer
@@ -415,12 +416,14 @@ class TableHost(Generic[T]):
         """Save the table's snapshot with the chip moves that produced it, in one
         transaction. If the write fails and ``before`` (an earlier ``live.snapshot()``)
         is given, the table is put back to it: memory never runs ahead of the database."""
+        started = time.perf_counter()
         try:
             await save_snapshot(self.store, live, self.game, transfers, note)
         except BaseException:
             if before is not None:
                 live.restore(before)
             raise
+        METRICS.write_seconds.observe(time.perf_counter() - started)
 
     async def _close_table(
         self, table_id: str, reason: str, refunds_of: Callable[[T], Sequence[Transfer]]

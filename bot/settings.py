@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 from urllib.parse import urlparse
 
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -86,6 +86,11 @@ class Settings(BaseSettings):
     baccarat_betting_seconds: Seconds = 20
 
     log_level: str = "INFO"
+    # "text" (one readable line per event) or "json" (one JSON object per line)
+    log_format: Literal["text", "json"] = "text"
+    # Health and Prometheus metrics over HTTP (/healthz, /metrics); off unless a port is set
+    metrics_port: Annotated[int, Field(ge=1, le=65535)] | None = None
+    metrics_host: str = "127.0.0.1"
 
     # Tests only: a fixed shuffle seed makes games reproducible. Never set it in production
     # (anyone who knows the seed knows every card).
@@ -101,7 +106,12 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "discord_api_base", "discord_gateway_url", "dev_guild_id", "shuffle_seed", mode="before"
+        "discord_api_base",
+        "discord_gateway_url",
+        "dev_guild_id",
+        "shuffle_seed",
+        "metrics_port",
+        mode="before",
     )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:

@@ -18,6 +18,7 @@ import discord
 
 from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
 from bot.i18n.languages import languages_of
+from bot.metrics import METRICS
 from bot.pontoon import CardDelivery, OpenPontoonTable, PontoonService, member_of_seat
 from cogs.common import CURRENT_CLICK, GameBot, display
 from cogs.pontoon import render
@@ -389,6 +390,7 @@ class PontoonDiscordPresenter:
                 results.append(render.result_line(ev, name, locale))
             elif ev.kind is EventKind.ROUND_OVER:
                 finished = True
+                METRICS.round_played("pontoon")
             elif ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
                 line = render.event_line(ev, name, banker, locale)
                 if line:

@@ -18,6 +18,7 @@ import discord
 
 from bot.i18n import DEFAULT_LOCALE, Raw, choose, from_english, t
 from bot.i18n.languages import languages_of
+from bot.metrics import METRICS
 from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService
 from cogs.common import GameBot
 from cogs.punto_banco.controls import betting_view
@@ -300,6 +301,7 @@ class PuntoBancoPresenter:
     async def coup_dealt(
         self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
     ) -> None:
+        METRICS.round_played("punto_banco")
         channel = self._channel(live)
         # betting closed: the window's message keeps its bets, its buttons go off
         await self.refresh(
