@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import friendly
-from bot.i18n import DEFAULT_LOCALE, t
+from bot.i18n import DEFAULT_LOCALE, set_command_ids, t
 from bot.i18n.languages import Languages
 from bot.pontoon import OpenPontoonTable, PontoonService, Timers
 from bot.settings import Settings
@@ -32,6 +32,7 @@ EXTENSIONS: Sequence[str] = (
     "cogs.punto_banco",
     "cogs.chips",
     "cogs.language",
+    "cogs.help",
 )
 
 
@@ -100,9 +101,11 @@ class CardBot(GameBot):
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        # texts name commands as clickable mentions, each reader in their client language
+        set_command_ids({command.name: command.id for command in synced})
 
     async def on_ready(self) -> None:
         log.info(

@@ -48,6 +48,8 @@ PDI: Final = "\u2069"  # POP DIRECTIONAL ISOLATE
 
 #: message-id prefixes whose English text :func:`from_english` recognises
 REVERSE_PREFIXES: Final = ("err.", "engine.", "reason.")
+#: wrappers that fit any sentence: never what an English text is matched to
+NOT_REVERSED: Final = frozenset({"err.rule"})
 
 
 def normalize(value: object) -> str | None:
@@ -183,10 +185,72 @@ def has(key: str) -> bool:
     return key in catalog(DEFAULT_LOCALE)
 
 
+#: Discord markup whose inside must stay exactly as Discord wants it: timestamps
+#: ``<t:…>``, user/role/channel mentions ``<@…>`` ``<@&…>`` ``<#…>``, command mentions
+#: ``</name:id>`` and custom emoji ``<:name:id>`` ``<a:name:id>``.
+MARKUP: Final = re.compile(r"</[^<>\n]+:[^<>\n]*>|<t:[^<>\n]+>|<@[!&]?[^<>\n]+>|<#[^<>\n]+>|<a?:[^<>\n]+>")
+
+
+@functools.lru_cache(maxsize=4096)
+def markup_fields(text: str) -> frozenset[str]:
+    """The placeholders of ``text`` that sit inside Discord markup (``<t:{ts}:R>``,
+    ``<#{channel}>``...): they are put in as they are, never formatted as numbers nor
+    isolated, whatever type the caller passes."""
+    found: set[str] = set()
+    for match in MARKUP.finditer(text):
+        found |= placeholders(match.group(0))
+    return frozenset(found)
+
+
+# ------------------------------------------------------------------ command mentions
+#: ``</pontoon start>`` in a catalog text: a command the reader may click
+COMMAND_REF: Final = re.compile(r"</([a-z_]+(?: [a-z_]+){0,2})>")
+#: top-level slash command name -> its Discord id, filled after the commands are synced
+_command_ids: dict[str, int] = {}
+#: Discord locales the command names are translated into (Discord has no Persian)
+COMMAND_LOCALES: Final = frozenset({"de", "fr", "hi"})
+
+
+def set_command_ids(ids: Mapping[str, int]) -> None:
+    """Remember the synced commands' ids (``{"pontoon": 123...}``): from then on a
+    ``</pontoon start>`` in a text becomes the mention ``</pontoon start:123...>``, which
+    Discord shows clickable, in each reader's own client language."""
+    _command_ids.clear()
+    _command_ids.update({str(name): int(cid) for name, cid in ids.items()})
+
+
+def command_name(locale: str, path: str) -> str:
+    """``/pontoon start`` as a reader in ``locale`` sees it in the command picker."""
+    words = path.split()
+    if locale in COMMAND_LOCALES:
+        names = catalog(locale)
+        words = [
+            names.get("cmd." + ".".join(path.split()[: i + 1]) + ".name", word)
+            for i, word in enumerate(words)
+        ]
+    return "/" + " ".join(words)
+
+
+def command(locale: str, path: str) -> str:
+    """A command reference: the clickable mention ``</pontoon start:ID>`` once the id is
+    known, else the command's name in the reader's language in code style."""
+    found = _command_ids.get(path.split()[0])
+    if found is not None:
+        return f"</{path}:{found}>"
+    return f"`{command_name(locale, path)}`"
+
+
+def _commands(locale: str, text: str) -> str:
+    if "</" not in text:
+        return text
+    return COMMAND_REF.sub(lambda m: command(locale, m.group(1)), text)
+
+
 def t(locale: str, key: str, /, **params: object) -> str:
     """The message ``key`` in ``locale`` (English if that language lacks it), with
     ``params`` put in. Numbers are formatted for the locale; in right-to-left languages
-    every inserted value is isolated."""
+    every inserted value is isolated. A placeholder inside Discord markup (``<t:{ts}:R>``)
+    is put in as it is: number formatting never reaches inside markup."""
     locale = _babel(locale)
     text = catalog(locale).get(key)
     if text is None:
@@ -197,7 +261,11 @@ def t(locale: str, key: str, /, **params: object) -> str:
         if locale != DEFAULT_LOCALE:
             log.warning("message id %r has no %s text", key, locale)
             locale = DEFAULT_LOCALE
-    values = {name: _value(locale, value) for name, value in params.items()}
+    text = _commands(locale, text)
+    raw = markup_fields(text)
+    values = {
+        name: str(value) if name in raw else _value(locale, value) for name, value in params.items()
+    }
     try:
         return text.format_map(values)
     except (KeyError, IndexError, ValueError):
@@ -211,6 +279,18 @@ def choose(n: int, one: str, other: str) -> str:
 
 
 # ------------------------------------------------------------ English text -> message id
+#: a rule id in parentheses, as the engine's English texts (for logs) carry them
+RULE_ID: Final = re.compile(
+    r"\s*\((?:rule )?[PB]-[A-Z]+(?:-[A-Z0-9]+)*(?:/\d+|\.\.\d+)?(?:, [^()]*)?\)"
+)
+
+
+def without_rule_ids(text: str) -> str:
+    """``text`` without its ``(P-NEXT-2)`` / ``(rule P-TURN-END)`` references: rule ids
+    are for logs and tests, never for players."""
+    return RULE_ID.sub("", text)
+
+
 _NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+|-?\d{1,12}")  # not ids (17+ digits)
 
 
@@ -218,7 +298,7 @@ _NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+|-?\d{1,12}")  # not ids (17+ digits)
 def _english_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     found: list[tuple[int, str, re.Pattern[str]]] = []
     for key, text in catalog(DEFAULT_LOCALE).items():
-        if not key.startswith(REVERSE_PREFIXES):
+        if not key.startswith(REVERSE_PREFIXES) or key in NOT_REVERSED:
             continue
         parts: list[str] = []
         literal = 0
@@ -228,6 +308,8 @@ def _english_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
             if name:
                 group = f"(?P<{name}>.+?)" if f"(?P<{name}>" not in "".join(parts) else ".+?"
                 parts.append(group)
+        if literal == 0:
+            continue  # a bare "{text}" would match anything
         found.append((literal, key, re.compile("".join(parts), re.DOTALL)))
     found.sort(key=lambda item: -item[0])  # the most specific pattern wins
     return tuple((key, rx) for _, key, rx in found)
@@ -257,12 +339,15 @@ def _english_value(value: str) -> object:
 
 
 def from_english(locale: str, text: str, *, fallback: str = "err.generic.refused") -> str:
-    """``text`` (English, from code without message ids) in ``locale``. English stays as
-    it is; text the catalogs do not know becomes the ``fallback`` message."""
-    if _babel(locale) == DEFAULT_LOCALE:
-        return text
+    """``text`` (English, from code without message ids) in ``locale``, from the catalog
+    (so English reads the catalog's words too, without rule ids). English text the
+    catalogs do not know stays as it is in English and becomes the ``fallback`` message
+    in other languages."""
+    text = without_rule_ids(text)
     found = english_key(text)
     if found is None:
+        if _babel(locale) == DEFAULT_LOCALE:
+            return text
         log.warning("no message id for English text %r", text)
         return t(locale, fallback)
     key, params = found
@@ -278,6 +363,7 @@ __all__ = [
     "FSI",
     "LOCALES",
     "LOCALE_NAMES",
+    "NOT_REVERSED",
     "PDI",
     "RTL_LOCALES",
     "Msg",
@@ -286,6 +372,8 @@ __all__ = [
     "bidi",
     "catalog",
     "choose",
+    "command",
+    "command_name",
     "english_key",
     "from_english",
     "has",
@@ -296,6 +384,8 @@ __all__ = [
     "placeholders",
     "po_path",
     "resolve",
+    "set_command_ids",
     "signed",
     "t",
+    "without_rule_ids",
 ]

@@ -66,8 +66,8 @@ def test_the_coup_is_shown_card_by_card() -> None:
     assert "wins" not in four
     last = deal_text(result, 5)
     assert "Punto: 2♥  3♦  4♠   → **9**" in last
-    assert "Punto draws a third card on 5 (B-PUNTO-1)." in last
-    assert "Banco stands on 6 (B-BANCO-2)." in last
+    assert "Punto draws a third card on 5." in last
+    assert "Banco stands on 6." in last
     assert "**Punto wins**, 9 to 6." in last
 
 

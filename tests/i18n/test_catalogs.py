@@ -10,6 +10,7 @@ from babel.messages.pofile import read_po
 from bot.i18n import (
     FSI,
     LOCALES,
+    NOT_REVERSED,
     PDI,
     Msg,
     english_key,
@@ -98,7 +99,10 @@ def test_a_nested_message_is_rendered_in_the_outer_language() -> None:
     assert text == "Einsatz: darf nicht negativ sein."
 
 
-@pytest.mark.parametrize("key", [k for k in EN if k.startswith(("err.", "engine.", "reason."))])
+@pytest.mark.parametrize(
+    "key",
+    [k for k in EN if k.startswith(("err.", "engine.", "reason.")) and k not in NOT_REVERSED],
+)
 def test_english_text_of_refusals_maps_back_to_its_message_id(key: str) -> None:
     values = {name: f"Z{i}q" for i, name in enumerate(sorted(_fields(EN[key])))}
     english = t("en", key, **values)
