@@ -101,16 +101,27 @@ def bidi(locale: str, text: str) -> str:
     return isolate(text) if locale in RTL_LOCALES and text else text
 
 
+#: Persian writes its own digits and separators (Babel gives Latin ones for ``fa``)
+PERSIAN_DIGITS: Final = str.maketrans("0123456789,.%", "۰۱۲۳۴۵۶۷۸۹٬٫٪")
+#: locales whose numbers are written in their own digits
+NATIVE_DIGITS: Final = {"fa": PERSIAN_DIGITS}
+
+
+def _digits(locale: str, text: str) -> str:
+    table = NATIVE_DIGITS.get(locale)
+    return text.translate(table) if table is not None else text
+
+
 @functools.lru_cache(maxsize=8192)
 def num(locale: str, value: int | float | Decimal) -> str:
-    """A number punctuated for the locale. Digits are grouped from five digits on
-    (1016 · 12,345 · 12.345 · 12 345 · 12,34,567 in Hindi), as most style guides write
-    four-digit numbers without a separator. Remembered: the same chip counts are written
+    """A number punctuated for the locale, in the locale's digits (Persian: ۱۲٬۳۴۵). Digits
+    are grouped from five digits on (1016 · 12,345 · 12.345 · 12 345 · 12,34,567 in
+    Hindi), as most style guides write four-digit numbers without a separator. Remembered: the same chip counts are written
     on every redraw of a table, and Babel takes some 40 µs a number."""
     small = -10_000 < value < 10_000
     if small:
-        return format_decimal(value, format="0.###", locale=_babel(locale))
-    return format_decimal(value, locale=_babel(locale))
+        return _digits(locale, format_decimal(value, format="0.###", locale=_babel(locale)))
+    return _digits(locale, format_decimal(value, locale=_babel(locale)))
 
 
 def signed(locale: str, value: int) -> str:
@@ -125,7 +136,7 @@ def signed(locale: str, value: int) -> str:
 def pct(locale: str, value: Fraction | float, digits: int = 2) -> str:
     """A probability as a percentage with ``digits`` decimals (45.86% · 45,86 %)."""
     pattern = "#,##0." + "0" * digits + "%" if digits else "#,##0%"
-    return format_percent(Decimal(float(value)), pattern, locale=_babel(locale))
+    return _digits(locale, format_percent(Decimal(float(value)), pattern, locale=_babel(locale)))
 
 
 class Raw(str):
@@ -188,7 +199,9 @@ def has(key: str) -> bool:
 #: Discord markup whose inside must stay exactly as Discord wants it: timestamps
 #: ``<t:…>``, user/role/channel mentions ``<@…>`` ``<@&…>`` ``<#…>``, command mentions
 #: ``</name:id>`` and custom emoji ``<:name:id>`` ``<a:name:id>``.
-MARKUP: Final = re.compile(r"</[^<>\n]+:[^<>\n]*>|<t:[^<>\n]+>|<@[!&]?[^<>\n]+>|<#[^<>\n]+>|<a?:[^<>\n]+>")
+MARKUP: Final = re.compile(
+    r"</[^<>\n]+:[^<>\n]*>|<t:[^<>\n]+>|<@[!&]?[^<>\n]+>|<#[^<>\n]+>|<a?:[^<>\n]+>"
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -303,7 +316,7 @@ def _english_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
         parts: list[str] = []
         literal = 0
         for lit, name, _, _ in string.Formatter().parse(text):
-            parts.append(re.escape(lit))
+            parts.append(_literal_pattern(lit))
             literal += len(lit)
             if name:
                 group = f"(?P<{name}>.+?)" if f"(?P<{name}>" not in "".join(parts) else ".+?"
@@ -313,6 +326,20 @@ def _english_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
         found.append((literal, key, re.compile("".join(parts), re.DOTALL)))
     found.sort(key=lambda item: -item[0])  # the most specific pattern wins
     return tuple((key, rx) for _, key, rx in found)
+
+
+def _literal_pattern(lit: str) -> str:
+    """A catalog text's literal part as a pattern; a command reference ``</pontoon start>``
+    matches the mention, the name in code style, or the reference as written."""
+    out: list[str] = []
+    last = 0
+    for match in COMMAND_REF.finditer(lit):
+        out.append(re.escape(lit[last : match.start()]))
+        path = re.escape(match.group(1))
+        out.append(f"(?:</{path}(?::\\d+)?>|`/{path}`)")
+        last = match.end()
+    out.append(re.escape(lit[last:]))
+    return "".join(out)
 
 
 def english_key(text: str) -> tuple[str, dict[str, object]] | None:

@@ -25,7 +25,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(AcceptBank)
 
-    @app_commands.command(name="sell", description="Offer the bank to a seated player (P-SELL-1)")
+    @app_commands.command(name="sell", description="Offer the bank to a seated player")
     async def sell(
         self,
         interaction: Interaction,
@@ -56,9 +56,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         except (ServiceError, EngineError) as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
-    @app_commands.command(
-        name="kitty", description="Put up or add to the kitty (P-SHOOT-1/8); 0 adds nothing"
-    )
+    @app_commands.command(name="kitty", description="Put up or add to the kitty; 0 adds nothing")
     async def kitty(
         self, interaction: Interaction, amount: app_commands.Range[int, 0, 1_000_000_000]
     ) -> None:
@@ -85,7 +83,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @app_commands.command(
-        name="auction", description="Empty kitty: offer the bank to the highest bidder (P-SHOOT-8)"
+        name="auction", description="Empty kitty: offer the bank to the highest bidder"
     )
     @app_commands.describe(seconds="how long bids are taken")
     async def auction(

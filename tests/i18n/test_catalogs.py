@@ -90,13 +90,14 @@ def test_english_output_is_unchanged_and_other_languages_translate() -> None:
 
 def test_persian_isolates_names_and_numbers() -> None:
     text = t("fa", "chips.balance.other", name="alice", chips=1009)
-    assert f"{FSI}alice{PDI}" in text and f"{FSI}1009{PDI}" in text
+    assert f"{FSI}alice{PDI}" in text and f"{FSI}۱۰۰۹{PDI}" in text  # Persian digits
+    assert text.startswith("\u200f")  # a line starting with a name is anchored right to left
     assert FSI not in t("de", "chips.balance.other", name="alice", chips=1009)
 
 
 def test_a_nested_message_is_rendered_in_the_outer_language() -> None:
     text = t("de", "err.amount.negative", what=Msg("amount.what.bet"))
-    assert text == "Einsatz: darf nicht negativ sein."
+    assert text == "Der Wert für Einsatz darf nicht negativ sein."
 
 
 @pytest.mark.parametrize(

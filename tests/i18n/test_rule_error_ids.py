@@ -71,7 +71,8 @@ def test_every_rule_error_names_a_message_id_with_its_placeholders(
     for key in _keys(keywords["key"]):
         for locale in LOCALES:
             assert key in catalog(locale), f"{where}: {key!r} is not in the {locale} catalog"
-        assert placeholders(catalog("en")[key]) == params, f"{where}: placeholders of {key}"
+        # a message may leave a value out (the turn refusal does not say "(hand 1)")
+        assert placeholders(catalog("en")[key]) <= params, f"{where}: placeholders of {key}"
 
 
 def test_every_action_and_phase_name_is_a_word_of_every_catalog() -> None:
