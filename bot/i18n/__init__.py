@@ -48,6 +48,9 @@ PDI: Final = "\u2069"  # POP DIRECTIONAL ISOLATE
 
 #: message-id prefixes whose English text :func:`from_english` recognises
 REVERSE_PREFIXES: Final = ("err.", "engine.", "reason.")
+#: message id -> the engine's own English (its log text) where the catalog's English
+#: was reworded for players; both are recognised
+ENGINE_ENGLISH: Final = {"engine.why.banker_bust": "banker bust"}
 #: wrappers that fit any sentence: never what an English text is matched to
 NOT_REVERSED: Final = frozenset({"err.rule"})
 
@@ -310,7 +313,8 @@ _NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+|-?\d{1,12}")  # not ids (17+ digits)
 @functools.cache
 def _english_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     found: list[tuple[int, str, re.Pattern[str]]] = []
-    for key, text in catalog(DEFAULT_LOCALE).items():
+    english = [*catalog(DEFAULT_LOCALE).items(), *ENGINE_ENGLISH.items()]
+    for key, text in english:
         if not key.startswith(REVERSE_PREFIXES) or key in NOT_REVERSED:
             continue
         parts: list[str] = []

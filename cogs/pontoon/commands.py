@@ -194,7 +194,7 @@ class Pontoon(
             self.bot.presenter.remember(live, interaction)
             await answer(click, t(locale, "pt.opened"))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+            await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     async def join(self, interaction: Interaction) -> None:
@@ -293,7 +293,7 @@ class Pontoon(
             seat = seat_of(interaction.user.id)
             await reply(interaction, self.bot.presenter.hand_summary(live, seat, locale))
         except ServiceError as exc:
-            await reply(interaction, friendly(exc, locale))
+            await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
 
     @app_commands.command(name="rules", description="This table's rules in plain words")
     async def rules(self, interaction: Interaction) -> None:
@@ -327,7 +327,7 @@ class Pontoon(
                 )
             await answer(click, t(locale, "pt.done.end"))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+            await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
 
 
 async def setup(bot: GameBot) -> None:

@@ -465,7 +465,7 @@ def rules_text(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
         lines.append(t(L, "pt.rules.shoot", min=rules.kitty_min, max=rules.kitty_max))
     if rules.house_bank:
         lines.append(t(L, "pt.rules.house", stands=rules.house_stands_on))
-    lines.append(t(L, "pt.rules.ids", ids=Raw(RULE_IDS)))
+    lines.append(t(L, "pt.rules.ids", ids=RULE_IDS))
     return "\n".join(lines)
 
 
