@@ -27,6 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Final
 
+from babel import Locale
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
@@ -138,8 +139,19 @@ def signed(locale: str, value: int) -> str:
 
 def pct(locale: str, value: Fraction | float, digits: int = 2) -> str:
     """A probability as a percentage with ``digits`` decimals (45.86% · 45,86 %)."""
-    pattern = "#,##0." + "0" * digits + "%" if digits else "#,##0%"
+    # the locale's own pattern (45,86 % in German and French), with ``digits`` decimals
+    pattern = _percent_pattern(_babel(locale))
+    if digits:
+        pattern = pattern.replace("0%", "0." + "0" * digits + "%").replace(
+            "0\xa0%", "0." + "0" * digits + "\xa0%"
+        )
     return _digits(locale, format_percent(Decimal(float(value)), pattern, locale=_babel(locale)))
+
+
+@functools.cache
+def _percent_pattern(locale: str) -> str:
+    found = Locale.parse(locale).percent_formats[None].pattern
+    return str(found) if found else "#,##0%"
 
 
 class Raw(str):

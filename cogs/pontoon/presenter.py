@@ -343,6 +343,8 @@ class PontoonDiscordPresenter:
             elif ev.kind is EventKind.ROUND_OVER:
                 finished = True
             elif ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
+                if ev.kind is EventKind.BANK_PASSES and (ev.detail or "").startswith("pontoon;"):
+                    continue  # the payouts already said who takes the bank: said once
                 line = render.event_line(ev, name, banker, locale)
                 if line:
                     announcements.append(self.name_ids(live, line, locale))
