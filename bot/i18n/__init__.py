@@ -51,7 +51,7 @@ PDI: Final = "\u2069"  # POP DIRECTIONAL ISOLATE
 REVERSE_PREFIXES: Final = ("err.", "engine.", "reason.")
 #: message id -> the engine's own English (its log text) where the catalog's English
 #: was reworded for players; both are recognised
-ENGINE_ENGLISH: Final = {"engine.why.banker_bust": "banker bust"}
+ENGINE_ENGLISH: Final = {"engine.why.banker_bust": "banker bust", "engine.why.bust": "bust"}
 #: wrappers that fit any sentence: never what an English text is matched to
 NOT_REVERSED: Final = frozenset({"err.rule"})
 
