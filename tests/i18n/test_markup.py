@@ -145,3 +145,21 @@ def test_the_check_catches_the_broken_timestamp() -> None:
         "<t:\u20681 795 615 704\u2069:R>",
     ]
     assert not WELL_FORMED.fullmatch("</pontoon start>")  # a reference never resolved
+
+
+async def test_english_clients_read_no_internal_choice_name() -> None:
+    """The Punto Banco drawing-rules choice was shown as its value, `seed`."""
+    import discord
+    from discord import app_commands
+    from discord.app_commands import TranslationContext
+    from discord.app_commands import TranslationContextLocation as Where
+
+    from bot.translator import CatalogTranslator
+
+    choice = app_commands.Choice(name="seed", value="seed")
+    ctx = TranslationContext(location=Where.choice_name, data=choice)
+    said = await CatalogTranslator().translate(
+        app_commands.locale_str("seed"), discord.Locale.american_english, ctx
+    )
+    assert said == "table rules"
+    assert catalog("de")["choice.seed"] == "Tischregeln"
