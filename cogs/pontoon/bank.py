@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly, parse_amount
 from bot.i18n import Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
+from bot.pontoon import seat_of
 from cogs.common import Click, GameBot, Interaction, answer, display, member_action, reply
 from cogs.pontoon.bank_offer import AcceptBank
 from engine.errors import EngineError
@@ -54,7 +55,10 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 allowed_mentions=discord.AllowedMentions(users=[member]),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, await locale_of(interaction)))
+            await reply(
+                interaction,
+                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
+            )
 
     @app_commands.command(name="kitty", description="Put up or add to the kitty; 0 adds nothing")
     async def kitty(
@@ -80,7 +84,10 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 else t(locale, "pt.done.kitty_none"),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, await locale_of(interaction)))
+            await reply(
+                interaction,
+                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
+            )
 
     @app_commands.command(
         name="auction", description="Empty kitty: offer the bank to the highest bidder"
@@ -105,7 +112,10 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 )
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, await locale_of(interaction)))
+            await reply(
+                interaction,
+                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
+            )
 
     @app_commands.command(name="bid", description="Bid for the bank in a running auction")
     async def bid(
@@ -128,7 +138,10 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, await locale_of(interaction)))
+            await reply(
+                interaction,
+                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
+            )
 
 
 async def setup(bot: GameBot) -> None:
