@@ -61,7 +61,8 @@ class CatalogTranslator(app_commands.Translator):
         if lang in ENGLISH_LOCALES and context.location is Where.choice_name:
             # a choice's value may be an internal name ("seed"): English clients read the
             # catalog's words for it too
-            return lookup("en", context.location, context.data)
+            found = lookup("en", context.location, context.data)
+            return found if found and found != string.message else None
         if lang not in DISCORD_LANGS:
             return None
         return lookup(lang, context.location, context.data)
