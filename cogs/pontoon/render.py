@@ -390,9 +390,12 @@ def banker_result_line(
     L = locale
     cards = cards_text(banker_hand.cards) if banker_hand is not None else "—"
     total = banker_hand.total if banker_hand is not None else None
-    shown = Raw(t(L, "pt.result_total", total=total) if total is not None else "")
+    shown = t(L, "pt.result_total", total=total) if total is not None else ""
+    label = banker_hand.status.value if banker_hand is not None else ""
+    if label in ("bust", "five_card_trick", "pontoon") and total is not None:
+        shown += " · " + t(L, "pt.status", status=t(L, f"pt.status.{label}"))
     sign = f"+{num(L, net)}" if net > 0 else num(L, net)
-    return t(L, "pt.banker_result", name=name, cards=cards, total=shown, net=sign)
+    return t(L, "pt.banker_result", name=name, cards=cards, total=Raw(shown), net=sign)
 
 
 def private_card_line(ev: Event, locale: str = DEFAULT_LOCALE) -> str | None:

@@ -67,7 +67,7 @@ def test_the_banker_has_a_line_in_the_payouts() -> None:
     """F17: the banker's hand and net result."""
     hand = HandView("2", 0, ("2C", "QC", "KC"), 0, 0, 0, HandStatus.BUST, 22)
     line = render.banker_result_line("bob", hand, -68)
-    assert line == "🏦 Banker bob: 2♣ Q♣ K♣ = 22 (-68)"
+    assert line == "🏦 Banker bob: 2♣ Q♣ K♣ = 22 · [bust] (-68)"
 
 
 def test_refusals_speak_to_the_player_in_the_second_person() -> None:
