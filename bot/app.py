@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.errors import friendly
 from bot.games import GAMES
 from bot.host import TableHost, together
-from bot.i18n import DEFAULT_LOCALE, t
+from bot.i18n import DEFAULT_LOCALE, set_command_ids, t
 from bot.i18n.languages import Languages
 from bot.leases import ShardLeaseKeeper
 from bot.logs import set_log_context
@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS: Sequence[str] = (
     "cogs.chips",
     "cogs.language",
+    "cogs.help",
 )
 
 
@@ -194,9 +195,11 @@ class CardBot(GameBot):
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            synced = await self.tree.sync(guild=guild)
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        # texts name commands as clickable mentions, each reader in their client language
+        set_command_ids({command.name: command.id for command in synced})
 
     async def on_ready(self) -> None:
         log.info(

@@ -11,9 +11,23 @@ their message id and values the same way (the English matching is only a fallbac
 
 from __future__ import annotations
 
-from bot.i18n import DEFAULT_LOCALE, Msg, english_key, from_english, t
+import logging
+
+from bot.i18n import (
+    DEFAULT_LOCALE,
+    Msg,
+    catalog,
+    english_key,
+    from_english,
+    has,
+    placeholders,
+    t,
+    without_rule_ids,
+)
 from bot.metrics import METRICS
 from engine.errors import ConfigError, RuleError, Word
+
+log = logging.getLogger(__name__)
 
 
 class ServiceError(Exception):
@@ -33,15 +47,13 @@ class ServiceError(Exception):
         self.params = params
 
     def localized(self, locale: str) -> str:
-        """The refusal in ``locale``."""
-        if locale == DEFAULT_LOCALE:
-            return self.user_message
-        text = (
-            t(locale, self.key, **self.params)
-            if self.key is not None
-            else from_english(locale, self.message)
-        )
-        return text if self.rule is None else f"{text} ({self.rule})"
+        """The refusal in ``locale``, from the catalog (English too, so the words are the
+        catalog's); the rule id, if any, stays in the logs."""
+        if self.key is not None and has(self.key):
+            if placeholders(catalog(DEFAULT_LOCALE)[self.key]) <= set(self.params):
+                return t(locale, self.key, **self.params)
+            log.warning("refusal %s lacks values for its placeholders", self.key)
+        return from_english(locale, self.message)
 
 
 class NoTable(ServiceError):
@@ -165,33 +177,42 @@ def rule_params(exc: RuleError) -> dict[str, object]:
     return {name: Msg(v.key) if isinstance(v, Word) else v for name, v in exc.params.items()}
 
 
-def rule_text(locale: str, exc: RuleError) -> str:
-    """An engine rule refusal in ``locale``, capitalised, without the rule id. The engine
-    gives the message id; a refusal without one is matched by its English text."""
-    if locale == DEFAULT_LOCALE:
-        text = exc.message
-    elif exc.key is not None:
-        text = t(locale, exc.key, **rule_params(exc))
+def rule_text(locale: str, exc: RuleError, *, me: object = None) -> str:
+    """An engine rule refusal in ``locale``, capitalised, without the rule id and without
+    a closing full stop (the message around it puts one). The engine gives the message id
+    (its own English text is for logs); a refusal without one is matched by its English
+    text. Said to ``me`` (a seat id), a refusal about that seat has a second-person text
+    where the catalog has one (``<id>.you``: "You cannot cover..." instead of "bob
+    cannot...")."""
+    key = exc.key
+    if key is not None and me is not None and str(exc.params.get("seat")) == str(me):
+        key = key + ".you" if has(key + ".you") else key
+    if key is not None and key != "err.rule.generic" and has(key):
+        text = t(locale, key, **rule_params(exc))
     else:
-        found = english_key(exc.message) or english_key(exc.message[:1].upper() + exc.message[1:])
-        text = t(locale, found[0], **found[1]) if found else t(locale, "err.rule.generic")
+        message = without_rule_ids(exc.message)
+        found = english_key(message) or english_key(message[:1].upper() + message[1:])
+        if found is not None:
+            text = t(locale, found[0], **found[1])
+        else:
+            text = message if locale == DEFAULT_LOCALE else t(locale, "err.rule.generic")
+    text = text.strip().rstrip(".।")
     return text[:1].upper() + text[1:]
 
 
-def friendly(exc: BaseException, locale: str = DEFAULT_LOCALE) -> str:
-    """The message a member sees for a refused action, in ``locale``. Unknown errors get a
-    generic line. Each refusal is counted by kind (``bot.metrics``)."""
+def friendly(exc: BaseException, locale: str = DEFAULT_LOCALE, *, me: object = None) -> str:
+    """The message a member sees for a refused action, in ``locale`` (said to ``me``, the
+    member's seat id, when known). No rule id: those stay in the logs. Unknown errors get
+    a generic line. Each refusal is counted by kind (``bot.metrics``)."""
     METRICS.refused(type(exc).__name__)
     if isinstance(exc, ServiceError):
         return exc.localized(locale)
     if isinstance(exc, RuleError):
-        return t(locale, "err.rule", text=rule_text(locale, exc), rule=exc.rule)
+        return t(locale, "err.rule", text=rule_text(locale, exc, me=me), rule=exc.rule)
     if isinstance(exc, ConfigError):
-        if locale == DEFAULT_LOCALE:
-            return f"Those table options do not work: {exc}"
         detail = from_english(locale, str(exc), fallback="err.config.unknown")
         return t(locale, "err.config", detail=detail)
     user_message = getattr(exc, "user_message", None)
     if isinstance(user_message, str):
-        return user_message if locale == DEFAULT_LOCALE else from_english(locale, user_message)
+        return from_english(locale, user_message)
     return t(locale, "err.generic")

@@ -18,6 +18,8 @@ from bot.i18n import catalog
 
 #: Discord locales we translate into (Persian is not a Discord locale)
 DISCORD_LANGS = frozenset({"de", "fr", "hi"})
+#: Discord's English locales: only choice names are sent (the rest is the code's English)
+ENGLISH_LOCALES = frozenset({"en-US", "en-GB"})
 
 
 def _path(command: Any) -> str:
@@ -56,6 +58,11 @@ class CatalogTranslator(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         lang = str(locale.value)
+        if lang in ENGLISH_LOCALES and context.location is Where.choice_name:
+            # a choice's value may be an internal name ("seed"): English clients read the
+            # catalog's words for it too
+            found = lookup("en", context.location, context.data)
+            return found if found and found != string.message else None
         if lang not in DISCORD_LANGS:
             return None
         return lookup(lang, context.location, context.data)

@@ -27,6 +27,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Final
 
+from babel import Locale
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
@@ -48,6 +49,11 @@ PDI: Final = "\u2069"  # POP DIRECTIONAL ISOLATE
 
 #: message-id prefixes whose English text :func:`from_english` recognises
 REVERSE_PREFIXES: Final = ("err.", "engine.", "reason.")
+#: message id -> the engine's own English (its log text) where the catalog's English
+#: was reworded for players; both are recognised
+ENGINE_ENGLISH: Final = {"engine.why.banker_bust": "banker bust", "engine.why.bust": "bust"}
+#: wrappers that fit any sentence: never what an English text is matched to
+NOT_REVERSED: Final = frozenset({"err.rule"})
 
 
 def normalize(value: object) -> str | None:
@@ -99,16 +105,27 @@ def bidi(locale: str, text: str) -> str:
     return isolate(text) if locale in RTL_LOCALES and text else text
 
 
+#: Persian writes its own digits and separators (Babel gives Latin ones for ``fa``)
+PERSIAN_DIGITS: Final = str.maketrans("0123456789,.%", "۰۱۲۳۴۵۶۷۸۹٬٫٪")
+#: locales whose numbers are written in their own digits
+NATIVE_DIGITS: Final = {"fa": PERSIAN_DIGITS}
+
+
+def _digits(locale: str, text: str) -> str:
+    table = NATIVE_DIGITS.get(locale)
+    return text.translate(table) if table is not None else text
+
+
 @functools.lru_cache(maxsize=8192)
 def num(locale: str, value: int | float | Decimal) -> str:
-    """A number punctuated for the locale. Digits are grouped from five digits on
-    (1016 · 12,345 · 12.345 · 12 345 · 12,34,567 in Hindi), as most style guides write
-    four-digit numbers without a separator. Remembered: the same chip counts are written
+    """A number punctuated for the locale, in the locale's digits (Persian: ۱۲٬۳۴۵). Digits
+    are grouped from five digits on (1016 · 12,345 · 12.345 · 12 345 · 12,34,567 in
+    Hindi), as most style guides write four-digit numbers without a separator. Remembered: the same chip counts are written
     on every redraw of a table, and Babel takes some 40 µs a number."""
     small = -10_000 < value < 10_000
     if small:
-        return format_decimal(value, format="0.###", locale=_babel(locale))
-    return format_decimal(value, locale=_babel(locale))
+        return _digits(locale, format_decimal(value, format="0.###", locale=_babel(locale)))
+    return _digits(locale, format_decimal(value, locale=_babel(locale)))
 
 
 def signed(locale: str, value: int) -> str:
@@ -122,8 +139,19 @@ def signed(locale: str, value: int) -> str:
 
 def pct(locale: str, value: Fraction | float, digits: int = 2) -> str:
     """A probability as a percentage with ``digits`` decimals (45.86% · 45,86 %)."""
-    pattern = "#,##0." + "0" * digits + "%" if digits else "#,##0%"
-    return format_percent(Decimal(float(value)), pattern, locale=_babel(locale))
+    # the locale's own pattern (45,86 % in German and French), with ``digits`` decimals
+    pattern = _percent_pattern(_babel(locale))
+    if digits:
+        pattern = pattern.replace("0%", "0." + "0" * digits + "%").replace(
+            "0\xa0%", "0." + "0" * digits + "\xa0%"
+        )
+    return _digits(locale, format_percent(Decimal(float(value)), pattern, locale=_babel(locale)))
+
+
+@functools.cache
+def _percent_pattern(locale: str) -> str:
+    found = Locale.parse(locale).percent_formats[None].pattern
+    return str(found) if found else "#,##0%"
 
 
 class Raw(str):
@@ -183,10 +211,74 @@ def has(key: str) -> bool:
     return key in catalog(DEFAULT_LOCALE)
 
 
+#: Discord markup whose inside must stay exactly as Discord wants it: timestamps
+#: ``<t:…>``, user/role/channel mentions ``<@…>`` ``<@&…>`` ``<#…>``, command mentions
+#: ``</name:id>`` and custom emoji ``<:name:id>`` ``<a:name:id>``.
+MARKUP: Final = re.compile(
+    r"</[^<>\n]+:[^<>\n]*>|<t:[^<>\n]+>|<@[!&]?[^<>\n]+>|<#[^<>\n]+>|<a?:[^<>\n]+>"
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def markup_fields(text: str) -> frozenset[str]:
+    """The placeholders of ``text`` that sit inside Discord markup (``<t:{ts}:R>``,
+    ``<#{channel}>``...): they are put in as they are, never formatted as numbers nor
+    isolated, whatever type the caller passes."""
+    found: set[str] = set()
+    for match in MARKUP.finditer(text):
+        found |= placeholders(match.group(0))
+    return frozenset(found)
+
+
+# ------------------------------------------------------------------ command mentions
+#: ``</pontoon start>`` in a catalog text: a command the reader may click
+COMMAND_REF: Final = re.compile(r"</([a-z_]+(?: [a-z_]+){0,2})>")
+#: top-level slash command name -> its Discord id, filled after the commands are synced
+_command_ids: dict[str, int] = {}
+#: Discord locales the command names are translated into (Discord has no Persian)
+COMMAND_LOCALES: Final = frozenset({"de", "fr", "hi"})
+
+
+def set_command_ids(ids: Mapping[str, int]) -> None:
+    """Remember the synced commands' ids (``{"pontoon": 123...}``): from then on a
+    ``</pontoon start>`` in a text becomes the mention ``</pontoon start:123...>``, which
+    Discord shows clickable, in each reader's own client language."""
+    _command_ids.clear()
+    _command_ids.update({str(name): int(cid) for name, cid in ids.items()})
+
+
+def command_name(locale: str, path: str) -> str:
+    """``/pontoon start`` as a reader in ``locale`` sees it in the command picker."""
+    words = path.split()
+    if locale in COMMAND_LOCALES:
+        names = catalog(locale)
+        words = [
+            names.get("cmd." + ".".join(path.split()[: i + 1]) + ".name", word)
+            for i, word in enumerate(words)
+        ]
+    return "/" + " ".join(words)
+
+
+def command(locale: str, path: str) -> str:
+    """A command reference: the clickable mention ``</pontoon start:ID>`` once the id is
+    known, else the command's name in the reader's language in code style."""
+    found = _command_ids.get(path.split()[0])
+    if found is not None:
+        return f"</{path}:{found}>"
+    return f"`{command_name(locale, path)}`"
+
+
+def _commands(locale: str, text: str) -> str:
+    if "</" not in text:
+        return text
+    return COMMAND_REF.sub(lambda m: command(locale, m.group(1)), text)
+
+
 def t(locale: str, key: str, /, **params: object) -> str:
     """The message ``key`` in ``locale`` (English if that language lacks it), with
     ``params`` put in. Numbers are formatted for the locale; in right-to-left languages
-    every inserted value is isolated."""
+    every inserted value is isolated. A placeholder inside Discord markup (``<t:{ts}:R>``)
+    is put in as it is: number formatting never reaches inside markup."""
     locale = _babel(locale)
     text = catalog(locale).get(key)
     if text is None:
@@ -197,7 +289,11 @@ def t(locale: str, key: str, /, **params: object) -> str:
         if locale != DEFAULT_LOCALE:
             log.warning("message id %r has no %s text", key, locale)
             locale = DEFAULT_LOCALE
-    values = {name: _value(locale, value) for name, value in params.items()}
+    text = _commands(locale, text)
+    raw = markup_fields(text)
+    values = {
+        name: str(value) if name in raw else _value(locale, value) for name, value in params.items()
+    }
     try:
         return text.format_map(values)
     except (KeyError, IndexError, ValueError):
@@ -211,26 +307,55 @@ def choose(n: int, one: str, other: str) -> str:
 
 
 # ------------------------------------------------------------ English text -> message id
+#: a rule id in parentheses, as the engine's English texts (for logs) carry them
+RULE_ID: Final = re.compile(
+    r"\s*\((?:rule )?[PB]-[A-Z]+(?:-[A-Z0-9]+)*(?:/\d+|\.\.\d+)?(?:, [^()]*)?\)"
+)
+
+
+def without_rule_ids(text: str) -> str:
+    """``text`` without its ``(P-NEXT-2)`` / ``(rule P-TURN-END)`` references: rule ids
+    are for logs and tests, never for players."""
+    return RULE_ID.sub("", text)
+
+
 _NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+|-?\d{1,12}")  # not ids (17+ digits)
 
 
 @functools.cache
 def _english_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
     found: list[tuple[int, str, re.Pattern[str]]] = []
-    for key, text in catalog(DEFAULT_LOCALE).items():
-        if not key.startswith(REVERSE_PREFIXES):
+    english = [*catalog(DEFAULT_LOCALE).items(), *ENGINE_ENGLISH.items()]
+    for key, text in english:
+        if not key.startswith(REVERSE_PREFIXES) or key in NOT_REVERSED:
             continue
         parts: list[str] = []
         literal = 0
         for lit, name, _, _ in string.Formatter().parse(text):
-            parts.append(re.escape(lit))
+            parts.append(_literal_pattern(lit))
             literal += len(lit)
             if name:
                 group = f"(?P<{name}>.+?)" if f"(?P<{name}>" not in "".join(parts) else ".+?"
                 parts.append(group)
+        if literal == 0:
+            continue  # a bare "{text}" would match anything
         found.append((literal, key, re.compile("".join(parts), re.DOTALL)))
     found.sort(key=lambda item: -item[0])  # the most specific pattern wins
     return tuple((key, rx) for _, key, rx in found)
+
+
+def _literal_pattern(lit: str) -> str:
+    """A catalog text's literal part as a pattern; a command reference ``</pontoon start>``
+    matches the mention, the name in code style, or the reference as written."""
+    out: list[str] = []
+    last = 0
+    for match in COMMAND_REF.finditer(lit):
+        out.append(re.escape(lit[last : match.start()]))
+        path = re.escape(match.group(1))
+        out.append(f"(?:</{path}(?::\\d+)?>|`/{path}`)")
+        last = match.end()
+    out.append(re.escape(lit[last:]))
+    return "".join(out)
 
 
 def english_key(text: str) -> tuple[str, dict[str, object]] | None:
@@ -257,12 +382,15 @@ def _english_value(value: str) -> object:
 
 
 def from_english(locale: str, text: str, *, fallback: str = "err.generic.refused") -> str:
-    """``text`` (English, from code without message ids) in ``locale``. English stays as
-    it is; text the catalogs do not know becomes the ``fallback`` message."""
-    if _babel(locale) == DEFAULT_LOCALE:
-        return text
+    """``text`` (English, from code without message ids) in ``locale``, from the catalog
+    (so English reads the catalog's words too, without rule ids). English text the
+    catalogs do not know stays as it is in English and becomes the ``fallback`` message
+    in other languages."""
+    text = without_rule_ids(text)
     found = english_key(text)
     if found is None:
+        if _babel(locale) == DEFAULT_LOCALE:
+            return text
         log.warning("no message id for English text %r", text)
         return t(locale, fallback)
     key, params = found
@@ -278,6 +406,7 @@ __all__ = [
     "FSI",
     "LOCALES",
     "LOCALE_NAMES",
+    "NOT_REVERSED",
     "PDI",
     "RTL_LOCALES",
     "Msg",
@@ -286,6 +415,8 @@ __all__ = [
     "bidi",
     "catalog",
     "choose",
+    "command",
+    "command_name",
     "english_key",
     "from_english",
     "has",
@@ -296,6 +427,8 @@ __all__ = [
     "placeholders",
     "po_path",
     "resolve",
+    "set_command_ids",
     "signed",
     "t",
+    "without_rule_ids",
 ]

@@ -80,8 +80,39 @@ class LanguageStore(StoreBase):
         await self._write(work)
 
 
+class HintStore(StoreBase):
+    """One-time hints a member has been shown (migration 008), e.g. the pointer to /help
+    the first time they join a table."""
+
+    async def mark_hint_shown(self, user_id: int, hint: str) -> bool:
+        """Remember that ``user_id`` was shown ``hint``; True the first time only."""
+        now = self._now()
+
+        def work(con: Con) -> bool:
+            cur = con.execute(
+                "INSERT INTO member_hints (user_id, hint, shown_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id, hint) DO NOTHING",
+                (user_id, hint, now),
+            )
+            return bool(cur.rowcount)
+
+        return await self._write(work)
+
+    async def hint_shown(self, user_id: int, hint: str) -> bool:
+        return await self._read(
+            lambda con: (
+                one(
+                    con,
+                    "SELECT 1 FROM member_hints WHERE user_id = ? AND hint = ?",
+                    (user_id, hint),
+                )
+                is not None
+            )
+        )
+
+
 def _locale(row: object) -> str | None:
     return None if row is None else str(row["locale"])  # type: ignore[index]
 
 
-__all__ = ["LANGUAGE_CODES", "LanguageStore"]
+__all__ = ["LANGUAGE_CODES", "HintStore", "LanguageStore"]

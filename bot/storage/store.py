@@ -20,12 +20,12 @@ from __future__ import annotations
 from bot.storage.audit_queries import AuditQueries
 from bot.storage.base import file_identity, refuse_read_only, translate_error
 from bot.storage.guild_settings import GuildSettingsStore
-from bot.storage.languages import LanguageStore
+from bot.storage.languages import HintStore, LanguageStore
 from bot.storage.ledger import LedgerStore
 from bot.storage.tables import TableStore, share
 
 
-class Store(LedgerStore, TableStore, GuildSettingsStore, AuditQueries, LanguageStore):
+class Store(LedgerStore, TableStore, GuildSettingsStore, AuditQueries, LanguageStore, HintStore):
     """All persistent state of the bot. Create with ``await Store.open(path)``."""
 
 

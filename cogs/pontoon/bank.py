@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly, parse_amount
 from bot.i18n import Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
+from bot.pontoon import seat_of
 from cogs.common import Click, GameBot, Interaction, answer, display, member_action, reply
 from cogs.pontoon.bank_offer import AcceptBank
 from engine.errors import EngineError
@@ -22,7 +23,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="sell", description="Offer the bank to a seated player (P-SELL-1)")
+    @app_commands.command(name="sell", description="Offer the bank to a seated player")
     async def sell(
         self,
         interaction: Interaction,
@@ -51,11 +52,12 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 allowed_mentions=discord.AllowedMentions(users=[member]),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, await locale_of(interaction)))
+            await reply(
+                interaction,
+                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
+            )
 
-    @app_commands.command(
-        name="kitty", description="Put up or add to the kitty (P-SHOOT-1/8); 0 adds nothing"
-    )
+    @app_commands.command(name="kitty", description="Put up or add to the kitty; 0 adds nothing")
     async def kitty(
         self, interaction: Interaction, amount: app_commands.Range[int, 0, 1_000_000_000]
     ) -> None:
@@ -79,10 +81,13 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 else t(locale, "pt.done.kitty_none"),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, await locale_of(interaction)))
+            await reply(
+                interaction,
+                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
+            )
 
     @app_commands.command(
-        name="auction", description="Empty kitty: offer the bank to the highest bidder (P-SHOOT-8)"
+        name="auction", description="Empty kitty: offer the bank to the highest bidder"
     )
     @app_commands.describe(seconds="how long bids are taken")
     async def auction(
@@ -104,7 +109,10 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 )
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, await locale_of(interaction)))
+            await reply(
+                interaction,
+                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
+            )
 
     @app_commands.command(name="bid", description="Bid for the bank in a running auction")
     async def bid(
@@ -127,7 +135,10 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, await locale_of(interaction)))
+            await reply(
+                interaction,
+                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
+            )
 
 
 async def setup(bot: GameBot) -> None:

@@ -24,6 +24,7 @@ from cogs.common import (
     member_action,
     reply,
 )
+from cogs.help import first_join_hint
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
 from cogs.pontoon.controls import (
@@ -102,21 +103,21 @@ class Pontoon(
 
     @app_commands.command(name="start", description="Open a Pontoon table in this channel")
     @app_commands.describe(
-        min_bet="smallest initial bet (P-TABLE-2)",
-        max_bet="largest initial bet (P-TABLE-2)",
+        min_bet="smallest initial bet",
+        max_bet="largest initial bet",
         banker="players cut for the bank, or the house banks (for a lone player)",
         packs="number of packs (default: 1, two with 8+ players)",
-        shoot="Shoot Pontoon mode with a kitty (P-SHOOT)",
+        shoot="Shoot Pontoon mode with a kitty",
         kitty_min="smallest kitty in Shoot mode",
         kitty_max="largest kitty in Shoot mode",
-        split_aces_only="P-VAR-1: only aces may be split",
-        stick_on_16="P-VAR-2: need 16 to stick",
-        banker_doubles="P-VAR-3: the banker may double all bets",
-        pontoon_pays="P-VAR-4: how pontoons pay (five card tricks stay double)",
-        no_buy_five_on_eleven="P-VAR-5: no buying the fifth card on 11 or less",
-        royal_pontoon="P-VAR-6: three sevens pay triple",
-        pontoon_strength="P-VAR-7: which pontoons are stronger",
-        burn="P-VAR-8: burn a hard 13 or 14",
+        split_aces_only="only aces may be split",
+        stick_on_16="need 16 to stick",
+        banker_doubles="the banker may double all bets",
+        pontoon_pays="how pontoons pay (five card tricks stay double)",
+        no_buy_five_on_eleven="no buying the fifth card on 11 or less",
+        royal_pontoon="three sevens pay triple",
+        pontoon_strength="which pontoons are stronger",
+        burn="burn a hard 13 or 14",
         turn_timer="seconds each player has to bet or act (default: the bot's setting)",
         cards="how players see face-down cards: by DM (default) or only with Show my cards",
     )
@@ -157,12 +158,12 @@ class Pontoon(
                 return
             if min_bet > max_bet:
                 raise ServiceError(
-                    "The minimum bet cannot be above the maximum bet (P-TABLE-2).",
+                    "The minimum bet cannot be above the maximum bet.",
                     key="err.pt.min_max",
                 )
             if shoot and kitty_min > kitty_max:
                 raise ServiceError(
-                    "The kitty minimum cannot be above its maximum (P-SHOOT-1).",
+                    "The kitty minimum cannot be above its maximum.",
                     key="err.pt.kitty_min_max",
                 )
             try:
@@ -199,7 +200,7 @@ class Pontoon(
             self.bot.presenter.remember(live, interaction)
             await answer(click, t(locale, "pt.opened"))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+            await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     async def join(self, interaction: Interaction) -> None:
@@ -212,6 +213,9 @@ class Pontoon(
                     await reply(interaction, friendly(exc, await locale_of(interaction)))
                     return
         await self._do(interaction, ActionKind.JOIN, done=Msg("pt.done.join"))
+        with contextlib.suppress(ServiceError):  # seated now: the first time, point to /help
+            if seat_of(interaction.user.id) in self._table(interaction).engine.seats:
+                await first_join_hint(interaction, await locale_of(interaction))
 
     @app_commands.command(name="leave", description="Leave this channel's table (between rounds)")
     async def leave(self, interaction: Interaction) -> None:
@@ -231,14 +235,14 @@ class Pontoon(
         except (ServiceError, EngineError) as exc:
             await refuse(interaction, exc, live.table_id if live else None, click, locale)
 
-    @app_commands.command(name="bet", description="Place your initial bet (P-DEAL-2)")
+    @app_commands.command(name="bet", description="Place your initial bet")
     async def bet(self, interaction: Interaction, amount: int) -> None:
         await self._do(
             interaction, ActionKind.BET, amount=amount, done=Msg("pt.done.bet", amount=amount)
         )
 
-    @app_commands.command(name="buy", description="Buy a card face down (P-BUY-1)")
-    @app_commands.describe(shoot="a shoot bet with a fourth card (P-SHOOT-4)")
+    @app_commands.command(name="buy", description="Buy a card face down")
+    @app_commands.describe(shoot="a shoot bet with a fourth card")
     async def buy(self, interaction: Interaction, amount: int, shoot: int | None = None) -> None:
         await self._do(
             interaction,
@@ -257,37 +261,33 @@ class Pontoon(
             done=Msg("pt.done.shoot_short") if amount else Msg("pt.done.pass"),
         )
 
-    @app_commands.command(name="twist", description="Twist: a card face up (P-TWIST-1)")
-    @app_commands.describe(shoot="a shoot bet with a fourth card (P-SHOOT-4)")
+    @app_commands.command(name="twist", description="Twist: a card face up")
+    @app_commands.describe(shoot="a shoot bet with a fourth card")
     async def twist(self, interaction: Interaction, shoot: int | None = None) -> None:
         await self._do(interaction, ActionKind.TWIST, shoot=shoot, done=Msg("pt.done.twist"))
 
-    @app_commands.command(
-        name="stick", description="Stick (15 or more, P-STICK-1); the banker stays"
-    )
+    @app_commands.command(name="stick", description="Stick (15 or more); the banker stays")
     async def stick(self, interaction: Interaction) -> None:
         await self._do(interaction, ActionKind.STICK, done=Msg("pt.done.stick"))
 
-    @app_commands.command(name="split", description="Split a pair (P-SPLIT-1)")
-    @app_commands.describe(shoot="Shoot mode: a shoot bet on the new hand (P-SHOOT-5)")
+    @app_commands.command(name="split", description="Split a pair")
+    @app_commands.describe(shoot="Shoot mode: a shoot bet on the new hand")
     async def split(self, interaction: Interaction, shoot: int | None = None) -> None:
         await self._do(interaction, ActionKind.SPLIT, shoot=shoot, done=Msg("pt.done.split"))
 
-    @app_commands.command(name="declare", description="Declare your pontoon (P-TURN-DECLARE)")
+    @app_commands.command(name="declare", description="Declare your pontoon")
     async def declare(self, interaction: Interaction) -> None:
         await self._do(interaction, ActionKind.DECLARE, done=Msg("pt.done.declare"))
 
-    @app_commands.command(name="burn", description="Burn a hard 13/14 (P-VAR-8)")
+    @app_commands.command(name="burn", description="Burn a hard 13/14")
     async def burn_cmd(self, interaction: Interaction) -> None:
         await self._do(interaction, ActionKind.BURN, done=Msg("pt.done.burn"))
 
-    @app_commands.command(name="double", description="Banker: double all bets (P-VAR-3)")
+    @app_commands.command(name="double", description="Banker: double all bets")
     async def double(self, interaction: Interaction) -> None:
         await self._do(interaction, ActionKind.DOUBLE, done=Msg("pt.done.double"))
 
-    @app_commands.command(
-        name="no-double", description="Banker: play on without doubling (P-VAR-3)"
-    )
+    @app_commands.command(name="no-double", description="Banker: play on without doubling")
     async def no_double(self, interaction: Interaction) -> None:
         await self._do(interaction, ActionKind.NO_DOUBLE, done=Msg("pt.done.no_double"))
 
@@ -299,7 +299,7 @@ class Pontoon(
             seat = seat_of(interaction.user.id)
             await reply(interaction, self.bot.presenter.hand_summary(live, seat, locale))
         except ServiceError as exc:
-            await reply(interaction, friendly(exc, locale))
+            await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
 
     @app_commands.command(name="rules", description="This table's rules in plain words")
     async def rules(self, interaction: Interaction) -> None:
@@ -333,7 +333,7 @@ class Pontoon(
                 )
             await answer(click, t(locale, "pt.done.end"))
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+            await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
 
 
 async def setup(bot: GameBot) -> None:

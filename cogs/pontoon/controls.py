@@ -27,6 +27,7 @@ from cogs.common import (
     modal_values,
     reply,
 )
+from cogs.help import first_join_hint
 from cogs.pontoon import render
 from engine.errors import EngineError
 from engine.pontoon import PontoonRules
@@ -231,6 +232,11 @@ def _range_hint(
             hint = ""
             if la.min_amount is not None and la.max_amount is not None:
                 hint = t(locale, "pt.modal.hint", min=la.min_amount, max=la.max_amount)
+                cap = getattr(live.engine, "_banker_cap", None)
+                capped = callable(cap) and la.max_amount == cap()
+                if kind is ActionKind.BET and capped and la.max_amount < live.engine.rules.max_bet:
+                    # the banker's chips, not the table, set this maximum: say so
+                    hint = t(locale, "pt.modal.hint.cover", min=la.min_amount, max=la.max_amount)
             return hint, bool(la.shoot_max)
     return "", False
 
@@ -318,6 +324,8 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
                     "That button is not known to this bot.", key="err.unknown_button"
                 )
         await acknowledge(click)  # only when the update could not ride on the click
+        if act == "join":
+            await first_join_hint(interaction, locale)
     except (ServiceError, EngineError) as exc:
         await refuse(interaction, exc, table_id, click, locale)
     except Exception as exc:
@@ -336,9 +344,7 @@ def seat_limit(rules: PontoonRules) -> int:
 def check_room(live: OpenPontoonTable) -> None:
     limit = seat_limit(live.engine.rules)
     if len(live.engine.seats) >= limit:
-        raise ServiceError(
-            f"The table is full ({limit} seats). (P-TABLE-1)", key="err.pt.full", limit=limit
-        )
+        raise ServiceError(f"The table is full ({limit} seats).", key="err.pt.full", limit=limit)
 
 
 def _last_bet(bot: GameBot, live: OpenPontoonTable, seat: str) -> int:
@@ -361,7 +367,7 @@ async def refuse(
     """The member's private "no" in their language: the friendly message, seat ids said
     as names."""
     bot = bot_of(interaction)
-    text = friendly(exc, locale)
+    text = friendly(exc, locale, me=seat_of(interaction.user.id))
     live = bot.pontoon.tables.get(table_id) if table_id else None
     if live is not None:
         text = bot.presenter.name_ids(live, text, locale)
@@ -374,7 +380,7 @@ async def refuse(
 def _why_not(live: OpenPontoonTable, seat: str, kind: ActionKind) -> ServiceError:
     eng = live.engine
     if eng.turn is not None and eng.turn[0] != seat and eng.phase is Phase.PLAYING:
-        return ServiceError("It is not your turn. (P-TURN-END)", key="err.pt.not_your_turn")
+        return ServiceError("It is not your turn.", key="err.pt.not_your_turn")
     return ServiceError(
         f"You cannot {kind.value} right now.",
         key="err.pt.cannot_now",

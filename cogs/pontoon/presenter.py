@@ -43,6 +43,16 @@ NOT_LOGGED = frozenset(
 SEAT_ID = re.compile(r"(?<![<@#&\d])\d{15,21}(?!\d)")
 
 
+def banker_cover(live: OpenPontoonTable) -> int | None:
+    """The most new stake the banker can still cover (P-PAY-LIMIT) while bets and buys
+    are open, so the table can say why a maximum is lower or Buy is greyed out."""
+    eng = live.engine
+    if eng.phase not in (Phase.BETTING, Phase.PLAYING):
+        return None
+    cap = getattr(eng, "_banker_cap", None)
+    return int(cap()) if callable(cap) else None
+
+
 class TableWriter:
     """Edits table messages for changes no click answered (timers, slash commands, forms):
     at most one edit in flight per table, and the state drawn is the latest when the edit
@@ -145,6 +155,8 @@ class PontoonDiscordPresenter:
         self.writer = TableWriter(self)
         # a round's results until its last move posts them (moves of one click or timer)
         self.results: dict[str, list[str]] = {}
+        #: the banker's net result of the round being settled, per table
+        self._banker_net: dict[str, int] = {}
         self._post_locks: dict[str, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._restart_check: asyncio.Task[None] | None = None
@@ -215,6 +227,7 @@ class PontoonDiscordPresenter:
             log=self.log_lines(live, locale),
             cards_by_dm=live.cards is CardDelivery.DM,
             locale=locale,
+            cover=banker_cover(live),
         )
         colour = (
             discord.Colour.dark_green() if closed_reason is None else discord.Colour.dark_grey()
@@ -388,10 +401,15 @@ class PontoonDiscordPresenter:
                 continue
             if ev.kind is EventKind.HAND_RESULT:
                 results.append(render.result_line(ev, name, locale))
+                self._banker_net[live.table_id] = self._banker_net.get(live.table_id, 0) - (
+                    ev.amount or 0
+                )
             elif ev.kind is EventKind.ROUND_OVER:
                 finished = True
                 METRICS.round_played("pontoon")
             elif ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
+                if ev.kind is EventKind.BANK_PASSES and (ev.detail or "").startswith("pontoon;"):
+                    continue  # the payouts already said who takes the bank: said once
                 line = render.event_line(ev, name, banker, locale)
                 if line:
                     announcements.append(self.name_ids(live, line, locale))
@@ -453,6 +471,14 @@ class PontoonDiscordPresenter:
         L = locale
         eng = live.engine
         em = discord.Embed(title=t(L, "pt.payouts"), colour=discord.Colour.gold())
+        banker_seat = eng.banker
+        banker_net = self._banker_net.pop(live.table_id, 0)
+        if banker_seat is not None and banker_seat != HOUSE:
+            view = eng.public_view()
+            results = [
+                *results,
+                render.banker_result_line(name(banker_seat), view.banker_hand, banker_net, L),
+            ]
         em.description = render.shorten("\n".join(results), 4000)
         balances = [
             t(L, "pt.balance_line", name=name(s), chips=eng.balances.get(s, 0))
@@ -471,7 +497,11 @@ class PontoonDiscordPresenter:
         em.add_field(
             name=t(L, "pt.next_deal"),
             value=render.shorten(
-                (news + "\n" if news else "") + t(L, "pt.next.line", banker=nxt, pack=pack), 1024
+                # the bank passing is said once: the news line names the new banker
+                (news + "\n" + pack[:1].upper() + pack[1:] + ".")
+                if news
+                else t(L, "pt.next.line", banker=nxt, pack=pack),
+                1024,
             ),
             inline=False,
         )

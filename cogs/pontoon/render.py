@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.i18n import DEFAULT_LOCALE, Raw, bidi, from_english, num, t
+from bot.i18n import DEFAULT_LOCALE, Msg, Raw, bidi, from_english, num, t, without_rule_ids
 from bot.text import shorten
 from engine.cards import parse_card
 from engine.pontoon import HandView, PontoonRules, TableView
@@ -164,10 +164,12 @@ def table_text(
     log: Sequence[str] = (),
     cards_by_dm: bool = True,
     locale: str = DEFAULT_LOCALE,
+    cover: int | None = None,
 ) -> TableText:
     """The public table message: whose move it is, the countdown, seats, stakes, face-up
     cards, and the round's moves so far (in the server's language). The footer says where
-    members see their face-down cards (by DM, or only with Show my cards)."""
+    members see their face-down cards (by DM, or only with Show my cards). ``cover``: the
+    most new stake the banker can still cover, said when it is below the table's maximum."""
     L = locale
     phase = view.phase
     banker = view.banker
@@ -203,6 +205,10 @@ def table_text(
     if rules.shoot:
         lines.append(t(L, "pt.kitty_is", kitty=kitty))
     lines.append(t(L, "pt.bets_round", min=rules.min_bet, max=rules.max_bet, round=round_no))
+    if cover is not None and cover < rules.max_bet and phase in (Phase.BETTING, Phase.PLAYING):
+        # the banker's chips limit new stakes and buys: say so, so a lower maximum or a
+        # greyed-out Buy has a reason (P-PAY-LIMIT)
+        lines.append(t(L, "pt.cover_limit", cover=max(cover, 0)))
     if view.needs_shuffle and phase is Phase.WAITING:
         lines.append(t(L, "pt.shuffle_next"))
     fields: list[tuple[str, str]] = []
@@ -337,21 +343,34 @@ def event_line(
         detail = from_english(L, ev.detail, fallback="pt.button.kitty") if ev.detail else ""
         return t(L, "pt.ev.kitty", detail=detail, amount=ev.amount or "").rstrip()
     if k is EventKind.BANK_PASSES:
-        detail = from_english(L, ev.detail, fallback="pt.status.pontoon") if ev.detail else ""
-        return t(L, "pt.ev.bank_passes", name=name(ev.seat or "?"), detail=detail).rstrip()
+        detail = without_rule_ids(ev.detail or "")
+        taker = name(ev.seat or "?")
+        if detail.startswith("pontoon; from "):
+            old = name(detail.removeprefix("pontoon; from "))
+            return t(L, "pt.ev.bank_passes.from", name=taker, old=old)
+        if detail.startswith("pontoon"):
+            return t(L, "pt.ev.bank_passes.pontoon", name=taker)
+        shown = from_english(L, ev.detail, fallback="pt.status.pontoon") if ev.detail else ""
+        return t(L, "pt.ev.bank_passes", name=taker, detail=shown).rstrip()
     if k is EventKind.BANK_SOLD:
         return t(L, "pt.ev.bank_sold", name=name(ev.seat or "?"), amount=ev.amount)
     return None
 
 
 def result_line(ev: Event, name: Namer, locale: str = DEFAULT_LOCALE) -> str:
-    """A HAND_RESULT event: cards, result, chips won or lost."""
+    """A HAND_RESULT event: cards, result (with the reason it was paid), chips won or lost."""
     L = locale
     hand = Raw(t(L, "pt.hand_note", hand=ev.hand + 1) if ev.hand else "")
     net = ev.amount or 0
     sign = f"+{num(L, net)}" if net > 0 else num(L, net)
     total = Raw(t(L, "pt.result_total", total=ev.total) if ev.total is not None else "")
-    detail = from_english(L, ev.detail or "", fallback="err.generic.refused")
+    why = without_rule_ids(ev.detail or "")
+    if why == "win: banker bust" and len(ev.cards) == 5:
+        detail = t(L, "engine.result.win", why=Msg("engine.why.five_banker_bust"))
+    elif why == "win: banker bust" and len(ev.cards) == 2 and ev.total == 21:
+        detail = t(L, "engine.result.win", why=Msg("engine.why.pontoon_banker_bust"))
+    else:
+        detail = from_english(L, why, fallback="err.generic.refused")
     return t(
         L,
         "pt.result",
@@ -362,6 +381,21 @@ def result_line(ev: Event, name: Namer, locale: str = DEFAULT_LOCALE) -> str:
         detail=detail,
         net=sign,
     )
+
+
+def banker_result_line(
+    name: str, banker_hand: HandView | None, net: int, locale: str = DEFAULT_LOCALE
+) -> str:
+    """The banker's own line in the payouts: cards, total and the round's net result."""
+    L = locale
+    cards = cards_text(banker_hand.cards) if banker_hand is not None else "—"
+    total = banker_hand.total if banker_hand is not None else None
+    shown = t(L, "pt.result_total", total=total) if total is not None else ""
+    label = banker_hand.status.value if banker_hand is not None else ""
+    if label in ("bust", "five_card_trick", "pontoon") and total is not None:
+        shown += " · " + t(L, "pt.status", status=t(L, f"pt.status.{label}"))
+    sign = f"+{num(L, net)}" if net > 0 else num(L, net)
+    return t(L, "pt.banker_result", name=name, cards=cards, total=Raw(shown), net=sign)
 
 
 def private_card_line(ev: Event, locale: str = DEFAULT_LOCALE) -> str | None:
@@ -387,7 +421,8 @@ def form_title(title: str, hands: Sequence[HandView], locale: str = DEFAULT_LOCA
     if not hands or not hands[0].cards:
         return title
     cards = " ".join(cards_text(h.cards) for h in hands)
-    full = t(locale, "pt.form_title", title=Raw(title), cards=cards)
+    one = sum(len(h.cards) for h in hands) == 1
+    full = t(locale, "pt.form_title.one" if one else "pt.form_title", title=Raw(title), cards=cards)
     return full if len(full) <= 45 else title
 
 
@@ -401,14 +436,17 @@ def rules_text(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
             "pt.rules.bets",
             min=rules.min_bet,
             max=rules.max_bet,
-            packs=rules.packs or Raw(t(L, "pt.rules.packs_auto")),
+            packs=Raw(
+                t(L, "pb.packs.one" if rules.packs == 1 else "pb.packs.other", packs=rules.packs)
+                if rules.packs
+                else t(L, "pt.rules.packs_auto")
+            ),
         ),
         t(L, "pt.rules.rank"),
         t(
             L,
             "pt.rules.play",
             stick=16 if rules.stick_on_16 else 15,
-            rule="P-VAR-2" if rules.stick_on_16 else "P-STICK-1",
         ),
         t(L, "pt.rules.split_aces" if rules.split_aces_only else "pt.rules.split"),
         t(L, "pt.rules.pays", pays=t(L, pays) if pays else rules.pontoon_pays),
@@ -430,4 +468,10 @@ def rules_text(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
         lines.append(t(L, "pt.rules.shoot", min=rules.kitty_min, max=rules.kitty_max))
     if rules.house_bank:
         lines.append(t(L, "pt.rules.house", stands=rules.house_stands_on))
+    lines.append(t(L, "pt.rules.ids", ids=RULE_IDS))
     return "\n".join(lines)
+
+
+#: the rule numbers of the rules text, for members who look a rule up (the only place
+#: players meet rule ids)
+RULE_IDS = "P-TABLE-1/2 · P-RANK-1..6 · P-STICK-1 · P-BUY-2/3 · P-TWIST-2 · P-SPLIT-1/2 · P-NEXT-1/2 · P-VAR-1..8 · P-SHOOT-1..9"

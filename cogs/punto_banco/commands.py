@@ -59,10 +59,10 @@ class Baccarat(
 
     @app_commands.command(name="start", description="Open a Punto Banco table in this channel")
     @app_commands.describe(
-        packs="packs in the shoe, 1 to 8 (B-TABLE-2)",
-        tableau="Banco's drawing table: the seed's, or casino standard (B-BANCO-2)",
-        min_bet="smallest bet (B-BET-1)",
-        max_bet="largest bet per side (B-BET-1)",
+        packs="packs in the shoe, 1 to 8",
+        tableau="Banco's drawing rules: this table's own, or the casino standard",
+        min_bet="smallest bet",
+        max_bet="largest bet per side",
         betting_seconds="how long each betting window stays open",
     )
     async def start(
@@ -86,7 +86,7 @@ class Baccarat(
                 return
             if min_bet > max_bet:
                 raise ServiceError(
-                    "The minimum bet cannot be above the maximum bet (B-BET-1).",
+                    "The minimum bet cannot be above the maximum bet.",
                     key="err.pb.min_max",
                 )
             try:
@@ -110,7 +110,7 @@ class Baccarat(
         except (ServiceError, EngineError) as exc:
             await reply(interaction, friendly(exc, locale))
 
-    @app_commands.command(name="bet", description="Bet on Punto, Banco or Egalité (B-BET-1)")
+    @app_commands.command(name="bet", description="Bet on Punto, Banco or Egalité")
     @app_commands.describe(
         side="punto (1:1), banco (1:1 less commission) or egalite (tie)",
         amount="chips; betting again on a side changes that bet",

@@ -122,9 +122,8 @@ def deal_text(result: CoupResult, shown: int, locale: str = DEFAULT_LOCALE) -> s
         else:
             if coup.punto_third is None:
                 lines.append(t(locale, "pb.deal.punto_stands", total=p2))
-            rule = "B-BANCO-1" if coup.punto_third is None else "B-BANCO-2"
             key = "pb.deal.banco_draws" if coup.banco_third is not None else "pb.deal.banco_stands"
-            lines.append(t(locale, key, total=b2, rule=rule))
+            lines.append(t(locale, key, total=b2))
         if coup.winner is Side.EGALITE:
             lines.append(t(locale, "pb.deal.tie", punto=coup.punto_total, banco=coup.banco_total))
         else:
@@ -233,7 +232,7 @@ def odds_text(
 
 def refused(exc: BaseException, locale: str = DEFAULT_LOCALE) -> str:
     if isinstance(exc, RuleError):
-        return t(locale, "pb.refused", text=rule_text(locale, exc), rule=exc.rule)
+        return t(locale, "pb.refused", text=rule_text(locale, exc))
     return friendly(exc, locale)
 
 

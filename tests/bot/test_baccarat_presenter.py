@@ -66,8 +66,8 @@ def test_the_coup_is_shown_card_by_card() -> None:
     assert "wins" not in four
     last = deal_text(result, 5)
     assert "Punto: 2♥  3♦  4♠   → **9**" in last
-    assert "Punto draws a third card on 5 (B-PUNTO-1)." in last
-    assert "Banco stands on 6 (B-BANCO-2)." in last
+    assert "Punto draws a third card on 5." in last
+    assert "Banco stands on 6." in last
     assert "**Punto wins**, 9 to 6." in last
 
 
@@ -125,7 +125,9 @@ def test_betting_message_shows_bets_deadline_and_buttons() -> None:
     assert em.fields[0].name == "Bets (Punto 0 · Banco 20 · Egalité 3)"
     assert em.fields[0].value == "alice: Banco 20\nbob: Egalité 3"
     assert "multiples of 20" in (em.fields[1].value or "")
-    assert "6 packs · standard tableau · bets 2–50" in (em.footer.text or "")
+    footer = em.footer.text or ""
+    assert "6 packs · casino standard drawing rules · bets 2–50" in footer
+    assert "seed" not in footer and "tableau" not in footer  # no internal names
     view = betting_view(live)
     ids = [getattr(item, "custom_id", None) for item in view.children]
     assert ids[:3] == ["pb:abc123:punto:1", "pb:abc123:banco:1", "pb:abc123:egalite:1"]

@@ -23,7 +23,8 @@ from collections.abc import Iterable, Sequence
 from bot.i18n import FSI, PDI, catalog
 from tests.fakediscord import FakeDiscord, FakeMessage, InteractionResult
 
-_MARKUP = re.compile(r"<[@#:!&a-zA-Z/][^<>\s]*>|`[^`]*`")
+# Discord markup (a command mention </pontoon start:ID> shows in the reader's language)
+_MARKUP = re.compile(r"</[^<>\n]+:\d+>|<[@#:!&a-zA-Z/][^<>\s]*>|`[^`]*`")
 _CARD = re.compile(r"(?<!\w)(10|[2-9AJQK])[♠♥♦♣]")
 _RULE = re.compile(r"\b[PB](?:-[A-Z0-9]+)+\b")
 _HEX = re.compile(r"\b[0-9a-f]{8,}\b")

@@ -67,3 +67,53 @@ def test_every_quoted_word_is_in_the_seed(lang: str) -> None:
             probe = re.sub(r"\s+", " ", word).replace("\u200c", "").lower()
             assert probe in squash, f"{term} ({lang}): „{word}“ is not in the seed"
     assert quoted >= 10
+
+
+# ------------------------------------------------ each language's reviewed word choices
+LANG_GLOSSARY = ROOT / "docs" / "glossary"
+
+
+def _choices(lang: str) -> list[tuple[str, str, list[str]]]:
+    """(term, chosen word, words not used) of docs/glossary/<lang>.md."""
+    lines = [
+        ln
+        for ln in (LANG_GLOSSARY / f"{lang}.md").read_text(encoding="utf-8").splitlines()
+        if ln.startswith("|")
+    ]
+    out = []
+    for line in lines[2:]:
+        term, _seed, chosen, not_used, _why = [c.strip() for c in line.strip("|").split("|")]
+        rejected = [] if not_used == "—" else [w.strip() for w in not_used.split(",")]
+        out.append((term, re.split(r" \(|, ", chosen)[0], rejected))
+    return out
+
+
+@pytest.mark.parametrize("lang", sorted(COLUMNS))
+def test_no_glossary_term_is_translated_two_ways(lang: str) -> None:
+    """A word the review replaced appears nowhere in the catalog (not even in a command
+    name or description), and the word chosen instead is there."""
+    from bot.i18n import catalog
+
+    texts = catalog(lang)
+    rows = _choices(lang)
+    assert len(rows) >= 8
+    for term, chosen, rejected in rows:
+        for word in rejected:
+            hits = [k for k, v in texts.items() if re.search(r"(?<!\w)" + re.escape(word), v)]
+            assert not hits, f"{lang}: {term}: „{word}“ still in {hits[:5]}"
+        if rejected:
+            assert any(chosen in v for v in texts.values()), f"{lang}: {term}: no „{chosen}“"
+
+
+def test_the_two_ways_check_fails_on_a_rejected_word() -> None:
+    assert re.search(r"(?<!\w)" + re.escape("Kätzchen"), "das Kätzchen ist leer")
+    assert not re.search(r"(?<!\w)" + re.escape("Ponton"), "Pontoon-Tisch")
+
+
+def test_french_speaks_in_one_register() -> None:
+    """vous throughout (a table message mixed « votre » and « ta » in one sentence)."""
+    from bot.i18n import catalog
+
+    tu = re.compile(r"(?<![\w’])(?:tu|te|ton|ta|tes|toi|t’)(?![\w])", re.IGNORECASE)
+    found = {k: v for k, v in catalog("fr").items() if tu.search(v)}
+    assert not found

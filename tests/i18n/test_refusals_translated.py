@@ -129,8 +129,8 @@ def test_every_english_refusal_has_a_message_id(where: str, text: str) -> None:
 def test_refusals_reach_members_in_their_language(locale: str) -> None:
     exc = RuleError("B-BET-1", "you have only 995 chips to bet with")
     text = friendly(exc, locale)
-    assert "you have only" not in text and "B-BET-1" in text
-    body = t(locale, "engine.pb.only", amount=995)
+    assert "you have only" not in text and "B-BET-1" not in text
+    body = t(locale, "engine.pb.only", amount=995).rstrip(".।")
     assert text == t(locale, "err.rule", text=body[:1].upper() + body[1:], rule="B-BET-1")
     with pytest.raises(Exception) as info:
         parse_amount("-5", "bet")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -70,7 +71,8 @@ def test_every_rule_error_names_a_message_id_with_its_placeholders(
     for key in _keys(keywords["key"]):
         for locale in LOCALES:
             assert key in catalog(locale), f"{where}: {key!r} is not in the {locale} catalog"
-        assert placeholders(catalog("en")[key]) == params, f"{where}: placeholders of {key}"
+        # a message may leave a value out (the turn refusal does not say "(hand 1)")
+        assert placeholders(catalog("en")[key]) <= params, f"{where}: placeholders of {key}"
 
 
 def test_every_action_and_phase_name_is_a_word_of_every_catalog() -> None:
@@ -81,9 +83,12 @@ def test_every_action_and_phase_name_is_a_word_of_every_catalog() -> None:
 
 
 # --------------------------------------------------------------------- refusals in play
+RULE_ID_TEXT = re.compile(r"\b[PB]-[A-Z]{2,}")
+
+
 def _by_english(locale: str, exc: RuleError) -> str:
-    """How ``rule_text`` rendered a refusal before the engine gave message ids."""
-    if locale == "en":
+    """How ``rule_text`` renders a refusal that has no message id: by its English text."""
+    if locale == "en" and not english_key(exc.message):
         text = exc.message
     else:
         found = english_key(exc.message) or english_key(exc.message[:1].upper() + exc.message[1:])
@@ -194,17 +199,22 @@ def test_play_meets_many_kinds_of_refusal() -> None:
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_refusals_read_as_before_in_every_language(locale: str) -> None:
+def test_refusals_read_from_the_catalog_without_rule_ids(locale: str) -> None:
+    """Every language (English too) reads a refusal's catalog text by its id; the engine's
+    own English text, with its rule id, is for logs. No rule id reaches the member."""
     checked: set[tuple[str | None, str]] = set()
     for exc in REFUSALS:
         if (exc.key, exc.message) in checked:
             continue
         checked.add((exc.key, exc.message))
         assert exc.key is not None, exc
+        said = friendly(exc, locale)
+        assert exc.rule not in said and not RULE_ID_TEXT.search(said), (exc.key, said)
         if exc.key != "err.rule.generic":
-            assert t("en", exc.key, **rule_params(exc)) == exc.message, exc.key
-        assert rule_text(locale, exc) == _by_english(locale, exc), (exc.key, exc.message)
-        assert exc.rule in friendly(exc, locale)
+            body = t(locale, exc.key, **rule_params(exc)).strip().rstrip(".।")
+            assert rule_text(locale, exc) == body[:1].upper() + body[1:], exc.key
+        else:
+            assert rule_text(locale, exc) == _by_english(locale, exc).rstrip(".।")
 
 
 def test_a_refusal_without_an_id_is_still_matched_by_its_english() -> None:

@@ -161,3 +161,20 @@ def test_rules_validation() -> None:
     r = PontoonRules()
     with pytest.raises(ValueError):
         r.min_bet = 3  # type: ignore[misc]
+
+
+@pytest.mark.rule("P-SELL-1")
+def test_P_SELL_1_a_banker_who_wants_to_leave_sells_the_bank_even_for_nothing() -> None:
+    """Issue 23: the banker's way out. Leaving while banking is refused with a message
+    that names it; selling the bank (at any agreed price, 0 too) frees the seat."""
+    t = table(stack([("10S", "9S"), ("JC", "7C")], ("10H", "8H")))
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 5)
+    finish(t, "ann", "bob")
+    with pytest.raises(RuleError) as ei:
+        act(t, "cat", K.LEAVE)
+    assert ei.value.key == "engine.banker_cannot_leave"
+    out = act(t, "cat", K.SELL_BANK, 0, target="bob")
+    assert not out.transfers and t.banker == "bob"
+    act(t, "cat", K.LEAVE)
+    assert "cat" not in t.seats
