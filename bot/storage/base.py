@@ -1,13 +1,16 @@
-"""The Store's foundation: one SQLite connection on one worker thread, transactions,
-error translation, and the checks on the database file itself.
+"""The Store's foundation: one SQLite connection through aiosqlite, transactions, error
+translation, and the checks on the database file itself.
 
 Design notes
 ------------
-* One plain ``sqlite3`` connection per process, WAL journal, foreign keys on, a busy
-  timeout, rows read by column name (``sqlite3.Row``). It lives on ONE worker thread:
-  every read and every write transaction is a single function run there
-  (:meth:`StoreBase._write` / :meth:`StoreBase._read`), so a save costs one thread hop
-  instead of a round trip per statement, and calls never interleave on the connection.
+* One ``aiosqlite`` connection per process (the driver the product names): aiosqlite
+  keeps a plain ``sqlite3`` connection on a thread of its own and runs every call
+  there. WAL journal, foreign keys on, a busy timeout, rows read by column name
+  (``sqlite3.Row``).
+* Every read and every write transaction is ONE function run on aiosqlite's thread
+  (:meth:`StoreConnection.call`, used by :meth:`StoreBase._write` / :meth:`StoreBase._read`):
+  a save costs one thread hop instead of a round trip per statement, and calls never
+  interleave on the connection (aiosqlite runs them one after the other, in order).
 * Every write is one ``BEGIN IMMEDIATE`` transaction; it commits whole or not at all. A
   transaction that has started always runs to its end (commit or rollback) before the
   connection is used again, even if the calling task is cancelled meanwhile: the
@@ -31,11 +34,13 @@ import os
 import sqlite3
 import stat
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, Self, TypeVar
+from typing import Any, Literal, Self, TypeVar, cast
+
+import aiosqlite
 
 from bot.storage.errors import (
     DatabaseBusy,
@@ -243,7 +248,7 @@ def require_current_schema(done: dict[int, str], needed: int) -> None:
 def _connect(
     path: Path, busy_timeout_ms: int, synchronous: str, migrate_schema: bool
 ) -> sqlite3.Connection:
-    """Open and prepare the connection (on the worker thread)."""
+    """Open and prepare the connection (run by aiosqlite on its thread)."""
     con = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     try:
         con.row_factory = sqlite3.Row
@@ -262,20 +267,81 @@ def _connect(
     return con
 
 
+class StoreConnection(aiosqlite.Connection):
+    """aiosqlite's connection with the two things the store needs beyond its statement
+    API, in one place (they use aiosqlite's queue and connection attribute, hence the
+    pinned aiosqlite version in pyproject.toml):
+
+    * :meth:`call`: run ``fn(sqlite3 connection)`` as ONE job on aiosqlite's thread - a
+      whole transaction in one hop, in order with every other call;
+    * :meth:`detach`: stop aiosqlite's thread WITHOUT closing the SQLite connection
+      (closing would checkpoint its write-ahead log into a file another program wrote);
+    * :meth:`stopped`: wait for the thread to end after a failed open.
+    """
+
+    async def call(self, fn: Callable[[Con], T]) -> T:
+        return cast(T, await self._execute(fn, self._conn))
+
+    def detach(self) -> Con:
+        raw, self._connection = self._conn, None
+        self.stop()  # finds no connection to close: only the thread ends
+        return raw
+
+    async def stopped(self) -> None:
+        """Wait until aiosqlite's thread has ended (after a failed open, where aiosqlite
+        stops it without waiting: the loop must outlive the thread's last answer)."""
+        await asyncio.to_thread(self._thread.join, 10)
+
+
+async def open_connection(
+    path: Path, busy_timeout_ms: int, synchronous: str, migrate_schema: bool
+) -> StoreConnection:
+    """Start aiosqlite's thread and open the prepared connection on it."""
+    connection = StoreConnection(
+        partial(_connect, path, busy_timeout_ms, synchronous, migrate_schema),
+        iter_chunk_size=64,
+    )
+    try:
+        await connection  # starts the thread and runs _connect there
+    except BaseException:
+        await connection.stopped()
+        raise
+    return connection
+
+
+async def run_to_end(future: asyncio.Future[T]) -> T:
+    """Await ``future`` (a call on the database's thread). If the awaiting task is
+    cancelled meanwhile, the call still runs to its end before the cancellation is
+    re-raised: the connection is never left inside a half-done transaction."""
+    cancelled = False
+    while True:
+        try:
+            result = await asyncio.shield(future)
+            break
+        except asyncio.CancelledError:
+            if not future.done():
+                cancelled = True
+                continue
+            raise
+    if cancelled:
+        raise asyncio.CancelledError()
+    return result
+
+
 class StoreBase:
-    """Connection, worker thread, transactions and file checks of a :class:`Store`."""
+    """Connection, transactions and file checks of a :class:`Store`."""
 
     def __init__(
         self,
-        con: sqlite3.Connection,
+        connection: StoreConnection | None,
         path: Path,
         *,
-        executor: ThreadPoolExecutor,
         defaults: GuildSettings,
         clock: Clock,
     ) -> None:
-        self._con = con
-        self._executor = executor
+        # aiosqlite's connection: every call runs on its thread, one after the other
+        # (None for the PostgreSQL store, which runs its own; see bot/storage/pg)
+        self._connection = connection
         self.path = path
         self.defaults = defaults
         self._clock = clock
@@ -284,7 +350,7 @@ class StoreBase:
         # write the path is checked to still name that file (see check_file).
         self._file_id = file_identity(path)
         # When the file's inode last changed (st_ctime_ns) as this store left it: read
-        # and recorded on the worker thread around every write transaction, so a change
+        # and recorded on the driver's thread around every write transaction, so a change
         # between two of this store's writes is another program writing the file in
         # place (``cp backup.sqlite3 pontoon.sqlite3`` while the bot runs). The kernel
         # sets ctime on every write and nobody can set it back.
@@ -325,21 +391,13 @@ class StoreBase:
             path.parent.mkdir(parents=True, exist_ok=True)
             if migrate_schema:
                 refuse_read_only(path)
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
-        loop = asyncio.get_running_loop()
         try:
-            con = await loop.run_in_executor(
-                executor, _connect, path, busy_timeout_ms, synchronous, migrate_schema
-            )
-        except BaseException as exc:
-            executor.shutdown(wait=False)
-            if isinstance(exc, sqlite3.Error):
-                raise opening_error(path, exc) from exc
-            raise
+            connection = await open_connection(path, busy_timeout_ms, synchronous, migrate_schema)
+        except sqlite3.Error as exc:
+            raise opening_error(path, exc) from exc
         return cls(
-            con,
+            connection,
             path,
-            executor=executor,
             defaults=defaults or GuildSettings(),
             clock=clock or utcnow,
         )
@@ -354,7 +412,7 @@ class StoreBase:
                 # exactly as the other program wrote it.
                 # Its write-ahead log and index are moved aside too, or the next opener
                 # would replay them over the new file.
-                _ABANDONED.append(self._con)
+                _ABANDONED.append(self.connection.detach())
                 for suffix in ("-wal", "-shm"):
                     journal = Path(f"{self.path}{suffix}")
                     with contextlib.suppress(FileNotFoundError):
@@ -367,8 +425,7 @@ class StoreBase:
                     self.path,
                 )
             else:
-                await self._call(lambda con: con.close())
-            self._executor.shutdown(wait=True)
+                await self.connection.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -383,6 +440,13 @@ class StoreBase:
 
     async def schema_version(self) -> int:
         return await self._read(lambda con: max(applied_versions(con), default=0))
+
+    @property
+    def connection(self) -> StoreConnection:
+        """The aiosqlite connection (SQLite stores only)."""
+        if self._connection is None:
+            raise TypeError(f"{type(self).__name__} has no SQLite connection")
+        return self._connection
 
     # ------------------------------------------------------------ the file itself
     def check_file(self) -> None:
@@ -426,24 +490,10 @@ class StoreBase:
 
     # ---------------------------------------------------------------- transactions
     async def _call(self, fn: Callable[[Con], T]) -> T:
-        """Run ``fn(connection)`` on the store's worker thread. If the caller is
+        """Run ``fn(connection)`` as one job on aiosqlite's thread. If the caller is
         cancelled meanwhile, the call still runs to its end before the cancellation is
         re-raised (the connection is never left inside a half-done transaction)."""
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, fn, self._con)
-        cancelled = False
-        while True:
-            try:
-                result = await asyncio.shield(future)
-                break
-            except asyncio.CancelledError:
-                if not future.done():
-                    cancelled = True
-                    continue
-                raise
-        if cancelled:
-            raise asyncio.CancelledError()
-        return result
+        return await run_to_end(asyncio.ensure_future(self.connection.call(fn)))
 
     async def _read(self, fn: Callable[[Con], T]) -> T:
         """A read (no transaction: each statement sees a consistent state)."""
@@ -457,7 +507,7 @@ class StoreBase:
         return await self._call(run)
 
     async def _write(self, fn: Callable[[Con], T], *, mode: str = "IMMEDIATE") -> T:
-        """Run ``fn`` in one transaction on the worker thread: COMMIT on success,
+        """Run ``fn`` in one transaction on the driver's thread: COMMIT on success,
         ROLLBACK on any error (translated and logged). ``mode="DEFERRED"``: a consistent
         multi-statement read."""
         if mode != "DEFERRED":
@@ -507,7 +557,7 @@ class StoreBase:
             raise
 
     def _written_elsewhere(self) -> bool:
-        """On the worker thread, before a write: did another program write the file
+        """On the driver's thread, before a write: did another program write the file
         since this store's last write? (See ``_changed_at``.)"""
         if self._changed_at is None:
             self._changed_at = file_changed_at(self.path)
@@ -517,7 +567,7 @@ class StoreBase:
 
     async def check_written_elsewhere(self) -> None:
         """For the periodic watch: raise :class:`DatabaseGone` if another program wrote
-        the database file in place (checked on the worker thread, between writes)."""
+        the database file in place (checked on the driver's thread, between writes)."""
         if self._file_id is None:
             return
         if await self._call(lambda con: self._written_elsewhere()):
@@ -529,7 +579,7 @@ class StoreBase:
 
 
 class _Overwritten(Exception):
-    """Raised on the worker thread: the file was written by another program."""
+    """Raised on the driver's thread: the file was written by another program."""
 
 
 # Connections of stores whose file was overwritten in place: kept so they are never
