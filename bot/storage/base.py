@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import resource
 import sqlite3
 import stat
 from collections.abc import Callable, Sequence
@@ -109,12 +110,39 @@ def from_iso(text: str) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def translate_error(exc: sqlite3.Error) -> Exception:
+def file_size_limit_reached(path: Path | None) -> str | None:
+    """When a write failed with an I/O error: is it the process's file size limit
+    (``ulimit -f``, EFBIG; SQLite only says SQLITE_IOERR_WRITE)? Then a short
+    description of it, else None. Within a megabyte of the limit counts (a write
+    failed because it would have crossed it)."""
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if limit == resource.RLIM_INFINITY or path is None or str(path) == ":memory:":
+        return None
+    for suffix in ("", "-wal", "-journal"):
+        with contextlib.suppress(OSError):
+            size = os.stat(f"{path}{suffix}").st_size
+            if size + 2**20 >= limit:
+                return (
+                    f"the file size limit (ulimit -f, {limit:,} bytes) is reached by "
+                    f"{path}{suffix} ({size:,} bytes)"
+                )
+    return None
+
+
+_IOERR_WRITE = (778, 1546, 3338)  # SQLITE_IOERR_WRITE, _TRUNCATE, _SHMSIZE
+
+
+def translate_error(exc: sqlite3.Error, path: Path | None = None) -> Exception:
     """The domain error for a database failure: busy, read-only, full and corrupt
     databases each get their own class (and message); other I/O trouble is
-    :class:`StorageUnavailable`. Anything else (a bug) is returned unchanged."""
+    :class:`StorageUnavailable`. Anything else (a bug) is returned unchanged. With the
+    database's ``path``, a write refused by the file size limit is a full disk too."""
     code = getattr(exc, "sqlite_errorcode", None)
     name = getattr(exc, "sqlite_errorname", None) or "?"
+    if code in _IOERR_WRITE:
+        limit = file_size_limit_reached(path)
+        if limit is not None:
+            return DatabaseFull(f"database {DatabaseFull.cause} ({name}, {limit}): {exc}")
     if isinstance(code, int):
         fault = _FAULTS.get(code & 0xFF)
         if fault is not None:
@@ -174,7 +202,7 @@ def refuse_read_only(path: Path) -> None:
 
 def opening_error(path: Path, exc: sqlite3.Error) -> Exception:
     """The error for a database that cannot be opened, naming the file and the fault."""
-    error = translate_error(exc)
+    error = translate_error(exc, path)
     if isinstance(error, StorageError):
         error.args = (f"cannot open {path}: {error.cause}: {exc}",)
     return error
@@ -502,7 +530,7 @@ class StoreBase:
             try:
                 return fn(con)
             except sqlite3.Error as exc:
-                raise translate_error(exc) from exc
+                raise translate_error(exc, self.path) from exc
 
         return await self._call(run)
 
@@ -525,7 +553,7 @@ class StoreBase:
             try:
                 con.execute(f"BEGIN {mode}")
             except sqlite3.Error as exc:
-                raise translate_error(exc) from exc
+                raise translate_error(exc, self.path) from exc
             try:
                 result = fn(con)
                 con.execute("COMMIT")
@@ -534,7 +562,7 @@ class StoreBase:
                     with contextlib.suppress(sqlite3.Error):
                         con.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.Error):
-                    raise translate_error(exc) from exc
+                    raise translate_error(exc, self.path) from exc
                 raise
             finally:
                 if writes:  # a commit may have checkpointed into the file

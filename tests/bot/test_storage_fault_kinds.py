@@ -150,3 +150,53 @@ async def test_read_only_database_refused_at_start(tmp_path: Path) -> None:
         assert audit_run.returncode == 0, audit_run.stdout + audit_run.stderr
     finally:
         os.chmod(db, 0o644)
+
+
+FILE_SIZE_LIMIT = """
+import asyncio, logging, os, resource, sys
+from bot.errors import friendly
+from bot.storage import Store, StorageError
+
+async def main(db: str) -> None:
+    store = await Store.open(db)
+    await store.ensure_member(1, 1)
+    sizes = [os.path.getsize(p) for p in (db, db + "-wal") if os.path.exists(p)]
+    limit = max(sizes) + 40_000
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+    try:
+        for user in range(2, 5000):  # each new member writes new pages into the log
+            await store.ensure_member(1, user)
+    except StorageError as exc:
+        print(type(exc).__name__)
+        print(friendly(exc))
+    else:
+        print("no error")
+    await store.close()
+
+logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+def test_a_file_size_limit_is_reported_as_a_full_disk(tmp_path: Path) -> None:
+    """``ulimit -f`` (EFBIG: SQLite says SQLITE_IOERR_WRITE) used to be "busy or
+    unavailable, try again"; it is named as a full disk, as SQLITE_FULL is."""
+    import subprocess
+    import sys
+
+    from tests.bot.cli_helpers import REPO
+
+    run = subprocess.run(
+        [sys.executable, "-c", FILE_SIZE_LIMIT, str(tmp_path / "limited.sqlite3")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+    )
+    out = run.stdout.splitlines()
+    assert run.returncode == 0 and len(out) == 2, run
+    kind, text = out
+    assert kind == "DatabaseFull", run
+    assert "disk is full" in text and "busy" not in text
+    assert "write refused (disk full)" in run.stderr and "file size limit" in run.stderr, run.stderr
