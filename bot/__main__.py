@@ -168,7 +168,7 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
     from bot.app import make_bot
     from bot.endpoints import configure_endpoints
     from bot.leases import hold_shard_leases
-    from bot.storage import DatabaseGone
+    from bot.storage import StorageUnavailable
 
     configure_endpoints(settings.discord_api_base, settings.discord_gateway_url)
     bot = make_bot(settings, store)
@@ -183,7 +183,7 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
         log.warning("stopping: %s", why)
         stopping.append(loop.create_task(bot.close()))
 
-    def on_fatal(exc: DatabaseGone) -> None:
+    def on_fatal(exc: StorageUnavailable) -> None:
         loop.call_soon(stop, EXIT_DATABASE, str(exc))
 
     store.on_fatal = on_fatal
@@ -233,9 +233,10 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
 async def watch_database(
     store: Store, lock: ProcessLock | None, stop: Callable[[int, str], None], every: float = 2.0
 ) -> None:
-    """Notice a deleted, replaced or overwritten database file even while nobody plays, and keep the
-    process lock's file in place (a deleted lock file is locked afresh)."""
-    from bot.storage import DatabaseGone
+    """Notice a database file deleted, replaced, overwritten or made read-only, or
+    SQLite's files beside it taken away, even while nobody plays, and keep the process
+    lock's file in place (a deleted lock file is locked afresh)."""
+    from bot.storage import StorageUnavailable
     from bot.storage.lock import DatabaseInUse
 
     while True:
@@ -245,8 +246,10 @@ async def watch_database(
             await store.check_written_elsewhere()
             if lock is not None:
                 lock.ensure()
-        except DatabaseGone:
-            return  # store.on_fatal stops the bot
+        except StorageUnavailable as exc:
+            if exc.fatal:
+                return  # store.on_fatal stops the bot
+            log.warning("cannot check the database file: %s", exc)
         except DatabaseInUse as exc:
             log.critical("the lock file was replaced and %s; stopping", exc)
             stop(EXIT_DATABASE, str(exc))

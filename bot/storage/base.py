@@ -48,6 +48,7 @@ from bot.storage.errors import (
     DatabaseCorrupt,
     DatabaseFull,
     DatabaseGone,
+    DatabaseMadeReadOnly,
     DatabaseReadOnly,
     InvalidAmount,
     SchemaError,
@@ -170,33 +171,65 @@ def file_identity(path: Path) -> tuple[int, int, int] | None:
     return st.st_dev, st.st_ino, st.st_size
 
 
-def file_changed_at(path: Path) -> int | None:
-    """The inode change time (ns) of the file at ``path``; None when there is none."""
+Stamp = tuple[int, int, int]  # (inode change time ns, modification time ns, size)
+
+
+def file_stamp(path: Path) -> Stamp | None:
+    """When the file at ``path`` last changed (inode change time and modification time,
+    ns) and its size; None when there is none."""
     if str(path) == ":memory:":
         return None
     try:
-        return os.stat(path).st_ctime_ns
+        st = os.stat(path)
     except FileNotFoundError:
         return None
+    return st.st_ctime_ns, st.st_mtime_ns, st.st_size
+
+
+# SQLite's files beside the database, which a running bot must keep: its write-ahead
+# log holds every commit not yet copied into the database file, and its shared-memory
+# index is how processes agree on that log. Deleting either while the bot runs leaves
+# the bot writing into a log nobody else can see (issue 17).
+SIDE_FILES = {"-wal": "write-ahead log", "-shm": "shared-memory index"}
+
+
+def side_identity(path: Path, suffix: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(f"{path}{suffix}")
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why the bot could not (or must not) write the database at ``path``: the file or
+    its folder without write permission - by mode bits too, which root would otherwise
+    ignore. None when it is writable (or missing)."""
+    try:
+        st: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and (not os.access(path, os.W_OK) or not st.st_mode & 0o222):
+        return f"the database file {path} is read-only (mode {stat.filemode(st.st_mode)})"
+    folder = path.parent
+    try:
+        folder_mode = os.stat(folder).st_mode
+    except FileNotFoundError:
+        return None
+    if not os.access(folder, os.W_OK | os.X_OK) or not folder_mode & 0o222:
+        return f"the database's folder {folder} is read-only (mode {stat.filemode(folder_mode)})"
+    return None
 
 
 def refuse_read_only(path: Path) -> None:
     """At open: refuse (:class:`DatabaseReadOnly`) a database the bot could not write -
     a file without write permission (even for root, who would otherwise ignore it) or a
     directory where SQLite cannot create its journal."""
-    try:
-        st: os.stat_result | None = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    if st is not None and (not os.access(path, os.W_OK) or not st.st_mode & 0o222):
+    why = read_only_reason(path)
+    if why is not None:
         raise DatabaseReadOnly(
-            f"the database file {path} is read-only (mode {stat.filemode(st.st_mode)}); "
-            "make it writable for the bot's user, or restore a writable copy"
-        )
-    folder = path.parent
-    if not os.access(folder, os.W_OK | os.X_OK) or not os.stat(folder).st_mode & 0o222:
-        raise DatabaseReadOnly(
-            f"the database's folder {folder} is read-only; SQLite needs to write its journal there"
+            f"{why}; make it writable for the bot's user (SQLite also writes its journal "
+            "files in that folder), or restore a writable copy"
         )
 
 
@@ -307,6 +340,12 @@ class StoreConnection(aiosqlite.Connection):
     * :meth:`stopped`: wait for the thread to end after a failed open.
     """
 
+    def __init__(self, connector: Callable[[], Con], iter_chunk_size: int) -> None:
+        super().__init__(connector, iter_chunk_size)
+        # A store left unclosed (a failed start, a test that failed) must not keep the
+        # process from exiting; what was committed is in the write-ahead log either way.
+        self._thread.daemon = True
+
     async def call(self, fn: Callable[[Con], T]) -> T:
         return cast(T, await self._execute(fn, self._conn))
 
@@ -374,20 +413,33 @@ class StoreBase:
         self.defaults = defaults
         self._clock = clock
         self._closed = False
-        # The database file this connection opened (device, inode, size): before every
-        # write the path is checked to still name that file (see check_file).
+        # The database file this connection opened (device, inode, size), its folder,
+        # and SQLite's files beside it: before every write the paths are checked to
+        # still name those files (see check_file).
         self._file_id = file_identity(path)
-        # When the file's inode last changed (st_ctime_ns) as this store left it: read
-        # and recorded on the driver's thread around every write transaction, so a change
-        # between two of this store's writes is another program writing the file in
-        # place (``cp backup.sqlite3 pontoon.sqlite3`` while the bot runs). The kernel
-        # sets ctime on every write and nobody can set it back.
-        self._changed_at = file_changed_at(path)
+        self._folder_id = None if self._file_id is None else file_identity(path.parent)
+        self._side_ids = {suffix: side_identity(path, suffix) for suffix in SIDE_FILES}
+        # Only a store that writes watches for a database made read-only (the audit may
+        # read one); set by open().
+        self.watch_writable = False
+        # When the file's inode last changed, its modification time and size, as this
+        # store left them: read and recorded on the driver's thread around every write
+        # transaction, so a change between two of this store's writes is another
+        # program writing the file in place (``cp backup.sqlite3 pontoon.sqlite3``
+        # while the bot runs). The kernel sets ctime on every write and nobody can set
+        # it back; a change of ctime alone (chmod, chown, a new hard link) is not a write.
+        self._stamp = file_stamp(path)
         self._overwritten = False
-        self._fatal: DatabaseGone | None = None
-        # Called once when the database file vanished or was replaced (the process
-        # should stop); the bot's runner sets it.
-        self.on_fatal: Callable[[DatabaseGone], None] | None = None
+        # This store's connection is left unclosed at close (see close())
+        self._abandon = False
+        # SQLite's side files were taken away: what this connection's log holds is
+        # written into the database file (once) before it stops
+        self._rescue = False
+        self._fatal: StorageUnavailable | None = None
+        # Called once when the database can no longer be written safely (its file
+        # vanished, was replaced or made read-only...: the process should stop); the
+        # bot's runner sets it.
+        self.on_fatal: Callable[[StorageUnavailable], None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
     @classmethod
@@ -423,37 +475,80 @@ class StoreBase:
             connection = await open_connection(path, busy_timeout_ms, synchronous, migrate_schema)
         except sqlite3.Error as exc:
             raise opening_error(path, exc) from exc
-        return cls(
+        store = cls(
             connection,
             path,
             defaults=defaults or GuildSettings(),
             clock=clock or utcnow,
         )
+        store.watch_writable = migrate_schema
+        return store
 
     async def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            if self._overwritten:
-                # Closing would checkpoint this connection's write-ahead log into the
-                # file another program wrote in place, mixing two databases' pages.
-                # Leave the connection unclosed (the process is stopping) and the file
-                # exactly as the other program wrote it.
-                # Its write-ahead log and index are moved aside too, or the next opener
-                # would replay them over the new file.
-                _ABANDONED.append(self.connection.detach())
-                for suffix in ("-wal", "-shm"):
-                    journal = Path(f"{self.path}{suffix}")
-                    with contextlib.suppress(FileNotFoundError):
-                        journal.rename(f"{journal}.overwritten")
-                log.critical(
-                    "the database file %s was overwritten in place; this process's "
-                    "write-ahead log is left unapplied (moved to %s-wal.overwritten) so "
-                    "the file stays as written",
-                    self.path,
-                    self.path,
-                )
-            else:
-                await self.connection.close()
+        if self._closed:
+            return
+        self._closed = True
+        if self._overwritten:
+            # Closing would checkpoint this connection's write-ahead log into the file
+            # another program wrote in place, mixing two databases' pages. Leave the
+            # connection unclosed (the process is stopping) and the file exactly as the
+            # other program wrote it. Its write-ahead log and index are moved aside
+            # too, or the next opener would replay them over the new file.
+            _ABANDONED.append(self.connection.detach())
+            moved = True
+            for suffix in SIDE_FILES:
+                journal = Path(f"{self.path}{suffix}")
+                try:
+                    journal.rename(f"{journal}.overwritten")
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:  # a read-only folder: the next start is refused
+                    moved = False
+                    log.critical("cannot move %s aside: %s", journal, exc)
+            log.critical(
+                "the database file %s was overwritten in place; this process's "
+                "write-ahead log is left unapplied%s so the file stays as written",
+                self.path,
+                f" (moved to {self.path}-wal.overwritten)" if moved else "",
+            )
+        elif self._abandon:
+            # Made read-only: nothing more is written, not even the checkpoint a close
+            # makes; the committed log stays beside the file for the next start.
+            _ABANDONED.append(self.connection.detach())
+            log.critical(
+                "the database %s was made read-only; the bot wrote nothing more (its "
+                "write-ahead log, every chip move committed, is replayed at the next start)",
+                self.path,
+            )
+        else:
+            await self.rescue_log()
+            await self.connection.close()
+
+    async def rescue_log(self) -> None:
+        """When SQLite's side files were taken away: copy this connection's write-ahead
+        log (every commit not yet in the database file, readable only through this
+        connection now) into the database file, once, so that it survives the stop."""
+        if not self._rescue:
+            return
+        self._rescue = False
+
+        def checkpoint(con: Con) -> tuple[int, int, int]:
+            busy, frames, copied = con.execute("PRAGMA wal_checkpoint(FULL)").fetchone()
+            return int(busy), int(frames), int(copied)
+
+        try:
+            busy, frames, copied = await self._call(checkpoint)
+        except sqlite3.Error as exc:
+            log.critical("could not copy the write-ahead log into %s: %s", self.path, exc)
+            return
+        log.critical(
+            "copied this process's write-ahead log into the database file %s "
+            "(%d of %d pages%s) so that no committed chip move is lost",
+            self.path,
+            copied,
+            frames,
+            ", the checkpoint was blocked by another connection" if busy else "",
+        )
 
     async def __aenter__(self) -> Self:
         return self
@@ -478,17 +573,40 @@ class StoreBase:
 
     # ------------------------------------------------------------ the file itself
     def check_file(self) -> None:
-        """Raise :class:`DatabaseGone` (and tell ``on_fatal`` once) when the database
-        path no longer names the file this store opened: deleted, replaced by another
-        file, or truncated to nothing. Every write checks this first; the bot also
+        """Raise a fatal error (and tell ``on_fatal`` once) when the database can no
+        longer be written safely: :class:`DatabaseGone` when the path no longer names
+        the file this store opened (deleted, replaced by another file, truncated to
+        nothing, its folder renamed) or SQLite's write-ahead log or shared-memory index
+        beside it was deleted or replaced; :class:`DatabaseMadeReadOnly` when the file
+        or its folder was made read-only. Every write checks this first; the bot also
         calls it periodically so an idle bot notices too."""
         if self._fatal is not None:
             raise self._fatal
         if self._file_id is None:
             return
+        fatal = self._gone() or self._made_read_only()
+        if fatal is None:
+            return
+        self._fatal = fatal
+        log.critical("%s", fatal)
+        if self.on_fatal is not None:
+            self.on_fatal(fatal)
+        raise fatal
+
+    def _gone(self) -> DatabaseGone | None:
+        assert self._file_id is not None
+        what = f"the database file {self.path}"
         now = file_identity(self.path)
         if now is None:
-            why = "was deleted"
+            folder = file_identity(self.path.parent)
+            if self._folder_id is not None and (
+                folder is None or folder[:2] != self._folder_id[:2]
+            ):
+                what = f"the database's folder {self.path.parent}"
+                why = "was renamed or deleted"
+                self._rescue = True  # the files moved with it; the log is still readable
+            else:
+                why = "was deleted"
         elif now[:2] != self._file_id[:2]:
             why = "was replaced by another file"
         elif now[2] == 0 and self._file_id[2] > 0:
@@ -496,15 +614,46 @@ class StoreBase:
         elif self._overwritten:
             why = "was overwritten in place by another program"
         else:
-            return
-        self._fatal = DatabaseGone(
-            f"the database file {self.path} {why} while the bot was running; "
+            lost = self._side_file_lost()
+            if lost is None:
+                return None
+            what, why = "", lost
+            self._rescue = True
+        return DatabaseGone(
+            f"{what}{' ' if what else ''}{why} while the bot was running; "
             "no more writes (they would be lost)"
         )
-        log.critical("%s", self._fatal)
-        if self.on_fatal is not None:
-            self.on_fatal(self._fatal)
-        raise self._fatal
+
+    def _side_file_lost(self) -> str | None:
+        """What happened to SQLite's files beside the database, if anything did."""
+        for suffix, name in SIDE_FILES.items():
+            side = f"{self.path}{suffix}"
+            seen = self._side_ids[suffix]
+            now = side_identity(self.path, suffix)
+            if seen is None:
+                self._side_ids[suffix] = now  # not there at open: created by SQLite since
+            elif now is None:
+                return f"the database's {name} {side} was deleted"
+            elif now != seen:
+                return f"the database's {name} {side} was replaced by another file"
+        journal = f"{self.path}-journal"
+        if os.path.lexists(journal):
+            return (
+                f"a rollback journal {journal} appeared beside the database (another "
+                "program is writing it outside WAL mode)"
+            )
+        return None
+
+    def _made_read_only(self) -> DatabaseMadeReadOnly | None:
+        if not self.watch_writable:
+            return None
+        why = read_only_reason(self.path)
+        if why is None:
+            return None
+        self._abandon = True
+        return DatabaseMadeReadOnly(
+            f"{why}: it was made read-only while the bot was running; no more writes"
+        )
 
     async def backup(self, dest: str | Path) -> Path:
         """Write a consistent copy of the database to ``dest`` (a file, or a folder for a
@@ -541,8 +690,9 @@ class StoreBase:
         if mode != "DEFERRED":
             try:
                 self.check_file()
-            except DatabaseGone as exc:
-                log.error("write refused (%s): %s", DatabaseGone.cause, exc)
+            except StorageUnavailable as exc:
+                log.error("write refused (%s): %s", exc.cause, exc)
+                await self.rescue_log()
                 raise
 
         writes = mode != "DEFERRED"
@@ -566,7 +716,7 @@ class StoreBase:
                 raise
             finally:
                 if writes:  # a commit may have checkpointed into the file
-                    self._changed_at = file_changed_at(self.path)
+                    self._stamp = file_stamp(self.path)
             return result
 
         try:
@@ -575,8 +725,8 @@ class StoreBase:
             self._overwritten = True
             try:
                 self.check_file()
-            except DatabaseGone as exc:
-                log.error("write refused (%s): %s", DatabaseGone.cause, exc)
+            except StorageUnavailable as exc:
+                log.error("write refused (%s): %s", exc.cause, exc)
                 raise
             raise AssertionError("unreachable") from None
         except StorageError as exc:
@@ -586,21 +736,34 @@ class StoreBase:
 
     def _written_elsewhere(self) -> bool:
         """On the driver's thread, before a write: did another program write the file
-        since this store's last write? (See ``_changed_at``.)"""
-        if self._changed_at is None:
-            self._changed_at = file_changed_at(self.path)
+        since this store's last write? (See ``_stamp``.) A change of the inode alone
+        (chmod, chown, a hard link: the same modification time and size) is not a
+        write; it is taken as the new stamp, and check_file judges the permissions."""
+        if self._stamp is None:
+            self._stamp = file_stamp(self.path)
             return False
-        now = file_changed_at(self.path)
-        return now is not None and now != self._changed_at
+        now = file_stamp(self.path)
+        if now is None or now[0] == self._stamp[0]:
+            return False
+        if now[1:] == self._stamp[1:]:
+            self._stamp = now
+            return False
+        return True
 
     async def check_written_elsewhere(self) -> None:
-        """For the periodic watch: raise :class:`DatabaseGone` if another program wrote
-        the database file in place (checked on the driver's thread, between writes)."""
+        """For the periodic watch: raise a fatal error (see check_file) if the database
+        can no longer be written safely, or if another program wrote the file in place
+        (checked on the driver's thread, between writes)."""
         if self._file_id is None:
             return
-        if await self._call(lambda con: self._written_elsewhere()):
-            self._overwritten = True
-        self.check_file()
+        try:
+            self.check_file()
+            if await self._call(lambda con: self._written_elsewhere()):
+                self._overwritten = True
+            self.check_file()
+        except StorageUnavailable:
+            await self.rescue_log()
+            raise
 
     def _now(self) -> str:
         return iso(self._clock())
