@@ -119,14 +119,15 @@ async def run(settings: Settings) -> int:
     import discord
 
     from bot.leases import ShardsTaken
-    from bot.storage.lock import DatabaseInUse, ProcessLock
+    from bot.storage import StorageError
+    from bot.storage.lock import ProcessLock
 
     url = settings.postgres_url()
     lock: ProcessLock | None = None
     if url is None:  # SQLite: one process per database file (PostgreSQL: shard leases)
         try:
             lock = ProcessLock.acquire(settings.database_path)
-        except DatabaseInUse as exc:
+        except StorageError as exc:  # in use by another bot, a read-only folder
             return fail(str(exc), EXIT_DATABASE)
     try:
         store = await open_database(settings)
@@ -388,7 +389,7 @@ async def restore(backup: Path, db: Path) -> int:
 
     try:
         lock = ProcessLock.acquire(db)
-    except DatabaseInUse as exc:
+    except (DatabaseInUse, StorageError) as exc:
         return fail(f"{exc}; restore refused", EXIT_DATABASE)
     with lock:
         ok, report = await audit_backup(backup)
