@@ -72,7 +72,31 @@ def load_settings() -> Settings | int:
 
 
 # ----------------------------------------------------------------------- run the bot
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# Stop signals received while the bot was starting, before its loop stops it itself:
+# the start-up goes on to its next step and stops there, cleanly.
+_stop_asked: list[str] = []
+
+
+def note_stop(signum: int, frame: object = None) -> None:
+    _stop_asked.append(signal.Signals(signum).name)
+
+
+def stopped_early() -> int:
+    """A stop signal arrived during the start-up: nothing to close but what the caller
+    closes; say so as a running bot would."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log.warning("stopping: %s received while starting", _stop_asked[0])
+    log.warning("stopped cleanly; every table is saved and reloads at the next start")
+    return 0
+
+
 def cmd_run(args: Sequence[str]) -> int:
+    # first of all, before the slow imports and settings: SIGINT and SIGTERM during the
+    # start-up are noted and end it cleanly at its next step (exit 0)
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, note_stop)
     if args:
         return fail(f"`python -m bot` takes no arguments, got {' '.join(args)!r}", EXIT_USAGE)
     settings = load_settings()
@@ -88,7 +112,16 @@ def cmd_run(args: Sequence[str]) -> int:
             "DISCORD_TOKEN (Discord Developer Portal -> your application -> Bot -> Reset Token).",
             EXIT_USAGE,
         )
+    if _stop_asked:
+        return stopped_early()
     return asyncio.run(run(settings))
+
+
+def note_stops_on(loop: asyncio.AbstractEventLoop) -> None:
+    """Until serve() handles them: stop signals are noted (the loop's own handlers, so
+    a signal wakes the loop at once)."""
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, note_stop, signum)
 
 
 async def open_database(settings: Settings) -> Store | str:
@@ -116,12 +149,24 @@ async def open_database(settings: Settings) -> Store | str:
 
 
 async def run(settings: Settings) -> int:
+    loop = asyncio.get_running_loop()
+    note_stops_on(loop)
+    try:
+        return await start(settings)
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+
+
+async def start(settings: Settings) -> int:
     import discord
 
     from bot.leases import ShardsTaken
     from bot.storage import StorageError
     from bot.storage.lock import ProcessLock
 
+    if _stop_asked:
+        return stopped_early()
     url = settings.postgres_url()
     lock: ProcessLock | None = None
     if url is None:  # SQLite: one process per database file (PostgreSQL: shard leases)
@@ -134,6 +179,8 @@ async def run(settings: Settings) -> int:
         if isinstance(store, str):
             return fail(store, EXIT_DATABASE)
         try:
+            if _stop_asked:
+                return stopped_early()
             return await serve(settings, store, lock)
         except ShardsTaken as exc:
             return fail(
@@ -188,8 +235,10 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
         loop.call_soon(stop, EXIT_DATABASE, str(exc))
 
     store.on_fatal = on_fatal
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stop, 0, f"{signal.Signals(signum).name} received")
+    if _stop_asked:  # a signal while the bot was being built
+        stop(0, f"{_stop_asked[0]} received while starting")
     helpers = [
         loop.create_task(watch_database(store, lock, stop), name="watch-database"),
         loop.create_task(backup_loop(settings, store), name="backups"),
@@ -224,8 +273,7 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
         for task in [*helpers, *stopping]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(signum)
+        note_stops_on(loop)  # a second signal while closing changes nothing
     if outcome["code"] == 0:
         log.info("stopped cleanly; every table is saved and reloads at the next start")
     return outcome["code"]
