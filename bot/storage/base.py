@@ -193,7 +193,7 @@ def file_stamp(path: Path) -> Stamp | None:
 SIDE_FILES = {"-wal": "write-ahead log", "-shm": "shared-memory index"}
 
 
-def side_identity(path: Path, suffix: str) -> tuple[int, int] | None:
+def side_identity(path: Path | str, suffix: str) -> tuple[int, int] | None:
     try:
         st = os.stat(f"{path}{suffix}")
     except FileNotFoundError:
@@ -201,22 +201,23 @@ def side_identity(path: Path, suffix: str) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
-def read_only_reason(path: Path) -> str | None:
+def read_only_reason(path: Path, st: os.stat_result | None = None) -> str | None:
     """Why the bot could not (or must not) write the database at ``path``: the file or
     its folder without write permission - by mode bits too, which root would otherwise
-    ignore. None when it is writable (or missing)."""
-    try:
-        st: os.stat_result | None = os.stat(path)
-    except FileNotFoundError:
-        st = None
-    if st is not None and (not os.access(path, os.W_OK) or not st.st_mode & 0o222):
+    ignore. None when it is writable (or missing). ``st``: the file's stat, if at hand."""
+    if st is None:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            st = None
+    if st is not None and (not st.st_mode & 0o222 or not os.access(path, os.W_OK)):
         return f"the database file {path} is read-only (mode {stat.filemode(st.st_mode)})"
     folder = path.parent
     try:
         folder_mode = os.stat(folder).st_mode
     except FileNotFoundError:
         return None
-    if not os.access(folder, os.W_OK | os.X_OK) or not folder_mode & 0o222:
+    if not folder_mode & 0o222 or not os.access(folder, os.W_OK | os.X_OK):
         return f"the database's folder {folder} is read-only (mode {stat.filemode(folder_mode)})"
     return None
 
@@ -416,6 +417,7 @@ class StoreBase:
         # The database file this connection opened (device, inode, size), its folder,
         # and SQLite's files beside it: before every write the paths are checked to
         # still name those files (see check_file).
+        self._path_str = str(path)
         self._file_id = file_identity(path)
         self._folder_id = None if self._file_id is None else file_identity(path.parent)
         self._side_ids = {suffix: side_identity(path, suffix) for suffix in SIDE_FILES}
@@ -584,7 +586,11 @@ class StoreBase:
             raise self._fatal
         if self._file_id is None:
             return
-        fatal = self._gone() or self._made_read_only()
+        try:
+            st: os.stat_result | None = os.stat(self._path_str)
+        except FileNotFoundError:
+            st = None
+        fatal = self._gone(st) or self._made_read_only(st)
         if fatal is None:
             return
         self._fatal = fatal
@@ -593,10 +599,10 @@ class StoreBase:
             self.on_fatal(fatal)
         raise fatal
 
-    def _gone(self) -> DatabaseGone | None:
+    def _gone(self, st: os.stat_result | None) -> DatabaseGone | None:
         assert self._file_id is not None
         what = f"the database file {self.path}"
-        now = file_identity(self.path)
+        now = None if st is None else (st.st_dev, st.st_ino, st.st_size)
         if now is None:
             folder = file_identity(self.path.parent)
             if self._folder_id is not None and (
@@ -627,16 +633,16 @@ class StoreBase:
     def _side_file_lost(self) -> str | None:
         """What happened to SQLite's files beside the database, if anything did."""
         for suffix, name in SIDE_FILES.items():
-            side = f"{self.path}{suffix}"
+            side = self._path_str + suffix
             seen = self._side_ids[suffix]
-            now = side_identity(self.path, suffix)
+            now = side_identity(self._path_str, suffix)
             if seen is None:
                 self._side_ids[suffix] = now  # not there at open: created by SQLite since
             elif now is None:
                 return f"the database's {name} {side} was deleted"
             elif now != seen:
                 return f"the database's {name} {side} was replaced by another file"
-        journal = f"{self.path}-journal"
+        journal = self._path_str + "-journal"
         if os.path.lexists(journal):
             return (
                 f"a rollback journal {journal} appeared beside the database (another "
@@ -644,10 +650,10 @@ class StoreBase:
             )
         return None
 
-    def _made_read_only(self) -> DatabaseMadeReadOnly | None:
+    def _made_read_only(self, st: os.stat_result | None) -> DatabaseMadeReadOnly | None:
         if not self.watch_writable:
             return None
-        why = read_only_reason(self.path)
+        why = read_only_reason(self.path, st)
         if why is None:
             return None
         self._abandon = True
