@@ -62,8 +62,8 @@ class ProcessLock:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        except (PermissionError, OSError) as exc:
-            if not isinstance(exc, PermissionError) and exc.errno != errno.EROFS:
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
                 raise
             raise DatabaseReadOnly(
                 f"cannot open the lock file {path}: the database's folder "
