@@ -330,8 +330,8 @@ def _connect(
 
 
 class StoreConnection(aiosqlite.Connection):
-    """aiosqlite's connection with what the store needs beyond its statement
-    API, in one place (it uses aiosqlite's queue, thread and connection attributes, hence the
+    """aiosqlite's connection with what the store needs beyond its statement API, in
+    one place (it uses aiosqlite's queue, thread and connection attributes, hence the
     pinned aiosqlite version in pyproject.toml):
 
     * :meth:`call`: run ``fn(sqlite3 connection)`` as ONE job on aiosqlite's thread - a
