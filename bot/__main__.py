@@ -90,7 +90,31 @@ def load_settings() -> Settings | int:
 
 
 # ----------------------------------------------------------------------- run the bot
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# Stop signals received while the bot was starting, before its loop stops it itself:
+# the start-up goes on to its next step and stops there, cleanly.
+_stop_asked: list[str] = []
+
+
+def note_stop(signum: int, frame: object = None) -> None:
+    _stop_asked.append(signal.Signals(signum).name)
+
+
+def stopped_early() -> int:
+    """A stop signal arrived during the start-up: nothing to close but what the caller
+    closes; say so as a running bot would."""
+    if not logging.getLogger().handlers:
+        logging.basicConfig(format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log.warning("stopping: %s received while starting", _stop_asked[0])
+    log.warning("stopped cleanly; every table is saved and reloads at the next start")
+    return 0
+
+
 def cmd_run(args: Sequence[str]) -> int:
+    # first of all, before the slow imports and settings: SIGINT and SIGTERM during the
+    # start-up are noted and end it cleanly at its next step (exit 0)
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, note_stop)
     if args:
         return fail(f"`python -m bot` takes no arguments, got {' '.join(args)!r}", EXIT_USAGE)
     settings = load_settings()
@@ -113,7 +137,16 @@ def cmd_run(args: Sequence[str]) -> int:
             "DISCORD_TOKEN (Discord Developer Portal -> your application -> Bot -> Reset Token).",
             EXIT_USAGE,
         )
+    if _stop_asked:
+        return stopped_early()
     return asyncio.run(run(settings))
+
+
+def note_stops_on(loop: asyncio.AbstractEventLoop) -> None:
+    """Until serve() handles them: stop signals are noted (the loop's own handlers, so
+    a signal wakes the loop at once)."""
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, note_stop, signum)
 
 
 async def open_database(settings: Settings) -> Store | str:
@@ -141,17 +174,30 @@ async def open_database(settings: Settings) -> Store | str:
 
 
 async def run(settings: Settings) -> int:
+    loop = asyncio.get_running_loop()
+    note_stops_on(loop)
+    try:
+        return await start(settings)
+    finally:
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+
+
+async def start(settings: Settings) -> int:
     import discord
 
     from bot.leases import ShardsTaken
-    from bot.storage.lock import DatabaseInUse, ProcessLock
+    from bot.storage import StorageError
+    from bot.storage.lock import ProcessLock
 
+    if _stop_asked:
+        return stopped_early()
     url = settings.postgres_url()
     lock: ProcessLock | None = None
     if url is None:  # SQLite: one process per database file (PostgreSQL: shard leases)
         try:
             lock = ProcessLock.acquire(settings.database_path)
-        except DatabaseInUse as exc:
+        except StorageError as exc:  # in use by another bot, a read-only folder
             return fail(str(exc), EXIT_DATABASE)
     try:
         store = await open_database(settings)
@@ -159,6 +205,8 @@ async def run(settings: Settings) -> int:
             return fail(store, EXIT_DATABASE)
         log.info("%s", storage_line(settings))
         try:
+            if _stop_asked:
+                return stopped_early()
             return await serve(settings, store, lock)
         except ShardsTaken as exc:
             return fail(
@@ -206,7 +254,7 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
     from bot.app import make_bot
     from bot.endpoints import configure_endpoints
     from bot.leases import hold_shard_leases
-    from bot.storage import DatabaseGone
+    from bot.storage import StorageUnavailable
 
     configure_endpoints(settings.discord_api_base, settings.discord_gateway_url)
     bot = make_bot(settings, store)
@@ -221,12 +269,14 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
         log.warning("stopping: %s", why)
         stopping.append(loop.create_task(bot.close()))
 
-    def on_fatal(exc: DatabaseGone) -> None:
+    def on_fatal(exc: StorageUnavailable) -> None:
         loop.call_soon(stop, EXIT_DATABASE, str(exc))
 
     store.on_fatal = on_fatal
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, stop, 0, f"{signal.Signals(signum).name} received")
+    if _stop_asked:  # a signal while the bot was being built
+        stop(0, f"{_stop_asked[0]} received while starting")
     helpers = [
         loop.create_task(watch_database(store, lock, stop), name="watch-database"),
         loop.create_task(backup_loop(settings, store), name="backups"),
@@ -262,8 +312,7 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
         for task in [*helpers, *stopping]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(signum)
+        note_stops_on(loop)  # a second signal while closing changes nothing
     if outcome["code"] == 0:
         log.info("stopped cleanly; every table is saved and reloads at the next start")
     return outcome["code"]
@@ -272,9 +321,10 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
 async def watch_database(
     store: Store, lock: ProcessLock | None, stop: Callable[[int, str], None], every: float = 2.0
 ) -> None:
-    """Notice a deleted, replaced or overwritten database file even while nobody plays, and keep the
-    process lock's file in place (a deleted lock file is locked afresh)."""
-    from bot.storage import DatabaseGone
+    """Notice a database file deleted, replaced, overwritten or made read-only, or
+    SQLite's files beside it taken away, even while nobody plays, and keep the process
+    lock's file in place (a deleted lock file is locked afresh)."""
+    from bot.storage import StorageUnavailable
     from bot.storage.lock import DatabaseInUse
 
     while True:
@@ -284,8 +334,10 @@ async def watch_database(
             await store.check_written_elsewhere()
             if lock is not None:
                 lock.ensure()
-        except DatabaseGone:
-            return  # store.on_fatal stops the bot
+        except StorageUnavailable as exc:
+            if exc.fatal:
+                return  # store.on_fatal stops the bot
+            log.warning("cannot check the database file: %s", exc)
         except DatabaseInUse as exc:
             log.critical("the lock file was replaced and %s; stopping", exc)
             stop(EXIT_DATABASE, str(exc))
@@ -447,7 +499,7 @@ async def restore(backup: Path, db: Path) -> int:
 
     try:
         lock = ProcessLock.acquire(db)
-    except DatabaseInUse as exc:
+    except (DatabaseInUse, StorageError) as exc:
         return fail(f"{exc}; restore refused", EXIT_DATABASE)
     with lock:
         ok, report = await audit_backup(backup)

@@ -91,6 +91,13 @@ class DatabaseGone(StorageUnavailable):
     )
 
 
+class DatabaseMadeReadOnly(DatabaseReadOnly):
+    """The database file or its folder was made read-only while the bot was running:
+    the bot writes nothing more (root could still write it) and stops."""
+
+    fatal = True
+
+
 class DatabaseRefused(StorageError):
     """At start: a database file the bot will not use as it is (missing or empty where
     the bot has run before, read-only...). The message says what to do."""

@@ -11,8 +11,10 @@ empty database on purpose. A 0-byte file is never taken for a database.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -64,13 +66,37 @@ def check_start(database: str | Path) -> None:
             "refusing to start on it. Run `python -m bot restore BACKUP_FILE`, or start "
             "over on purpose with `python -m bot init`"
         )
+    if size is not None and marker.exists() and has_no_tables(database):
+        raise DatabaseRefused(
+            f"the database {database} has no tables, but the bot has run on it before "
+            f"({marker} exists): its contents were lost (say, its -wal file deleted while "
+            "the bot ran); refusing to start a fresh, empty ledger. Run `python -m bot "
+            "restore BACKUP_FILE`, or start over on purpose with `python -m bot init`"
+        )
+
+
+def has_no_tables(database: Path) -> bool:
+    """True when ``database`` is an SQLite file whose schema is empty (read without
+    writing anything; a file SQLite cannot read is left to the store to name)."""
+    try:
+        con = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        return con.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+    except sqlite3.Error:
+        return False
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            con.close()
 
 
 def prepare_init(database: str | Path) -> None:
     """For ``python -m bot init``: refuse to wipe a database that holds data; clear a
-    missing or empty one (and its stale journal files) so it is created afresh."""
+    missing or empty one (0 bytes or no tables), and its stale journal files, so it is
+    created afresh."""
     database = Path(database)
-    if database.exists() and database.stat().st_size > 0:
+    if database.exists() and database.stat().st_size > 0 and not has_no_tables(database):
         raise DatabaseRefused(
             f"the database {database} already exists and is not empty; `init` only creates "
             "a new database. Move it away first if you really want to start over"

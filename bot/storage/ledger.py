@@ -7,8 +7,9 @@ RUN NEGATIVE (its balance is the house's net result). Every other account is kep
 by this code and by a CHECK constraint. Chips enter only by grants to members, so for
 each server the sum of all balances (house included) equals the sum of its grants.
 
-The ``*_tx`` functions run inside a write transaction on the store's worker thread; the
-:class:`LedgerStore` methods are the public, async face.
+The ``*_tx`` functions run inside a write transaction on the store's database thread
+(aiosqlite's; the PostgreSQL store's own); the :class:`LedgerStore` methods are the
+public, async face.
 """
 
 from __future__ import annotations

@@ -16,13 +16,14 @@ descriptor of the file drops this process's POSIX locks on it.)
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-from bot.storage.errors import StorageError
+from bot.storage.errors import DatabaseReadOnly, StorageError
 
 
 class DatabaseInUse(StorageError):
@@ -58,8 +59,17 @@ class ProcessLock:
         """Take the lock now or raise :class:`DatabaseInUse` (never waits)."""
         database = Path(database)
         path = lock_path(database)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            raise DatabaseReadOnly(
+                f"cannot open the lock file {path}: the database's folder "
+                f"{path.parent} is read-only ({exc.strerror}); make it writable for the "
+                "bot's user (SQLite also writes its journal files there)"
+            ) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

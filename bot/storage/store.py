@@ -2,7 +2,7 @@
 by concern:
 
 =============================  ====================================================
-``bot/storage/base.py``        the connection on its worker thread, transactions,
+``bot/storage/base.py``        the aiosqlite connection, transactions,
                                error translation, the checks on the database file
 ``bot/storage/ledger.py``      balances, members, grants, daily chips, chip moves
 ``bot/storage/tables.py``      table snapshots, closing, chips in play, action log

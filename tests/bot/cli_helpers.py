@@ -86,3 +86,55 @@ def process_holding_lock(db: Path) -> Iterator[subprocess.Popen[str]]:
     finally:
         holder.kill()
         holder.wait()
+
+
+def nobody_python() -> tuple[str, int, int, str] | str:
+    """(python, uid, gid, site-packages) to run the bot as the unprivileged user
+    'nobody' (root ignores file permissions, so a read-only folder can only be tried
+    without root), or the reason it cannot be done here."""
+    import pwd
+    import sysconfig
+
+    if os.geteuid() != 0:
+        return "needs root to switch to 'nobody'"
+    try:
+        who = pwd.getpwnam("nobody")
+    except KeyError:
+        return "no user 'nobody'"
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    python = f"/usr/bin/{version}"
+    if not os.access(python, os.X_OK):
+        return f"no {python} that 'nobody' can run (this one may be in a private folder)"
+    site = sysconfig.get_paths()["purelib"]
+    probe = subprocess.run(
+        [python, "-c", "import aiosqlite, pydantic, discord, bot.storage"],
+        env={"PYTHONPATH": f"{REPO}:{site}", "PATH": "/usr/bin:/bin"},
+        cwd="/",
+        user=who.pw_uid,
+        group=who.pw_gid,
+        extra_groups=[],
+        capture_output=True,
+        text=True,
+    )
+    if probe.returncode != 0:
+        return f"'nobody' cannot import the bot with {python}: {probe.stderr.strip()[-200:]}"
+    return python, who.pw_uid, who.pw_gid, site
+
+
+def run_bot_as_nobody(
+    args: list[str], db: Path, how: tuple[str, int, int, str], timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    python, uid, gid, site = how
+    env = bot_env(db)
+    env["PYTHONPATH"] = f"{REPO}:{site}"
+    return subprocess.run(
+        [python, "-m", "bot", *args],
+        env=env,
+        cwd=REPO,
+        user=uid,
+        group=gid,
+        extra_groups=[],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

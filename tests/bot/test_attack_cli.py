@@ -6,6 +6,7 @@ the fix that it names.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -229,3 +230,67 @@ def test_a_signal_during_the_login_stops_cleanly(
         proc.wait()
     assert "Traceback" not in rest and "error:" not in rest, rest
     assert "stopped cleanly" in rest, rest
+
+
+def open_files(pid: int) -> set[str]:
+    fds = Path(f"/proc/{pid}/fd")
+    found = set()
+    for fd in fds.iterdir() if fds.exists() else []:
+        try:
+            found.add(os.readlink(fd))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("signum", ["SIGTERM", "SIGINT"])
+def test_a_signal_early_in_the_start_up_stops_cleanly(tmp_path: Path, signum: str) -> None:
+    """SIGTERM in the first half second of start-up (before the bot's loop handled
+    signals) ended the process by the signal (status -15), with no "stopped cleanly".
+    Here the start-up is held where it opens the database (another connection holds
+    it exclusively, so the bot's first read waits), the signal arrives then, and the
+    start goes on only to stop: exit 0, "stopped cleanly", no traceback."""
+    import asyncio
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    from bot.storage import Store
+    from tests.bot.cli_helpers import REPO, bot_env
+
+    db = tmp_path / "bot.sqlite3"
+
+    async def make() -> None:
+        store = await Store.open(db)
+        await store.ensure_member(1, 1)
+        await store.close()
+
+    asyncio.run(make())
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("PRAGMA journal_mode = DELETE")
+    holder.execute("BEGIN EXCLUSIVE")  # the bot's first read waits for this
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        env=bot_env(db),
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while str(db) not in open_files(proc.pid):  # the start-up is at the database
+            assert proc.poll() is None and time.monotonic() < deadline, proc.poll()
+            time.sleep(0.01)
+        proc.send_signal(getattr(signal, signum))
+        holder.execute("ROLLBACK")
+        holder.close()
+        out, _ = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 0, out
+    assert "Traceback" not in out and "error:" not in out, out
+    assert "stopped cleanly" in out, out

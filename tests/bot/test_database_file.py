@@ -21,7 +21,7 @@ import pytest
 from bot.__main__ import backup_loop
 from bot.audit import audit
 from bot.settings import Settings
-from bot.storage import DatabaseGone, Store
+from bot.storage import DatabaseGone, StorageError, Store
 from bot.storage.files import marker_path
 from tests.bot.cli_helpers import one_error_line, process_holding_lock, run_bot
 
@@ -180,3 +180,113 @@ def test_unknown_command_is_an_error(tmp_path: Path) -> None:
     assert "unknown command" in run.stderr and "usage:" in run.stderr
     assert "Traceback" not in run.stderr
     assert not (tmp_path / "bot.sqlite3").exists()
+
+
+def members_in(db: Path) -> int:
+    """What the next start would find: the members in the file (a fresh connection)."""
+    con = sqlite3.connect(db)
+    try:
+        return int(con.execute("SELECT COUNT(*) FROM members").fetchone()[0])
+    finally:
+        con.close()
+
+
+LOSSES = {
+    # issue 17 item 1: SQLite's own files taken away under the running bot
+    "wal and shm deleted": ("-wal", "-shm"),
+    "wal deleted": ("-wal",),
+    "shm deleted": ("-shm",),
+    "wal replaced": ("-wal",),
+    "journal appeared": ("-journal",),
+    "folder renamed": (),
+}
+
+
+@pytest.mark.parametrize("noticed_by", ["write", "watch"])
+@pytest.mark.parametrize("how", list(LOSSES))
+async def test_sqlites_own_files_taken_away_stop_every_write(
+    tmp_path: Path, how: str, noticed_by: str
+) -> None:
+    """Deleting the -wal and -shm files while the bot ran lost the whole ledger: writes
+    went on "succeeding" into a log nobody else could see, a reader saw an empty
+    database and after a crash the file had no tables. Now the loss is noticed like a
+    deleted database (the write refused, ``on_fatal`` told once), and what this
+    process's log holds is written into the database file before it stops."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db = folder / "live.sqlite3"
+    store = await Store.open(db)
+    told: list[StorageError] = []
+    store.on_fatal = told.append
+    for uid in range(1, 30):
+        await store.ensure_member(G, uid)
+    if how == "folder renamed":
+        folder.rename(tmp_path / "moved")
+        db = tmp_path / "moved" / "live.sqlite3"
+    for suffix in LOSSES[how]:
+        side = Path(f"{db}{suffix}")
+        if how == "wal replaced":
+            side.unlink()
+            side.write_bytes(b"\0" * 4096)
+        elif how == "journal appeared":
+            side.write_bytes(b"\0" * 512)
+        else:
+            side.unlink()
+    if noticed_by == "watch":
+        with pytest.raises(DatabaseGone):
+            await store.check_written_elsewhere()
+    with pytest.raises(DatabaseGone) as info:
+        await store.ensure_member(G, 999)
+    text = str(info.value)
+    if how == "folder renamed":
+        assert "folder" in text and "renamed or deleted" in text, text
+    elif how == "journal appeared":
+        assert f"{db}-journal" in text and "appeared" in text, text
+    else:
+        assert f"{db}{LOSSES[how][0]}" in text, text
+        assert ("replaced" if how == "wal replaced" else "deleted") in text, text
+    assert len(told) == 1
+    with pytest.raises(DatabaseGone):
+        await store.ensure_member(G, 1000)
+    await store.close()
+    for suffix in ("-wal", "-shm", "-journal"):  # as an operator cleaning up would
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    assert members_in(db) == 29  # every member written before the loss is in the file
+
+
+async def test_own_checkpoints_and_readers_are_not_taken_for_a_loss(tmp_path: Path) -> None:
+    """The new checks never stop a healthy bot: checkpoints (the log restarts), a second
+    connection and backups."""
+    db = tmp_path / "bot.sqlite3"
+    store = await Store.open(db)
+    reader = await Store.open(db, migrate_schema=False)
+    await store._call(lambda con: con.execute("PRAGMA wal_autocheckpoint = 20"))
+    for uid in range(1, 1200):
+        await store.ensure_member(G, uid)
+        if uid % 400 == 0:
+            await store.backup(tmp_path / f"b{uid}.sqlite3")
+            assert await reader.member_balance(G, uid) == 1000
+            await store.check_written_elsewhere()
+    await reader.close()
+    await store.close()
+    assert members_in(db) == 1199
+
+
+def test_refuses_a_used_database_whose_schema_is_empty(tmp_path: Path) -> None:
+    """After the log was lost and the bot crashed, the file held no tables, and the next
+    start ran every migration again and handed out fresh starting chips. A database the
+    bot has run on whose schema is empty is refused like a 0-byte one."""
+    db = tmp_path / "bot.sqlite3"
+    con = sqlite3.connect(db)  # what was left: the WAL-mode header page, no tables
+    con.execute("PRAGMA journal_mode = WAL")
+    con.close()
+    assert db.stat().st_size > 0
+    marker_path(db).write_text("{}\n")
+    before = db.read_bytes()
+    run = run_bot([], db)
+    assert run.returncode == 3
+    line = one_error_line(run)
+    assert "no tables" in line and "python -m bot restore" in line, line
+    assert db.read_bytes() == before  # not migrated into a fresh ledger
+    made = run_bot(["init"], db)  # starting over on purpose is still possible
+    assert made.returncode == 0, made.stdout + made.stderr

@@ -107,6 +107,54 @@ async def test_database_deleted_while_running(
     assert "missing" in one_error_line(run)
 
 
+async def test_write_ahead_log_deleted_while_running(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Issue 17 item 1: ``rm db-wal db-shm`` while the bot runs used to lose the whole
+    ledger (the bot went on answering). Now it stops (exit 3), and what it had
+    committed is in the database file: the restart reloads the open table."""
+    db = tmp_path / "db.sqlite3"
+    bot = await start(start_bot_process, db)
+    t = Table(fake_discord, world)
+    await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})
+    await t.click(world.bob, "Join")
+    Path(f"{db}-wal").unlink()
+    Path(f"{db}-shm").unlink()
+    code = await asyncio.wait_for(bot.proc.wait(), 20)
+    out = bot.output()
+    assert code == 3, out
+    assert "Traceback" not in out, out
+    assert f"the database's write-ahead log {db}-wal was deleted" in out, out
+    assert len(open_tables(db)) == 1  # the table and its seat are in the file itself
+    again = await start(start_bot_process, db)
+    assert "reloaded 1 open table" in again.output()
+
+
+async def test_database_made_read_only_while_running(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Issue 17 item 2: ``chmod a-w`` on the database while the bot runs was reported
+    as a database replaced, then a PermissionError traceback. Now: named read-only,
+    exit 3, nothing written."""
+    import os
+
+    db = tmp_path / "db.sqlite3"
+    bot = await start(start_bot_process, db)
+    t = Table(fake_discord, world)
+    await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})
+    before = db.read_bytes()
+    os.chmod(db, 0o444)
+    try:
+        code = await asyncio.wait_for(bot.proc.wait(), 20)
+        out = bot.output()
+        assert code == 3, out
+        assert "Traceback" not in out, out
+        assert "read-only" in out and "overwritten" not in out and "replaced" not in out, out
+        assert db.read_bytes() == before
+    finally:
+        os.chmod(db, 0o644)
+
+
 @pytest.fixture
 async def refusing_discord() -> AsyncIterator[str]:
     """A Discord API that refuses every token (401 on /users/@me)."""

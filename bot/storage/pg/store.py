@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.base import Clock, Con, require_current_schema, utcnow
+from bot.storage.base import Clock, Con, require_current_schema, run_to_end, utcnow
 from bot.storage.errors import StorageError, StorageUnavailable
 from bot.storage.models import GuildSettings
 from bot.storage.pg.connection import PgConnection
@@ -115,13 +115,8 @@ class PgStore(Store):
         defaults: GuildSettings,
         clock: Clock,
     ) -> None:
-        super().__init__(
-            cast(sqlite3.Connection, con),
-            Path(redact(url)),
-            executor=executor,
-            defaults=defaults,
-            clock=clock,
-        )
+        super().__init__(None, Path(redact(url)), defaults=defaults, clock=clock)
+        self._executor = executor
         self._file_id = None  # no database file to watch
         self.url = url
         self.pg = con
@@ -166,8 +161,10 @@ class PgStore(Store):
                 pg.broken = True
                 raise
 
+        loop = asyncio.get_running_loop()
+        con = cast(sqlite3.Connection, pg)  # the transaction functions see a Con
         try:
-            return await super()._call(guarded)
+            return await run_to_end(loop.run_in_executor(self._executor, guarded, con))
         except _UNAVAILABLE as exc:
             raise StorageUnavailable(f"database unavailable: {exc}") from exc
 
@@ -199,8 +196,9 @@ class PgStore(Store):
 
     async def close(self) -> None:
         if not self._closed:
+            self._closed = True
             with contextlib.suppress(StorageError, *_UNAVAILABLE):
-                await super().close()
+                await self._call(lambda con: self.pg.close())
             self._executor.shutdown(wait=True)
 
 
