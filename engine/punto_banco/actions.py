@@ -9,9 +9,9 @@ now: the engine refuses a bet the bettor could not cover with it (None: not chec
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 from engine.punto_banco.bets import Settlement
 from engine.punto_banco.coup import Coup, Side
@@ -36,9 +36,9 @@ class Action:
     balance: int | None = None  # BET/REPEAT: the bettor's chips outside the table
 
 
-@dataclass(frozen=True, slots=True)
-class LegalAction:
-    """One thing an actor may do now; amount ranges inclusive (None: no amount)."""
+class LegalAction(NamedTuple):
+    """One thing an actor may do now; amount ranges inclusive (None: no amount). An
+    immutable record (a tuple underneath), read by attribute name."""
 
     kind: ActionKind
     side: Side | None = None
@@ -54,9 +54,9 @@ class EventKind(StrEnum):
     COUP = "coup"  # a coup was dealt and settled; side = the winner
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something that happened at the table (every Punto Banco event is public)."""
+class Event(NamedTuple):
+    """Something that happened at the table (every Punto Banco event is public). An
+    immutable record (a tuple underneath: cheap to build), read by attribute name."""
 
     kind: EventKind
     actor: str | None = None
@@ -78,13 +78,23 @@ class CoupResult:
         return self.settlement.transfers
 
 
-@dataclass(slots=True)
 class Outcome:
     """What one ``apply`` produced; ``coup`` is set by a DEAL."""
 
-    events: list[Event] = field(default_factory=list)
-    transfers: list[Transfer] = field(default_factory=list)
-    coup: CoupResult | None = None
+    __slots__ = ("coup", "events", "transfers")
+
+    def __init__(
+        self,
+        events: list[Event] | None = None,
+        transfers: list[Transfer] | None = None,
+        coup: CoupResult | None = None,
+    ) -> None:
+        self.events: list[Event] = [] if events is None else events
+        self.transfers: list[Transfer] = [] if transfers is None else transfers
+        self.coup = coup
+
+    def __repr__(self) -> str:
+        return f"Outcome(events={self.events!r}, transfers={self.transfers!r}, coup={self.coup!r})"
 
 
 __all__ = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_cards
 from engine.errors import ConfigError, RuleError
@@ -23,7 +23,7 @@ from engine.punto_banco.actions import (
     LegalAction,
     Outcome,
 )
-from engine.punto_banco.bets import Bet, amount_refusal, only_chips, place_transfers, settle
+from engine.punto_banco.bets import Bet, amount_refusal, only_chips, settle
 from engine.punto_banco.coup import Coup, Side, play_coup
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules
 from engine.records import ESCROW, Transfer
@@ -160,38 +160,23 @@ class PuntoBancoTable:
 
     def why_not(self, action: Action) -> RuleError | None:
         """The refusal :meth:`apply` would raise for ``action`` now, or None."""
-        check = _CHECKS.get(action.kind)
-        if check is None:
-            return RuleError(
-                "B-BET-1",
-                f"unknown action {action.kind!r}",
-                key="engine.unknown_action",
-                action=repr(action.kind),
-            )
-        return check(self, action)
+        found = _ACTIONS.get(action.kind)
+        if found is None:
+            return _unknown(action)
+        return found[0](self, action)
 
     def apply(self, action: Action, chance: Chance | None = None) -> Outcome:
         """Apply one action (``chance`` shuffles the shoe when a DEAL needs it).
         Raises RuleError and changes nothing when it is refused."""
-        refusal = self.why_not(action)
+        found = _ACTIONS.get(action.kind)
+        if found is None:
+            raise _unknown(action)
+        check, change = found
+        refusal = check(self, action)
         if refusal is not None:
             raise refusal
         out = Outcome()
-        kind = action.kind
-        if kind is ActionKind.BET:
-            assert action.side is not None and isinstance(action.amount, int)
-            self._set_bet(out, action.actor, Side(action.side), action.amount)
-        elif kind is ActionKind.WITHDRAW:
-            sides = [b.side for b in self.bets_of(action.actor)]
-            for side in sides if action.side is None else [Side(action.side)]:
-                self._take_back(out, action.actor, side)
-        elif kind is ActionKind.REPEAT:
-            for bet in self.last_bets_of(action.actor):
-                self._set_bet(out, action.actor, bet.side, bet.amount, repeated=True)
-        else:
-            if chance is None:
-                raise ConfigError("a deal needs a Chance to shuffle the shoe with")
-            self._deal(out, chance)
+        change(self, action, chance, out)
         self.version += 1
         return out
 
@@ -215,9 +200,10 @@ class PuntoBancoTable:
         side = _side(action.side)
         if side is None:
             return RuleError("B-BET-1", "a bet names punto, banco or egalite", key="engine.pb.side")
-        if _not_a_bettor(action.actor):
-            return _no_bettor(action.actor)
-        current = self._bets.get((action.actor, side), 0)
+        actor = action.actor
+        if not isinstance(actor, str) or not actor or actor[0] == "@":
+            return _no_bettor(actor)
+        current = self._bets.get((actor, side), 0)
         extra = None if action.balance is None else action.balance + current
         return amount_refusal(action.amount, self.rules, balance=extra)
 
@@ -270,20 +256,39 @@ class PuntoBancoTable:
         return None
 
     # ----------------------------------------------------------------- the changes
-    def _set_bet(
-        self, out: Outcome, bettor: str, side: Side, amount: int, *, repeated: bool = False
-    ) -> None:
+    def _bet(self, action: Action, chance: Chance | None, out: Outcome) -> None:
+        side = action.side
+        if type(side) is not Side:  # the check accepted it as a side's name
+            side = _side(side)
+        assert side is not None and isinstance(action.amount, int)
+        self._set_bet(out, action.actor, side, action.amount, _BET)
+
+    def _withdraw(self, action: Action, chance: Chance | None, out: Outcome) -> None:
+        side = _side(action.side)
+        sides = [b.side for b in self.bets_of(action.actor)] if side is None else [side]
+        for each in sides:
+            self._take_back(out, action.actor, each)
+
+    def _repeat(self, action: Action, chance: Chance | None, out: Outcome) -> None:
+        for bet in self.last_bets_of(action.actor):
+            self._set_bet(out, action.actor, bet.side, bet.amount, _REPEATED)
+
+    def _deal_coup(self, action: Action, chance: Chance | None, out: Outcome) -> None:
+        if chance is None:
+            raise ConfigError("a deal needs a Chance to shuffle the shoe with")
+        self._deal(out, chance)
+
+    def _set_bet(self, out: Outcome, bettor: str, side: Side, amount: int, kind: EventKind) -> None:
         """Put ``amount`` on ``side``, or raise/lower the bet on that side to it."""
         current = self._bets.get((bettor, side), 0)
         diff = amount - current
         self._bets[(bettor, side)] = amount
         if current == 0:
-            out.transfers.extend(place_transfers(Bet(bettor, side, amount)))
+            out.transfers.append(Transfer(bettor, ESCROW, amount, f"{side.value} bet"))
         elif diff > 0:
             out.transfers.append(Transfer(bettor, ESCROW, diff, f"{side.value} bet raised"))
         elif diff < 0:
             out.transfers.append(Transfer(ESCROW, bettor, -diff, f"{side.value} bet lowered"))
-        kind = EventKind.REPEATED if repeated else EventKind.BET
         out.events.append(Event(kind, bettor, side, amount))
 
     def _take_back(self, out: Outcome, bettor: str, side: Side) -> None:
@@ -304,8 +309,8 @@ class PuntoBancoTable:
         out.coup = CoupResult(self.coup_no, shuffled, coup, settlement)
         out.transfers.extend(settlement.transfers)
         if shuffled:
-            out.events.append(Event(EventKind.SHUFFLED))
-        out.events.append(Event(EventKind.COUP, CROUPIER, coup.winner))
+            out.events.append(Event(_SHUFFLED))
+        out.events.append(Event(_COUP, CROUPIER, coup.winner))
 
     # ----------------------------------------------------------------- the older calls
     # One-line shorthands for ``apply`` kept for callers (and tests) written before the
@@ -381,18 +386,31 @@ def _side(side: object) -> Side | None:
         return None
 
 
-def _not_a_bettor(actor: object) -> bool:
-    return not isinstance(actor, str) or not actor or actor.startswith("@")
-
-
 def _no_bettor(actor: object) -> RuleError:
     return RuleError("B-BET-1", f"{actor!r} cannot bet at this table", key="err.rule.generic")
 
 
-# The one refusal function of each action kind: ``why_not`` and ``apply`` both use it.
-_CHECKS: dict[ActionKind, Callable[[PuntoBancoTable, Action], RuleError | None]] = {
-    ActionKind.BET: PuntoBancoTable._bet_refusal,
-    ActionKind.WITHDRAW: PuntoBancoTable._withdraw_refusal,
-    ActionKind.REPEAT: PuntoBancoTable._repeat_refusal,
-    ActionKind.DEAL: PuntoBancoTable._deal_refusal,
+def _unknown(action: Action) -> RuleError:
+    return RuleError(
+        "B-BET-1",
+        f"unknown action {action.kind!r}",
+        key="engine.unknown_action",
+        action=repr(action.kind),
+    )
+
+
+_BET: Final = EventKind.BET
+_REPEATED: Final = EventKind.REPEATED
+_SHUFFLED: Final = EventKind.SHUFFLED
+_COUP: Final = EventKind.COUP
+
+Check = Callable[[PuntoBancoTable, Action], RuleError | None]
+Change = Callable[[PuntoBancoTable, Action, Chance | None, Outcome], None]
+
+# Each action kind: its one check (``why_not``) and the change ``apply`` makes after it.
+_ACTIONS: dict[ActionKind, tuple[Check, Change]] = {
+    ActionKind.BET: (PuntoBancoTable._bet_refusal, PuntoBancoTable._bet),
+    ActionKind.WITHDRAW: (PuntoBancoTable._withdraw_refusal, PuntoBancoTable._withdraw),
+    ActionKind.REPEAT: (PuntoBancoTable._repeat_refusal, PuntoBancoTable._repeat),
+    ActionKind.DEAL: (PuntoBancoTable._deal_refusal, PuntoBancoTable._deal_coup),
 }
