@@ -199,7 +199,7 @@ class PuntoBancoTable:
     def _bet_refusal(self, action: Action) -> RuleError | None:
         side = _side(action.side)
         if side is None:
-            return RuleError("B-BET-1", "a bet names punto, banco or egalite", key="engine.pb.side")
+            return RuleError("B-BET-1", "Bet on punto, banco or egalite.", key="err.pb.side")
         actor = action.actor
         if not isinstance(actor, str) or not actor or actor[0] == "@":
             return _no_bettor(actor)
@@ -218,7 +218,7 @@ class PuntoBancoTable:
             return None
         side = _side(action.side)
         if side is None:
-            return RuleError("B-BET-1", "a bet names punto, banco or egalite", key="engine.pb.side")
+            return RuleError("B-BET-1", "Bet on punto, banco or egalite.", key="err.pb.side")
         if (action.actor, side) not in self._bets:
             return RuleError(
                 "B-BET-1",
