@@ -15,34 +15,33 @@ from discord.ext import commands
 from bot.errors import friendly
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import Languages
-from bot.service import LiveTable, TableService, Timers
+from bot.pontoon import OpenPontoonTable, PontoonService, Timers
 from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
-from bot.ui.common import GameBot
-from bot.ui.pontoon.controls import TableButton
-from bot.ui.pontoon.presenter import DiscordPresenter
-from bot.ui.translator import CatalogTranslator
+from bot.translator import CatalogTranslator
+from cogs.common import GameBot
+from cogs.pontoon.controls import PontoonButton
+from cogs.pontoon.presenter import PontoonDiscordPresenter
 from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS: Sequence[str] = (
     "cogs.pontoon",
-    "cogs.bank",
+    "cogs.punto_banco",
     "cogs.chips",
-    "cogs.baccarat",
     "cogs.language",
 )
 
 
-class PontoonBot(GameBot):
+class CardBot(GameBot):
     """discord.py bot holding the store, the table service and the presenter.
 
     ``make_bot`` picks this plain, single-connection bot or, when SHARD_COUNT is set,
-    :class:`ShardedPontoonBot`."""
+    :class:`ShardedGameBot`."""
 
-    presenter: DiscordPresenter
+    presenter: PontoonDiscordPresenter
 
     def __init__(self, settings: Settings, store: Store, **client_options: Any) -> None:
         intents = discord.Intents.default()
@@ -58,8 +57,8 @@ class PontoonBot(GameBot):
         self.store = store
         self.shard_plan = ShardPlan.from_settings(settings)
         self.languages = Languages(store, self._guild_preferred_locale)
-        self.presenter = DiscordPresenter(self)
-        self.service = TableService(
+        self.presenter = PontoonDiscordPresenter(self)
+        self.pontoon = PontoonService(
             store,
             timers=Timers(
                 bet_seconds=settings.bet_timer_seconds,
@@ -75,7 +74,7 @@ class PontoonBot(GameBot):
             owns_guild=self.shard_plan.owns,
         )
         self._refreshed = False
-        self._reloaded_tables: list[LiveTable] = []
+        self._reloaded_tables: list[OpenPontoonTable] = []
 
     def _guild_preferred_locale(self, guild_id: int) -> object:
         guild = self.get_guild(guild_id)
@@ -87,14 +86,14 @@ class PontoonBot(GameBot):
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
         await self.languages.load()
-        self.add_dynamic_items(TableButton)
+        self.add_dynamic_items(PontoonButton)
         for ext in EXTENSIONS:
             try:
                 await self.load_extension(ext)
             except commands.ExtensionNotFound:
                 log.info("extension %s not present", ext)
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
-        loaded = await self.service.load()
+        loaded = await self.pontoon.load()
         # after a restart these messages may be stale; a table opened since is not
         self._reloaded_tables = loaded
         log.info("reloaded %d open table(s)", len(loaded))
@@ -117,7 +116,7 @@ class PontoonBot(GameBot):
             self._refreshed = True
             # only a message that may be stale is redrawn, paced, through the writer
             reloaded, self._reloaded_tables = self._reloaded_tables, []
-            still_open = [live for live in reloaded if live.table_id in self.service.tables]
+            still_open = [live for live in reloaded if live.table_id in self.pontoon.tables]
             await self.presenter.redraw_stale(still_open)
 
     async def on_tree_error(
@@ -145,18 +144,18 @@ class PontoonBot(GameBot):
             pass
 
     async def close(self) -> None:
-        await self.service.shutdown()
+        await self.pontoon.shutdown()
         await super().close()
 
 
-class ShardedPontoonBot(PontoonBot, commands.AutoShardedBot):
+class ShardedGameBot(CardBot, commands.AutoShardedBot):
     """The same bot over discord.py's AutoShardedBot: one gateway connection per shard
     id of this process (SHARD_IDS, or all of SHARD_COUNT)."""
 
 
-def make_bot(settings: Settings, store: Store) -> PontoonBot:
+def make_bot(settings: Settings, store: Store) -> CardBot:
     """The bot for these settings: sharded when SHARD_COUNT is set, plain otherwise."""
     if not settings.sharded:
-        return PontoonBot(settings, store)
+        return CardBot(settings, store)
     plan = ShardPlan.from_settings(settings)
-    return ShardedPontoonBot(settings, store, shard_count=plan.count, shard_ids=list(plan.ids))
+    return ShardedGameBot(settings, store, shard_count=plan.count, shard_ids=list(plan.ids))

@@ -1,8 +1,8 @@
 """The table host: what every game's service needs around its tables, written once.
 
 No discord imports here. :class:`TableHost` holds the open tables of one game in this
-process and gives the game's service (``bot.service.TableService`` for Pontoon,
-``bot.baccarat.BaccaratService`` for Punto Banco):
+process and gives the game's service (``bot.pontoon.PontoonService`` for Pontoon,
+``bot.punto_banco.PuntoBancoService`` for Punto Banco):
 
 * the registry: tables by id and by channel, ``get`` / ``in_channel`` with the game's
   "that table is closed" / "no table here" messages, one asyncio.Lock per table;

@@ -14,7 +14,7 @@ from bot.errors import ServiceError, friendly
 from bot.i18n import DEFAULT_LOCALE, Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
 from bot.storage import member_account
-from bot.ui.common import GameBot, can_manage_guild, reply
+from cogs.common import GameBot, can_manage_guild, reply
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
@@ -40,7 +40,7 @@ class Chips(commands.Cog):
             if who.bot:
                 raise ServiceError("Bots do not hold chips.", key="chips.bots")
             chips = await self.bot.store.ensure_member(guild_id, who.id)
-            live = self.bot.service.table_of_member(guild_id, who.id)
+            live = self.bot.pontoon.table_of_member(guild_id, who.id)
             key = "chips.balance." + ("self" if who.id == interaction.user.id else "other")
             params: dict[str, object] = {"chips": chips, "name": who.display_name}
             if live is not None:

@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly
 from bot.i18n import LOCALE_NAMES, LOCALES, t
 from bot.i18n.languages import Languages, locale_of
-from bot.ui.common import GameBot, can_manage_guild, reply
+from cogs.common import GameBot, can_manage_guild, reply
 
 Interaction = discord.Interaction[discord.Client]
 AUTO = "auto"

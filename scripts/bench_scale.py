@@ -47,7 +47,7 @@ if str(REPO_ROOT) not in sys.path:
 
 import asyncpg  # noqa: E402
 
-from bot.service import TableService  # noqa: E402
+from bot.pontoon import PontoonService  # noqa: E402
 from bot.storage import Store  # noqa: E402
 from bot.storage.pg import PgStore  # noqa: E402
 from engine.pontoon import PontoonRules  # noqa: E402
@@ -267,7 +267,7 @@ async def clicks_per_second(
 
 # --------------------------------------------------------- 2. storage cost of one click
 async def storage_cost(store: Store, ops: int) -> dict[str, Any]:
-    service = TableService(store)
+    service = PontoonService(store)
     live = await service.open_table(1 << 22, 10, 1, PontoonRules(min_bet=1))
     for user in range(100, 104):  # a few seated members make the snapshot realistic
         await service.act(live.table_id, user, ActionKind.JOIN)

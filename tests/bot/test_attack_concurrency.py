@@ -19,7 +19,7 @@ import pytest
 
 from bot.audit import audit
 from bot.errors import friendly
-from bot.service import LiveTable, TableService
+from bot.pontoon import OpenPontoonTable, PontoonService
 from bot.storage import Store, escrow_account
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase
@@ -31,7 +31,7 @@ HOSTS = (100, 200, 300)
 SELLER_SIDE, OTHER, ROAMER, PB_HOST = 400, 500, 600, 700
 
 
-async def play_round_out(svc: TableService, live: LiveTable, bet: int = 2) -> None:
+async def play_round_out(svc: PontoonService, live: OpenPontoonTable, bet: int = 2) -> None:
     """Deal and play one round to its end (bets, then each seat's timeout move)."""
     await svc.deal(live.table_id, int(live.engine.banker or live.engine.seats[0]))
     for _ in range(200):

@@ -14,7 +14,7 @@ import pytest
 
 from bot.audit import audit
 from bot.errors import ServiceError
-from bot.service import TableService, Timers
+from bot.pontoon import PontoonService, Timers
 from bot.storage import Store, escrow_account
 from bot.storage.accounts import house_account, kitty_account
 from engine.cards import RandomChance
@@ -46,7 +46,7 @@ async def test_two_packs_most_seats_random_moves_never_lose_a_chip(
 ) -> None:
     rng = random.Random(seed)
     store = await Store.open(tmp_path / "packs.sqlite3")
-    svc = TableService(
+    svc = PontoonService(
         store, chance=RandomChance(random.Random(seed)), timers=Timers(600, 600, 600)
     )
     try:

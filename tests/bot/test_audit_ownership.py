@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 
 from bot.audit import audit
-from bot.baccarat import BaccaratService, BaccaratTimers
-from bot.service import LiveTable, TableService, Timers
+from bot.pontoon import OpenPontoonTable, PontoonService, Timers
+from bot.punto_banco import PuntoBancoService, PuntoBancoTimers
 from bot.storage import Store, escrow_account, member_account
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
@@ -62,12 +62,12 @@ async def last_transfer(store: Store, where: str, params: tuple[object, ...]) ->
     return int(found[0][0])
 
 
-def dealer(live: LiveTable) -> int:
+def dealer(live: OpenPontoonTable) -> int:
     banker = live.engine.banker
     return int(banker) if banker is not None and banker.isdigit() else ANN
 
 
-async def play_a_round(svc: TableService, live: LiveTable) -> None:
+async def play_a_round(svc: PontoonService, live: OpenPontoonTable) -> None:
     await svc.deal(live.table_id, dealer(live))
     for _ in range(200):
         eng = live.engine
@@ -85,8 +85,8 @@ async def play_a_round(svc: TableService, live: LiveTable) -> None:
     raise AssertionError("the round did not finish")
 
 
-async def seated_table(store: Store) -> tuple[TableService, LiveTable]:
-    svc = TableService(store, chance=RandomChance(random.Random(4)), timers=Timers(600, 600, 600))
+async def seated_table(store: Store) -> tuple[PontoonService, OpenPontoonTable]:
+    svc = PontoonService(store, chance=RandomChance(random.Random(4)), timers=Timers(600, 600, 600))
     live = await svc.open_table(G, 10, ANN, PontoonRules())
     for uid in (BOB, CAT):
         await svc.act(live.table_id, uid, ActionKind.JOIN)
@@ -125,10 +125,10 @@ async def test_stake_recorded_as_another_members_fails_the_audit(store: Store) -
 
 
 async def test_punto_banco_bet_owned_by_someone_else_fails_the_audit(store: Store) -> None:
-    svc = BaccaratService(
+    svc = PuntoBancoService(
         store,
         chance=RandomChance(random.Random(1)),
-        timers=BaccaratTimers(betting_seconds=600),
+        timers=PuntoBancoTimers(betting_seconds=600),
         run_timers=False,
     )
     live = await svc.open_table(G, 20, ANN, PuntoBancoRules())

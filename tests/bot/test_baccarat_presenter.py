@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.baccarat import BaccaratService, BaccaratTable
+from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService
 from bot.storage import GuildSettings, Store
-from bot.ui.baccarat.controls import BUTTON_ID, BaccaratButton, betting_view
-from bot.ui.baccarat.presenter import DiscordBaccaratPresenter, betting_embed, summary_embed
-from bot.ui.baccarat.text import banco_note, deal_text, odds_text
+from cogs.punto_banco.controls import BUTTON_ID, PuntoBancoButton, betting_view
+from cogs.punto_banco.presenter import PuntoBancoPresenter, betting_embed, summary_embed
+from cogs.punto_banco.text import banco_note, deal_text, odds_text
 from engine.cards import RandomChance, parse_cards
 from engine.punto_banco import (
     Bet,
@@ -27,8 +27,8 @@ from engine.punto_banco import (
 )
 
 
-def table(rules: PuntoBancoRules | None = None) -> BaccaratTable:
-    return BaccaratTable(
+def table(rules: PuntoBancoRules | None = None) -> OpenPuntoBancoTable:
+    return OpenPuntoBancoTable(
         table_id="abc123",
         guild_id=1,
         channel_id=2,
@@ -131,7 +131,7 @@ def test_betting_message_shows_bets_deadline_and_buttons() -> None:
     assert ids[:3] == ["pb:abc123:punto:1", "pb:abc123:banco:1", "pb:abc123:egalite:1"]
     assert all(BUTTON_ID.fullmatch(str(i)) for i in ids)
     closed = betting_view(live, closed=True, round_no=1)
-    buttons = [c.item for c in closed.children if isinstance(c, BaccaratButton)]
+    buttons = [c.item for c in closed.children if isinstance(c, PuntoBancoButton)]
     assert [b.label for b in buttons if not b.disabled] == ["Odds"]
 
 
@@ -204,10 +204,10 @@ async def test_presenter_deals_card_by_card_and_reposts_a_missed_result(
     tmp_path: Path,
 ) -> None:
     bot = StubBot()
-    presenter = DiscordBaccaratPresenter(bot, card_delay=0.001)  # type: ignore[arg-type]
+    presenter = PuntoBancoPresenter(bot, card_delay=0.001)  # type: ignore[arg-type]
     store = await Store.open(tmp_path / "p.sqlite3", defaults=GuildSettings(starting_chips=100))
     try:
-        service = BaccaratService(
+        service = PuntoBancoService(
             store, chance=RandomChance(random.Random(0)), presenter=presenter, run_timers=False
         )
         presenter.service = service

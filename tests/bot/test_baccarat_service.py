@@ -1,4 +1,4 @@
-"""BaccaratService with a real Store on tmp_path and seeded shuffles (rules: B-...).
+"""PuntoBancoService with a real Store on tmp_path and seeded shuffles (rules: B-...).
 
 Seeds (1 pack, seed tableau, first coup of a fresh shoe): 0 -> Banco wins, 3 -> Punto
 wins, 18 -> Egalité. Each test asserts the winner, so a changed engine fails loudly.
@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 
 from bot.audit import audit
-from bot.baccarat import (
+from bot.errors import BusyElsewhere, ServiceError, TableExists
+from bot.punto_banco import (
     GAME_BACCARAT,
-    BaccaratService,
-    BaccaratTable,
-    BaccaratTimers,
+    OpenPuntoBancoTable,
     Phase,
+    PuntoBancoService,
+    PuntoBancoTimers,
     WindowClosed,
 )
-from bot.errors import BusyElsewhere, ServiceError, TableExists
 from bot.storage import (
     GuildSettings,
     StorageUnavailable,
@@ -54,27 +54,27 @@ class Recorder:
         self.dealt = asyncio.Event()
         self.results: list[tuple[CoupResult, dict[str, int]]] = []
 
-    async def table_opened(self, live: BaccaratTable) -> None:
+    async def table_opened(self, live: OpenPuntoBancoTable) -> None:
         self.calls.append(("opened", live.table_id))
 
-    async def bets_changed(self, live: BaccaratTable) -> None:
+    async def bets_changed(self, live: OpenPuntoBancoTable) -> None:
         self.calls.append(("bets", [b.to_json() for b in live.engine.bets]))
 
-    async def window_extended(self, live: BaccaratTable) -> None:
+    async def window_extended(self, live: OpenPuntoBancoTable) -> None:
         self.calls.append(("extended", live.empty_windows))
 
     async def coup_dealt(
-        self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
+        self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
     ) -> None:
         self.calls.append(("dealt", result.coup_no))
         self.results.append((result, balances))
         self.dealt.set()
 
-    async def betting_opened(self, live: BaccaratTable) -> None:
+    async def betting_opened(self, live: OpenPuntoBancoTable) -> None:
         self.calls.append(("betting", live.round))
 
     async def table_closed(
-        self, live: BaccaratTable, reason: str, refunds: Sequence[Transfer]
+        self, live: OpenPuntoBancoTable, reason: str, refunds: Sequence[Transfer]
     ) -> None:
         self.calls.append(("closed", reason, [(t.dst, t.amount) for t in refunds]))
 
@@ -91,8 +91,8 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 def make_service(
     store: Store, seed: int, presenter: Recorder | None = None, **kw: Any
-) -> BaccaratService:
-    return BaccaratService(
+) -> PuntoBancoService:
+    return PuntoBancoService(
         store,
         chance=RandomChance(random.Random(seed)),
         presenter=presenter or Recorder(),
@@ -102,8 +102,8 @@ def make_service(
 
 
 async def open_table(
-    service: BaccaratService, rules: PuntoBancoRules | None = None, channel: int = CH
-) -> BaccaratTable:
+    service: PuntoBancoService, rules: PuntoBancoRules | None = None, channel: int = CH
+) -> OpenPuntoBancoTable:
     return await service.open_table(
         G, channel, ALICE, rules or PuntoBancoRules(max_bet=1000), opener_name="alice"
     )
@@ -113,7 +113,7 @@ async def balance(store: Store, user: int) -> int:
     return await store.member_balance(G, user)
 
 
-async def escrow(store: Store, live: BaccaratTable) -> int:
+async def escrow(store: Store, live: OpenPuntoBancoTable) -> int:
     return await store.balance(escrow_account(live.table_id))
 
 
@@ -345,7 +345,7 @@ async def test_a_button_from_an_earlier_window_is_refused(store: Store) -> None:
 
 async def test_empty_windows_close_the_table(store: Store) -> None:
     rec = Recorder()
-    service = make_service(store, SEED_BANCO, rec, timers=BaccaratTimers(idle_windows=2))
+    service = make_service(store, SEED_BANCO, rec, timers=PuntoBancoTimers(idle_windows=2))
     live = await open_table(service)
     assert await service.close_window(live.table_id) is None
     assert live.table_id in service.tables and live.empty_windows == 1
@@ -361,7 +361,7 @@ async def test_empty_windows_close_the_table(store: Store) -> None:
 
 
 async def test_a_bet_resets_the_idle_count(store: Store) -> None:
-    service = make_service(store, SEED_PUNTO, timers=BaccaratTimers(idle_windows=2))
+    service = make_service(store, SEED_PUNTO, timers=PuntoBancoTimers(idle_windows=2))
     live = await open_table(service)
     await service.close_window(live.table_id)
     await service.bet(live.table_id, BOB, "punto", 5)
@@ -445,7 +445,7 @@ async def test_restart_after_a_coup_reports_the_result_not_yet_shown(tmp_path: P
 
     class Crash(Recorder):
         async def coup_dealt(
-            self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
+            self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
         ) -> None:
             raise asyncio.CancelledError  # the process stops while the cards are shown
 
@@ -535,7 +535,7 @@ async def test_while_the_cards_are_shown_bets_wait_and_end_still_works(store: St
 
     class Slow(Recorder):
         async def coup_dealt(
-            self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
+            self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
         ) -> None:
             await super().coup_dealt(live, result, balances)
             await release.wait()

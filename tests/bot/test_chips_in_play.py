@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from bot.audit import audit
-from bot.baccarat import BaccaratService, BaccaratTable, BaccaratTimers
 from bot.errors import friendly
 from bot.host import together
-from bot.service import LiveTable, TableService, Timers
+from bot.pontoon import OpenPontoonTable, PontoonService, Timers
+from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService, PuntoBancoTimers
 from bot.storage import Store
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
@@ -31,16 +31,16 @@ G = 1
 ANN, BOB, CAT, DAN = 100, 200, 300, 400
 
 
-def services(store: Store, *, wired: bool = True) -> tuple[TableService, BaccaratService]:
+def services(store: Store, *, wired: bool = True) -> tuple[PontoonService, PuntoBancoService]:
     """Both games' services; ``wired`` registers the in-memory cross-game checks the
     cogs register (without it only the database stands between the games)."""
-    pontoon = TableService(
+    pontoon = PontoonService(
         store, chance=RandomChance(random.Random(1)), timers=Timers(600, 600, 600)
     )
-    bacc = BaccaratService(
+    bacc = PuntoBancoService(
         store,
         chance=RandomChance(random.Random(2)),
-        timers=BaccaratTimers(betting_seconds=600),
+        timers=PuntoBancoTimers(betting_seconds=600),
         run_timers=False,
     )
     if wired:
@@ -57,7 +57,7 @@ async def in_play_rows(store: Store) -> list[tuple[int, int, str]]:
     ]
 
 
-async def state_of(store: Store, live: LiveTable | BaccaratTable) -> tuple[Any, ...]:
+async def state_of(store: Store, live: OpenPontoonTable | OpenPuntoBancoTable) -> tuple[Any, ...]:
     rec = await store.get_table(live.table_id)
     assert rec is not None
     return (rec.version, rec.state_json, live.snapshot())

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from bot import render
 from bot.i18n import t
-from bot.service import LiveTable, LoggedEvent
-from bot.ui.common import display
-from bot.ui.pontoon.controls import seat_limit, table_view
-from bot.ui.pontoon.presenter import DiscordPresenter
+from bot.pontoon import LoggedEvent, OpenPontoonTable
+from cogs.common import display
+from cogs.pontoon import render
+from cogs.pontoon.controls import seat_limit, table_view
+from cogs.pontoon.presenter import PontoonDiscordPresenter
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
@@ -24,20 +24,20 @@ IDS = [str(10**17 + i) for i in range(40)]
 
 def live_table(
     n: int, rules: PontoonRules | None = None, names: dict[str, str] | None = None
-) -> LiveTable:
+) -> OpenPontoonTable:
     eng = Table(rules or PontoonRules(min_bet=1, max_bet=10, packs=2))
     chance = RandomChance(random.Random(5))
     for seat in IDS[:n]:
         eng.apply(Action(seat, ActionKind.JOIN, amount=1000), chance)
-    live = LiveTable("abc123", 1, 2, int(IDS[0]), eng)
+    live = OpenPontoonTable("abc123", 1, 2, int(IDS[0]), eng)
     live.names = names if names is not None else {s: f"player{i}" for i, s in enumerate(IDS[:n])}
     return live
 
 
-def presenter() -> DiscordPresenter:
+def presenter() -> PontoonDiscordPresenter:
     service = SimpleNamespace(seconds_left=lambda live: 42.0)
-    bot: Any = SimpleNamespace(get_guild=lambda gid: None, service=service)
-    return DiscordPresenter(bot)
+    bot: Any = SimpleNamespace(get_guild=lambda gid: None, pontoon=service)
+    return PontoonDiscordPresenter(bot)
 
 
 def embed_limits_ok(em: Any) -> None:
@@ -54,7 +54,7 @@ def embed_limits_ok(em: Any) -> None:
     assert total <= 6000
 
 
-def play_to(live: LiveTable, phase: Phase) -> None:
+def play_to(live: OpenPontoonTable, phase: Phase) -> None:
     eng = live.engine
     chance = RandomChance(random.Random(11))
     if eng.banker is None:
@@ -186,14 +186,16 @@ def test_fitted_never_fails_on_absurd_input() -> None:
 async def test_the_writer_keeps_one_edit_in_flight_and_draws_the_latest_state() -> None:
     import asyncio
 
-    from bot.ui.pontoon.presenter import TableWriter
+    from cogs.pontoon.presenter import TableWriter
 
     live = live_table(2)
     drawn: list[int] = []
     gate = asyncio.Event()
 
     class Stub:
-        async def draw(self, lv: LiveTable, closed: str | None, *, writer: TableWriter) -> bool:
+        async def draw(
+            self, lv: OpenPontoonTable, closed: str | None, *, writer: TableWriter
+        ) -> bool:
             drawn.append(lv.engine.version)
             await gate.wait()
             return True

@@ -1,4 +1,4 @@
-"""TableService with the real engine and a real SQLite store: timers, stale buttons, one
+"""PontoonService with the real engine and a real SQLite store: timers, stale buttons, one
 table per channel, the bank sale and auction, closing mid-round. No Discord here."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from bot.audit import audit
 from bot.errors import BusyElsewhere, NotSeated, ServiceError, StaleButton, TableExists
-from bot.service import LiveTable, TableService, Timers
+from bot.pontoon import OpenPontoonTable, PontoonService, Timers
 from bot.storage import Store
 from bot.storage.errors import DatabaseBusy
 from engine.cards import RandomChance
@@ -33,13 +33,15 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 def service(
     store: Store, *, bet: float = 600, turn: float = 600, idle: float = 600, seed: int = 3
-) -> TableService:
-    return TableService(
+) -> PontoonService:
+    return PontoonService(
         store, chance=RandomChance(random.Random(seed)), timers=Timers(bet, turn, idle)
     )
 
 
-async def seated(svc: TableService, rules: PontoonRules | None = None, *others: int) -> LiveTable:
+async def seated(
+    svc: PontoonService, rules: PontoonRules | None = None, *others: int
+) -> OpenPontoonTable:
     live = await svc.open_table(G, CH, ANN, rules or PontoonRules(), opener_name="ann")
     for uid in others or (BOB,):
         await svc.act(live.table_id, uid, ActionKind.JOIN)
@@ -298,13 +300,13 @@ async def test_a_failing_presenter_does_not_fail_the_opening(store: Store) -> No
     fails (Discord down, a bug) must not turn that into an error for the member."""
 
     class Failing:
-        async def table_changed(self, live: LiveTable, outcome: object) -> None:
+        async def table_changed(self, live: OpenPontoonTable, outcome: object) -> None:
             raise RuntimeError("discord is down")
 
-        async def table_closed(self, live: LiveTable, reason: str) -> None:
+        async def table_closed(self, live: OpenPontoonTable, reason: str) -> None:
             raise RuntimeError("discord is down")
 
-    svc = TableService(
+    svc = PontoonService(
         store,
         chance=RandomChance(random.Random(1)),
         timers=Timers(600, 600, 600),

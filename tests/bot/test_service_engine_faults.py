@@ -20,9 +20,9 @@ import pytest
 
 import bot.host as host_module
 from bot.audit import audit
-from bot.baccarat import BaccaratService, BaccaratTimers
 from bot.errors import ServiceError, friendly
-from bot.service import TableService, Timers
+from bot.pontoon import PontoonService, Timers
+from bot.punto_banco import PuntoBancoService, PuntoBancoTimers
 from bot.storage import Store, escrow_account, member_account
 from bot.storage.errors import StorageUnavailable
 from engine.cards import RandomChance
@@ -42,8 +42,10 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await s.close()
 
 
-def make_service(store: Store, *, idle: float = 600) -> TableService:
-    return TableService(store, chance=RandomChance(random.Random(7)), timers=Timers(600, 600, idle))
+def make_service(store: Store, *, idle: float = 600) -> PontoonService:
+    return PontoonService(
+        store, chance=RandomChance(random.Random(7)), timers=Timers(600, 600, idle)
+    )
 
 
 async def ledger_ok(store: Store) -> None:
@@ -215,7 +217,7 @@ async def test_failing_idle_close_backs_off_and_logs(
         raise StorageUnavailable("injected: database is locked")
 
     monkeypatch.setattr(store, "close_table", refuse)
-    caplog.set_level(logging.WARNING, logger="bot.service")
+    caplog.set_level(logging.WARNING, logger="bot.pontoon")
     await asyncio.sleep(1.6)
     # at a fixed 0.05 s it would have tried ~30 times; backing off it tries a handful
     assert 2 <= len(attempts) <= 8, attempts
@@ -257,10 +259,10 @@ async def test_timer_survives_an_unexpected_error(
 async def test_baccarat_engine_failure_mid_bet_restores_the_table(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    svc = BaccaratService(
+    svc = PuntoBancoService(
         store,
         chance=RandomChance(random.Random(3)),
-        timers=BaccaratTimers(betting_seconds=600),
+        timers=PuntoBancoTimers(betting_seconds=600),
         run_timers=False,
     )
     live = await svc.open_table(G, CH2, ANN, PuntoBancoRules())
@@ -317,10 +319,10 @@ async def test_refused_save_of_a_bank_offer_leaves_no_offer(
 async def test_baccarat_close_refunds_from_the_ledger_when_the_engine_disagrees(
     store: Store,
 ) -> None:
-    svc = BaccaratService(
+    svc = PuntoBancoService(
         store,
         chance=RandomChance(random.Random(3)),
-        timers=BaccaratTimers(betting_seconds=600),
+        timers=PuntoBancoTimers(betting_seconds=600),
         run_timers=False,
     )
     live = await svc.open_table(G, CH2, ANN, PuntoBancoRules())

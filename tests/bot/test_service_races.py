@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from bot.audit import audit
-from bot.baccarat import BaccaratService
 from bot.errors import ServiceError, TableExists
 from bot.host import together
-from bot.service import TableService, Timers
+from bot.pontoon import PontoonService, Timers
+from bot.punto_banco import PuntoBancoService
 from bot.storage import Store
 from bot.storage.errors import StorageError
 from engine.cards import RandomChance
@@ -35,20 +35,22 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await s.close()
 
 
-def make_service(store: Store) -> TableService:
-    return TableService(store, chance=RandomChance(random.Random(1)), timers=Timers(600, 600, 600))
+def make_service(store: Store) -> PontoonService:
+    return PontoonService(
+        store, chance=RandomChance(random.Random(1)), timers=Timers(600, 600, 600)
+    )
 
 
 @pytest.mark.parametrize("game", ["pontoon", "punto banco"])
 async def test_two_openings_in_one_channel_at_once(store: Store, game: str) -> None:
-    svc: TableService | BaccaratService
+    svc: PontoonService | PuntoBancoService
     if game == "pontoon":
         svc = make_service(store)
     else:  # the same table host: the same opening lock per channel
-        svc = BaccaratService(store, chance=RandomChance(random.Random(1)), run_timers=False)
+        svc = PuntoBancoService(store, chance=RandomChance(random.Random(1)), run_timers=False)
 
     def open_as(user_id: int) -> Awaitable[object]:
-        if isinstance(svc, TableService):
+        if isinstance(svc, PontoonService):
             return svc.open_table(G, CH, user_id, PontoonRules())
         return svc.open_table(G, CH, user_id, PuntoBancoRules())
 
@@ -65,7 +67,7 @@ async def test_a_pontoon_and_a_punto_banco_opening_in_one_channel_at_once(store:
     """The games share one opening lock per channel (bot.host.together): one table, one
     polite TableExists, never a storage error from the database's one-table index."""
     pontoon = make_service(store)
-    bacc = BaccaratService(store, chance=RandomChance(random.Random(1)), run_timers=False)
+    bacc = PuntoBancoService(store, chance=RandomChance(random.Random(1)), run_timers=False)
     untie = together(pontoon, bacc)
     results = await asyncio.gather(
         pontoon.open_table(G, CH, ANN, PontoonRules()),

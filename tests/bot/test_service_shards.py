@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.baccarat import BaccaratService
-from bot.service import TableService
+from bot.pontoon import PontoonService
+from bot.punto_banco import PuntoBancoService
 from bot.sharding import ShardPlan
 from bot.storage import Store
 from engine.pontoon import PontoonRules
@@ -19,7 +19,7 @@ GUILD_ON_1 = 11 << 22
 async def test_each_process_loads_only_its_shards_tables(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")
     try:
-        pontoon, baccarat = TableService(store), BaccaratService(store, run_timers=False)
+        pontoon, baccarat = PontoonService(store), PuntoBancoService(store, run_timers=False)
         for n, guild in enumerate((GUILD_ON_0, GUILD_ON_1)):
             await pontoon.open_table(guild, 100 + n, 7, PontoonRules())
             await baccarat.open_table(guild, 200 + n, 8, PuntoBancoRules())
@@ -28,15 +28,15 @@ async def test_each_process_loads_only_its_shards_tables(tmp_path: Path) -> None
 
         for shard, guild in ((0, GUILD_ON_0), (1, GUILD_ON_1)):
             plan = ShardPlan(2, (shard,))
-            p = TableService(store, owns_guild=plan.owns)
-            b = BaccaratService(store, run_timers=False, owns_guild=plan.owns)
+            p = PontoonService(store, owns_guild=plan.owns)
+            b = PuntoBancoService(store, run_timers=False, owns_guild=plan.owns)
             loaded_p, loaded_b = await p.load(), await b.load()
             assert [t.guild_id for t in loaded_p] == [guild]
             assert [t.guild_id for t in loaded_b] == [guild]
             await p.shutdown()
             await b.shutdown()
 
-        every = TableService(store)
+        every = PontoonService(store)
         assert sorted(t.guild_id for t in await every.load()) == [GUILD_ON_0, GUILD_ON_1]
         await every.shutdown()
     finally:

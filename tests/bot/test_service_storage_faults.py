@@ -1,5 +1,5 @@
 """A locked or failing database refuses the action with a message and leaves the game and
-the ledger as they were: TableService with the real engine and a real SQLite Store, while
+the ledger as they were: PontoonService with the real engine and a real SQLite Store, while
 another connection holds the write lock or save_table fails. And a storage failure never
 stops a table's timer (a table must not hang because the disk was busy for a moment)."""
 
@@ -18,7 +18,7 @@ import pytest
 import bot.host as host_module
 from bot.audit import audit
 from bot.errors import friendly
-from bot.service import LiveTable, TableService, Timers
+from bot.pontoon import OpenPontoonTable, PontoonService, Timers
 from bot.storage import Store
 from bot.storage.errors import StorageUnavailable
 from engine.cards import RandomChance
@@ -55,8 +55,10 @@ class FlakyStore:
         await self.inner.save_table(*args, **kwargs)
 
 
-def make_service(store: Any, *, bet: float = 600, turn: float = 600) -> TableService:
-    return TableService(store, chance=RandomChance(random.Random(5)), timers=Timers(bet, turn, 600))
+def make_service(store: Any, *, bet: float = 600, turn: float = 600) -> PontoonService:
+    return PontoonService(
+        store, chance=RandomChance(random.Random(5)), timers=Timers(bet, turn, 600)
+    )
 
 
 @contextlib.contextmanager
@@ -85,7 +87,7 @@ def db_state(path: Path) -> tuple[list[Any], int, list[Any]]:
     return balances, rows, tables
 
 
-async def dealt(svc: TableService) -> LiveTable:
+async def dealt(svc: PontoonService) -> OpenPontoonTable:
     """ann opens, bob joins, the bank is cut and the first card dealt: bets are open."""
     live = await svc.open_table(G, CH, ANN, PontoonRules(), opener_name="ann")
     await svc.act(live.table_id, BOB, ActionKind.JOIN)
@@ -94,15 +96,15 @@ async def dealt(svc: TableService) -> LiveTable:
     return live
 
 
-def player_of(live: LiveTable) -> int:
+def player_of(live: OpenPontoonTable) -> int:
     return int(next(s for s in live.engine.seats if s != live.engine.banker))
 
 
-def banker_of(live: LiveTable) -> int:
+def banker_of(live: OpenPontoonTable) -> int:
     return int(live.engine.banker or 0)
 
 
-async def play_one_step(svc: TableService, live: LiveTable) -> None:
+async def play_one_step(svc: PontoonService, live: OpenPontoonTable) -> None:
     """Whoever must act does the simplest legal thing (bet 2, declare, stick, twist)."""
     eng = live.engine
     seat = eng.to_act()[0]
@@ -126,7 +128,7 @@ async def play_one_step(svc: TableService, live: LiveTable) -> None:
 ACTIONS = ["bet", "deal", "play", "join", "leave", "close"]
 
 
-async def _prepare(svc: TableService, what: str) -> LiveTable:
+async def _prepare(svc: PontoonService, what: str) -> OpenPontoonTable:
     live = await dealt(svc)
     if what in ("play",):
         await svc.act(live.table_id, player_of(live), ActionKind.BET, amount=2)
@@ -137,7 +139,7 @@ async def _prepare(svc: TableService, what: str) -> LiveTable:
     return live
 
 
-async def _do(svc: TableService, live: LiveTable, what: str) -> None:
+async def _do(svc: PontoonService, live: OpenPontoonTable, what: str) -> None:
     tid = live.table_id
     if what == "bet":
         await svc.act(tid, player_of(live), ActionKind.BET, amount=3)

@@ -15,12 +15,13 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
-from bot import render
 from bot.i18n.languages import Languages
-from bot.service import LiveTable, TableService
+from bot.pontoon import OpenPontoonTable, PontoonService
+from bot.punto_banco import PuntoBancoService
 from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
+from bot.text import NAME_MAX, shorten
 
 log = logging.getLogger(__name__)
 
@@ -30,26 +31,27 @@ ANSWER_BY_SECONDS = 2.2  # a click not answered by then is acknowledged (Discord
 
 class PontoonPresenter(Protocol):
     """What buttons, forms and commands ask of the Pontoon presenter
-    (:class:`bot.ui.pontoon.presenter.DiscordPresenter`, which also draws those buttons:
+    (:class:`cogs.pontoon.presenter.PontoonDiscordPresenter`, which also draws those buttons:
     naming it here would be an import circle)."""
 
-    def remember(self, live: LiveTable, interaction: Interaction) -> None: ...
+    def remember(self, live: OpenPontoonTable, interaction: Interaction) -> None: ...
 
-    def hand_summary(self, live: LiveTable, seat: str, locale: str | None = None) -> str: ...
+    def hand_summary(self, live: OpenPontoonTable, seat: str, locale: str | None = None) -> str: ...
 
-    def name_ids(self, live: LiveTable, text: str, locale: str | None = None) -> str: ...
+    def name_ids(self, live: OpenPontoonTable, text: str, locale: str | None = None) -> str: ...
 
 
 class GameBot(commands.Bot):
     """The bot as the Discord-facing code and the cogs see it. The one that runs is
-    :class:`bot.app.PontoonBot` (start-up code, which builds these); this class only names
+    :class:`bot.app.CardBot` (start-up code, which builds these); this class only names
     what it carries, so nothing here or in the cogs imports the start-up layer."""
 
     settings: Settings
     store: Store
     shard_plan: ShardPlan
     languages: Languages
-    service: TableService
+    pontoon: PontoonService
+    punto_banco: PuntoBancoService
     presenter: PontoonPresenter
 
 
@@ -97,7 +99,7 @@ def can_manage_guild(interaction: Interaction) -> bool:
 
 def display(raw: str) -> str:
     """A display name as players read it: shortened, markdown escaped, never a mention."""
-    text = discord.utils.escape_mentions(render.shorten(raw.strip() or "?", render.NAME_MAX))
+    text = discord.utils.escape_mentions(shorten(raw.strip() or "?", NAME_MAX))
     return discord.utils.escape_markdown(text)
 
 

@@ -8,9 +8,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from bot import i18n
-from bot.baccarat import BaccaratTable, BetReceipt
 from bot.errors import friendly, rule_text
 from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.punto_banco import BetReceipt, OpenPuntoBancoTable
 from engine.cards import Card
 from engine.errors import RuleError
 from engine.punto_banco import (
@@ -64,7 +64,9 @@ def bet_text(locale: str, side: Side, amount: int) -> str:
     return t(locale, "pb.bet", side=side_label(locale, side), amount=amount)
 
 
-def bets_lines(live: BaccaratTable, bets: Sequence[Bet], locale: str = DEFAULT_LOCALE) -> list[str]:
+def bets_lines(
+    live: OpenPuntoBancoTable, bets: Sequence[Bet], locale: str = DEFAULT_LOCALE
+) -> list[str]:
     by_bettor: dict[str, list[str]] = {}
     for bet in bets:
         by_bettor.setdefault(bet.bettor, []).append(bet_text(locale, bet.side, bet.amount))

@@ -1,6 +1,6 @@
 """/bank sell|kitty|auction|bid: selling the bank (P-SELL-1), the Shoot Pontoon kitty and
 the auction of the bank when the kitty is empty (P-SHOOT-1/8). The offer's Accept button
-is in bot/ui/pontoon/bank.py."""
+is in cogs/pontoon/bank_offer.py."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly, parse_amount
 from bot.i18n import Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
-from bot.ui.common import Click, GameBot, Interaction, answer, display, member_action, reply
-from bot.ui.pontoon.bank import AcceptBank
+from cogs.common import Click, GameBot, Interaction, answer, display, member_action, reply
+from cogs.pontoon.bank_offer import AcceptBank
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 
@@ -35,9 +35,9 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.bot.service.in_channel(interaction.channel_id)
+            live = self.bot.pontoon.in_channel(interaction.channel_id)
             price = parse_amount(price, "price")
-            await self.bot.service.offer_bank(live.table_id, interaction.user.id, member.id, price)
+            await self.bot.pontoon.offer_bank(live.table_id, interaction.user.id, member.id, price)
             locale = await public_locale_of(interaction)
             view = discord.ui.View(timeout=None)
             view.add_item(AcceptBank(live.table_id, member.id, price, locale))
@@ -65,10 +65,10 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.bot.service.in_channel(interaction.channel_id)
+            live = self.bot.pontoon.in_channel(interaction.channel_id)
             click = Click(interaction, "")
             with member_action(click):
-                await self.bot.service.act(
+                await self.bot.pontoon.act(
                     live.table_id,
                     interaction.user.id,
                     ActionKind.KITTY,
@@ -94,8 +94,8 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.bot.service.in_channel(interaction.channel_id)
-            ends_at = await self.bot.service.open_auction(
+            live = self.bot.pontoon.in_channel(interaction.channel_id)
+            ends_at = await self.bot.pontoon.open_auction(
                 live.table_id, interaction.user.id, float(seconds)
             )
             await interaction.response.send_message(
@@ -116,8 +116,8 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.bot.service.in_channel(interaction.channel_id)
-            best = await self.bot.service.bid(
+            live = self.bot.pontoon.in_channel(interaction.channel_id)
+            best = await self.bot.pontoon.bid(
                 live.table_id, interaction.user.id, parse_amount(amount, "bid")
             )
             await interaction.response.send_message(

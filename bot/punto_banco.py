@@ -1,8 +1,8 @@
 """Punto Banco tables: the service where the engine, the ledger and the clock meet.
 
-No discord imports here (the Discord side is ``bot/ui/baccarat/`` and
-``cogs/baccarat.py``). Like Pontoon's service it is a :class:`bot.host.TableHost` (the
-registry, locks, reload, saving, closing and timers are written once there):
+No discord imports here (the Discord side is the package ``cogs/punto_banco/``). Like
+Pontoon's service it is a :class:`bot.host.TableHost` (the registry, locks, reload,
+saving, closing and timers are written once there):
 
 * one asyncio.Lock per table; every change is ``engine call -> store.save_table(snapshot,
   ledger transfers)`` in ONE transaction, and on any failure the in-memory table is put
@@ -24,7 +24,7 @@ member (stake back), ``house:{guild}`` -> member (winnings) or escrow -> house (
 stake). ``/baccarat end`` and closing return open bets from escrow.
 
 Restart: the snapshot (engine JSON with the bets and the shoe order, plus meta) is
-reloaded by :meth:`BaccaratService.load`; bets of an open window are kept and the window
+reloaded by :meth:`PuntoBancoService.load`; bets of an open window are kept and the window
 reopens for a full ``betting_seconds``. A coup that was dealt and settled but whose
 result was not shown before the restart is reported by :meth:`missed_result`.
 """
@@ -85,7 +85,7 @@ class WindowClosed(ServiceError):
 
 
 @dataclass
-class BaccaratTable:
+class OpenPuntoBancoTable:
     """An open Punto Banco table as the bot holds it (engine state plus where it lives)."""
 
     table_id: str
@@ -158,51 +158,51 @@ class BetReceipt:
 
 
 class BaccaratPresenter(Protocol):
-    """What the service tells the outside world (bot/ui/baccarat/presenter.py speaks discord.py)."""
+    """What the service tells the outside world (cogs/punto_banco/presenter.py speaks discord.py)."""
 
-    async def table_opened(self, live: BaccaratTable) -> None: ...
+    async def table_opened(self, live: OpenPuntoBancoTable) -> None: ...
 
-    async def bets_changed(self, live: BaccaratTable) -> None: ...
+    async def bets_changed(self, live: OpenPuntoBancoTable) -> None: ...
 
-    async def window_extended(self, live: BaccaratTable) -> None: ...
+    async def window_extended(self, live: OpenPuntoBancoTable) -> None: ...
 
     async def coup_dealt(
-        self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
+        self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
     ) -> None: ...
 
-    async def betting_opened(self, live: BaccaratTable) -> None: ...
+    async def betting_opened(self, live: OpenPuntoBancoTable) -> None: ...
 
     async def table_closed(
-        self, live: BaccaratTable, reason: str, refunds: Sequence[Transfer]
+        self, live: OpenPuntoBancoTable, reason: str, refunds: Sequence[Transfer]
     ) -> None: ...
 
 
 class NullBaccaratPresenter:
-    async def table_opened(self, live: BaccaratTable) -> None:
+    async def table_opened(self, live: OpenPuntoBancoTable) -> None:
         return None
 
-    async def bets_changed(self, live: BaccaratTable) -> None:
+    async def bets_changed(self, live: OpenPuntoBancoTable) -> None:
         return None
 
-    async def window_extended(self, live: BaccaratTable) -> None:
+    async def window_extended(self, live: OpenPuntoBancoTable) -> None:
         return None
 
     async def coup_dealt(
-        self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
+        self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
     ) -> None:
         return None
 
-    async def betting_opened(self, live: BaccaratTable) -> None:
+    async def betting_opened(self, live: OpenPuntoBancoTable) -> None:
         return None
 
     async def table_closed(
-        self, live: BaccaratTable, reason: str, refunds: Sequence[Transfer]
+        self, live: OpenPuntoBancoTable, reason: str, refunds: Sequence[Transfer]
     ) -> None:
         return None
 
 
 @dataclass(frozen=True)
-class BaccaratTimers:
+class PuntoBancoTimers:
     betting_seconds: float = 20.0  # default betting window of a new table
     idle_windows: int = 2  # empty windows in a row after which a table closes
 
@@ -220,7 +220,7 @@ def results_from_json(data: Sequence[dict[str, Any]]) -> tuple[BetResult, ...]:
     )
 
 
-class BaccaratService(TableHost[BaccaratTable]):
+class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
     """Owns every open Punto Banco table of the process (the registry, locks, saving and
     timers are the host's; bets, coups and betting windows are here)."""
 
@@ -234,29 +234,29 @@ class BaccaratService(TableHost[BaccaratTable]):
         store: Store,
         *,
         chance: Chance | None = None,
-        timers: BaccaratTimers | None = None,
+        timers: PuntoBancoTimers | None = None,
         presenter: BaccaratPresenter | None = None,
         run_timers: bool = True,
         owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         super().__init__(store, chance=chance, owns_guild=owns_guild, run_timers=run_timers)
-        self.timers = timers or BaccaratTimers()
+        self.timers = timers or PuntoBancoTimers()
         self.presenter: BaccaratPresenter = presenter or NullBaccaratPresenter()
 
     def no_table(self) -> ServiceError:
         return NoBaccaratTable()
 
-    def has_chips_at(self, live: BaccaratTable, user_id: int) -> bool:
+    def has_chips_at(self, live: OpenPuntoBancoTable, user_id: int) -> bool:
         return bool(live.engine.bets_of(seat_of(user_id)))
 
     # ------------------------------------------------------------ hooks for others
 
     # --------------------------------------------------------------- lifecycle
-    def table_from_record(self, stored: StoredTable) -> BaccaratTable:
+    def table_from_record(self, stored: StoredTable) -> OpenPuntoBancoTable:
         """A reloaded table: bets of the open window are kept; the window reopens for a
         full betting period."""
         meta = stored.meta
-        live = BaccaratTable(
+        live = OpenPuntoBancoTable(
             table_id=stored.table_id,
             guild_id=stored.guild_id,
             channel_id=stored.channel_id,
@@ -273,7 +273,7 @@ class BaccaratService(TableHost[BaccaratTable]):
         self._open_window(live)
         return live
 
-    def missed_result(self, live: BaccaratTable) -> CoupResult | None:
+    def missed_result(self, live: OpenPuntoBancoTable) -> CoupResult | None:
         """A coup that was settled but not shown (the bot stopped while dealing)."""
         coup = live.engine.last_coup
         if coup is None or live.announced >= live.engine.coup_no:
@@ -281,14 +281,14 @@ class BaccaratService(TableHost[BaccaratTable]):
         results = results_from_json(live.last_results)
         return CoupResult(live.engine.coup_no, False, coup, Settlement(results, ()))
 
-    async def mark_announced(self, live: BaccaratTable) -> None:
+    async def mark_announced(self, live: OpenPuntoBancoTable) -> None:
         async with self.lock(live.table_id):
             if live.table_id not in self.tables or live.announced >= live.engine.coup_no:
                 return
             live.announced = live.engine.coup_no
             await self._persist(live, [], "result shown")
 
-    def _open_window(self, live: BaccaratTable) -> None:
+    def _open_window(self, live: OpenPuntoBancoTable) -> None:
         live.phase = Phase.BETTING
         live.deadline = time.monotonic() + live.betting_seconds
         live.closes_at = time.time() + live.betting_seconds
@@ -302,7 +302,7 @@ class BaccaratService(TableHost[BaccaratTable]):
         *,
         betting_seconds: float | None = None,
         opener_name: str | None = None,
-    ) -> BaccaratTable:
+    ) -> OpenPuntoBancoTable:
         """Open a table in a channel (one table per channel, whatever the game)."""
         seconds = self.timers.betting_seconds if betting_seconds is None else betting_seconds
         if not MIN_BETTING_SECONDS <= seconds <= MAX_BETTING_SECONDS:
@@ -311,7 +311,7 @@ class BaccaratService(TableHost[BaccaratTable]):
                 f"{MAX_BETTING_SECONDS:g} seconds."
             )
         self.check_channel_free(channel_id)
-        live = BaccaratTable(
+        live = OpenPuntoBancoTable(
             table_id=new_table_id(),
             guild_id=guild_id,
             channel_id=channel_id,
@@ -330,7 +330,7 @@ class BaccaratService(TableHost[BaccaratTable]):
         return live
 
     # -------------------------------------------------------------------- bets
-    def _check_can_bet(self, live: BaccaratTable, user_id: int, round_no: int | None) -> None:
+    def _check_can_bet(self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None) -> None:
         if live.table_id not in self.tables:
             raise ServiceError("That table has just closed; nothing was placed.")
         if round_no is not None and round_no != live.round:
@@ -433,13 +433,13 @@ class BaccaratService(TableHost[BaccaratTable]):
         await self._present(self.presenter.bets_changed(live))
         return receipt
 
-    async def _receipt(self, live: BaccaratTable, user_id: int) -> BetReceipt:
+    async def _receipt(self, live: OpenPuntoBancoTable, user_id: int) -> BetReceipt:
         balance = await self.store.member_balance(live.guild_id, user_id)
         return BetReceipt(live.engine.bets_of(seat_of(user_id)), balance)
 
     async def _change(
         self,
-        live: BaccaratTable,
+        live: OpenPuntoBancoTable,
         step: Callable[[PuntoBancoTable], Sequence[Transfer]],
         note: str,
         *,
@@ -522,7 +522,7 @@ class BaccaratService(TableHost[BaccaratTable]):
         await self._next_window(live)
         return result
 
-    async def _next_window(self, live: BaccaratTable) -> None:
+    async def _next_window(self, live: OpenPuntoBancoTable) -> None:
         async with self.lock(live.table_id):
             if live.table_id not in self.tables:
                 return
@@ -552,12 +552,12 @@ class BaccaratService(TableHost[BaccaratTable]):
         return refunds
 
     # ------------------------------------------------------------------ timers
-    def may_cancel_timer(self, live: BaccaratTable) -> bool:
+    def may_cancel_timer(self, live: OpenPuntoBancoTable) -> bool:
         """The timer stops by itself once the table is gone; it is cancelled only while
         it waits, never in the middle of showing a coup that is already settled."""
         return live.phase is Phase.BETTING
 
-    def timer_job(self, live: BaccaratTable, now: float) -> TimerJob:
+    def timer_job(self, live: OpenPuntoBancoTable, now: float) -> TimerJob:
         return TimerJob(
             lambda: self._window_over(live.table_id),
             f"Punto Banco table {live.table_id}: closing the betting window failed",
@@ -567,7 +567,7 @@ class BaccaratService(TableHost[BaccaratTable]):
         await self.close_window(table_id)
         self._backoff.succeeded(table_id)
 
-    async def timer_failed(self, live: BaccaratTable, delay: float) -> None:
+    async def timer_failed(self, live: OpenPuntoBancoTable, delay: float) -> None:
         """Betting stays open until the next try (at least a full window)."""
         if live.deadline is not None and live.deadline <= time.monotonic():
             self._open_window(live)
@@ -599,12 +599,12 @@ def _coup_note(result: CoupResult) -> str:
 __all__ = [
     "GAME_BACCARAT",
     "BaccaratPresenter",
-    "BaccaratService",
-    "BaccaratTable",
-    "BaccaratTimers",
     "BetReceipt",
     "NoBaccaratTable",
     "NullBaccaratPresenter",
+    "OpenPuntoBancoTable",
     "Phase",
+    "PuntoBancoService",
+    "PuntoBancoTimers",
     "WindowClosed",
 ]

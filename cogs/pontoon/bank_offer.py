@@ -12,7 +12,7 @@ import discord
 from bot.errors import ServiceError, friendly
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import locale_of, public_locale_of
-from bot.ui.common import Interaction, bot_of, reply
+from cogs.common import Interaction, bot_of, reply
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class AcceptBank(
             if interaction.user.id != self.buyer_id:
                 raise ServiceError("This offer is for someone else.", key="err.bank.not_you")
             await interaction.response.defer()
-            await bot.service.accept_bank(self.table_id, interaction.user.id)
+            await bot.pontoon.accept_bank(self.table_id, interaction.user.id)
             if interaction.message is not None:
                 accepted = t(await public_locale_of(interaction), "bank.accepted")
                 await interaction.message.edit(

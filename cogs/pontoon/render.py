@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.i18n import DEFAULT_LOCALE, Raw, bidi, from_english, num, t
+from bot.text import shorten
 from engine.cards import parse_card
 from engine.pontoon import HandView, PontoonRules, TableView
 from engine.pontoon.types import Event, EventKind, Phase
@@ -58,14 +59,8 @@ FIELD_NAME_MAX = 256
 FIELD_VALUE_MAX = 1024
 FOOTER_MAX = 2048
 EMBED_TOTAL_MAX = 6000
-NAME_MAX = 32  # a display name as shown (Discord's own nickname limit)
 LOG_TITLE = "This round"
 LOG_LINES_MAX = 12
-
-
-def shorten(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
-    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Shows Punto Banco tables in Discord: the betting message with its buttons, the coup
 dealt card by card in one edited message, the payout summary, the odds.
 
-The service (bot/baccarat.py) calls this after every committed change; nothing here
-changes a game. Its words come from bot/ui/baccarat/text.py (plain functions, tested
-without Discord); the buttons from bot/ui/baccarat/controls.py.
+The service (bot/punto_banco.py) calls this after every committed change; nothing here
+changes a game. Its words come from cogs/punto_banco/text.py (plain functions, tested
+without Discord); the buttons from cogs/punto_banco/controls.py.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.baccarat import BaccaratService, BaccaratTable, Phase
 from bot.i18n import DEFAULT_LOCALE, Raw, choose, from_english, t
 from bot.i18n.languages import languages_of
-from bot.ui.baccarat.controls import betting_view
-from bot.ui.baccarat.text import (
+from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService
+from cogs.punto_banco.controls import betting_view
+from cogs.punto_banco.text import (
     banco_note,
     bet_text,
     bets_lines,
@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 
 # ------------------------------------------------------------------------ embeds
 def betting_embed(
-    live: BaccaratTable,
+    live: OpenPuntoBancoTable,
     *,
     closed_reason: str | None = None,
     idle_windows: int | None = None,
@@ -106,7 +106,7 @@ def betting_embed(
 
 
 def summary_embed(
-    live: BaccaratTable,
+    live: OpenPuntoBancoTable,
     result: CoupResult,
     balances: dict[str, int],
     *,
@@ -180,18 +180,18 @@ def summary_embed(
 
 
 # ------------------------------------------------------------------------ presenter
-class DiscordBaccaratPresenter:
-    """The BaccaratService's presenter, speaking discord.py."""
+class PuntoBancoPresenter:
+    """The PuntoBancoService's presenter, speaking discord.py."""
 
     def __init__(self, bot: commands.Bot, *, card_delay: float = 0.5) -> None:
         self.bot = bot
         self.card_delay = card_delay
-        self.service: BaccaratService | None = None  # set once the service exists
+        self.service: PuntoBancoService | None = None  # set once the service exists
 
-    def _channel(self, live: BaccaratTable) -> discord.PartialMessageable:
+    def _channel(self, live: OpenPuntoBancoTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
 
-    async def _locale(self, live: BaccaratTable) -> str:
+    async def _locale(self, live: OpenPuntoBancoTable) -> str:
         """The server's language: table messages are public."""
         langs = languages_of(self.bot)
         return DEFAULT_LOCALE if langs is None else await langs.guild(live.guild_id)
@@ -199,7 +199,7 @@ class DiscordBaccaratPresenter:
     def _idle_windows(self) -> int | None:
         return self.service.timers.idle_windows if self.service else None
 
-    async def _post_table(self, live: BaccaratTable) -> None:
+    async def _post_table(self, live: OpenPuntoBancoTable) -> None:
         locale = await self._locale(live)
         msg = await self._channel(live).send(
             embed=betting_embed(live, idle_windows=self._idle_windows(), locale=locale),
@@ -212,7 +212,7 @@ class DiscordBaccaratPresenter:
 
     async def refresh(
         self,
-        live: BaccaratTable,
+        live: OpenPuntoBancoTable,
         *,
         closed_reason: str | None = None,
         round_no: int | None = None,
@@ -246,25 +246,25 @@ class DiscordBaccaratPresenter:
         if closed_reason is None and round_no is None:
             await self._post_table(live)
 
-    async def repost(self, live: BaccaratTable) -> None:
+    async def repost(self, live: OpenPuntoBancoTable) -> None:
         """Post the table message again at the bottom of the channel (the old one keeps
         working until the window closes)."""
         await self._post_table(live)
 
-    async def table_opened(self, live: BaccaratTable) -> None:
+    async def table_opened(self, live: OpenPuntoBancoTable) -> None:
         await self._post_table(live)
 
-    async def bets_changed(self, live: BaccaratTable) -> None:
+    async def bets_changed(self, live: OpenPuntoBancoTable) -> None:
         await self.refresh(live)
 
-    async def window_extended(self, live: BaccaratTable) -> None:
+    async def window_extended(self, live: OpenPuntoBancoTable) -> None:
         await self.refresh(live)
 
-    async def betting_opened(self, live: BaccaratTable) -> None:
+    async def betting_opened(self, live: OpenPuntoBancoTable) -> None:
         await self._post_table(live)
 
     async def coup_dealt(
-        self, live: BaccaratTable, result: CoupResult, balances: dict[str, int]
+        self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
     ) -> None:
         channel = self._channel(live)
         # betting closed: the window's message keeps its bets, its buttons go off
@@ -288,7 +288,7 @@ class DiscordBaccaratPresenter:
         )
 
     async def table_closed(
-        self, live: BaccaratTable, reason: str, refunds: Sequence[Transfer]
+        self, live: OpenPuntoBancoTable, reason: str, refunds: Sequence[Transfer]
     ) -> None:
         await self.refresh(live, closed_reason=reason)
         locale = await self._locale(live)
@@ -312,7 +312,7 @@ class DiscordBaccaratPresenter:
         except discord.HTTPException:
             log.exception("could not announce the close of %s", live.table_id)
 
-    async def table_restored(self, live: BaccaratTable) -> None:
+    async def table_restored(self, live: OpenPuntoBancoTable) -> None:
         """After a restart: show a coup that was settled but not shown, then the table."""
         service = self.service
         missed = service.missed_result(live) if service else None
@@ -338,7 +338,7 @@ class DiscordBaccaratPresenter:
 
 
 __all__ = [
-    "DiscordBaccaratPresenter",
+    "PuntoBancoPresenter",
     "betting_embed",
     "summary_embed",
 ]

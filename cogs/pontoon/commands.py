@@ -1,5 +1,5 @@
-"""/pontoon commands: thin adapters from Discord to the TableService. The table's
-buttons and forms, and what a click or a submit does, are in bot/ui/pontoon."""
+"""/pontoon commands: thin adapters from Discord to the PontoonService. The table's
+buttons and forms, and what a click or a submit does, are in controls.py beside this file."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ from discord.ext import commands
 from bot.errors import BadAmount, ServiceError, friendly, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
-from bot.render import rules_text
-from bot.service import CardDelivery, LiveTable, seat_of
-from bot.ui.common import (
+from bot.pontoon import CardDelivery, OpenPontoonTable, seat_of
+from cogs.common import (
     Click,
     GameBot,
     Interaction,
@@ -25,13 +24,14 @@ from bot.ui.common import (
     member_action,
     reply,
 )
-from bot.ui.pontoon.controls import (
+from cogs.pontoon.controls import (
     MODAL_PREFIX,
     check_room,
     handle_modal,
     handle_orphan_click,
     refuse,
 )
+from cogs.pontoon.render import rules_text
 from engine.errors import ConfigError, EngineError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
@@ -61,10 +61,10 @@ class Pontoon(
             return
         await handle_modal(interaction)
 
-    def _table(self, interaction: Interaction) -> LiveTable:
+    def _table(self, interaction: Interaction) -> OpenPontoonTable:
         if interaction.channel_id is None:
             raise ServiceError("Use this in a server channel.", key="err.server_only")
-        return self.bot.service.in_channel(interaction.channel_id)
+        return self.bot.pontoon.in_channel(interaction.channel_id)
 
     async def _do(
         self,
@@ -76,7 +76,7 @@ class Pontoon(
         done: Msg | None = None,
     ) -> None:
         click = Click(interaction, "")
-        live: LiveTable | None = None
+        live: OpenPontoonTable | None = None
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
@@ -86,7 +86,7 @@ class Pontoon(
             if shoot is not None:
                 shoot = parse_amount(shoot, "shoot bet")
             with member_action(click):
-                await self.bot.service.act(
+                await self.bot.pontoon.act(
                     live.table_id,
                     interaction.user.id,
                     kind,
@@ -181,7 +181,7 @@ class Pontoon(
                 raise ConfigError(str(exc).splitlines()[0]) from exc
             click = Click(interaction, "")
             with member_action(click):
-                live = await self.bot.service.open_table(
+                live = await self.bot.pontoon.open_table(
                     interaction.guild_id,
                     interaction.channel_id,
                     interaction.user.id,
@@ -214,13 +214,13 @@ class Pontoon(
     @app_commands.command(name="deal", description="Deal the next round (banker or opener)")
     async def deal(self, interaction: Interaction) -> None:
         click = Click(interaction, "")
-        live: LiveTable | None = None
+        live: OpenPontoonTable | None = None
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
             self.bot.presenter.remember(live, interaction)
             with member_action(click):
-                await self.bot.service.deal(live.table_id, interaction.user.id)
+                await self.bot.pontoon.deal(live.table_id, interaction.user.id)
             await answer(click, t(locale, "pt.done.deal"))
         except (ServiceError, EngineError) as exc:
             await refuse(interaction, exc, live.table_id if live else None, click, locale)
@@ -322,7 +322,7 @@ class Pontoon(
                 )
             click = Click(interaction, "")
             with member_action(click):
-                await self.bot.service.close(
+                await self.bot.pontoon.close(
                     live.table_id, f"ended by {display(interaction.user.display_name)}"
                 )
             await answer(click, t(locale, "pt.done.end"))

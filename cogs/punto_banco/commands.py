@@ -1,9 +1,9 @@
-"""/baccarat commands: thin adapters from Discord to the BaccaratService
-(bot/baccarat.py). The betting message's buttons and the bet form, and what a click or a
-submit does, are in bot/ui/baccarat.
+"""/baccarat commands: thin adapters from Discord to the PuntoBancoService
+(bot/punto_banco.py). The betting message's buttons and the bet form, and what a click or a
+submit does, are in controls.py beside this file.
 
 This extension builds its own service and presenter in ``setup`` (so the Pontoon bot
-needs no change to host it), hooks it to the Pontoon TableService both ways (one table
+needs no change to host it), hooks it to the Pontoon PontoonService both ways (one table
 per channel whatever the game; a member's chips in play at one game of a server at a
 time), and registers the ``pb:`` buttons. Modal submits (``pbm:{table}:{side}:{round}``)
 are handled from the custom id alone in ``on_interaction``, so a form opened before a
@@ -21,15 +21,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.baccarat import BaccaratService, BaccaratTable, BaccaratTimers
 from bot.errors import BadAmount, ServiceError, friendly, parse_amount
 from bot.host import together
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
-from bot.ui.baccarat.controls import MODAL_PREFIX, BaccaratButton, handle_modal
-from bot.ui.baccarat.presenter import DiscordBaccaratPresenter
-from bot.ui.baccarat.text import odds_text, placed, receipt_text, refused
-from bot.ui.common import GameBot, Interaction, can_manage_guild, reply
+from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService, PuntoBancoTimers
+from cogs.common import GameBot, Interaction, can_manage_guild, reply
+from cogs.punto_banco.controls import MODAL_PREFIX, PuntoBancoButton, handle_modal
+from cogs.punto_banco.presenter import PuntoBancoPresenter
+from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
 from engine.cards import RandomChance
 from engine.errors import ConfigError, EngineError
 from engine.punto_banco import PuntoBancoRules, Side
@@ -45,8 +45,8 @@ class Baccarat(
     def __init__(
         self,
         bot: GameBot,
-        service: BaccaratService,
-        presenter: DiscordBaccaratPresenter,
+        service: PuntoBancoService,
+        presenter: PuntoBancoPresenter,
         untie: Callable[[], None],
     ) -> None:
         self.bot = bot
@@ -65,9 +65,9 @@ class Baccarat(
     async def cog_unload(self) -> None:
         await self.service.shutdown()
         self._untie()
-        if getattr(self.bot, "baccarat", None) is self.service:
-            delattr(self.bot, "baccarat")
-        self.bot.remove_dynamic_items(BaccaratButton)
+        if getattr(self.bot, "punto_banco", None) is self.service:
+            delattr(self.bot, "punto_banco")
+        self.bot.remove_dynamic_items(PuntoBancoButton)
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -91,7 +91,7 @@ class Baccarat(
         if str(data.get("custom_id", "")).startswith(MODAL_PREFIX):
             await handle_modal(interaction)
 
-    def _table(self, interaction: Interaction) -> BaccaratTable:
+    def _table(self, interaction: Interaction) -> OpenPuntoBancoTable:
         if interaction.channel_id is None:
             raise ServiceError("Use this in a server channel.", key="err.server_only")
         return self.service.in_channel(interaction.channel_id)
@@ -253,17 +253,17 @@ async def setup(bot: GameBot) -> None:
     settings = bot.settings
     seconds = float(settings.baccarat_betting_seconds)
     seed = getattr(settings, "shuffle_seed", None)  # tests only: reproducible shoes
-    presenter = DiscordBaccaratPresenter(bot, card_delay=min(0.5, seconds / 10))
-    service = BaccaratService(
+    presenter = PuntoBancoPresenter(bot, card_delay=min(0.5, seconds / 10))
+    service = PuntoBancoService(
         bot.store,
         chance=RandomChance(random.Random(seed)) if seed is not None else None,
-        timers=BaccaratTimers(betting_seconds=seconds),
+        timers=PuntoBancoTimers(betting_seconds=seconds),
         presenter=presenter,
         owns_guild=bot.shard_plan.owns,
     )
     presenter.service = service
-    bot.baccarat = service  # type: ignore[attr-defined]
+    bot.punto_banco = service
     # one table per channel, chips in play at one table of a server, whatever the game
-    untie = together(bot.service, service)
-    bot.add_dynamic_items(BaccaratButton)
+    untie = together(bot.pontoon, service)
+    bot.add_dynamic_items(PuntoBancoButton)
     await bot.add_cog(Baccarat(bot, service, presenter, untie))

@@ -1,5 +1,5 @@
 """The Pontoon table message's buttons and its amount form, and what a click or a
-submit does: thin adapters from Discord to the TableService.
+submit does: thin adapters from Discord to the PontoonService.
 
 Custom ids (kept exactly, so buttons and open forms work after a restart):
 ``pt:{table}:{act}:{version}`` for a button, ``ptm:{table}:{act}:{version}`` for a form.
@@ -12,12 +12,11 @@ from typing import Any
 
 import discord
 
-from bot import render
 from bot.errors import NotSeated, ServiceError, StaleButton, friendly, parse_amount
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
-from bot.service import LiveTable, seat_of
-from bot.ui.common import (
+from bot.pontoon import OpenPontoonTable, seat_of
+from cogs.common import (
     Click,
     GameBot,
     Interaction,
@@ -28,6 +27,7 @@ from bot.ui.common import (
     modal_values,
     reply,
 )
+from cogs.pontoon import render
 from engine.errors import EngineError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase
@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 
 # ------------------------------------------------------------------------------ buttons
-class TableButton(
+class PontoonButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=r"pt:(?P<table>[0-9a-f]+):(?P<act>[a-z_]+):(?P<version>[0-9]+)",
 ):
@@ -74,7 +74,7 @@ class TableButton(
         item: discord.ui.Button[discord.ui.View],
         match: object,
         /,
-    ) -> TableButton:
+    ) -> PontoonButton:
         m = match  # re.Match[str]
         return cls(m["table"], m["act"], int(m["version"]))  # type: ignore[index]
 
@@ -123,7 +123,7 @@ ACT_KIND: dict[str, ActionKind] = {
 }
 
 
-def legal_union(live: LiveTable) -> set[str]:
+def legal_union(live: OpenPontoonTable) -> set[str]:
     """Names of the buttons someone at the table may use right now."""
     eng = live.engine
     kinds: set[ActionKind] = set()
@@ -140,7 +140,7 @@ def legal_union(live: LiveTable) -> set[str]:
     return names
 
 
-def shown_buttons(live: LiveTable) -> list[str]:
+def shown_buttons(live: OpenPontoonTable) -> list[str]:
     rules = live.engine.rules
     hide = set()
     if not rules.shoot:
@@ -153,7 +153,7 @@ def shown_buttons(live: LiveTable) -> list[str]:
 
 
 def table_view(
-    live: LiveTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
+    live: OpenPontoonTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
 ) -> discord.ui.View:
     """The table message's buttons, labelled in the server's language."""
     view = discord.ui.View(timeout=None)
@@ -165,7 +165,7 @@ def table_view(
             continue
         key = BANKER_LABELS.get(name, label) if banker_turn else label
         view.add_item(
-            TableButton(
+            PontoonButton(
                 live.table_id,
                 name,
                 live.engine.version,
@@ -224,7 +224,7 @@ class AmountModal(discord.ui.Modal):
 
 
 def _range_hint(
-    live: LiveTable, seat: str, kind: ActionKind, locale: str = DEFAULT_LOCALE
+    live: OpenPontoonTable, seat: str, kind: ActionKind, locale: str = DEFAULT_LOCALE
 ) -> tuple[str, bool]:
     for la in live.engine.legal_actions(seat):
         if la.kind is kind:
@@ -247,7 +247,7 @@ MODAL_TITLES = {
 # -------------------------------------------------------- what a click or a submit does
 async def handle_button(interaction: Interaction, table_id: str, act: str, version: int) -> None:
     bot = bot_of(interaction)
-    service = bot.service
+    service = bot.pontoon
     click: Click | None = None
     locale = await locale_of(interaction)
     try:
@@ -333,7 +333,7 @@ def seat_limit(rules: PontoonRules) -> int:
     return min(render.EMBED_FIELDS_MAX - 1, 52 * packs // 5)
 
 
-def check_room(live: LiveTable) -> None:
+def check_room(live: OpenPontoonTable) -> None:
     limit = seat_limit(live.engine.rules)
     if len(live.engine.seats) >= limit:
         raise ServiceError(
@@ -341,7 +341,7 @@ def check_room(live: LiveTable) -> None:
         )
 
 
-def _last_bet(bot: GameBot, live: LiveTable, seat: str) -> int:
+def _last_bet(bot: GameBot, live: OpenPontoonTable, seat: str) -> int:
     amount = live.last_bets.get(seat)
     if amount is None:
         raise ServiceError(
@@ -362,7 +362,7 @@ async def refuse(
     as names."""
     bot = bot_of(interaction)
     text = friendly(exc, locale)
-    live = bot.service.tables.get(table_id) if table_id else None
+    live = bot.pontoon.tables.get(table_id) if table_id else None
     if live is not None:
         text = bot.presenter.name_ids(live, text, locale)
     if click is not None:
@@ -371,7 +371,7 @@ async def refuse(
         await reply(interaction, text)
 
 
-def _why_not(live: LiveTable, seat: str, kind: ActionKind) -> ServiceError:
+def _why_not(live: OpenPontoonTable, seat: str, kind: ActionKind) -> ServiceError:
     eng = live.engine
     if eng.turn is not None and eng.turn[0] != seat and eng.phase is Phase.PLAYING:
         return ServiceError("It is not your turn. (P-TURN-END)", key="err.pt.not_your_turn")
@@ -398,12 +398,12 @@ async def handle_modal(interaction: Interaction) -> None:
         amount = parse_amount(values.get(AMOUNT_FIELD), "amount")
         shoot_text = values.get(SHOOT_FIELD, "").strip()
         shoot = parse_amount(shoot_text, "shoot bet") if shoot_text else None
-        live = bot.service.get(table_id)
+        live = bot.pontoon.get(table_id)
         bot.presenter.remember(live, interaction)
         version = None if act == "bet" else int(version_text)
         click = Click(interaction, table_id)
         with member_action(click):
-            await bot.service.act(
+            await bot.pontoon.act(
                 table_id,
                 interaction.user.id,
                 ACT_KIND[act],
@@ -456,7 +456,7 @@ async def handle_orphan_click(interaction: Interaction) -> None:
     key = (discord.ComponentType.button.value, custom_id)
     if key in views.get(msg.id if msg is not None else None, {}) or key in views.get(None, {}):
         return  # a View registered for it answers
-    match = TableButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    match = PontoonButton.__discord_ui_compiled_template__.fullmatch(custom_id)
     if match is not None:
         # a Pontoon button from an older rendering: the usual path says why (stale, closed)
         await handle_button(interaction, match["table"], match["act"], int(match["version"]))

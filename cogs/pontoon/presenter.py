@@ -15,12 +15,12 @@ from typing import Any
 
 import discord
 
-from bot import render
 from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
 from bot.i18n.languages import languages_of
-from bot.service import CardDelivery, LiveTable, member_of_seat
-from bot.ui.common import CURRENT_CLICK, GameBot, display
-from bot.ui.pontoon.controls import table_view
+from bot.pontoon import CardDelivery, OpenPontoonTable, member_of_seat
+from cogs.common import CURRENT_CLICK, GameBot, display
+from cogs.pontoon import render
+from cogs.pontoon.controls import table_view
 from engine.pontoon.types import Event, EventKind, Outcome, Phase
 from engine.records import HOUSE
 
@@ -46,14 +46,14 @@ class TableWriter:
     at most one edit in flight per table, and the state drawn is the latest when the edit
     is sent, so a burst of changes costs one or two edits, not one each."""
 
-    def __init__(self, presenter: DiscordPresenter) -> None:
+    def __init__(self, presenter: PontoonDiscordPresenter) -> None:
         self.presenter = presenter
-        self._pending: dict[str, tuple[LiveTable, str | None]] = {}
+        self._pending: dict[str, tuple[OpenPontoonTable, str | None]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._shown: dict[str, object] = {}  # table id -> key of what the message shows
         self._clicked_during: set[str] = set()  # a click updated the message mid-edit
 
-    def request(self, live: LiveTable, closed_reason: str | None = None) -> None:
+    def request(self, live: OpenPontoonTable, closed_reason: str | None = None) -> None:
         prev = self._pending.get(live.table_id)
         if prev is not None and prev[1] is not None and closed_reason is None:
             closed_reason = prev[1]  # a closed table stays closed
@@ -100,7 +100,7 @@ class TableWriter:
             self._tasks.pop(table_id, None)
 
 
-class DiscordPresenter:
+class PontoonDiscordPresenter:
     """The service's Presenter, speaking discord.py."""
 
     def __init__(self, bot: GameBot) -> None:
@@ -116,18 +116,20 @@ class DiscordPresenter:
             tuple[str, str], tuple[float, discord.Interaction[discord.Client]]
         ] = {}
 
-    def remember(self, live: LiveTable, interaction: discord.Interaction[discord.Client]) -> None:
+    def remember(
+        self, live: OpenPontoonTable, interaction: discord.Interaction[discord.Client]
+    ) -> None:
         self.last_interaction[(live.table_id, str(interaction.user.id))] = (
             time.monotonic(),
             interaction,
         )
 
-    def guild_locale(self, live: LiveTable) -> str:
+    def guild_locale(self, live: OpenPontoonTable) -> str:
         """The language of the table's public messages: the server's."""
         langs = languages_of(self.bot)
         return DEFAULT_LOCALE if langs is None else langs.guild_now(live.guild_id)
 
-    def member_locale(self, live: LiveTable, seat: str) -> str:
+    def member_locale(self, live: OpenPontoonTable, seat: str) -> str:
         """The language of a seated member's private messages (DMs)."""
         langs = languages_of(self.bot)
         uid = member_of_seat(seat)
@@ -135,7 +137,7 @@ class DiscordPresenter:
             return self.guild_locale(live)
         return langs.member_now(uid, live.guild_id)
 
-    def namer(self, live: LiveTable, locale: str | None = None) -> render.Namer:
+    def namer(self, live: OpenPontoonTable, locale: str | None = None) -> render.Namer:
         """Seat -> the member's display name, markdown-escaped, never a mention or an id."""
         L = self.guild_locale(live) if locale is None else locale
 
@@ -152,15 +154,15 @@ class DiscordPresenter:
 
         return name
 
-    def name_ids(self, live: LiveTable, text: str, locale: str | None = None) -> str:
+    def name_ids(self, live: OpenPontoonTable, text: str, locale: str | None = None) -> str:
         """Engine messages carry seat ids: say them as names."""
         name = self.namer(live, locale)
         return SEAT_ID.sub(lambda m: name(m.group(0)), text)
 
-    def embed(self, live: LiveTable, closed_reason: str | None = None) -> discord.Embed:
+    def embed(self, live: OpenPontoonTable, closed_reason: str | None = None) -> discord.Embed:
         eng = live.engine
         locale = self.guild_locale(live)
-        seconds_left = self.bot.service.seconds_left(live)
+        seconds_left = self.bot.pontoon.seconds_left(live)
         dealer: str | None = None
         if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
             nxt = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
@@ -188,7 +190,7 @@ class DiscordPresenter:
         return em
 
     def _render(
-        self, live: LiveTable, closed_reason: str | None
+        self, live: OpenPontoonTable, closed_reason: str | None
     ) -> tuple[discord.Embed, discord.ui.View, object]:
         embed = self.embed(live, closed_reason)
         view = table_view(live, closed=closed_reason is not None, locale=self.guild_locale(live))
@@ -196,7 +198,7 @@ class DiscordPresenter:
         return embed, view, key
 
     async def draw(
-        self, live: LiveTable, closed_reason: str | None, *, writer: TableWriter
+        self, live: OpenPontoonTable, closed_reason: str | None, *, writer: TableWriter
     ) -> bool:
         """Edit (or post) the table message with the table as it is now. False: try later."""
         embed, view, key = self._render(live, closed_reason)
@@ -223,17 +225,17 @@ class DiscordPresenter:
             log.warning("could not post the table message of %s: %s", live.table_id, exc)
             return False
         writer._shown[live.table_id] = key
-        await self.bot.service.set_message(live, msg.id)
+        await self.bot.pontoon.set_message(live, msg.id)
         return True
 
     async def refresh_table_message(
-        self, live: LiveTable, closed_reason: str | None = None
+        self, live: OpenPontoonTable, closed_reason: str | None = None
     ) -> None:
         """Redraw the table message through the writer (within the limits) and wait."""
         self.writer.request(live, closed_reason)
         await self.writer.flush(live.table_id)
 
-    async def redraw_stale(self, tables: list[LiveTable]) -> None:
+    async def redraw_stale(self, tables: list[OpenPontoonTable]) -> None:
         """After a restart, check each table's message (a GET, outside the channel's
         message bucket), at most 20 a second to stay far from the global limit."""
         for live in tables:
@@ -243,7 +245,7 @@ class DiscordPresenter:
                 log.exception("could not check the table message of %s", live.table_id)
             await asyncio.sleep(RESTART_CHECK_SECONDS)
 
-    async def redraw_if_stale(self, live: LiveTable) -> None:
+    async def redraw_if_stale(self, live: OpenPontoonTable) -> None:
         """After a restart: redraw only a table whose message may show an older state
         (its buttons carry the state version) or is gone."""
         if live.message_id is None:
@@ -264,7 +266,7 @@ class DiscordPresenter:
         if not ids or not all(i.endswith(current) for i in ids if i.startswith("pt:")):
             self.writer.request(live)
 
-    async def _answer_click(self, live: LiveTable) -> bool:
+    async def _answer_click(self, live: OpenPontoonTable) -> bool:
         """Answer the member's click with the new table (UPDATE_MESSAGE). False when this
         change has no click to ride on."""
         click = CURRENT_CLICK.get()
@@ -288,7 +290,7 @@ class DiscordPresenter:
         self.writer.shown(live.table_id, key)
         return True
 
-    def log_lines(self, live: LiveTable, locale: str) -> list[str]:
+    def log_lines(self, live: OpenPontoonTable, locale: str) -> list[str]:
         """The round's moves as the table message lists them, from the log the service
         saves with the table (so it is whole after a restart)."""
         name = self.namer(live, locale)
@@ -302,7 +304,7 @@ class DiscordPresenter:
                 lines.append(self.name_ids(live, line, locale))
         return lines
 
-    async def table_changed(self, live: LiveTable, outcome: Outcome) -> None:
+    async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None:
         """One committed change: the table message first (on the click when there is one,
         else through the writer), then DMs and at most one public post, in the background
         so no member's answer waits behind them."""
@@ -376,7 +378,7 @@ class DiscordPresenter:
 
     async def _post_result(
         self,
-        live: LiveTable,
+        live: OpenPontoonTable,
         results: list[str],
         announcements: list[str],
         name: render.Namer,
@@ -420,7 +422,7 @@ class DiscordPresenter:
         except discord.HTTPException:
             log.exception("could not post to channel %s", getattr(channel, "id", "?"))
 
-    def hand_summary(self, live: LiveTable, seat: str, locale: str | None = None) -> str:
+    def hand_summary(self, live: OpenPontoonTable, seat: str, locale: str | None = None) -> str:
         """A member's own cards, for them only (in their language)."""
         L = self.member_locale(live, seat) if locale is None else locale
         hands = live.engine.private_view(seat)
@@ -432,7 +434,7 @@ class DiscordPresenter:
             out.append(label + render.hand_line(hand, locale=L))
         return "\n".join(out)
 
-    async def send_private(self, live: LiveTable, seat: str, card_lines: list[str]) -> None:
+    async def send_private(self, live: OpenPontoonTable, seat: str, card_lines: list[str]) -> None:
         uid = member_of_seat(seat)
         if uid is None:
             return
@@ -456,7 +458,7 @@ class DiscordPresenter:
             log.exception("DM to %s failed", uid)
         await self.dm_failed(live, seat)
 
-    async def dm_failed(self, live: LiveTable, seat: str) -> None:
+    async def dm_failed(self, live: OpenPontoonTable, seat: str) -> None:
         key = (live.table_id, seat)
         if key in self.dm_closed:
             return
@@ -474,11 +476,11 @@ class DiscordPresenter:
         name = self.namer(live, locale)(seat)
         await self._safe_send(channel, t(locale, "pt.dm.closed_public", name=name))
 
-    def _closed_text(self, live: LiveTable, reason: str) -> str:
+    def _closed_text(self, live: OpenPontoonTable, reason: str) -> str:
         locale = self.guild_locale(live)
         return t(locale, "pt.table_closed", reason=from_english(locale, reason))
 
-    async def table_closed(self, live: LiveTable, reason: str) -> None:
+    async def table_closed(self, live: OpenPontoonTable, reason: str) -> None:
         self.writer.request(live, closed_reason=reason)
         channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
         self._in_background(
@@ -493,7 +495,7 @@ class DiscordPresenter:
         self.results.pop(live.table_id, None)
 
 
-def dm_wanted(live: LiveTable, seat: str) -> bool:
+def dm_wanted(live: OpenPontoonTable, seat: str) -> bool:
     """Whether face-down cards dealt to ``seat`` in this change go out by DM (issue 9:
     every DM is a request of its own, so only the ones a member needs):
 

@@ -1,6 +1,6 @@
 """The table service: where the engine, the ledger and the clock meet.
 
-No discord imports here. Every change to a table goes through :meth:`TableService.act`
+No discord imports here. Every change to a table goes through :meth:`PontoonService.act`
 (or a timer), under one asyncio.Lock per table:
 
     engine.apply(action) -> events + transfers      (RuleError: nothing changed)
@@ -72,7 +72,7 @@ class LoggedEvent(NamedTuple):
 
 
 @dataclass
-class LiveTable:
+class OpenPontoonTable:
     """An open Pontoon table as the bot holds it (engine state plus where it lives)."""
 
     table_id: str
@@ -159,18 +159,18 @@ class LiveTable:
 
 
 class Presenter(Protocol):
-    """What the service tells the outside world. Implemented with discord.py in bot/ui/pontoon/presenter.py."""
+    """What the service tells the outside world. Implemented with discord.py in cogs/pontoon/presenter.py."""
 
-    async def table_changed(self, live: LiveTable, outcome: Outcome) -> None: ...
+    async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None: ...
 
-    async def table_closed(self, live: LiveTable, reason: str) -> None: ...
+    async def table_closed(self, live: OpenPontoonTable, reason: str) -> None: ...
 
 
 class NullPresenter:
-    async def table_changed(self, live: LiveTable, outcome: Outcome) -> None:
+    async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None:
         return None
 
-    async def table_closed(self, live: LiveTable, reason: str) -> None:
+    async def table_closed(self, live: OpenPontoonTable, reason: str) -> None:
         return None
 
 
@@ -184,7 +184,7 @@ class Timers:
 Step = Action | Callable[[Table], Action | None]
 
 
-class TableService(TableHost[LiveTable]):
+class PontoonService(TableHost[OpenPontoonTable]):
     """Owns every open Pontoon table of the process (the registry, locks, saving and
     timers are the host's; the game's moves, the bank sale and auction are here)."""
 
@@ -208,14 +208,14 @@ class TableService(TableHost[LiveTable]):
     def no_table(self) -> ServiceError:
         return NoTable()
 
-    def has_chips_at(self, live: LiveTable, user_id: int) -> bool:
+    def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats
 
     # ------------------------------------------------------------- lifecycle
-    def table_from_record(self, stored: StoredTable) -> LiveTable:
+    def table_from_record(self, stored: StoredTable) -> OpenPontoonTable:
         meta = stored.meta
         offer = meta.get("sale_offer")
-        live = LiveTable(
+        live = OpenPontoonTable(
             table_id=stored.table_id,
             guild_id=stored.guild_id,
             channel_id=stored.channel_id,
@@ -241,10 +241,10 @@ class TableService(TableHost[LiveTable]):
         opener_name: str | None = None,
         turn_seconds: float | None = None,
         cards: CardDelivery = CardDelivery.DM,
-    ) -> LiveTable:
+    ) -> OpenPontoonTable:
         self.check_channel_free(channel_id)
         self.check_member_free(guild_id, opener_id)
-        live = LiveTable(
+        live = OpenPontoonTable(
             table_id=new_table_id(),
             guild_id=guild_id,
             channel_id=channel_id,
@@ -376,7 +376,7 @@ class TableService(TableHost[LiveTable]):
         into.events.extend(more.events)
         into.transfers.extend(more.transfers)
 
-    async def _sync_balances(self, live: LiveTable) -> None:
+    async def _sync_balances(self, live: OpenPontoonTable) -> None:
         """Between rounds, bring each seat's chips in line with the ledger (grants, daily)."""
         eng = live.engine
         if eng.phase not in (Phase.WAITING, Phase.ROUND_OVER):
@@ -388,12 +388,14 @@ class TableService(TableHost[LiveTable]):
             if chips != eng.balances.get(seat):
                 eng.set_balance(seat, chips)
 
-    async def _apply(self, live: LiveTable, action: Action, *, by_timer: bool = False) -> Outcome:
+    async def _apply(
+        self, live: OpenPontoonTable, action: Action, *, by_timer: bool = False
+    ) -> Outcome:
         """engine.apply + one storage transaction (see :meth:`_apply_steps`)."""
         return await self._apply_steps(live, [action], by_timer=by_timer)
 
     async def _apply_steps(
-        self, live: LiveTable, steps: Sequence[Step], *, by_timer: bool = False
+        self, live: OpenPontoonTable, steps: Sequence[Step], *, by_timer: bool = False
     ) -> Outcome:
         """Run engine steps in memory, then save the result in ONE transaction.
 
@@ -446,14 +448,16 @@ class TableService(TableHost[LiveTable]):
         live.last_activity = time.monotonic()
         return outcome
 
-    async def _save_meta(self, live: LiveTable, change: Callable[[], None], note: str) -> None:
+    async def _save_meta(
+        self, live: OpenPontoonTable, change: Callable[[], None], note: str
+    ) -> None:
         """Change the table's bot-side state (bank offer, auction) and save it; if the
         save fails the change is undone, so memory never runs ahead of the database."""
         before = live.snapshot()
         change()
         await self._persist(live, [], note, before=before)
 
-    async def _after_change(self, live: LiveTable, outcome: Outcome) -> None:
+    async def _after_change(self, live: OpenPontoonTable, outcome: Outcome) -> None:
         self._arm_timer(live)
         try:
             await self.presenter.table_changed(live, outcome)
@@ -612,7 +616,7 @@ class TableService(TableHost[LiveTable]):
             )
             return amount
 
-    async def _finish_auction(self, live: LiveTable) -> None:
+    async def _finish_auction(self, live: OpenPontoonTable) -> None:
         combined = Outcome()
         async with self.lock(live.table_id):
             auc = live.auction
@@ -642,7 +646,7 @@ class TableService(TableHost[LiveTable]):
                 await self._persist(live, [], "auction closed without a sale")
         await self._after_change(live, combined)
 
-    def auction_seconds_left(self, live: LiveTable) -> float | None:
+    def auction_seconds_left(self, live: OpenPontoonTable) -> float | None:
         if live.auction is None:
             return None
         return max(0.0, float(live.auction["ends_at"]) - time.time())
@@ -660,7 +664,7 @@ class TableService(TableHost[LiveTable]):
             log.exception("presenting the close of %s failed", table_id)
 
     # ------------------------------------------------------------------ timers
-    def set_deadline(self, live: LiveTable) -> None:
+    def set_deadline(self, live: OpenPontoonTable) -> None:
         """While someone must act (a bet, a hand, the banker's turn), they have until the
         table's timer (or the bot's bet/turn timer) runs out; set once per engine version."""
         eng = live.engine
@@ -678,14 +682,14 @@ class TableService(TableHost[LiveTable]):
             live.deadline = None
             live.deadline_version = eng.version
 
-    def wake_at(self, live: LiveTable, now: float) -> float | None:
+    def wake_at(self, live: OpenPontoonTable, now: float) -> float | None:
         """The first of: the deadline to act, the end of an auction, the table going idle."""
         idle_at = live.last_activity + self.timers.idle_seconds
         wake = min(idle_at, live.deadline) if live.deadline is not None else idle_at
         auction_left = self.auction_seconds_left(live)
         return wake if auction_left is None else min(wake, now + auction_left)
 
-    def timer_job(self, live: LiveTable, now: float) -> TimerJob | None:
+    def timer_job(self, live: OpenPontoonTable, now: float) -> TimerJob | None:
         table_id = live.table_id
         auction_left = self.auction_seconds_left(live)
         if auction_left is not None and auction_left <= 0:
@@ -706,7 +710,7 @@ class TableService(TableHost[LiveTable]):
         await self.close(table_id, "the table was idle")
         self._backoff.succeeded(table_id)
 
-    async def _on_deadline(self, live: LiveTable) -> None:
+    async def _on_deadline(self, live: OpenPontoonTable) -> None:
         """Play for whoever ran out of time: bets sit out, a hand sticks if it may or
         twists until it may (never buying), a banker stays (the engine's timeout_action)."""
         combined = Outcome()
@@ -761,9 +765,9 @@ def member_of_seat(seat: str | None) -> int | None:
 
 __all__ = [
     "GAME_PONTOON",
-    "LiveTable",
+    "OpenPontoonTable",
+    "PontoonService",
     "Presenter",
-    "TableService",
     "Timers",
     "member_of_seat",
     "seat_of",

@@ -47,7 +47,7 @@ def lookup(lang: str, location: Where, data: Any) -> str | None:
 
 
 class CatalogTranslator(app_commands.Translator):
-    """discord.py's Translator over our catalogs (set in ``PontoonBot.setup_hook``)."""
+    """discord.py's Translator over our catalogs (set in ``CardBot.setup_hook``)."""
 
     async def translate(
         self,

@@ -1,5 +1,5 @@
 """The Punto Banco betting message's buttons and its bet form, and what a click or a
-submit does: thin adapters from Discord to the BaccaratService (bot/baccarat.py).
+submit does: thin adapters from Discord to the PuntoBancoService (bot/punto_banco.py).
 
 Custom ids (kept exactly, so buttons and open forms work after a restart):
 ``pb:{table}:{act}:{round}`` for a button, ``pbm:{table}:{side}:{round}`` for a form.
@@ -13,13 +13,13 @@ from typing import Any
 
 import discord
 
-from bot.baccarat import BaccaratService, BaccaratTable
 from bot.errors import ServiceError, friendly, parse_amount
+from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
-from bot.service import seat_of
-from bot.ui.baccarat.text import odds_text, placed, receipt_text, refused, side_label
-from bot.ui.common import Interaction, modal_values, reply
+from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService
+from cogs.common import Interaction, modal_values, reply
+from cogs.punto_banco.text import odds_text, placed, receipt_text, refused, side_label
 from engine.errors import EngineError
 from engine.punto_banco import Side
 
@@ -32,7 +32,7 @@ SIDES = ("punto", "banco", "egalite")
 
 
 # ------------------------------------------------------------------------------ buttons
-class BaccaratButton(
+class PuntoBancoButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     template=BUTTON_ID.pattern,
 ):
@@ -71,7 +71,7 @@ class BaccaratButton(
         item: discord.ui.Button[discord.ui.View],
         match: re.Match[str],
         /,
-    ) -> BaccaratButton:
+    ) -> PuntoBancoButton:
         return cls(match["table"], match["act"], int(match["round"]))
 
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
@@ -90,7 +90,7 @@ BUTTONS: list[tuple[str, str, discord.ButtonStyle, str | None]] = [
 
 
 def betting_view(
-    live: BaccaratTable,
+    live: OpenPuntoBancoTable,
     *,
     closed: bool = False,
     round_no: int | None = None,
@@ -101,7 +101,7 @@ def betting_view(
     view = discord.ui.View(timeout=None)
     for act, label, style, emoji in BUTTONS:
         view.add_item(
-            BaccaratButton(
+            PuntoBancoButton(
                 live.table_id,
                 act,
                 live.round if round_no is None else round_no,
@@ -149,9 +149,9 @@ class BetModal(discord.ui.Modal):
 
 
 # -------------------------------------------------------- what a click or a submit does
-def service_of(bot: discord.Client) -> BaccaratService:
-    service = getattr(bot, "baccarat", None)
-    if not isinstance(service, BaccaratService):
+def service_of(bot: discord.Client) -> PuntoBancoService:
+    service = getattr(bot, "punto_banco", None)
+    if not isinstance(service, PuntoBancoService):
         raise ServiceError(
             "Punto Banco is not running on this bot right now.", key="err.pb.not_running"
         )

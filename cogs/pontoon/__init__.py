@@ -1,0 +1,29 @@
+"""Pontoon in Discord, one package: what members of a server see, type and click.
+
+* ``commands.py``: the ``/pontoon`` slash commands;
+* ``bank.py``: the ``/bank`` slash commands (sell, kitty, auction, bid);
+* ``controls.py``: the table message's buttons and the amount form, and what a click or
+  a submit does;
+* ``bank_offer.py``: the Accept button of a bank offer;
+* ``presenter.py``: the table message, the result posts and the private cards by DM,
+  drawn through one writer per table;
+* ``render.py``: the game's words and layout as plain text (no Discord).
+
+The rules are the engine's (``engine.pontoon``); the table's life (locks, saving,
+timers) is the host's (``bot.pontoon``). Loaded as one extension: ``cogs.pontoon``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cogs.common import GameBot
+
+
+async def setup(bot: GameBot) -> None:
+    """discord.py extension entry point: the /pontoon and /bank commands."""
+    from cogs.pontoon import bank, commands
+
+    await commands.setup(bot)
+    await bank.setup(bot)

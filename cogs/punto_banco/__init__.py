@@ -1,0 +1,25 @@
+"""Punto Banco in Discord, one package: what members of a server see, type and click.
+
+* ``commands.py``: the ``/baccarat`` slash commands;
+* ``controls.py``: the betting message's buttons and the bet form, and what a click or
+  a submit does;
+* ``presenter.py``: the betting message, the coup dealt card by card, the payouts;
+* ``text.py``: the game's words, as plain functions (no Discord).
+
+The rules are the engine's (``engine.punto_banco``); the table's life is the host's
+(``bot.punto_banco``). Loaded as one extension: ``cogs.punto_banco``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cogs.common import GameBot
+
+
+async def setup(bot: GameBot) -> None:
+    """discord.py extension entry point: the /baccarat commands and buttons."""
+    from cogs.punto_banco import commands
+
+    await commands.setup(bot)
