@@ -3,7 +3,6 @@ buttons and forms, and what a click or a submit does, are in controls.py beside 
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any, Literal
 
 import discord
@@ -26,7 +25,6 @@ from cogs.common import (
 )
 from cogs.pontoon.controls import (
     MODAL_PREFIX,
-    check_room,
     handle_modal,
     handle_orphan_click,
     refuse,
@@ -197,14 +195,7 @@ class Pontoon(
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     async def join(self, interaction: Interaction) -> None:
-        with contextlib.suppress(ServiceError):
-            live = self._table(interaction)
-            if seat_of(interaction.user.id) not in live.engine.seats:
-                try:
-                    check_room(live)
-                except ServiceError as exc:
-                    await reply(interaction, friendly(exc, await locale_of(interaction)))
-                    return
+        # the seat limit is the engine's, checked under the table's lock
         await self._do(interaction, ActionKind.JOIN, done=Msg("pt.done.join"))
 
     @app_commands.command(name="leave", description="Leave this channel's table (between rounds)")

@@ -29,7 +29,6 @@ from cogs.common import (
 )
 from cogs.pontoon import render
 from engine.errors import EngineError
-from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase
 
 log = logging.getLogger(__name__)
@@ -293,9 +292,7 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
         with member_action(click):
             if act == "deal":
                 await service.deal(table_id, interaction.user.id, version=version)
-            elif act == "join":
-                if seat not in live.engine.seats:
-                    check_room(live)
+            elif act == "join":  # the seat limit is the engine's, checked under the lock
                 await service.act(
                     table_id,
                     interaction.user.id,
@@ -323,22 +320,6 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
     except Exception as exc:
         log.exception("button %s on %s failed", act, table_id)
         await refuse(interaction, exc, table_id, click, locale)
-
-
-def seat_limit(rules: PontoonRules) -> int:
-    """How many may sit at a table: what one table message can show (25 embed fields: a
-    field per seat and one for the round's log) and what the packs can deal (five cards a
-    seat: 10 with one pack, 20 with two)."""
-    packs = rules.packs or 2  # no pack count given: a second pack comes in at 8 players
-    return min(render.EMBED_FIELDS_MAX - 1, 52 * packs // 5)
-
-
-def check_room(live: OpenPontoonTable) -> None:
-    limit = seat_limit(live.engine.rules)
-    if len(live.engine.seats) >= limit:
-        raise ServiceError(
-            f"The table is full ({limit} seats). (P-TABLE-1)", key="err.pt.full", limit=limit
-        )
 
 
 def _last_bet(bot: GameBot, live: OpenPontoonTable, seat: str) -> int:
