@@ -29,7 +29,7 @@ from cogs.common import (
 )
 from cogs.pontoon import render
 from engine.errors import EngineError
-from engine.pontoon.types import ActionKind, Phase
+from engine.pontoon.types import Action, ActionKind, Phase
 
 log = logging.getLogger(__name__)
 
@@ -352,10 +352,12 @@ async def refuse(
         await reply(interaction, text)
 
 
-def _why_not(live: OpenPontoonTable, seat: str, kind: ActionKind) -> ServiceError:
-    eng = live.engine
-    if eng.turn is not None and eng.turn[0] != seat and eng.phase is Phase.PLAYING:
-        return ServiceError("It is not your turn. (P-TURN-END)", key="err.pt.not_your_turn")
+def _why_not(live: OpenPontoonTable, seat: str, kind: ActionKind) -> EngineError | ServiceError:
+    """Why the engine does not offer ``kind`` to ``seat`` now: its own refusal (tried
+    with the smallest amount), or a plain "not now"."""
+    refusal = live.engine.why_not(Action(seat, kind, amount=1))
+    if refusal is not None:
+        return refusal
     return ServiceError(
         f"You cannot {kind.value} right now.",
         key="err.pt.cannot_now",
