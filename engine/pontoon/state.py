@@ -331,11 +331,6 @@ class TableState:
 
     # action checks shared by every layer -----------------------------------------------
 
-    @staticmethod
-    def _raise(refusal: Refusal | None) -> None:
-        if refusal is not None:
-            raise refusal
-
     def _wrong_phase(self, action: Action) -> RuleError:
         return RuleError(
             RULE_OF_ACTION.get(action.kind, "P-TABLE-1"),
