@@ -28,6 +28,7 @@ log = logging.getLogger("bot")
 
 USAGE = """\
 usage: python -m bot                  run the bot (settings from .env / the environment)
+       python -m bot --version        print the bot's version
        python -m bot audit [--db PATH] check the chip ledger; exit 1 on any discrepancy
        python -m bot init             create a new, empty database on purpose
        python -m bot backup [--to PATH]
@@ -53,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command in ("-h", "--help", "help"):
         print(USAGE, end="")
         return 0
+    if command in ("-V", "--version", "version"):
+        print(f"pontoon-bot {version()}")
+        return 0
     handler = COMMANDS.get(command)
     if handler is None:
         print(f"error: unknown command {command!r}", file=sys.stderr)
@@ -62,6 +66,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args[1:])
     except KeyboardInterrupt:  # Ctrl-C outside the bot's own loop (e.g. during a restore)
         return 130
+
+
+def version() -> str:
+    """The installed package's version (pyproject.toml), or "unknown" when run from a
+    folder that was never installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("pontoon-bot")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install .)"
 
 
 def load_settings() -> Settings | int:
@@ -132,6 +148,7 @@ async def run(settings: Settings) -> int:
         store = await open_database(settings)
         if isinstance(store, str):
             return fail(store, EXIT_DATABASE)
+        log.info("%s", storage_line(settings))
         try:
             return await serve(settings, store, lock)
         except ShardsTaken as exc:
@@ -161,6 +178,18 @@ async def run(settings: Settings) -> int:
     finally:
         if lock is not None:
             lock.release()
+
+
+def storage_line(settings: Settings) -> str:
+    """Where the bot keeps its data, for the start-up log."""
+    if settings.postgres_url() is not None:
+        return "database: PostgreSQL (DATABASE_URL); back it up with pg_dump"
+    every = (
+        f"every {settings.backup_interval_minutes:g} min, newest {settings.backup_keep} kept"
+        if settings.backup_interval_minutes > 0
+        else "scheduled backups off (BACKUP_INTERVAL_MINUTES=0)"
+    )
+    return f"database: {settings.database_path}; backups: {settings.backup_dir} ({every})"
 
 
 async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> int:
@@ -333,11 +362,21 @@ def cmd_backup(args: Sequence[str]) -> int:
         description="Write an online backup of the database now (safe while the bot runs).",
     )
     parser.add_argument("--db", type=Path, default=None, help="default: DATABASE_PATH")
-    parser.add_argument("--to", type=Path, default=None, help="a file or folder (BACKUP_DIR)")
+    parser.add_argument(
+        "--to",
+        type=Path,
+        default=None,
+        help="a new file, or an existing folder to put a timestamped file in "
+        "(default: BACKUP_DIR); never overwrites a file, never creates folders",
+    )
     ns = parser.parse_args(list(args))
     settings = sqlite_settings("backup", "back it up with pg_dump", explicit_db=ns.db is not None)
     if isinstance(settings, int):
         return settings
+    if ns.to is not None:
+        refused = backup_target_refused(ns.to)
+        if refused is not None:
+            return fail(refused, EXIT_USAGE)
     from bot.storage import StorageError
     from bot.storage.backup import backup_database, rotate
 
@@ -355,6 +394,19 @@ def cmd_backup(args: Sequence[str]) -> int:
         rotate(dest, settings.backup_keep)
     print(f"backup written: {path}")
     return 0
+
+
+def backup_target_refused(to: Path) -> str | None:
+    """Why ``backup --to`` may not write there, or None: an existing file is never
+    overwritten (it may be the only good backup), and a missing folder is never created
+    (a typo would otherwise put the backup where nobody looks)."""
+    if to.is_dir():
+        return None
+    if to.exists() or to.is_symlink():
+        return f"{to} already exists; backup refused (choose a new name, or a folder)"
+    if not to.parent.is_dir():
+        return f"the folder {to.parent} does not exist; backup refused (create it first)"
+    return None
 
 
 def cmd_restore(args: Sequence[str]) -> int:

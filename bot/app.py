@@ -3,45 +3,44 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import friendly
+from bot.games import GAMES
+from bot.host import TableHost, together
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import Languages
-from bot.pontoon import OpenPontoonTable, PontoonService, Timers
 from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
 from bot.translator import CatalogTranslator
-from cogs.common import GameBot
-from cogs.pontoon.controls import PontoonButton
-from cogs.pontoon.presenter import PontoonDiscordPresenter
+from cogs.common import GameBot, GamePackage
+from cogs.permissions import INVITE_NEEDS, invite_url
 from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
 
+# besides each game's package (bot.games.GAMES), loaded first
 EXTENSIONS: Sequence[str] = (
-    "cogs.pontoon",
-    "cogs.punto_banco",
     "cogs.chips",
     "cogs.language",
 )
 
 
 class CardBot(GameBot):
-    """discord.py bot holding the store, the table service and the presenter.
+    """discord.py bot holding the store, every game's service and presenter (built here,
+    from the game registry :data:`bot.games.GAMES`) and the member languages.
 
     ``make_bot`` picks this plain, single-connection bot or, when SHARD_COUNT is set,
     :class:`ShardedGameBot`."""
-
-    presenter: PontoonDiscordPresenter
 
     def __init__(self, settings: Settings, store: Store, **client_options: Any) -> None:
         intents = discord.Intents.default()
@@ -57,24 +56,32 @@ class CardBot(GameBot):
         self.store = store
         self.shard_plan = ShardPlan.from_settings(settings)
         self.languages = Languages(store, self._guild_preferred_locale)
-        self.presenter = PontoonDiscordPresenter(self)
-        self.pontoon = PontoonService(
-            store,
-            timers=Timers(
-                bet_seconds=settings.bet_timer_seconds,
-                turn_seconds=settings.turn_timer_seconds,
-                idle_seconds=settings.idle_table_minutes * 60,
-            ),
-            presenter=self.presenter,
-            chance=(
-                RandomChance(random.Random(settings.shuffle_seed))
-                if settings.shuffle_seed is not None
-                else None
-            ),
-            owns_guild=self.shard_plan.owns,
-        )
+        # the one place that builds the games' services and presenters (bot.games)
+        self.games: dict[str, TableHost[Any]] = {}
+        self.presenters: dict[str, Any] = {}
+        for game in GAMES:
+            package = cast(GamePackage, importlib.import_module(game.package))
+            presenter = package.Presenter(self)
+            service = game.build_service(
+                store,
+                settings,
+                presenter=presenter,
+                chance=(
+                    RandomChance(random.Random(settings.shuffle_seed))
+                    if settings.shuffle_seed is not None
+                    else None
+                ),
+                owns_guild=self.shard_plan.owns,
+            )
+            presenter.service = service
+            self.games[game.name] = service
+            self.presenters[game.name] = presenter
+            setattr(self, game.name, service)  # bot.pontoon, bot.punto_banco (GameBot)
+        self.presenter = self.presenters["pontoon"]
+        # one table per channel and chips in play at one table of a server, any game
+        together(*self.games.values())
         self._refreshed = False
-        self._reloaded_tables: list[OpenPontoonTable] = []
+        self._reloaded: dict[str, list[Any]] = {}
 
     def _guild_preferred_locale(self, guild_id: int) -> object:
         guild = self.get_guild(guild_id)
@@ -86,17 +93,23 @@ class CardBot(GameBot):
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
         await self.languages.load()
-        self.add_dynamic_items(PontoonButton)
+        for game in GAMES:
+            package = cast(GamePackage, importlib.import_module(game.package))
+            self.add_dynamic_items(*package.BUTTONS)
+            await self.load_extension(game.package)
         for ext in EXTENSIONS:
-            try:
-                await self.load_extension(ext)
-            except commands.ExtensionNotFound:
-                log.info("extension %s not present", ext)
+            await self.load_extension(ext)
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
-        loaded = await self.pontoon.load()
-        # after a restart these messages may be stale; a table opened since is not
-        self._reloaded_tables = loaded
-        log.info("reloaded %d open table(s)", len(loaded))
+        if self.application_id is not None:
+            log.info(
+                "invite link (scopes bot and applications.commands; permissions %s): %s",
+                ", ".join(INVITE_NEEDS),
+                invite_url(self.application_id),
+            )
+        for game in GAMES:
+            # after a restart these messages may be stale; a table opened since is not
+            self._reloaded[game.name] = await self.games[game.name].load()
+            log.info("reloaded %d open %s table(s)", len(self._reloaded[game.name]), game.title)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -114,10 +127,12 @@ class CardBot(GameBot):
         )
         if not self._refreshed:
             self._refreshed = True
-            # only a message that may be stale is redrawn, paced, through the writer
-            reloaded, self._reloaded_tables = self._reloaded_tables, []
-            still_open = [live for live in reloaded if live.table_id in self.pontoon.tables]
-            await self.presenter.redraw_stale(still_open)
+            reloaded, self._reloaded = self._reloaded, {}
+            for name, tables in reloaded.items():
+                service = self.games[name]
+                still_open = [live for live in tables if live.table_id in service.tables]
+                # in the background: close() cancels it before the HTTP session closes
+                self.presenters[name].check_after_restart(still_open)
 
     async def on_tree_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
@@ -144,7 +159,12 @@ class CardBot(GameBot):
             pass
 
     async def close(self) -> None:
-        await self.pontoon.shutdown()
+        for service in self.games.values():
+            await service.shutdown()
+        # the restart re-checks and the table edits stop while the HTTP session is open
+        # (after it closes they would fail with "Session is closed")
+        for presenter in self.presenters.values():
+            await presenter.close()
         await super().close()
 
 

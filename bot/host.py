@@ -44,6 +44,25 @@ TIMER_MAX_SLEEP_SECONDS = 5.0  # a timer looks at its table at least this often
 TIMER_POLL_SECONDS = 0.25  # ... and this often while nothing is due at all
 
 
+@dataclass(frozen=True, slots=True)
+class Holdings:
+    """What an open table's saved state says it holds, and who owns what there (each
+    game reads its own snapshot into this; the audit compares it with the ledger)."""
+
+    escrow: int
+    kitty: int
+    stakes: dict[str, int]  # seat -> chips of theirs in the escrow now
+    chips: dict[str, int]  # seat -> chips the game thinks the member holds (Pontoon)
+    exact: bool  # True: escrow only ever pays back to whoever staked (Punto Banco)
+    # members with chips in play there (seated at Pontoon, betting at Punto Banco)
+    in_play: frozenset[int] = frozenset()
+
+
+def is_member_seat(seat: str) -> bool:
+    """A seat that is a member's (their user id), not the house's or a test's name."""
+    return seat.isascii() and seat.isdigit()
+
+
 class Backoff:
     """Per-table count of timer steps that failed in a row: the next try waits
     ``TIMER_RETRY_SECONDS * 2**failures`` (at most ``TIMER_MAX_BACKOFF_SECONDS``)."""
@@ -522,12 +541,14 @@ def together(*hosts: TableHost[Any]) -> Callable[[], None]:
 
 __all__ = [
     "Backoff",
+    "Holdings",
     "HostedTable",
     "StoreLike",
     "StoredTable",
     "TableHost",
     "TimerJob",
     "close_in_store",
+    "is_member_seat",
     "new_table_id",
     "save_snapshot",
     "seat_of",

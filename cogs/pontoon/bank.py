@@ -23,9 +23,6 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         self.bot = bot
         super().__init__()
 
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(AcceptBank)
-
     async def _refuse(self, interaction: Interaction, exc: BaseException) -> None:
         """The member's "no" in their language, seat ids said as names (the engine's
         refusals name seats)."""
