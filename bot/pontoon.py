@@ -45,6 +45,27 @@ log = logging.getLogger(__name__)
 
 GAME_PONTOON = "pontoon"
 
+#: seats one table message shows: an embed field each, and one for the round's log
+#: (Discord allows 25 fields in an embed)
+SEATS_SHOWN = 24
+CARDS_A_SEAT = 5  # room for everyone to reach a five card trick (P-FIVE-1)
+
+
+def seat_limit(rules: PontoonRules) -> int:
+    """How many may sit at a table: what one table message can show and what the packs
+    can deal (five cards a seat: 10 with one pack, 20 with two; without a pack count, a
+    second pack comes in at 8 players). The bot gives it to the engine as the rules'
+    ``max_seats``, and the engine alone checks it (P-TABLE-1)."""
+    packs = rules.packs or 2
+    return min(SEATS_SHOWN, 52 * packs // CARDS_A_SEAT)
+
+
+def with_seat_limit(rules: PontoonRules) -> PontoonRules:
+    """The rules with the bot's seat limit (tables saved before it had none)."""
+    if rules.max_seats is not None:
+        return rules
+    return rules.model_copy(update={"max_seats": seat_limit(rules)})
+
 
 class CardDelivery(StrEnum):
     """How a table shows each member their face-down cards (a table option)."""
@@ -90,7 +111,8 @@ class OpenPontoonTable:
     last_activity: float = field(default_factory=time.monotonic)
     sale_offer: tuple[int, int, int] | None = None  # (seller, buyer, price) awaiting accept
     names: dict[str, str] = field(default_factory=dict)  # seat -> display name
-    # P-SHOOT-8 auction of the bank: {"seller": id, "ends_at": epoch seconds, "bids": {id: n}}
+    # when the running auction of the bank ends: {"ends_at": epoch seconds} (the auction
+    # itself, bids included, is the engine's: P-SHOOT-8)
     auction: dict[str, Any] | None = None
     turn_seconds: float | None = None  # this table's turn/bet timer (None: the bot's setting)
     cards: CardDelivery = CardDelivery.DM
@@ -233,17 +255,26 @@ class PontoonService(TableHost[OpenPontoonTable]):
     def table_from_record(self, stored: StoredTable) -> OpenPontoonTable:
         meta = stored.meta
         offer = meta.get("sale_offer")
+        engine = Table.from_json(stored.engine)
+        engine.rules = with_seat_limit(engine.rules)  # saved before tables had a limit
+        auction = meta.get("auction")
+        if auction is not None and engine.auction is None:
+            # saved before the engine held the auction: its bids move into the engine
+            if engine.banker == seat_of(int(auction["seller"])):
+                engine.auction = {str(k): int(v) for k, v in auction.get("bids", {}).items()}
+            else:
+                auction = None
         live = OpenPontoonTable(
             table_id=stored.table_id,
             guild_id=stored.guild_id,
             channel_id=stored.channel_id,
             opener_id=stored.opener_id,
-            engine=Table.from_json(stored.engine),
+            engine=engine,
             message_id=stored.message_id,
             store_version=stored.version,
             sale_offer=tuple(offer) if offer else None,  # type: ignore[arg-type]
             names=dict(meta.get("names") or {}),
-            auction=meta.get("auction"),
+            auction=None if auction is None else {"ends_at": float(auction["ends_at"])},
             turn_seconds=meta.get("turn_seconds"),
             cards=CardDelivery(meta.get("cards", CardDelivery.DM)),
         )
@@ -267,7 +298,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
             guild_id=guild_id,
             channel_id=channel_id,
             opener_id=opener_id,
-            engine=Table(rules),
+            engine=Table(with_seat_limit(rules)),
             turn_seconds=turn_seconds,
             cards=cards,
         )
@@ -307,12 +338,11 @@ class PontoonService(TableHost[OpenPontoonTable]):
             names_before = dict(live.names)
             if kind is ActionKind.JOIN:
                 self.check_member_free(live.guild_id, user_id, at=live)
-                if seat in live.engine.seats:
-                    raise RuleError(
-                        "P-TABLE-1",
-                        "You are already seated at this table.",
-                        key="engine.svc.seated",
-                    )
+                # the engine decides (seat limit included) before the ledger is touched;
+                # apply checks again under this same lock, so nothing slips in between
+                refusal = live.engine.why_not(Action(seat, ActionKind.JOIN))
+                if refusal is not None:
+                    raise refusal
                 amount = await self.store.ensure_member(live.guild_id, user_id)
                 if name:
                     live.names[seat] = name
@@ -345,46 +375,19 @@ class PontoonService(TableHost[OpenPontoonTable]):
             eng = live.engine
             if seat not in eng.seats:
                 raise NotSeated()
-            if eng.phase not in (Phase.WAITING, Phase.ROUND_OVER):
-                raise RuleError(
-                    "P-DEAL-1",
-                    "A round is already in play at this table.",
-                    key="engine.svc.in_play",
-                )
-            next_banker = eng.next_banker if eng.phase is Phase.ROUND_OVER else None
-            may_deal = (
-                eng.banker == HOUSE
-                or seat in (eng.banker, next_banker)
-                or (user_id == live.opener_id and eng.banker is None)
-            )
-            if not may_deal:
-                raise RuleError(
-                    "P-DEAL-1",
-                    "Only the banker deals (the table's opener deals first).",
-                    key="engine.svc.who_deals",
-                )
-            if not eng.rules.house_bank and len(eng.seats) < 2:
-                raise RuleError(
-                    "P-TABLE-1",
-                    "Pontoon needs at least two people: wait for someone to Join, "
-                    "or open a house-banked table.",
-                    key="engine.svc.two_people",
-                )
+            # who deals is the engine's (P-DEAL-1; the first seat's deal cuts for the
+            # first bank, P-BANK-1); asked before the balances are synced
+            deal = Action(seat, ActionKind.DEAL)
+            if eng.phase is not Phase.ROUND_OVER:
+                refusal = eng.why_not(deal)
+                if refusal is not None:
+                    raise refusal
             await self._sync_balances(live)
-
-            def cut(eng: Table) -> Action | None:
-                return Action(seat, ActionKind.CUT) if eng.banker is None else None
-
-            def deal(eng: Table) -> Action:
-                dealer = eng.banker if eng.banker not in (None, HOUSE) else seat
-                assert dealer is not None
-                return Action(dealer, ActionKind.DEAL)
-
             steps: list[Step] = []
             if eng.phase is Phase.ROUND_OVER:
                 steps.append(Action(seat, ActionKind.NEXT_ROUND))
-            steps += [cut, deal]
-            # next round, cut and deal are saved in ONE transaction: all or nothing
+            steps.append(deal)
+            # next round and deal (with its cut) are saved in ONE transaction
             combined = await self._apply_steps(live, steps)
         await self._after_change(live, combined)
         return combined
@@ -484,43 +487,16 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     # --------------------------------------------------------------- the bank
     async def offer_bank(self, table_id: str, seller_id: int, buyer_id: int, price: int) -> None:
+        """Offer the bank to ``buyer_id`` for ``price`` (P-SELL-1): the engine says whether
+        that sale may happen now; the offer waits for the buyer's Accept."""
         live = self.get(table_id)
         async with self.lock(table_id):
-            eng = live.engine
-            if eng.banker != seat_of(seller_id):
-                raise RuleError(
-                    "P-SELL-1",
-                    "Only the banker can sell the bank.",
-                    key="engine.svc.only_banker_sells",
-                )
-            if seat_of(buyer_id) not in eng.seats:
-                raise RuleError(
-                    "P-SELL-1",
-                    "The buyer must be seated at this table.",
-                    key="engine.svc.buyer_seated",
-                )
-            if buyer_id == seller_id:
-                raise RuleError(
-                    "P-SELL-1", "You already hold the bank.", key="engine.svc.hold_bank"
-                )
-            if eng.phase is not Phase.WAITING:
-                raise RuleError(
-                    "P-SELL-1",
-                    "The bank can be sold only between hands.",
-                    key="engine.svc.sell_between",
-                )
-            if price < 0:
-                raise RuleError(
-                    "P-SELL-1", "The price cannot be negative.", key="engine.svc.price_negative"
-                )
-            buyer_chips = eng.balances.get(seat_of(buyer_id), 0)
-            if buyer_chips < price:
-                raise RuleError(
-                    "P-SELL-1",
-                    f"The buyer has only {buyer_chips} chips.",
-                    key="engine.svc.buyer_chips",
-                    chips=buyer_chips,
-                )
+            sale = Action(
+                seat_of(seller_id), ActionKind.SELL_BANK, amount=price, target=seat_of(buyer_id)
+            )
+            refusal = live.engine.why_not(sale)
+            if refusal is not None:
+                raise refusal
             await self._save_meta(
                 live,
                 lambda: setattr(live, "sale_offer", (seller_id, buyer_id, price)),
@@ -556,112 +532,45 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     async def open_auction(self, table_id: str, seller_id: int, seconds: float) -> float:
         """P-SHOOT-8: with an empty kitty the banker may offer the bank to the highest
-        bidder instead of putting up a new kitty. Returns the closing time (epoch)."""
+        bidder instead of putting up a new kitty (the engine's AUCTION). The bot keeps
+        only the closing time (epoch seconds), which it returns."""
         live = self.get(table_id)
         async with self.lock(table_id):
-            eng = live.engine
-            if not eng.rules.shoot:
-                raise RuleError(
-                    "P-SHOOT-8",
-                    "Auctions of the bank belong to Shoot Pontoon.",
-                    key="engine.svc.auction_shoot",
-                )
-            if eng.banker != seat_of(seller_id):
-                raise RuleError(
-                    "P-SHOOT-8",
-                    "Only the banker can auction the bank.",
-                    key="engine.svc.auction_banker",
-                )
-            if eng.phase not in (Phase.WAITING, Phase.KITTY) or eng.kitty != 0:
-                raise RuleError(
-                    "P-SHOOT-8",
-                    "The bank goes to auction only when the kitty is empty, between hands.",
-                    key="engine.svc.auction_when",
-                )
-            if live.auction is not None:
-                raise ServiceError("An auction of the bank is already running.")
-            if len(eng.seats) < 2:
-                raise RuleError(
-                    "P-SELL-1", "Nobody else is seated to bid.", key="engine.svc.nobody_bids"
-                )
             ends_at = time.time() + seconds
-            await self._save_meta(
-                live,
-                lambda: setattr(
-                    live, "auction", {"seller": seller_id, "ends_at": ends_at, "bids": {}}
-                ),
-                f"auction opened by {seller_id}",
-            )
+
+            def opened(eng: Table) -> Action:
+                live.auction = {"ends_at": ends_at}  # saved with it, put back on a refusal
+                return Action(seat_of(seller_id), ActionKind.AUCTION)
+
+            await self._apply_steps(live, [opened])
         self._arm_timer(live)
         return ends_at
 
     async def bid(self, table_id: str, user_id: int, amount: int) -> int:
-        """A bid in the running auction; returns the highest bid so far."""
+        """A bid in the running auction (the engine's BID); returns it."""
         live = self.get(table_id)
         async with self.lock(table_id):
-            auc = live.auction
-            if auc is None:
-                raise ServiceError("There is no auction of the bank at this table.")
-            seat = seat_of(user_id)
-            if seat not in live.engine.seats:
-                raise NotSeated()
-            if user_id == auc["seller"]:
-                raise RuleError(
-                    "P-SHOOT-8",
-                    "The banker cannot bid for their own bank.",
-                    key="engine.svc.own_bank",
-                )
-            best = max(auc["bids"].values(), default=0)
-            if amount <= best:
-                raise RuleError(
-                    "P-SHOOT-8",
-                    f"A bid must beat the highest bid so far ({best}).",
-                    key="engine.svc.bid_beat",
-                    best=best,
-                )
-            have = live.engine.balances.get(seat, 0)
-            if amount > have:
-                raise RuleError(
-                    "P-SELL-1",
-                    f"You have only {have} chips to bid with.",
-                    key="engine.svc.bid_chips",
-                    chips=have,
-                )
-            await self._save_meta(
-                live,
-                lambda: auc["bids"].__setitem__(str(user_id), amount),
-                f"bid {amount} by {user_id}",
-            )
+            await self._apply(live, Action(seat_of(user_id), ActionKind.BID, amount=amount))
             return amount
 
     async def _finish_auction(self, live: OpenPontoonTable) -> None:
+        """The auction's time is up: the engine sells the bank to the best bid its bidder
+        can still pay (END_AUCTION), or the bank stays."""
         combined = Outcome()
         async with self.lock(live.table_id):
             auc = live.auction
             if auc is None or time.time() < float(auc["ends_at"]):
                 return
-            live.auction = None
-            bids: dict[str, int] = auc["bids"]
-            eng = live.engine
-            seller = seat_of(int(auc["seller"]))
-            ranked = sorted(bids.items(), key=lambda kv: -kv[1])
-            for bidder, amount in ranked:  # the best bid the bidder can still pay
-                if eng.banker != seller or bidder not in eng.seats:
-                    break
-                if eng.balances.get(bidder, 0) < amount:
-                    continue
-                try:
-                    self._merge(
-                        combined,
-                        await self._apply(
-                            live, Action(seller, ActionKind.SELL_BANK, amount=amount, target=bidder)
-                        ),
-                    )
-                    break
-                except RuleError as exc:
-                    log.info("auction sale to %s refused: %s", bidder, exc)
-            if not combined.events:
-                await self._persist(live, [], "auction closed without a sale")
+            banker = live.engine.banker
+            if live.engine.auction is None or banker is None:  # the bank changed hands
+                await self._save_meta(live, lambda: setattr(live, "auction", None), "auction over")
+            else:
+
+                def ended(eng: Table) -> Action:
+                    live.auction = None
+                    return Action(banker, ActionKind.END_AUCTION)
+
+                combined = await self._apply_steps(live, [ended])
         await self._after_change(live, combined)
 
     def auction_seconds_left(self, live: OpenPontoonTable) -> float | None:

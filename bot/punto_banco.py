@@ -55,6 +55,9 @@ from bot.storage.errors import StorageError
 from engine.cards import Chance
 from engine.errors import RuleError
 from engine.punto_banco import (
+    CROUPIER,
+    Action,
+    ActionKind,
     Bet,
     BetOutcome,
     BetResult,
@@ -67,6 +70,8 @@ from engine.punto_banco import (
 from engine.records import Transfer
 
 log = logging.getLogger(__name__)
+
+DEAL = Action(CROUPIER, ActionKind.DEAL)  # B-TABLE-1: the bot deals the coup
 
 GAME_PUNTO_BANCO = "punto_banco"
 MIN_BETTING_SECONDS = 1.0
@@ -385,7 +390,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             balance = await self.store.ensure_member(live.guild_id, user_id)
             await self._change(
                 live,
-                lambda eng: eng.place_bet(seat, chosen, amount, balance=balance),
+                Action(seat, ActionKind.BET, chosen, amount, balance),
                 f"{seat} bets {amount} on {chosen.value}",
                 name=(seat, name),
             )
@@ -409,7 +414,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             balance = await self.store.ensure_member(live.guild_id, user_id)
             await self._change(
                 live,
-                lambda eng: eng.repeat_bets(seat, balance=balance),
+                Action(seat, ActionKind.REPEAT, balance=balance),
                 f"{seat} repeats last bets",
                 name=(seat, name),
             )
@@ -436,19 +441,13 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
                 raise WindowClosed()
             if live.phase is not Phase.BETTING:
                 raise ServiceError("The cards are being dealt; bets can no longer be taken back.")
-            if chosen is None and not live.engine.bets_of(seat):
-                raise RuleError(
-                    "B-BET-1",
-                    "you have no bet on this coup to take back",
-                    key="engine.pb.no_coup_bet",
-                )
-
-            def take(eng: PuntoBancoTable) -> list[Transfer]:
-                if chosen is None:
-                    return eng.withdraw_all(seat)
-                return eng.withdraw_bet(seat, chosen)
-
-            await self._change(live, take, f"{seat} withdraws {chosen or 'all'}")
+            # one side, or every bet of the member (side None); the engine refuses
+            # taking back what is not there
+            await self._change(
+                live,
+                Action(seat, ActionKind.WITHDRAW, chosen),
+                f"{seat} withdraws {chosen or 'all'}",
+            )
             receipt = await self._receipt(live, user_id)
         await self._present(self.presenter.bets_changed(live))
         return receipt
@@ -460,18 +459,18 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
     async def _change(
         self,
         live: OpenPuntoBancoTable,
-        step: Callable[[PuntoBancoTable], Sequence[Transfer]],
+        action: Action,
         note: str,
         *,
         name: tuple[str, str | None] | None = None,
     ) -> list[Transfer]:
-        """Run one engine step and write its transfers with the new snapshot in one
+        """Apply one engine action and write its transfers with the new snapshot in one
         transaction. On ANY failure (a rule refusal, an engine that raised part-way
         through, a refused write) the table is put back as it was last saved and nothing
         is written; an unexpected engine exception becomes :class:`EngineFault`."""
         before = live.snapshot()
         try:
-            transfers = list(step(live.engine))
+            transfers = live.engine.apply(action, self.chance).transfers
         except RuleError:
             live.restore(before)
             raise
@@ -513,7 +512,8 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             else:
                 before = live.snapshot()
                 try:
-                    result = live.engine.deal(self.chance)
+                    result = live.engine.apply(DEAL, self.chance).coup
+                    assert result is not None
                     live.phase = Phase.DEALING
                     live.empty_windows = 0
                     live.last_results = results_to_json(result.settlement)
@@ -561,7 +561,11 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         closed = await self._close_table(
             table_id,
             reason,
-            lambda live: [t for b in live.bettors() for t in live.engine.withdraw_all(b)],
+            lambda live: [
+                t
+                for b in live.bettors()
+                for t in live.engine.apply(Action(b, ActionKind.WITHDRAW)).transfers
+            ],
         )
         if closed is None:
             return []

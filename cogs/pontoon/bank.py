@@ -8,12 +8,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import ServiceError, friendly, parse_amount
+from bot.errors import ServiceError, parse_amount
 from bot.i18n import Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
-from bot.pontoon import seat_of
-from cogs.common import Click, GameBot, Interaction, answer, display, member_action, reply
+from cogs.common import Click, GameBot, Interaction, answer, display, member_action
 from cogs.pontoon.bank_offer import AcceptBank
+from cogs.pontoon.controls import refuse
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 
@@ -22,6 +22,12 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def _refuse(self, interaction: Interaction, exc: BaseException) -> None:
+        """The member's "no" in their language, seat ids said as names (the engine's
+        refusals name seats)."""
+        table = self.bot.pontoon.by_channel.get(interaction.channel_id or 0)
+        await refuse(interaction, exc, table, locale=await locale_of(interaction))
 
     @app_commands.command(name="sell", description="Offer the bank to a seated player")
     async def sell(
@@ -52,10 +58,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 allowed_mentions=discord.AllowedMentions(users=[member]),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(
-                interaction,
-                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
-            )
+            await self._refuse(interaction, exc)
 
     @app_commands.command(name="kitty", description="Put up or add to the kitty; 0 adds nothing")
     async def kitty(
@@ -81,10 +84,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 else t(locale, "pt.done.kitty_none"),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(
-                interaction,
-                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
-            )
+            await self._refuse(interaction, exc)
 
     @app_commands.command(
         name="auction", description="Empty kitty: offer the bank to the highest bidder"
@@ -109,10 +109,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 )
             )
         except (ServiceError, EngineError) as exc:
-            await reply(
-                interaction,
-                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
-            )
+            await self._refuse(interaction, exc)
 
     @app_commands.command(name="bid", description="Bid for the bank in a running auction")
     async def bid(
@@ -135,10 +132,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except (ServiceError, EngineError) as exc:
-            await reply(
-                interaction,
-                friendly(exc, await locale_of(interaction), me=seat_of(interaction.user.id)),
-            )
+            await self._refuse(interaction, exc)
 
 
 async def setup(bot: GameBot) -> None:

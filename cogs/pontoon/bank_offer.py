@@ -13,6 +13,7 @@ from bot.errors import ServiceError, friendly
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import locale_of, public_locale_of
 from cogs.common import Interaction, bot_of, reply
+from cogs.pontoon.controls import refuse
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,7 @@ class AcceptBank(
                     content=f"{interaction.message.content}\n{accepted}", view=None
                 )
         except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+            await refuse(interaction, exc, self.table_id, locale=locale)  # seats as names
         except Exception as exc:
             log.exception("accepting the bank failed")
             await reply(interaction, friendly(exc, locale))

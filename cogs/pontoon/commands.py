@@ -29,7 +29,6 @@ from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
 from cogs.pontoon.controls import (
     MODAL_PREFIX,
-    check_room,
     handle_modal,
     handle_orphan_click,
     refuse,
@@ -204,14 +203,7 @@ class Pontoon(
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     async def join(self, interaction: Interaction) -> None:
-        with contextlib.suppress(ServiceError):
-            live = self._table(interaction)
-            if seat_of(interaction.user.id) not in live.engine.seats:
-                try:
-                    check_room(live)
-                except ServiceError as exc:
-                    await reply(interaction, friendly(exc, await locale_of(interaction)))
-                    return
+        # the seat limit is the engine's, checked under the table's lock
         await self._do(interaction, ActionKind.JOIN, done=Msg("pt.done.join"))
         with contextlib.suppress(ServiceError):  # seated now: the first time, point to /help
             if seat_of(interaction.user.id) in self._table(interaction).engine.seats:

@@ -30,8 +30,7 @@ from cogs.common import (
 from cogs.help import first_join_hint
 from cogs.pontoon import render
 from engine.errors import EngineError
-from engine.pontoon import PontoonRules
-from engine.pontoon.types import ActionKind, Phase
+from engine.pontoon.types import Action, ActionKind, Phase
 
 log = logging.getLogger(__name__)
 
@@ -299,9 +298,7 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
         with member_action(click):
             if act == "deal":
                 await service.deal(table_id, interaction.user.id, version=version)
-            elif act == "join":
-                if seat not in live.engine.seats:
-                    check_room(live)
+            elif act == "join":  # the seat limit is the engine's, checked under the lock
                 await service.act(
                     table_id,
                     interaction.user.id,
@@ -331,20 +328,6 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
     except Exception as exc:
         log.exception("button %s on %s failed", act, table_id)
         await refuse(interaction, exc, table_id, click, locale)
-
-
-def seat_limit(rules: PontoonRules) -> int:
-    """How many may sit at a table: what one table message can show (25 embed fields: a
-    field per seat and one for the round's log) and what the packs can deal (five cards a
-    seat: 10 with one pack, 20 with two)."""
-    packs = rules.packs or 2  # no pack count given: a second pack comes in at 8 players
-    return min(render.EMBED_FIELDS_MAX - 1, 52 * packs // 5)
-
-
-def check_room(live: OpenPontoonTable) -> None:
-    limit = seat_limit(live.engine.rules)
-    if len(live.engine.seats) >= limit:
-        raise ServiceError(f"The table is full ({limit} seats).", key="err.pt.full", limit=limit)
 
 
 def _last_bet(bot: GameBot, live: OpenPontoonTable, seat: str) -> int:
@@ -377,10 +360,12 @@ async def refuse(
         await reply(interaction, text)
 
 
-def _why_not(live: OpenPontoonTable, seat: str, kind: ActionKind) -> ServiceError:
-    eng = live.engine
-    if eng.turn is not None and eng.turn[0] != seat and eng.phase is Phase.PLAYING:
-        return ServiceError("It is not your turn.", key="err.pt.not_your_turn")
+def _why_not(live: OpenPontoonTable, seat: str, kind: ActionKind) -> EngineError | ServiceError:
+    """Why the engine does not offer ``kind`` to ``seat`` now: its own refusal (tried
+    with the smallest amount), or a plain "not now"."""
+    refusal = live.engine.why_not(Action(seat, kind, amount=1))
+    if refusal is not None:
+        return refusal
     return ServiceError(
         f"You cannot {kind.value} right now.",
         key="err.pt.cannot_now",

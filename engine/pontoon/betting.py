@@ -1,281 +1,347 @@
-"""The deal and the bets before play (section 4, P-VAR-3, P-SHOOT-1/2/8): the kitty, the
-first card, initial bets, the banker's double, shoot bets and the second card."""
+"""2. The deal and the bets before play (section 4, P-VAR-3, P-SHOOT-1/2/8): who deals,
+the kitty, the first card, initial bets, the banker's double, shoot bets and the second
+card. Each action has a ``check_*`` (every refusal, nothing changed) and a function that
+makes the change; ``Table.apply`` runs the one, then the other."""
 
 from __future__ import annotations
 
 from engine.cards import Card, Chance, Pack, full_pack
 from engine.errors import RuleError
+from engine.pontoon import play, seating, settlement
 from engine.pontoon.hands import Hand
-from engine.pontoon.play import Play
-from engine.pontoon.state import CARDS_IN_A_PACK, Refusal
+from engine.pontoon.state import CARDS_IN_A_PACK, Refusal, TableState
 from engine.pontoon.types import ESCROW, KITTY, Action, ActionKind, Event, EventKind, Outcome, Phase
 from engine.pontoon.views import HandStatus
 
+# the deal (P-DEAL-1) -------------------------------------------------------------------
 
-class Betting(Play):
-    # the deal -----------------------------------------------------------------------------
 
-    def _new_pack_order(self, chance: Chance) -> list[Card] | None:
-        """The pack order for the next deal when it must be shuffled (P-NEXT-1), else None;
-        a table whose number of packs changed takes new packs (P-TABLE-1). Changes
-        nothing, so a deal can ask for it before it changes the table."""
-        packs = self._packs_for(len(self.seats))
-        if len(self.pack) != CARDS_IN_A_PACK * packs:
-            return chance.shuffle(full_pack(packs))
-        if self.needs_shuffle:
-            return chance.shuffle(self.pack.peek())
-        return None
-
-    def _deal_first(self, out: Outcome, new_order: list[Card] | None) -> None:
-        """P-DEAL-1: (shuffle,) one face-down card each, ending with the banker, who may
-        not look at it. The caller checked ``_deal_refusal``."""
-        if new_order is not None:
-            self.pack = Pack(new_order)
-            self.needs_shuffle = False
-            out.events.append(Event(EventKind.SHUFFLED, detail="shuffled and cut"))
-        self.round_no += 1
-        self.phase = Phase.BETTING
-        self._players = self._players_for_round()
-        dealt = EventKind.CARD_DEALT
-        for seat in self._players:
-            card = self.pack.deal()
-            self._hands[seat] = [Hand([card])]
-            out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
-        self._banker_hand = Hand([self.pack.deal()])
-        banker = self.banker
-        assert banker is not None
-        out.events.append(
-            Event(EventKind.CARD_DEALT, banker, 0, to=banker, detail="banker, face down")
+def dealer_refusal(t: TableState, seat: str) -> Refusal | None:
+    """Who may start a deal (the phase aside): the banker; anyone seated at a house bank;
+    before the first bank, the first seat (the table's opener), whose deal begins with
+    the cut for the bank (P-BANK-1). And the pack(s) must hold two cards a hand."""
+    if t.banker is None:
+        if not t.seats or seat != t.seats[0]:
+            return RuleError(
+                "P-DEAL-1",
+                "Only the banker deals (the table's opener deals first).",
+                key="engine.svc.who_deals",
+            )
+        return seating.cut_refusal(t, seat) or t._deal_refusal()
+    if not t.rules.house_bank and seat != t.banker:
+        return RuleError("P-DEAL-1", "the banker deals", key="engine.banker_deals")
+    if not t._players_for_round():
+        return RuleError(
+            "P-TABLE-1", "two or more people are needed to play", key="engine.two_needed"
         )
+    return t._deal_refusal()
 
-    # the kitty (Shoot Pontoon) ------------------------------------------------------------
 
-    def _kitty_range(self) -> tuple[int, int]:
-        """P-SHOOT-1: a new kitty of kitty_min..kitty_max; P-SHOOT-8: add 0 or more, the
-        total at most kitty_max; always within the banker's chips."""
-        assert self.banker is not None
-        chips = self.balances[self.banker]
-        if self.kitty == 0:
-            return self.rules.kitty_min, min(self.rules.kitty_max, chips)
-        return 0, max(0, min(self.rules.kitty_max - self.kitty, chips))
+def check_deal(t: TableState, action: Action) -> Refusal | None:
+    if t.phase is not Phase.WAITING:
+        return t._wrong_phase(action)
+    return t._seated_refusal(action.seat) or dealer_refusal(t, action.seat)
 
-    def _kitty_refusal(self, amount: int) -> Refusal | None:
-        """Why the banker may not put ``amount`` into the kitty and deal."""
-        least, most = self._kitty_range()
-        if least <= amount <= most:
-            return self._deal_refusal()
-        if self.kitty == 0:
-            return RuleError(
-                "P-SHOOT-8" if self.round_no else "P-SHOOT-1",
-                f"the kitty must be between {self.rules.kitty_min} and "
-                f"{self.rules.kitty_max} and within the banker's chips",
-                key="engine.kitty_range",
-                low=self.rules.kitty_min,
-                high=self.rules.kitty_max,
-            )
-        if amount < 0:
-            return RuleError(
-                "P-SHOOT-8",
-                "the banker may add to the kitty, never take from it",
-                key="engine.kitty_no_take",
-            )
+
+def deal(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
+    """Start a round (after the cut for the first bank): Shoot mode asks for the kitty
+    first (P-SHOOT-1/8)."""
+    if t.banker is None:
+        seating.cut(t, action, chance, out)
+    new_order = None if t.rules.shoot else new_pack_order(t, chance)
+    t._results = []  # the round state was reset on the way to WAITING
+    if t.rules.shoot:
+        t.phase = Phase.KITTY
+        return
+    deal_first(t, out, new_order)
+
+
+def new_pack_order(t: TableState, chance: Chance) -> list[Card] | None:
+    """The pack order for the next deal when it must be shuffled (P-NEXT-1), else None;
+    a table whose number of packs changed takes new packs (P-TABLE-1). Changes
+    nothing, so a deal can ask for it before it changes the table."""
+    packs = t._packs_for(len(t.seats))
+    if len(t.pack) != CARDS_IN_A_PACK * packs:
+        return chance.shuffle(full_pack(packs))
+    if t.needs_shuffle:
+        return chance.shuffle(t.pack.peek())
+    return None
+
+
+def deal_first(t: TableState, out: Outcome, new_order: list[Card] | None) -> None:
+    """P-DEAL-1: (shuffle,) one face-down card each, ending with the banker, who may
+    not look at it. The caller checked ``TableState._deal_refusal``."""
+    if new_order is not None:
+        t.pack = Pack(new_order)
+        t.needs_shuffle = False
+        out.events.append(Event(EventKind.SHUFFLED, detail="shuffled and cut"))
+    t.round_no += 1
+    t.phase = Phase.BETTING
+    t._players = t._players_for_round()
+    dealt = EventKind.CARD_DEALT
+    for seat in t._players:
+        card = t.pack.deal()
+        t._hands[seat] = [Hand([card])]
+        out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
+    t._banker_hand = Hand([t.pack.deal()])
+    banker = t.banker
+    assert banker is not None
+    out.events.append(Event(EventKind.CARD_DEALT, banker, 0, to=banker, detail="banker, face down"))
+
+
+def kitty_range(t: TableState) -> tuple[int, int]:
+    """P-SHOOT-1: a new kitty of kitty_min..kitty_max; P-SHOOT-8: add 0 or more, the
+    total at most kitty_max; always within the banker's chips."""
+    assert t.banker is not None
+    chips = t.balances[t.banker]
+    if t.kitty == 0:
+        return t.rules.kitty_min, min(t.rules.kitty_max, chips)
+    return 0, max(0, min(t.rules.kitty_max - t.kitty, chips))
+
+
+def kitty_refusal(t: TableState, amount: int) -> Refusal | None:
+    """Why the banker may not put ``amount`` into the kitty and deal."""
+    least, most = kitty_range(t)
+    if least <= amount <= most:
+        return t._deal_refusal()
+    if t.kitty == 0:
+        return RuleError(
+            "P-SHOOT-8" if t.round_no else "P-SHOOT-1",
+            f"the kitty must be between {t.rules.kitty_min} and "
+            f"{t.rules.kitty_max} and within the banker's chips",
+            key="engine.kitty_range",
+            low=t.rules.kitty_min,
+            high=t.rules.kitty_max,
+        )
+    if amount < 0:
         return RuleError(
             "P-SHOOT-8",
-            f"the banker may add at most {most} now",
-            key="engine.kitty_add_max",
-            high=most,
+            "the banker may add to the kitty, never take from it",
+            key="engine.kitty_no_take",
         )
+    return RuleError(
+        "P-SHOOT-8",
+        f"the banker may add at most {most} now",
+        key="engine.kitty_add_max",
+        high=most,
+    )
 
-    def _put_up_kitty(self, action: Action, chance: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.KITTY:
-            raise self._wrong_phase(action)
-        if action.seat != self.banker:
-            raise RuleError(
-                "P-SHOOT-1", "only the banker puts up the kitty", key="engine.kitty_banker"
-            )
-        amount = self._amount(action, "P-SHOOT-1")
-        self._raise(self._kitty_refusal(amount))
-        new_order = self._new_pack_order(chance)
-        if amount:
-            self._move(out, action.seat, KITTY, amount, "kitty (P-SHOOT-1)")
-            out.events.append(
-                Event(EventKind.KITTY, action.seat, amount=amount, total=self.kitty, detail="added")
-            )
-        self._deal_first(out, new_order)
 
-    # initial bets (P-DEAL-2) --------------------------------------------------------------
+def check_kitty(t: TableState, action: Action) -> Refusal | None:
+    if t.phase is not Phase.KITTY:
+        return t._wrong_phase(action)
+    if action.seat != t.banker:
+        return RuleError(
+            "P-SHOOT-1", "only the banker puts up the kitty", key="engine.kitty_banker"
+        )
+    return t._amount_refusal(action, "P-SHOOT-1") or kitty_refusal(t, action.amount or 0)
 
-    def _bet_refusal(self, seat: str) -> Refusal | None:
-        """Why ``seat`` may neither bet nor sit out now."""
-        if seat not in self._hands:
-            return RuleError(
-                "P-DEAL-2",
-                f"{seat} is not a player in this deal",
-                key="engine.not_player",
-                seat=seat,
-            )
-        if seat in self._decided:
-            return RuleError(
-                "P-DEAL-2",
-                f"{seat} has already placed an initial bet",
-                key="engine.already_bet",
-                seat=seat,
-            )
-        return None
 
-    def _bet_range(self, seat: str) -> tuple[int, int]:
-        """The table's limits (P-TABLE-2) within what both sides can cover (P-PAY-LIMIT)."""
-        return self.rules.min_bet, min(self.rules.max_bet, self._stake_cap(seat))
+def put_up_kitty(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
+    amount = action.amount or 0
+    new_order = new_pack_order(t, chance)
+    if amount:
+        t._move(out, action.seat, KITTY, amount, "kitty (P-SHOOT-1)")
+        out.events.append(
+            Event(EventKind.KITTY, action.seat, amount=amount, total=t.kitty, detail="added")
+        )
+    deal_first(t, out, new_order)
 
-    def _bet_amount_refusal(self, seat: str, amount: int) -> Refusal | None:
-        rules = self.rules
-        if amount < rules.min_bet or amount > rules.max_bet:
-            return RuleError(
-                "P-TABLE-2",
-                f"the initial bet must be between {rules.min_bet} and {rules.max_bet}",
-                key="engine.bet_range",
-                low=rules.min_bet,
-                high=rules.max_bet,
-            )
-        if amount > self._player_cap(seat):
-            return RuleError(
-                "P-PAY-LIMIT",
-                f"{seat} cannot cover a bet of {amount} and a possible "
-                f"{self.payouts.player_cover}x loss",
-                key="engine.cannot_cover_bet",
-                seat=seat,
-                amount=amount,
-                times=self.payouts.player_cover,
-            )
-        if amount > self._banker_cap():
-            return RuleError(
-                "P-PAY-LIMIT",
-                f"the banker cannot cover another bet of {amount}",
-                key="engine.banker_cannot_cover",
-                amount=amount,
-            )
-        return None
 
-    def _bet(self, action: Action, chance: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.BETTING:
-            raise self._wrong_phase(action)
-        seat = action.seat
-        self._raise(self._bet_refusal(seat))
-        amount = self._amount(action, "P-DEAL-2")
-        self._raise(self._bet_amount_refusal(seat, amount))
-        hand = self._hands[seat][0]
-        hand.stake = hand.original_stake = amount
-        self._open_stake += amount
-        self._decided[seat] = True
-        self._move(out, seat, ESCROW, amount, "initial bet (P-DEAL-2)")
-        out.events.append(Event(EventKind.BET, seat, 0, amount=amount))
-        self._after_bets(out)
+def bet_refusal(t: TableState, seat: str) -> Refusal | None:
+    """Why ``seat`` may neither bet nor sit out now."""
+    if seat not in t._hands:
+        return RuleError(
+            "P-DEAL-2",
+            f"{seat} is not a player in this deal",
+            key="engine.not_player",
+            seat=seat,
+        )
+    if seat in t._decided:
+        return RuleError(
+            "P-DEAL-2",
+            f"{seat} has already placed an initial bet",
+            key="engine.already_bet",
+            seat=seat,
+        )
+    return None
 
-    def _sit_out(self, action: Action, chance: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.BETTING:
-            raise self._wrong_phase(action)
-        if self._bet_refusal(action.seat) is not None:
-            raise RuleError(
-                "P-DEAL-2",
-                f"{action.seat} has nothing to sit out",
-                key="engine.nothing_to_sit_out",
-                seat=action.seat,
-            )
-        self._decided[action.seat] = False
-        self._after_bets(out)
 
-    def _after_bets(self, out: Outcome) -> None:
-        if len(self._decided) < len(self._players):
-            return
-        self._active = [seat for seat in self._players if self._decided[seat]]
-        if not self._active:
-            self._finish_round(out)  # everyone sat out
-            return
-        if self.rules.banker_doubles and not self.rules.house_bank:
-            self.phase = Phase.DOUBLING  # P-VAR-3: the banker looks at the first card
-            self._banker_sees = True
-            banker_hand, banker = self._banker_hand, self.banker
-            assert banker_hand is not None and banker is not None
-            out.events.append(
-                Event(
-                    EventKind.CARD_DEALT,
-                    banker,
-                    0,
-                    banker_hand.codes(),
-                    to=banker,
-                    detail="banker looks (P-VAR-3)",
-                )
-            )
-            return
-        self._after_doubling(out)
+def bet_range(t: TableState, seat: str) -> tuple[int, int]:
+    """The table's limits (P-TABLE-2) within what both sides can cover (P-PAY-LIMIT)."""
+    return t.rules.min_bet, min(t.rules.max_bet, t._stake_cap(seat))
 
-    # the banker's double (P-VAR-3) and shoot bets (P-SHOOT-2) -----------------------------
 
-    def _double(self, action: Action, chance: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.DOUBLING:
-            raise self._wrong_phase(action)
-        if action.seat != self.banker:
-            raise RuleError(
-                "P-VAR-3", "only the banker may double", key="engine.only_banker_doubles"
-            )
-        if action.kind is ActionKind.DOUBLE:
-            self._doubled = True
-            out.events.append(Event(EventKind.DOUBLED, action.seat, detail="all bets doubled"))
-        self._after_doubling(out)
+def bet_amount_refusal(t: TableState, seat: str, amount: int) -> Refusal | None:
+    rules = t.rules
+    if amount < rules.min_bet or amount > rules.max_bet:
+        return RuleError(
+            "P-TABLE-2",
+            f"the initial bet must be between {rules.min_bet} and {rules.max_bet}",
+            key="engine.bet_range",
+            low=rules.min_bet,
+            high=rules.max_bet,
+        )
+    if amount > t._player_cap(seat):
+        return RuleError(
+            "P-PAY-LIMIT",
+            f"{seat} cannot cover a bet of {amount} and a possible {t.payouts.player_cover}x loss",
+            key="engine.cannot_cover_bet",
+            seat=seat,
+            amount=amount,
+            times=t.payouts.player_cover,
+        )
+    if amount > t._banker_cap():
+        return RuleError(
+            "P-PAY-LIMIT",
+            f"the banker cannot cover another bet of {amount}",
+            key="engine.banker_cannot_cover",
+            amount=amount,
+        )
+    return None
 
-    def _after_doubling(self, out: Outcome) -> None:
-        if self.rules.shoot:
-            self.phase = Phase.SHOOTING
-            self._shooter = 0
-            return
-        self._deal_second(out)
 
-    def _shooter_refusal(self, seat: str) -> Refusal | None:
-        shooter = self._active[self._shooter]
-        if seat != shooter:
-            return RuleError(
-                "P-SHOOT-2",
-                f"shoot bets go in seat order; it is {shooter}'s",
-                key="engine.shoot_order",
-                seat=shooter,
-            )
-        return None
+def check_bet(t: TableState, action: Action) -> Refusal | None:
+    if t.phase is not Phase.BETTING:
+        return t._wrong_phase(action)
+    seat = action.seat
+    return (
+        bet_refusal(t, seat)
+        or t._amount_refusal(action, "P-DEAL-2")
+        or bet_amount_refusal(t, seat, action.amount or 0)
+    )
 
-    def _shoot(self, action: Action, chance: Chance, out: Outcome) -> None:
-        if self.phase is not Phase.SHOOTING:
-            raise self._wrong_phase(action)
-        seat = action.seat
-        self._raise(self._shooter_refusal(seat))
-        amount = self._amount(action, "P-SHOOT-2")
-        self._raise(self._shoot_refusal(seat, amount, 0, "P-SHOOT-2"))
-        self._place_shoot(out, seat, 0, amount)
-        self._shooter += 1
-        if self._shooter >= len(self._active):
-            self._deal_second(out)
 
-    # the second card (P-DEAL-3, P-DEAL-4) ------------------------------------------------
+def bet(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
+    seat, amount = action.seat, action.amount or 0
+    hand = t._hands[seat][0]
+    hand.stake = hand.original_stake = amount
+    t._open_stake += amount
+    t._decided[seat] = True
+    t._move(out, seat, ESCROW, amount, "initial bet (P-DEAL-2)")
+    out.events.append(Event(EventKind.BET, seat, 0, amount=amount))
+    after_bets(t, out)
 
-    def _deal_second(self, out: Outcome) -> None:
-        """P-DEAL-3: a second face-down card each; the banker looks at both. A banker's
-        pontoon ends the hand (P-DEAL-4). The deal checked that the pack holds enough."""
-        dealt = EventKind.CARD_DEALT
-        for seat in self._active:
-            card = self.pack.deal()
-            self._hands[seat][0].add(card, False)
-            out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
-        banker_hand, banker = self._banker_hand, self.banker
+
+def check_sit_out(t: TableState, action: Action) -> Refusal | None:
+    if t.phase is not Phase.BETTING:
+        return t._wrong_phase(action)
+    if bet_refusal(t, action.seat) is not None:
+        return RuleError(
+            "P-DEAL-2",
+            f"{action.seat} has nothing to sit out",
+            key="engine.nothing_to_sit_out",
+            seat=action.seat,
+        )
+    return None
+
+
+def sit_out(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
+    t._decided[action.seat] = False
+    after_bets(t, out)
+
+
+def after_bets(t: TableState, out: Outcome) -> None:
+    if len(t._decided) < len(t._players):
+        return
+    t._active = [seat for seat in t._players if t._decided[seat]]
+    if not t._active:
+        settlement.finish_round(t, out)  # everyone sat out
+        return
+    if t.rules.banker_doubles and not t.rules.house_bank:
+        t.phase = Phase.DOUBLING  # P-VAR-3: the banker looks at the first card
+        t._banker_sees = True
+        banker_hand, banker = t._banker_hand, t.banker
         assert banker_hand is not None and banker is not None
-        banker_hand.add(self.pack.deal(), False)
-        self._banker_sees = True
-        out.events.append(Event(dealt, banker, 0, banker_hand.codes(), to=banker))
-        if self._is_pontoon(banker_hand):
-            self._banker_pontoon_collects(out)
-            return
-        self.phase = Phase.PLAYING
-        self._turn_player = self._turn_hand = 0
-        for seat in self._active:
-            hand = self._hands[seat][0]
-            self._set_status(hand)
-            if hand.status is HandStatus.TWENTY_ONE:
-                out.events.append(Event(EventKind.TWENTY_ONE, seat, 0))
-        self._advance(out, first=True)
+        out.events.append(
+            Event(
+                EventKind.CARD_DEALT,
+                banker,
+                0,
+                banker_hand.codes(),
+                to=banker,
+                detail="banker looks (P-VAR-3)",
+            )
+        )
+        return
+    after_doubling(t, out)
+
+
+def check_double(t: TableState, action: Action) -> Refusal | None:
+    if t.phase is not Phase.DOUBLING:
+        return t._wrong_phase(action)
+    if action.seat != t.banker:
+        return RuleError("P-VAR-3", "only the banker may double", key="engine.only_banker_doubles")
+    return None
+
+
+def double(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
+    if action.kind is ActionKind.DOUBLE:
+        t._doubled = True
+        out.events.append(Event(EventKind.DOUBLED, action.seat, detail="all bets doubled"))
+    after_doubling(t, out)
+
+
+def after_doubling(t: TableState, out: Outcome) -> None:
+    if t.rules.shoot:
+        t.phase = Phase.SHOOTING
+        t._shooter = 0
+        return
+    deal_second(t, out)
+
+
+def shooter_refusal(t: TableState, seat: str) -> Refusal | None:
+    shooter = t._active[t._shooter]
+    if seat != shooter:
+        return RuleError(
+            "P-SHOOT-2",
+            f"shoot bets go in seat order; it is {shooter}'s",
+            key="engine.shoot_order",
+            seat=shooter,
+        )
+    return None
+
+
+def check_shoot(t: TableState, action: Action) -> Refusal | None:
+    if t.phase is not Phase.SHOOTING:
+        return t._wrong_phase(action)
+    seat = action.seat
+    return (
+        shooter_refusal(t, seat)
+        or t._amount_refusal(action, "P-SHOOT-2")
+        or t._shoot_refusal(seat, action.amount or 0, 0, "P-SHOOT-2")
+    )
+
+
+def shoot(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
+    seat, amount = action.seat, action.amount or 0
+    t._place_shoot(out, seat, 0, amount)
+    t._shooter += 1
+    if t._shooter >= len(t._active):
+        deal_second(t, out)
+
+
+def deal_second(t: TableState, out: Outcome) -> None:
+    """P-DEAL-3: a second face-down card each; the banker looks at both. A banker's
+    pontoon ends the hand (P-DEAL-4). The deal checked that the pack holds enough."""
+    dealt = EventKind.CARD_DEALT
+    for seat in t._active:
+        card = t.pack.deal()
+        t._hands[seat][0].add(card, False)
+        out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
+    banker_hand, banker = t._banker_hand, t.banker
+    assert banker_hand is not None and banker is not None
+    banker_hand.add(t.pack.deal(), False)
+    t._banker_sees = True
+    out.events.append(Event(dealt, banker, 0, banker_hand.codes(), to=banker))
+    if t._is_pontoon(banker_hand):
+        settlement.banker_pontoon_collects(t, out)
+        return
+    t.phase = Phase.PLAYING
+    t._turn_player = t._turn_hand = 0
+    for seat in t._active:
+        hand = t._hands[seat][0]
+        play.set_status(t, hand)
+        if hand.status is HandStatus.TWENTY_ONE:
+            out.events.append(Event(EventKind.TWENTY_ONE, seat, 0))
+    play.advance(t, out, first=True)

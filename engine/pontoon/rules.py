@@ -32,6 +32,9 @@ class PontoonRules(BaseModel):
     kitty_max: int = 100  # P-SHOOT-1
     house_bank: bool = False  # the bot banks for the players
     house_stands_on: int = 17  # house strategy: draw while the best total is below this
+    # P-TABLE-1: the most seats (None: as many as the pack(s) deal two cards each). The bot
+    # sets it from what one table message can show.
+    max_seats: int | None = None
 
     @model_validator(mode="after")
     def _check(self) -> PontoonRules:
@@ -43,6 +46,8 @@ class PontoonRules(BaseModel):
             raise ValueError("need 1 <= kitty_min <= kitty_max (P-SHOOT-1)")
         if self.house_bank and self.shoot:
             raise ValueError("a house-banked table does not play Shoot Pontoon")
+        if self.max_seats is not None and self.max_seats < 2:
+            raise ValueError("max_seats must be at least 2 (P-TABLE-1)")
         if not 2 <= self.house_stands_on <= 21:
             raise ValueError("house_stands_on must be between 2 and 21")
         return self

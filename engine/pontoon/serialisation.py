@@ -56,10 +56,19 @@ def results_as_dicts(table: TableState) -> list[dict[str, Any]]:
     return out
 
 
+def rules_to_json(rules: PontoonRules) -> dict[str, Any]:
+    """The rules as stored; ``max_seats`` only when it is set, so tables that do not use
+    it are stored exactly as before it existed."""
+    d = rules.model_dump()
+    if d.get("max_seats") is None:
+        d.pop("max_seats", None)
+    return d
+
+
 def table_to_json(t: TableState) -> dict[str, Any]:
-    return {
+    d = {
         "format": FORMAT,
-        "rules": t.rules.model_dump(),
+        "rules": rules_to_json(t.rules),
         "seats": list(t.seats),
         "balances": dict(t.balances),
         "banker": t.banker,
@@ -88,6 +97,9 @@ def table_to_json(t: TableState) -> dict[str, Any]:
         "next_banker": t._next_banker,
         "results": results_as_dicts(t),
     }
+    if t.auction is not None:  # only while an auction of the bank runs (P-SHOOT-8)
+        d["auction"] = dict(t.auction)
+    return d
 
 
 def load_table_json(t: TableState, d: dict[str, Any]) -> None:
@@ -137,3 +149,5 @@ def load_table_json(t: TableState, d: dict[str, Any]) -> None:
         )
         for r in d["results"]
     ]
+    auction = d.get("auction")
+    t.auction = None if auction is None else {str(k): int(v) for k, v in auction.items()}

@@ -1,14 +1,10 @@
 """What every part of a Pontoon table shares: its state, chip moves and the common checks.
 
-The table is built in layers, each in its own module and each using only the layers
-below it:
-
-    state (this module) -> settlement -> banker_turn -> play -> betting -> seating -> table
-
-A *refusal* method returns the ``RuleError`` that an action would meet, or None when the
-action is allowed; ``legal_actions`` offers what has no refusal and ``apply`` raises the
-refusal, so each rule is checked in one place. Every action runs all of its checks before
-it changes anything.
+The round itself is plain functions over this state, one module per stage of play (see
+``engine/pontoon/table.py``). A *refusal* returns the ``RuleError`` that an action would
+meet, or None when the action is allowed; ``legal_actions`` offers what has no refusal,
+``why_not`` returns it and ``apply`` raises it, so each rule is checked in one place.
+Every action runs all of its checks before it changes anything.
 """
 
 from __future__ import annotations
@@ -58,6 +54,9 @@ RULE_OF_ACTION: dict[ActionKind, str] = {
     ActionKind.SIT_OUT: "P-DEAL-2",
     ActionKind.SELL_BANK: "P-SELL-1",
     ActionKind.NEXT_ROUND: "P-NEXT-1",
+    ActionKind.AUCTION: "P-SHOOT-8",
+    ActionKind.BID: "P-SHOOT-8",
+    ActionKind.END_AUCTION: "P-SHOOT-8",
 }
 
 # One settled hand: seat, hand index, card codes, score, stake, outcome, net, shoot net, why.
@@ -121,6 +120,8 @@ class TableState:
             self.pack = Pack(pack)
             self.needs_shuffle = False
         self._next_banker: str | None = None  # a pontoon passes the bank (P-NEXT-2)
+        # P-SHOOT-8: a running auction of the bank, bids by seat (None: no auction)
+        self.auction: dict[str, int] | None = None
         self._results: list[Result] = []  # the settled hands of the round
         self._reset_round()
 
@@ -183,13 +184,20 @@ class TableState:
         return 2 * self._hands_dealt(n_seats) <= CARDS_IN_A_PACK * self._packs_for(n_seats)
 
     @property
-    def seat_limit(self) -> int:
-        """The most seats this table's rules allow: a deal gives everyone two cards from
-        the table's pack(s) (P-TABLE-1)."""
+    def cards_seat_limit(self) -> int:
+        """The most seats the pack(s) can deal: a deal gives everyone two cards (P-TABLE-1)."""
         n = 2
         while self._seats_fit(n + 1):
             n += 1
         return n
+
+    @property
+    def seat_limit(self) -> int:
+        """The most seats this table takes: what the pack(s) can deal (P-TABLE-1), and
+        at most the rules' ``max_seats`` when it is set."""
+        limit = self.cards_seat_limit
+        most = self.rules.max_seats
+        return limit if most is None or most >= limit else most
 
     def _deal_refusal(self) -> Refusal | None:
         """A deal needs two cards for every hand from a full pack (P-TABLE-1)."""
@@ -323,11 +331,6 @@ class TableState:
 
     # action checks shared by every layer -----------------------------------------------
 
-    @staticmethod
-    def _raise(refusal: Refusal | None) -> None:
-        if refusal is not None:
-            raise refusal
-
     def _wrong_phase(self, action: Action) -> RuleError:
         return RuleError(
             RULE_OF_ACTION.get(action.kind, "P-TABLE-1"),
@@ -339,26 +342,27 @@ class TableState:
         )
 
     @staticmethod
-    def _amount(action: Action, rule: str) -> int:
-        """The action's amount, refused unless it is a whole number."""
+    def _amount_refusal(action: Action, rule: str) -> Refusal | None:
+        """Refuses an action whose amount is not a whole number."""
         amount: Any = action.amount
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise RuleError(
+            return RuleError(
                 rule,
                 f"{action.kind.value} needs a whole-number amount",
                 key="engine.needs_amount",
                 kind=Word(f"engine.word.{action.kind.value}"),
             )
-        return int(amount)
+        return None
 
-    def _need_seated(self, seat: str) -> None:
+    def _seated_refusal(self, seat: str) -> Refusal | None:
         if seat not in self.balances:
-            raise RuleError(
+            return RuleError(
                 "P-TABLE-1",
                 f"{seat} is not seated at this table",
                 key="engine.not_seated",
                 seat=seat,
             )
+        return None
 
     def _score(self, hand: Hand, royal: bool) -> int:
         return hand.score(self.rules.pontoon_strength, royal and self.rules.royal_pontoon)

@@ -1,20 +1,26 @@
 """The Pontoon table: a round state machine that plays docs/rules/pontoon.md.
 
 Pure: no I/O, no global random; chance comes in through the ``Chance`` given to ``apply``.
-Every action runs all of its checks before it changes anything, so an illegal action
+``Table`` is the game's state (``engine.pontoon.state``) and the :class:`engine.game.Game`
+interface over it; the round is plain functions over that state, one module per stage,
+read in the order of play:
+
+1. ``seating``: joining and leaving, the cut for the first bank (P-BANK-1);
+2. ``betting``: who deals, the kitty, the first card, initial bets, the banker's double
+   (P-VAR-3), shoot bets and the second card (section 4, P-SHOOT-1/2);
+3. ``play``: the players' turns (section 5);
+4. ``banker_turn``: the banker's turn (section 6);
+5. ``settlement``: section 7 and the end of a round (P-NEXT-1/2);
+6. ``bank``: between rounds: the next round, the bank sold (P-SELL-1) or auctioned
+   (P-SHOOT-8), closing a table.
+
+Beside them: ``hands`` and ``payouts`` (values, ranking, what each result pays),
+``serialisation`` (to and from JSON) and this module (``legal_actions``, ``why_not``,
+``apply``, the views). Each action kind has one ``check_*`` function (every refusal, from
+the one refusal function of each rule) and one function that makes the change:
+``why_not`` runs the check, ``apply`` runs the check and then the change, and
+``legal_actions`` offers what the same refusal functions allow. So an illegal action
 raises ``RuleError`` and leaves the table exactly as it was.
-
-The table is built in layers, one module each (see ``engine/pontoon/state.py``):
-
-- ``state``: the state, chip moves, the cover rule (P-PAY-LIMIT), cards for a deal;
-- ``hands`` / ``payouts``: hand values and ranking; what each result pays;
-- ``settlement``: section 7 and the end of a round;
-- ``banker_turn``: section 6;
-- ``play``: the players' turns (section 5);
-- ``betting``: the deal, initial bets, the double (P-VAR-3), the kitty and shoot bets;
-- ``seating``: joining, leaving, the cut, the bank between rounds;
-- ``serialisation``: to and from JSON;
-- this module: what a seat may do now (``legal_actions``), ``apply``, and the views.
 
 Decisions taken where the rules leave room (each also noted where it is coded):
 
@@ -27,9 +33,13 @@ Decisions taken where the rules leave room (each also noted where it is coded):
 - P-PAY-LIMIT: the banker must hold ``Payouts.banker_cover`` x every open stake; a player
   must hold ``Payouts.player_cover - 1`` x their open stakes besides the stakes in escrow.
 - P-TABLE-1: a deal gives everyone two cards from the table's pack(s), so a table seats
-  at most ``seat_limit`` (26 on one pack); a deal that could not be completed is refused.
+  at most ``seat_limit`` (26 on one pack, fewer when the rules' ``max_seats`` says so); a
+  deal that could not be completed is refused.
+- P-BANK-1: before the first bank, the first seat (the table's opener) deals, and that
+  deal begins with the cut.
 - P-SHOOT-5: a shoot bet on the new hand of a split rides on the SPLIT action's ``shoot``.
-- P-SHOOT-8: in Shoot mode every deal starts in the KITTY phase.
+- P-SHOOT-8: in Shoot mode every deal starts in the KITTY phase; with an empty kitty the
+  banker may auction the bank (AUCTION, BID, END_AUCTION) instead of a new kitty.
 - A stick below the minimum is allowed when the pack has no card left to deal.
 """
 
@@ -40,10 +50,20 @@ from typing import Any
 
 from engine.cards import Chance
 from engine.errors import RuleError
+from engine.pontoon import bank, banker_turn, betting, play, seating
 from engine.pontoon.hands import Hand
-from engine.pontoon.seating import BETWEEN_ROUNDS, Seating
+from engine.pontoon.seating import BETWEEN_ROUNDS
 from engine.pontoon.serialisation import load_table_json, results_as_dicts, table_to_json
-from engine.pontoon.types import HOUSE, Action, ActionKind, LegalAction, Outcome, Phase
+from engine.pontoon.state import Refusal, TableState
+from engine.pontoon.types import (
+    HOUSE,
+    Action,
+    ActionKind,
+    LegalAction,
+    Outcome,
+    Phase,
+    Transfer,
+)
 from engine.pontoon.views import HandStatus, HandView, SeatView, TableView
 
 
@@ -62,10 +82,50 @@ class PlainOffer:
     STICK = LegalAction(ActionKind.STICK)
     TWIST = LegalAction(ActionKind.TWIST)
     BURN = LegalAction(ActionKind.BURN)
+    AUCTION = LegalAction(ActionKind.AUCTION)
+    END_AUCTION = LegalAction(ActionKind.END_AUCTION)
 
 
-class Table(Seating):
-    """A Pontoon table. See engine/pontoon/API.md for the contract."""
+Check = Callable[[TableState, Action], Refusal | None]
+Change = Callable[[TableState, Action, Chance, Outcome], None]
+
+# Each action kind: its one check, and the change it makes once the check passed.
+ACTIONS: dict[ActionKind, tuple[Check, Change]] = {
+    ActionKind.JOIN: (seating.check_join, seating.join),
+    ActionKind.LEAVE: (seating.check_leave, seating.leave),
+    ActionKind.CUT: (seating.check_cut, seating.cut),
+    ActionKind.DEAL: (betting.check_deal, betting.deal),
+    ActionKind.KITTY: (betting.check_kitty, betting.put_up_kitty),
+    ActionKind.BET: (betting.check_bet, betting.bet),
+    ActionKind.SIT_OUT: (betting.check_sit_out, betting.sit_out),
+    ActionKind.DOUBLE: (betting.check_double, betting.double),
+    ActionKind.NO_DOUBLE: (betting.check_double, betting.double),
+    ActionKind.SHOOT: (betting.check_shoot, betting.shoot),
+    ActionKind.DECLARE: (play.check_declare, play.declare),
+    ActionKind.SPLIT: (play.check_split, play.split),
+    ActionKind.BUY: (play.check_buy, play.buy),
+    ActionKind.TWIST: (play.check_twist, play.twist),
+    ActionKind.STICK: (play.check_stick, play.stick),
+    ActionKind.BURN: (play.check_burn, play.burn),
+    ActionKind.SELL_BANK: (bank.check_sell_bank, bank.sell_bank),
+    ActionKind.AUCTION: (bank.check_auction, bank.open_auction),
+    ActionKind.BID: (bank.check_bid, bank.bid),
+    ActionKind.END_AUCTION: (bank.check_end_auction, bank.end_auction),
+    ActionKind.NEXT_ROUND: (bank.check_next_round, bank.next_round),
+}
+
+
+def _unknown(action: Action) -> RuleError:
+    return RuleError(
+        "P-TABLE-1",
+        f"unknown action {action.kind!r}",
+        key="engine.unknown_action",
+        action=repr(action.kind),
+    )
+
+
+class Table(TableState):
+    """A Pontoon table (an :class:`engine.game.Game`). See engine/pontoon/API.md."""
 
     # the public state ---------------------------------------------------------------------
 
@@ -90,6 +150,11 @@ class Table(Seating):
         """The settled hands of the current (or last) round, in settlement order."""
         return results_as_dicts(self)
 
+    @property
+    def best_bid(self) -> int:
+        """The highest bid in the running auction of the bank (0: none yet)."""
+        return bank.best_bid(self)
+
     def to_act(self) -> list[str]:
         """The seats whose move the table is waiting for."""
         phase = self.phase
@@ -103,10 +168,31 @@ class Table(Seating):
             return [self.banker]
         return []
 
+    def is_terminal(self) -> bool:
+        """No round is in play: the last one is settled (or none was dealt yet)."""
+        return self.phase in BETWEEN_ROUNDS
+
+    def returns(self) -> dict[str, int]:
+        """Each seat's net chips from the last settled round (shoot bets included); the
+        banker's is what the players' hands lost, less what they won."""
+        out: dict[str, int] = {}
+        for seat, _hand, _cards, _score, _stake, _outcome, net, shoot_net, _why in self._results:
+            out[seat] = out.get(seat, 0) + net + shoot_net
+        if self._results and self.banker is not None:
+            banker_net = -sum(net for *_, net, _shoot, _why in self._results)
+            out[self.banker] = out.get(self.banker, 0) + banker_net
+        return out
+
     # what a seat may do ---------------------------------------------------------------------
 
     def legal_actions(self, seat: str) -> list[LegalAction]:
         """Exactly what ``seat`` may do now (amount ranges inclusive)."""
+        out = self._legal_in_phase(seat)
+        if self.rules.shoot:
+            self._legal_auction(seat, out)
+        return out
+
+    def _legal_in_phase(self, seat: str) -> list[LegalAction]:
         phase = self.phase
         if phase in BETWEEN_ROUNDS:
             return self._legal_between_rounds(seat)
@@ -116,19 +202,19 @@ class Table(Seating):
             return self._legal_in_play(seat)
         out: list[LegalAction] = []
         if phase is Phase.BETTING:
-            if self._bet_refusal(seat) is None:
-                least, most = self._bet_range(seat)
+            if betting.bet_refusal(self, seat) is None:
+                least, most = betting.bet_range(self, seat)
                 if most >= least:
                     out.append(LegalAction(ActionKind.BET, least, most))
                 out.append(PlainOffer.SIT_OUT)
         elif phase is Phase.BANKER:
-            if self._banker_refusal(seat, draws=True) is None:
+            if banker_turn.banker_refusal(self, seat, draws=True) is None:
                 out.append(PlainOffer.TWIST)
-            if self._banker_refusal(seat, draws=False) is None:
+            if banker_turn.banker_refusal(self, seat, draws=False) is None:
                 out.append(PlainOffer.STICK)
         elif phase is Phase.KITTY:
             if seat == self.banker:
-                least, most = self._kitty_range()
+                least, most = betting.kitty_range(self)
                 if most >= least and self._deal_refusal() is None:
                     out.append(LegalAction(ActionKind.KITTY, least, most))
                 if len(self.seats) >= 2:
@@ -137,71 +223,93 @@ class Table(Seating):
             if seat == self.banker:
                 out.append(PlainOffer.DOUBLE)
                 out.append(PlainOffer.NO_DOUBLE)
-        elif phase is Phase.SHOOTING and self._shooter_refusal(seat) is None:
+        elif phase is Phase.SHOOTING and betting.shooter_refusal(self, seat) is None:
             out.append(LegalAction(ActionKind.SHOOT, 0, self._shoot_max(seat, 0)))
         return out
 
     def _legal_between_rounds(self, seat: str) -> list[LegalAction]:
         if seat not in self.balances:
-            if self._join_refusal(seat) is None:
+            if seating.join_refusal(self, seat) is None:
                 return [LegalAction(ActionKind.JOIN, 0, None)]
             return []
         out: list[LegalAction] = []
-        if self._leave_refusal(seat) is None:
+        if seating.leave_refusal(self, seat) is None:
             out.append(PlainOffer.LEAVE)
         if self.phase is Phase.WAITING:
-            if self._cut_refusal(seat) is None:
+            if seating.cut_refusal(self, seat) is None:
                 out.append(PlainOffer.CUT)
-            if self._deal_refusals(seat) is None:
+            if betting.dealer_refusal(self, seat) is None:
                 out.append(PlainOffer.DEAL)
         else:
             out.append(PlainOffer.NEXT_ROUND)
-        if not self.rules.house_bank and len(self.seats) >= 2 and self._sell_refusal(seat) is None:
+        if (
+            not self.rules.house_bank
+            and len(self.seats) >= 2
+            and bank.sell_refusal(self, seat) is None
+        ):
             out.append(LegalAction(ActionKind.SELL_BANK, 0, None))
         return out
 
+    def _legal_auction(self, seat: str, out: list[LegalAction]) -> None:
+        """P-SHOOT-8: open an auction of the bank, bid in it, end it."""
+        if self.auction is None:
+            if bank.auction_refusal(self, seat) is None:
+                out.append(PlainOffer.AUCTION)
+        elif seat == self.banker:
+            out.append(PlainOffer.END_AUCTION)
+        elif seat in self.balances:
+            least = bank.best_bid(self) + 1
+            if bank.bid_refusal(self, seat, least) is None:
+                out.append(LegalAction(ActionKind.BID, least, self.balances[seat]))
+
     def _legal_in_play(self, seat: str) -> list[LegalAction]:
-        if self._turn_refusal(seat) is not None:
+        if play.turn_refusal(self, seat) is not None:
             return []
         hand = self._current_hand()
-        if self._declare_refusal(hand) is None:
+        if play.declare_refusal(self, hand) is None:
             return [PlainOffer.DECLARE]  # the only move (P-TURN-DECLARE)
         out: list[LegalAction] = []
         fourth_card = len(hand.cards) == 3 and self.rules.shoot  # P-SHOOT-4
-        if self._stick_refusal(hand) is None:
+        if play.stick_refusal(self, hand) is None:
             out.append(PlainOffer.STICK)
-        may_draw = self._draw_refusal(hand, 0) is None
+        may_draw = play.draw_refusal(self, hand, 0) is None
         if may_draw:
             if fourth_card:
                 out.append(LegalAction(ActionKind.TWIST, None, None, self._shoot_max(seat, 0)))
             else:
                 out.append(PlainOffer.TWIST)
-        if may_draw and self._buy_refusal(hand) is None:
-            least, most, _ = self._buy_range(seat, hand)
+        if may_draw and play.buy_refusal(self, hand) is None:
+            least, most, _ = play.buy_range(self, seat, hand)
             if most >= least:
                 shoot_max = self._shoot_max(seat, least) if fourth_card else None
                 out.append(LegalAction(ActionKind.BUY, least, most, shoot_max))
-        if self._split_refusal(seat, hand) is None:
+        if play.split_refusal(self, seat, hand) is None:
             shoot_max = self._shoot_max(seat, hand.original_stake) if self.rules.shoot else None
             out.append(LegalAction(ActionKind.SPLIT, None, None, shoot_max))
-        if self._burn_refusal(hand) is None:
+        if play.burn_refusal(self, hand) is None:
             out.append(PlainOffer.BURN)
         return out
 
     # doing it -----------------------------------------------------------------------------
 
+    def why_not(self, action: Action) -> RuleError | None:
+        """The refusal ``apply(action)`` would raise now, or None. Changes nothing."""
+        found = ACTIONS.get(action.kind)
+        if found is None:
+            return _unknown(action)
+        return found[0](self, action)
+
     def apply(self, action: Action, chance: Chance) -> Outcome:
         """Apply one action. Raises RuleError (state untouched) when it is illegal."""
-        handler = ACTION_HANDLERS.get(action.kind)
-        if handler is None:
-            raise RuleError(
-                "P-TABLE-1",
-                f"unknown action {action.kind!r}",
-                key="engine.unknown_action",
-                action=repr(action.kind),
-            )
+        found = ACTIONS.get(action.kind)
+        if found is None:
+            raise _unknown(action)
+        check, change = found
+        refusal = check(self, action)
+        if refusal is not None:
+            raise refusal
         out = Outcome()
-        handler(self, action, chance, out)
+        change(self, action, chance, out)
         self.version += 1
         return out
 
@@ -209,7 +317,7 @@ class Table(Seating):
         """What to do for a seat that ran out of time (see API.md)."""
         phase = self.phase
         if phase is Phase.BETTING:
-            if self._bet_refusal(seat) is None:
+            if betting.bet_refusal(self, seat) is None:
                 return Action(seat, ActionKind.SIT_OUT)
             return None
         if phase is Phase.PLAYING:
@@ -222,9 +330,21 @@ class Table(Seating):
             return Action(seat, ActionKind.STICK)
         if phase is Phase.DOUBLING and seat == self.banker:
             return Action(seat, ActionKind.NO_DOUBLE)
-        if phase is Phase.SHOOTING and self._shooter_refusal(seat) is None:
+        if phase is Phase.SHOOTING and betting.shooter_refusal(self, seat) is None:
             return Action(seat, ActionKind.SHOOT, 0)
         return None
+
+    # between rounds, outside the actions --------------------------------------------------
+
+    def abandon(self) -> list[Transfer]:
+        """Close the table mid-anything: every chip in escrow goes back to the seat that
+        put it there and the kitty to the banker. The table is left WAITING. Returns the
+        refund transfers (already applied to the table's own accounts)."""
+        return bank.abandon(self)
+
+    def set_balance(self, seat: str, chips: int) -> None:
+        """Sync a seat's chips from the ledger (between rounds only)."""
+        bank.set_balance(self, seat, chips)
 
     # views ------------------------------------------------------------------------------
 
@@ -290,26 +410,3 @@ class Table(Seating):
         table = cls()
         load_table_json(table, d)
         return table
-
-
-# What each action does: its handler checks everything, then changes the table.
-ACTION_HANDLERS: dict[ActionKind, Callable[[Table, Action, Chance, Outcome], None]] = {
-    ActionKind.JOIN: Table._join,
-    ActionKind.LEAVE: Table._leave,
-    ActionKind.CUT: Table._cut,
-    ActionKind.DEAL: Table._deal,
-    ActionKind.KITTY: Table._put_up_kitty,
-    ActionKind.BET: Table._bet,
-    ActionKind.SIT_OUT: Table._sit_out,
-    ActionKind.DOUBLE: Table._double,
-    ActionKind.NO_DOUBLE: Table._double,
-    ActionKind.SHOOT: Table._shoot,
-    ActionKind.DECLARE: Table._declare,
-    ActionKind.SPLIT: Table._split,
-    ActionKind.BUY: Table._buy,
-    ActionKind.TWIST: Table._twist,
-    ActionKind.STICK: Table._stick,
-    ActionKind.BURN: Table._burn,
-    ActionKind.SELL_BANK: Table._sell_bank,
-    ActionKind.NEXT_ROUND: Table._next_round,
-}

@@ -45,6 +45,9 @@ class ActionKind(str, Enum):  # noqa: UP042
     BURN = "burn"  # P-VAR-8
     SIT_OUT = "sit_out"  # BETTING: this seat skips the round (bet timer ran out)
     SELL_BANK = "sell_bank"  # P-SELL-1: banker sells to `target` for `amount`
+    AUCTION = "auction"  # P-SHOOT-8: with an empty kitty the banker auctions the bank
+    BID = "bid"  # P-SHOOT-8: a bid (amount) in the running auction
+    END_AUCTION = "end_auction"  # P-SHOOT-8: the banker sells to the best bid they can pay
     NEXT_ROUND = "next_round"  # from ROUND_OVER: shuffle if needed, pass the bank, -> WAITING/deal
 
 
@@ -97,6 +100,9 @@ class EventKind(str, Enum):  # noqa: UP042
     HAND_RESULT = "hand_result"  # public: settlement of one hand (cards, outcome, net)
     BANK_PASSES = "bank_passes"  # public: next banker and why
     BANK_SOLD = "bank_sold"  # public
+    AUCTION = "auction"  # public: an auction of the bank opened (P-SHOOT-8)
+    BID = "bid"  # public: a bid in the auction (amount)
+    AUCTION_OVER = "auction_over"  # public: the auction ended (a BANK_SOLD follows a sale)
     ROUND_OVER = "round_over"  # public
 
 

@@ -2,20 +2,31 @@
 
 Pure: no discord, no asyncio, no I/O, no global random. Rules: docs/rules/punto-banco.md.
 
-    from engine.punto_banco import PuntoBancoRules, PuntoBancoTable, Side
-    table = PuntoBancoTable(PuntoBancoRules(packs=1, tableau="seed"))
-    transfers = table.place_bet("ann", Side.BANCO, 20)     # ann -> @escrow
-    result = table.deal(chance)                            # CoupResult
-    result.coup.dealt, result.coup.winner, result.transfers
+    from engine.punto_banco import CROUPIER, Action, ActionKind, PuntoBancoTable, Side
+    table = PuntoBancoTable(PuntoBancoRules(packs=1, tableau="seed"))  # an engine.game.Game
+    out = table.apply(Action("ann", ActionKind.BET, Side.BANCO, 20))   # ann -> @escrow
+    out = table.apply(Action(CROUPIER, ActionKind.DEAL), chance)       # out.coup: CoupResult
+    out.coup.coup.dealt, out.coup.coup.winner, out.transfers
     state = table.to_json(); PuntoBancoTable.from_json(state)
     exact_odds(8, "standard").edges(rules)
 """
 
+from engine.punto_banco.actions import (
+    CROUPIER,
+    Action,
+    ActionKind,
+    CoupResult,
+    Event,
+    EventKind,
+    LegalAction,
+    Outcome,
+)
 from engine.punto_banco.bets import (
     Bet,
     BetOutcome,
     BetResult,
     Settlement,
+    amount_refusal,
     payout,
     place_transfers,
     settle,
@@ -34,19 +45,26 @@ from engine.punto_banco.coup import (
 from engine.punto_banco.odds import ExactOdds, exact_odds, exact_odds_for_counts, odds_for
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules, Tableau
 from engine.punto_banco.simulate import SimulationResult, simulate
-from engine.punto_banco.table import CoupResult, PuntoBancoTable, Shoe
+from engine.punto_banco.table import PuntoBancoTable, Shoe
 from engine.records import ESCROW, HOUSE, Transfer
 
 __all__ = [
+    "CROUPIER",
     "ESCROW",
     "HOUSE",
     "RESHUFFLE_BELOW",
+    "Action",
+    "ActionKind",
     "Bet",
     "BetOutcome",
     "BetResult",
     "Coup",
     "CoupResult",
+    "Event",
+    "EventKind",
     "ExactOdds",
+    "LegalAction",
+    "Outcome",
     "PuntoBancoRules",
     "PuntoBancoTable",
     "Settlement",
@@ -55,6 +73,7 @@ __all__ = [
     "SimulationResult",
     "Tableau",
     "Transfer",
+    "amount_refusal",
     "banco_draws",
     "exact_odds",
     "exact_odds_for_counts",

@@ -26,6 +26,7 @@ __all__ = [
     "BetResult",
     "Settlement",
     "Transfer",
+    "amount_refusal",
     "only_chips",
     "payout",
     "place_transfers",
@@ -87,36 +88,47 @@ def validate_amount(amount: object, rules: PuntoBancoRules, *, balance: int | No
     ``balance`` (optional) is what the bettor can still put on the table; a stake above it
     is refused too.
     """
+    refusal = amount_refusal(amount, rules, balance=balance)
+    if refusal is not None:
+        raise refusal
+    assert isinstance(amount, int)
+    return amount
+
+
+def amount_refusal(
+    amount: object, rules: PuntoBancoRules, *, balance: int | None = None
+) -> RuleError | None:
+    """Why a stake of ``amount`` is refused (B-BET-1), or None: the one check of a stake."""
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise RuleError(
+        return RuleError(
             "B-BET-1",
             f"a bet must be a whole number of chips, not {amount!r}",
             key="engine.pb.whole",
             amount=repr(amount),
         )
     if amount == 0:
-        raise RuleError(
+        return RuleError(
             "B-BET-1", "a bet of 0 chips is not a bet; withdraw it instead", key="engine.pb.zero"
         )
     if amount < 0:
-        raise RuleError("B-BET-1", "a bet cannot be negative", key="engine.pb.negative")
+        return RuleError("B-BET-1", "a bet cannot be negative", key="engine.pb.negative")
     if amount < rules.min_bet:
-        raise RuleError(
+        return RuleError(
             "B-BET-1",
             f"the smallest bet at this table is {rules.min_bet} chips",
             key="engine.pb.min",
             amount=rules.min_bet,
         )
     if amount > rules.max_bet:
-        raise RuleError(
+        return RuleError(
             "B-BET-1",
             f"the largest bet at this table is {rules.max_bet} chips",
             key="engine.pb.max",
             amount=rules.max_bet,
         )
     if balance is not None and amount > balance:
-        raise only_chips(balance)
-    return amount
+        return only_chips(balance)
+    return None
 
 
 def only_chips(balance: int) -> RuleError:

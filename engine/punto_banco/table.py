@@ -8,20 +8,22 @@ in SQLite continues after a restart with the same shoe order.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Final
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_cards
 from engine.errors import ConfigError, RuleError
-from engine.punto_banco.bets import (
-    Bet,
-    Settlement,
-    only_chips,
-    place_transfers,
-    settle,
-    validate_amount,
+from engine.punto_banco.actions import (
+    CROUPIER,
+    Action,
+    ActionKind,
+    CoupResult,
+    Event,
+    EventKind,
+    LegalAction,
+    Outcome,
 )
+from engine.punto_banco.bets import Bet, amount_refusal, only_chips, settle
 from engine.punto_banco.coup import Coup, Side, play_coup
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules
 from engine.records import ESCROW, Transfer
@@ -88,25 +90,14 @@ class Shoe:
             raise ConfigError(f"not a stored shoe: {exc}") from exc
 
 
-@dataclass(frozen=True, slots=True)
-class CoupResult:
-    """What :meth:`PuntoBancoTable.deal` produced."""
-
-    coup_no: int
-    shuffled: bool  # the shoe was reshuffled before this coup (B-TABLE-2)
-    coup: Coup
-    settlement: Settlement
-
-    @property
-    def transfers(self) -> tuple[Transfer, ...]:
-        return self.settlement.transfers
-
-
 class PuntoBancoTable:
     """A Punto Banco table: the shoe plus the bets on the next coup (B-TABLE-1, B-BET-1).
 
-    Every method that moves chips returns the ledger transfers to write in the same
-    transaction as the new state. A refused action raises ``RuleError`` and changes nothing.
+    It implements :class:`engine.game.Game`: bets, withdrawals, repeats and the deal are
+    :class:`Action` records given to :meth:`apply`, which returns an :class:`Outcome`
+    (events, the ledger transfers to write in the same transaction as the new state, and
+    the coup when one was dealt). A refused action raises ``RuleError`` and changes
+    nothing; :meth:`why_not` gives the same refusal without applying anything.
     """
 
     def __init__(self, rules: PuntoBancoRules | None = None, shoe: Shoe | None = None) -> None:
@@ -130,7 +121,7 @@ class PuntoBancoTable:
         return [bet for bet in self.bets if bet.bettor == bettor]
 
     def last_bets_of(self, bettor: str) -> list[Bet]:
-        """The bettor's bets on the previous coup (what :meth:`repeat_bets` would place)."""
+        """The bettor's bets on the previous coup (what a REPEAT would place)."""
         return [Bet(b, s, a) for (b, s), a in self._last_bets.items() if b == bettor]
 
     @property
@@ -142,88 +133,213 @@ class PuntoBancoTable:
     def needs_shuffle(self) -> bool:
         return self.shoe.needs_shuffle
 
-    # ----------------------------------------------------------------- betting
-    def place_bet(
-        self, bettor: str, side: Side, amount: int, *, balance: int | None = None
-    ) -> list[Transfer]:
-        """Put ``amount`` on ``side`` for the next coup, or raise/lower an existing bet on
-        that side to ``amount`` (B-BET-1). ``balance``: the chips the bettor still has
-        outside this table (optional check)."""
-        current = self._bets.get((bettor, side), 0)
-        extra = None if balance is None else balance + current
-        validate_amount(amount, self.rules, balance=extra)
-        side = Side(side)
-        diff = amount - current
-        self._bets[(bettor, side)] = amount
-        self.version += 1
-        if current == 0:
-            return place_transfers(Bet(bettor, side, amount))
-        if diff > 0:
-            return [Transfer(bettor, ESCROW, diff, f"{side.value} bet raised")]
-        if diff < 0:
-            return [Transfer(ESCROW, bettor, -diff, f"{side.value} bet lowered")]
-        return []
+    # ----------------------------------------------------------------- the game interface
+    def to_act(self) -> list[str]:
+        """B-TABLE-1: once a bet is on, the table waits for the croupier to deal. Bettors
+        are never waited for (anyone may bet until the deal)."""
+        return [CROUPIER] if self._bets else []
 
-    def withdraw_bet(self, bettor: str, side: Side) -> list[Transfer]:
-        """Take a bet back before the coup is dealt."""
-        amount = self._bets.pop((bettor, side), 0)
-        if amount == 0:
-            raise RuleError(
-                "B-BET-1",
-                f"you have no {Side(side).value} bet to take back",
-                key="engine.pb.no_side_bet",
-                side=Side(side).value,
-            )
-        self.version += 1
-        return [Transfer(ESCROW, bettor, amount, f"{Side(side).value} bet withdrawn")]
-
-    def withdraw_all(self, bettor: str) -> list[Transfer]:
-        """Take back all of a bettor's bets (e.g. when they leave the table)."""
-        out: list[Transfer] = []
-        for bet in self.bets_of(bettor):
-            out.extend(self.withdraw_bet(bettor, bet.side))
+    def legal_actions(self, actor: str) -> list[LegalAction]:
+        """What ``actor`` may do now: the croupier deals; a bettor bets on any side
+        (within the table's limits), takes back a bet or all of them, or repeats the last
+        coup's bets. What the bettor can afford is checked by ``why_not`` / ``apply``
+        against the action's ``balance``."""
+        if actor == CROUPIER:
+            return [LegalAction(ActionKind.DEAL)]
+        if actor.startswith("@"):
+            return []
+        rules = self.rules
+        out = [LegalAction(ActionKind.BET, side, rules.min_bet, rules.max_bet) for side in Side]
+        mine = self.bets_of(actor)
+        out += [LegalAction(ActionKind.WITHDRAW, bet.side) for bet in mine]
+        if mine:
+            out.append(LegalAction(ActionKind.WITHDRAW))
+        if self.last_bets_of(actor):
+            out.append(LegalAction(ActionKind.REPEAT))
         return out
 
-    def repeat_bets(self, bettor: str, *, balance: int | None = None) -> list[Transfer]:
-        """B-BET-1: leave the previous coup's bets in place for the next coup.
+    def why_not(self, action: Action) -> RuleError | None:
+        """The refusal :meth:`apply` would raise for ``action`` now, or None."""
+        found = _ACTIONS.get(action.kind)
+        if found is None:
+            return _unknown(action)
+        return found[0](self, action)
 
-        Places (or resets to) the bettor's bets of the previous coup. All-or-nothing: if one
-        is refused nothing changes."""
-        last = self.last_bets_of(bettor)
+    def apply(self, action: Action, chance: Chance | None = None) -> Outcome:
+        """Apply one action (``chance`` shuffles the shoe when a DEAL needs it).
+        Raises RuleError and changes nothing when it is refused."""
+        found = _ACTIONS.get(action.kind)
+        if found is None:
+            raise _unknown(action)
+        check, change = found
+        refusal = check(self, action)
+        if refusal is not None:
+            raise refusal
+        out = Outcome()
+        change(self, action, chance, out)
+        self.version += 1
+        return out
+
+    def is_terminal(self) -> bool:
+        """A coup was dealt and settled and no bet is on the next one yet."""
+        return self.last_coup is not None and not self._bets
+
+    def returns(self) -> dict[str, int]:
+        """Each bettor's net chips from the last coup."""
+        if self.last_coup is None:
+            return {}
+        settled = settle(
+            [Bet(b, s, a) for (b, s), a in self._last_bets.items()],
+            self.last_coup.winner,
+            self.rules,
+        )
+        return settled.net_by_bettor()
+
+    # ----------------------------------------------------------------- the checks (B-BET-1)
+    def _bet_refusal(self, action: Action) -> RuleError | None:
+        side = _side(action.side)
+        if side is None:
+            return RuleError("B-BET-1", "Bet on punto, banco or egalite.", key="err.pb.side")
+        actor = action.actor
+        if not isinstance(actor, str) or not actor or actor[0] == "@":
+            return _no_bettor(actor)
+        current = self._bets.get((actor, side), 0)
+        extra = None if action.balance is None else action.balance + current
+        return amount_refusal(action.amount, self.rules, balance=extra)
+
+    def _withdraw_refusal(self, action: Action) -> RuleError | None:
+        if action.side is None:
+            if not self.bets_of(action.actor):
+                return RuleError(
+                    "B-BET-1",
+                    "you have no bet on this coup to take back",
+                    key="engine.pb.no_coup_bet",
+                )
+            return None
+        side = _side(action.side)
+        if side is None:
+            return RuleError("B-BET-1", "Bet on punto, banco or egalite.", key="err.pb.side")
+        if (action.actor, side) not in self._bets:
+            return RuleError(
+                "B-BET-1",
+                f"you have no {side.value} bet to take back",
+                key="engine.pb.no_side_bet",
+                side=side.value,
+            )
+        return None
+
+    def _repeat_refusal(self, action: Action) -> RuleError | None:
+        last = self.last_bets_of(action.actor)
         if not last:
-            raise RuleError(
+            return RuleError(
                 "B-BET-1",
                 "you had no bet on the last coup to leave in place",
                 key="engine.pb.no_last",
             )
         # each repeated side is set to its old stake: it costs the difference with what
         # is on that side now (bets on the other sides stay where they are)
-        current = {b.side: b.amount for b in self.bets_of(bettor)}
+        current = {b.side: b.amount for b in self.bets_of(action.actor)}
         needed = sum(b.amount - current.get(b.side, 0) for b in last)
-        if balance is not None and needed > balance:
-            raise only_chips(balance)
+        if action.balance is not None and needed > action.balance:
+            return only_chips(action.balance)
         for bet in last:
-            validate_amount(bet.amount, self.rules)
-        out: list[Transfer] = []
-        for bet in last:
-            out.extend(self.place_bet(bettor, bet.side, bet.amount))
-        return out
+            refusal = amount_refusal(bet.amount, self.rules)
+            if refusal is not None:
+                return refusal
+        return None
 
-    # ----------------------------------------------------------------- the coup
-    def deal(self, chance: Chance) -> CoupResult:
+    def _deal_refusal(self, action: Action) -> RuleError | None:
+        if action.actor != CROUPIER:
+            return RuleError(
+                "B-TABLE-1", "only the croupier deals the cards", key="engine.pb.croupier"
+            )
+        return None
+
+    # ----------------------------------------------------------------- the changes
+    def _bet(self, action: Action, chance: Chance | None, out: Outcome) -> None:
+        side = action.side
+        if type(side) is not Side:  # the check accepted it as a side's name
+            side = _side(side)
+        assert side is not None and isinstance(action.amount, int)
+        self._set_bet(out, action.actor, side, action.amount, _BET)
+
+    def _withdraw(self, action: Action, chance: Chance | None, out: Outcome) -> None:
+        side = _side(action.side)
+        sides = [b.side for b in self.bets_of(action.actor)] if side is None else [side]
+        for each in sides:
+            self._take_back(out, action.actor, each)
+
+    def _repeat(self, action: Action, chance: Chance | None, out: Outcome) -> None:
+        for bet in self.last_bets_of(action.actor):
+            self._set_bet(out, action.actor, bet.side, bet.amount, _REPEATED)
+
+    def _deal_coup(self, action: Action, chance: Chance | None, out: Outcome) -> None:
+        if chance is None:
+            raise ConfigError("a deal needs a Chance to shuffle the shoe with")
+        self._deal(out, chance)
+
+    def _set_bet(self, out: Outcome, bettor: str, side: Side, amount: int, kind: EventKind) -> None:
+        """Put ``amount`` on ``side``, or raise/lower the bet on that side to it."""
+        current = self._bets.get((bettor, side), 0)
+        diff = amount - current
+        self._bets[(bettor, side)] = amount
+        if current == 0:
+            out.transfers.append(Transfer(bettor, ESCROW, amount, f"{side.value} bet"))
+        elif diff > 0:
+            out.transfers.append(Transfer(bettor, ESCROW, diff, f"{side.value} bet raised"))
+        elif diff < 0:
+            out.transfers.append(Transfer(ESCROW, bettor, -diff, f"{side.value} bet lowered"))
+        out.events.append(Event(kind, bettor, side, amount))
+
+    def _take_back(self, out: Outcome, bettor: str, side: Side) -> None:
+        amount = self._bets.pop((bettor, side))
+        out.transfers.append(Transfer(ESCROW, bettor, amount, f"{side.value} bet withdrawn"))
+        out.events.append(Event(EventKind.WITHDRAWN, bettor, side, amount))
+
+    def _deal(self, out: Outcome, chance: Chance) -> None:
         """Reshuffle if needed (B-TABLE-2), play a coup, settle every bet, clear the bets.
-
-        The settled bets are remembered for :meth:`repeat_bets`."""
+        The settled bets are remembered for REPEAT."""
         shuffled = self.shoe.prepare(chance)
         coup = play_coup(self.shoe.deal, self.rules.tableau)
-        bets = self.bets
-        settlement = settle(bets, coup.winner, self.rules)
+        settlement = settle(self.bets, coup.winner, self.rules)
         self._last_bets = dict(self._bets)
         self._bets = {}
         self.coup_no += 1
-        self.version += 1
         self.last_coup = coup
-        return CoupResult(self.coup_no, shuffled, coup, settlement)
+        out.coup = CoupResult(self.coup_no, shuffled, coup, settlement)
+        out.transfers.extend(settlement.transfers)
+        if shuffled:
+            out.events.append(Event(_SHUFFLED))
+        out.events.append(Event(_COUP, CROUPIER, coup.winner))
+
+    # ----------------------------------------------------------------- the older calls
+    # One-line shorthands for ``apply`` kept for callers (and tests) written before the
+    # actions: each returns what ``apply`` returned (the transfers, or the coup).
+    def place_bet(
+        self, bettor: str, side: Side, amount: int, *, balance: int | None = None
+    ) -> list[Transfer]:
+        """``apply(Action(bettor, BET, side, amount, balance))``'s transfers."""
+        return self.apply(Action(bettor, ActionKind.BET, side, amount, balance)).transfers
+
+    def withdraw_bet(self, bettor: str, side: Side) -> list[Transfer]:
+        """``apply(Action(bettor, WITHDRAW, side))``'s transfers."""
+        return self.apply(Action(bettor, ActionKind.WITHDRAW, side)).transfers
+
+    def withdraw_all(self, bettor: str) -> list[Transfer]:
+        """Every bet of ``bettor`` back (nothing, without an error, when there is none)."""
+        if not self.bets_of(bettor):
+            return []
+        return self.apply(Action(bettor, ActionKind.WITHDRAW)).transfers
+
+    def repeat_bets(self, bettor: str, *, balance: int | None = None) -> list[Transfer]:
+        """``apply(Action(bettor, REPEAT, balance=balance))``'s transfers."""
+        return self.apply(Action(bettor, ActionKind.REPEAT, balance=balance)).transfers
+
+    def deal(self, chance: Chance) -> CoupResult:
+        """``apply(Action(CROUPIER, DEAL), chance)``'s coup."""
+        coup = self.apply(Action(CROUPIER, ActionKind.DEAL), chance).coup
+        assert coup is not None
+        return coup
 
     # ----------------------------------------------------------------- persistence
     def to_json(self) -> dict[str, Any]:
@@ -259,3 +375,42 @@ class PuntoBancoTable:
         except (KeyError, TypeError, ValueError) as exc:
             raise ConfigError(f"not a stored Punto Banco table: {exc}") from exc
         return table
+
+
+def _side(side: object) -> Side | None:
+    if isinstance(side, Side):
+        return side
+    try:
+        return Side(str(side))
+    except ValueError:
+        return None
+
+
+def _no_bettor(actor: object) -> RuleError:
+    return RuleError("B-BET-1", f"{actor!r} cannot bet at this table", key="err.rule.generic")
+
+
+def _unknown(action: Action) -> RuleError:
+    return RuleError(
+        "B-BET-1",
+        f"unknown action {action.kind!r}",
+        key="engine.unknown_action",
+        action=repr(action.kind),
+    )
+
+
+_BET: Final = EventKind.BET
+_REPEATED: Final = EventKind.REPEATED
+_SHUFFLED: Final = EventKind.SHUFFLED
+_COUP: Final = EventKind.COUP
+
+Check = Callable[[PuntoBancoTable, Action], RuleError | None]
+Change = Callable[[PuntoBancoTable, Action, Chance | None, Outcome], None]
+
+# Each action kind: its one check (``why_not``) and the change ``apply`` makes after it.
+_ACTIONS: dict[ActionKind, tuple[Check, Change]] = {
+    ActionKind.BET: (PuntoBancoTable._bet_refusal, PuntoBancoTable._bet),
+    ActionKind.WITHDRAW: (PuntoBancoTable._withdraw_refusal, PuntoBancoTable._withdraw),
+    ActionKind.REPEAT: (PuntoBancoTable._repeat_refusal, PuntoBancoTable._repeat),
+    ActionKind.DEAL: (PuntoBancoTable._deal_refusal, PuntoBancoTable._deal_coup),
+}

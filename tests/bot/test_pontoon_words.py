@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from bot.pontoon import LoggedEvent, OpenPontoonTable
+from bot.pontoon import LoggedEvent, OpenPontoonTable, seat_limit, with_seat_limit
 from cogs.common import display
 from cogs.pontoon import render
-from cogs.pontoon.controls import seat_limit, table_view
+from cogs.pontoon.controls import table_view
 from cogs.pontoon.presenter import PontoonDiscordPresenter
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules, Table
@@ -168,7 +168,9 @@ def test_display_names_are_escaped_and_ids_are_named() -> None:
 def test_seat_limit_is_what_a_message_shows_and_the_packs_deal(
     packs: int | None, limit: int
 ) -> None:
-    assert seat_limit(PontoonRules(packs=packs)) == limit
+    rules = PontoonRules(packs=packs)
+    assert seat_limit(rules) == limit <= render.EMBED_FIELDS_MAX - 1  # a field per seat
+    assert Table(with_seat_limit(rules)).seat_limit == limit  # the engine's one limit
 
 
 def test_fitted_never_fails_on_absurd_input() -> None:

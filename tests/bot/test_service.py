@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -316,4 +317,48 @@ async def test_a_failing_presenter_does_not_fail_the_opening(store: Store) -> No
     assert svc.in_channel(CH) is live
     await svc.act(live.table_id, BOB, ActionKind.JOIN)  # and play goes on
     assert str(BOB) in live.engine.seats
+    await svc.shutdown()
+
+
+async def test_an_auction_saved_before_the_engine_held_it_goes_on_after_a_restart(
+    store: Store,
+) -> None:
+    """Tables saved by the bot before issue 18 kept the auction's bids in the bot's meta
+    ({"seller", "ends_at", "bids"}); on reload the bids move into the engine."""
+    svc = service(store)
+    rules = PontoonRules(shoot=True, kitty_min=10, kitty_max=50)
+    live = await seated(svc, rules, BOB, CAT)
+    await svc.deal(live.table_id, ANN)
+    assert live.engine.phase is Phase.KITTY
+    banker = int(live.engine.banker or 0)
+    bidder = next(u for u in (ANN, BOB, CAT) if u != banker)
+    ends_at = time.time() + 0.3
+    live.auction = {"seller": banker, "ends_at": ends_at, "bids": {str(bidder): 7}}
+    await svc._persist(live, [], "an auction as the old bot saved it")
+    await svc.shutdown()
+    again = service(store)
+    (loaded,) = await again.load()
+    assert loaded.engine.auction == {str(bidder): 7}
+    assert loaded.auction == {"ends_at": ends_at}
+    for _ in range(40):
+        await asyncio.sleep(0.1)
+        if loaded.auction is None:
+            break
+    assert loaded.engine.banker == str(bidder) and loaded.engine.auction is None
+    await again.shutdown()
+    await ledger_ok(store)
+
+
+async def test_join_asks_the_engine_before_the_ledger(store: Store) -> None:
+    """A refused Join (already seated, table full) creates no member account."""
+    svc = service(store)
+    live = await svc.open_table(G, CH, ANN, PontoonRules(max_seats=2), opener_name="ann")
+    await svc.act(live.table_id, BOB, ActionKind.JOIN)
+    with pytest.raises(RuleError) as full:
+        await svc.act(live.table_id, CAT, ActionKind.JOIN)
+    assert full.value.key == "engine.table_full_at"
+    with pytest.raises(RuleError) as twice:
+        await svc.act(live.table_id, BOB, ActionKind.JOIN)
+    assert twice.value.key == "engine.already_seated"
+    assert await store.member_balance(G, CAT) == 0  # no account, no starting chips
     await svc.shutdown()

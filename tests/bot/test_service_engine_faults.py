@@ -2,7 +2,7 @@
 table changed in memory, must not lock chips, and a table that cannot close cleanly must
 neither lock chips nor retry silently every few seconds forever.
 
-The engine is made to fail AFTER it mutated its state (monkeypatched apply / place_bet),
+The engine is made to fail AFTER it mutated its state (monkeypatched apply),
 whatever the exception type, and the service must put the table back as it was saved.
 """
 
@@ -270,8 +270,8 @@ async def test_baccarat_engine_failure_mid_bet_restores_the_table(
     saved = live.snapshot()
     monkeypatch.setattr(
         PuntoBancoTable,
-        "place_bet",
-        failing_after(PuntoBancoTable.place_bet, IndexError("shoe")),
+        "apply",  # a bet is an action: the real apply places it, then the engine fails
+        failing_after(PuntoBancoTable.apply, IndexError("shoe")),
     )
     with pytest.raises(ServiceError) as info:
         await svc.bet(live.table_id, CAT, Side.BANCO, 40)

@@ -101,3 +101,33 @@ async def test_deal_waiting_while_the_table_closes(store: Store) -> None:
     assert "closed" in info.value.user_message
     assert (await audit(store)).ok
     await svc.shutdown()
+
+
+@pytest.mark.rule("P-TABLE-1")
+@pytest.mark.parametrize(("packs", "joins", "limit"), [(1, 30, 10), (2, 60, 20)])
+async def test_concurrent_joins_never_seat_beyond_the_limit(
+    store: Store, packs: int, joins: int, limit: int
+) -> None:
+    """Issue 18: the seat limit was checked by the buttons and the command, outside the
+    table's lock, against a limit the engine did not know: 30 Joins at once seated 25 at
+    a one-pack table for 10, 40 seated 41 at a two-pack table for 20. The engine's rules
+    now carry the limit (what a table message shows and the packs deal) and JOIN is
+    refused inside the lock."""
+    svc = make_service(store)
+    live = await svc.open_table(G, CH, ANN, PontoonRules(packs=packs))
+    members = [1000 + i for i in range(joins)]
+
+    async def join(user_id: int) -> object:
+        return await svc.act(live.table_id, user_id, ActionKind.JOIN)
+
+    results = await asyncio.gather(*(join(m) for m in members), return_exceptions=True)
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(live.engine.seats) == limit
+    assert len(refused) == joins - (limit - 1)  # the opener holds one of the seats
+    assert all(getattr(r, "key", None) == "engine.table_full_at" for r in refused), refused
+    assert (await audit(store)).ok
+    await svc.shutdown()
+    again = make_service(store)  # and the saved table says the same
+    (loaded,) = await again.load()
+    assert len(loaded.engine.seats) == limit
+    await again.shutdown()

@@ -129,7 +129,9 @@ def test_join_leave_and_set_balance_between_rounds() -> None:
     act(t, "bob", K.JOIN, 70)
     with pytest.raises(RuleError):
         act(t, "ann", K.JOIN, 5)
-    assert [la.kind for la in t.legal_actions("ann")] == [K.LEAVE, K.CUT]
+    # P-BANK-1: anyone may cut; the first seat (the opener) may also deal, cutting first
+    assert [la.kind for la in t.legal_actions("ann")] == [K.LEAVE, K.CUT, K.DEAL]
+    assert [la.kind for la in t.legal_actions("bob")] == [K.LEAVE, K.CUT]
     act(t, "ann", K.CUT)
     assert t.banker in ("ann", "bob")
     t.set_balance("ann", 80)

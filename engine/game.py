@@ -1,0 +1,94 @@
+"""The one interface every game's state offers (in the spirit of open_spiel's ``State``).
+
+A game is a state object that the bot (or the CLI, or a test) drives like this::
+
+    state.to_act()                    # the actors the state waits for now ([] when nobody)
+    state.legal_actions(actor)        # exactly what ``actor`` may do now
+    state.why_not(action)             # the RuleError ``apply`` would raise, or None
+    out = state.apply(action, chance) # events and chip transfers; RuleError and NO change
+    state.version                     # +1 on every applied action (stale-button check)
+    state.to_json() / Game.from_json(d)   # JSON-safe, exact round trip
+    state.is_terminal(); state.returns()  # a finished hand/coup; each actor's chips won
+
+Rules are checked in one place: each game has one *refusal* function per rule, and both
+``legal_actions`` (offer what has no refusal) and ``apply`` (raise the refusal) use it;
+``why_not`` asks the same functions without changing anything.
+
+Chance is an explicit input: ``apply`` takes an :class:`engine.cards.Chance` (a seeded
+``random.Random`` in tests, ``secrets.SystemRandom`` in production, or stacked packs);
+the engines never draw randomness of their own. Chips leave a state only as
+:class:`engine.records.Transfer` records, which the bot writes to its ledger in the
+same transaction as the new state.
+
+Both engines implement :class:`Game`: ``engine.pontoon.Table`` and
+``engine.punto_banco.PuntoBancoTable``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
+
+from engine.cards import Chance
+from engine.errors import RuleError
+from engine.records import Transfer
+
+ActionT = TypeVar("ActionT", contravariant=True)
+OfferT = TypeVar("OfferT", covariant=True)
+EventT = TypeVar("EventT", covariant=True)
+
+
+class Outcome(Protocol[EventT]):
+    """What one ``apply`` produced: the events (who may see each is the game's business)
+    and the chip transfers to write to the ledger."""
+
+    @property
+    def events(self) -> Sequence[EventT]: ...
+
+    @property
+    def transfers(self) -> Sequence[Transfer]: ...
+
+
+@runtime_checkable
+class Game(Protocol[ActionT, OfferT, EventT]):
+    """A game's state: who may act, what they may do and why not, apply, JSON."""
+
+    @property
+    def version(self) -> int:
+        """+1 on every successful ``apply`` (a button built at another version is stale)."""
+        ...
+
+    def to_act(self) -> list[str]:
+        """The actors whose move the state waits for ([] when it waits for nobody)."""
+        ...
+
+    def legal_actions(self, actor: str) -> Sequence[OfferT]:
+        """Exactly what ``actor`` may do now (amount ranges inclusive)."""
+        ...
+
+    def why_not(self, action: ActionT) -> RuleError | None:
+        """The refusal ``apply(action)`` would raise now, or None when it is allowed
+        (amounts and targets included). Changes nothing."""
+        ...
+
+    def apply(self, action: ActionT, chance: Chance) -> Outcome[EventT]:
+        """Apply one action. Raises ``RuleError`` and changes nothing when it is illegal."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """True when the current hand (round, coup) is over and settled."""
+        ...
+
+    def returns(self) -> Mapping[str, int]:
+        """Each actor's net chips from the last settled hand (round, coup)."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-safe snapshot; ``from_json`` restores it exactly."""
+        ...
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self: ...
+
+
+__all__ = ["Game", "Outcome"]
