@@ -11,8 +11,9 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly, parse_amount
 from bot.i18n import Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
-from cogs.common import Click, GameBot, Interaction, answer, display, member_action, reply
+from cogs.common import GameBot, Interaction, display, reply
 from cogs.pontoon.bank_offer import AcceptBank
+from cogs.table_message import Click, answer, member_action
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 

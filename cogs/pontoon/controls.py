@@ -16,18 +16,9 @@ from bot.errors import NotSeated, ServiceError, StaleButton, friendly, parse_amo
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import OpenPontoonTable, seat_of
-from cogs.common import (
-    Click,
-    GameBot,
-    Interaction,
-    acknowledge,
-    answer,
-    bot_of,
-    member_action,
-    modal_values,
-    reply,
-)
+from cogs.common import GameBot, Interaction, bot_of, modal_values, reply
 from cogs.pontoon import render
+from cogs.table_message import Click, acknowledge, answer, member_action
 from engine.errors import EngineError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase

@@ -30,6 +30,7 @@ from cogs.common import GameBot, Interaction, can_manage_guild, reply
 from cogs.punto_banco.controls import MODAL_PREFIX, PuntoBancoButton, handle_modal
 from cogs.punto_banco.presenter import PuntoBancoPresenter
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
+from cogs.table_message import Click, answer, member_action
 from engine.cards import RandomChance
 from engine.errors import ConfigError, EngineError
 from engine.punto_banco import PuntoBancoRules, Side
@@ -160,17 +161,16 @@ class Baccarat(
         try:
             live = self._table(interaction)
             stake = parse_amount(amount, "bet")
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            receipt = await self.service.bet(
-                live.table_id,
-                interaction.user.id,
-                Side(side),
-                stake,
-                name=interaction.user.display_name,
-            )
-            await reply(
-                interaction, receipt_text(receipt, placed(locale, stake, Side(side)), locale)
-            )
+            click = Click(interaction, live.table_id)
+            with member_action(click):  # the table is redrawn through its writer
+                receipt = await self.service.bet(
+                    live.table_id,
+                    interaction.user.id,
+                    Side(side),
+                    stake,
+                    name=interaction.user.display_name,
+                )
+            await answer(click, receipt_text(receipt, placed(locale, stake, Side(side)), locale))
         except (ServiceError, EngineError, BadAmount) as exc:
             await reply(interaction, refused(exc, locale))
 
@@ -179,11 +179,12 @@ class Baccarat(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            receipt = await self.service.repeat(
-                live.table_id, interaction.user.id, name=interaction.user.display_name
-            )
-            await reply(interaction, receipt_text(receipt, Msg("pb.repeated"), locale))
+            click = Click(interaction, live.table_id)
+            with member_action(click):
+                receipt = await self.service.repeat(
+                    live.table_id, interaction.user.id, name=interaction.user.display_name
+                )
+            await answer(click, receipt_text(receipt, Msg("pb.repeated"), locale))
         except (ServiceError, EngineError) as exc:
             await reply(interaction, refused(exc, locale))
 
@@ -197,9 +198,10 @@ class Baccarat(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
-            await reply(interaction, receipt_text(receipt, Msg("pb.taken_back"), locale))
+            click = Click(interaction, live.table_id)
+            with member_action(click):
+                receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
+            await answer(click, receipt_text(receipt, Msg("pb.taken_back"), locale))
         except (ServiceError, EngineError) as exc:
             await reply(interaction, refused(exc, locale))
 
