@@ -151,7 +151,8 @@ class TableMessages(Generic[T]):
         self._posted = posted  # a new table message was posted: remember its id
         self._pending: dict[str, tuple[T, str | None]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._shown: dict[str, tuple[int | None, object]] = {}  # id -> (message, drawing)
+        # table id -> (message id, what it shows): compared only when the writer draws
+        self._shown: dict[str, tuple[int, Drawing]] = {}
         self._clicked_during: set[str] = set()  # a click updated the message mid-edit
 
     # ----------------------------------------------------------------- clicks
@@ -177,7 +178,7 @@ class TableMessages(Generic[T]):
             log.warning("update of %s on its click failed: %s", live.table_id, exc)
             return False
         click.updated = True
-        self._shown[live.table_id] = (live.message_id, drawing.key())
+        self._shown[live.table_id] = (live.message_id, drawing)
         if live.table_id in self._tasks:
             self._clicked_during.add(live.table_id)
         return True
@@ -233,10 +234,12 @@ class TableMessages(Generic[T]):
     async def draw(self, live: T, closed_reason: str | None) -> bool:
         """Edit (or post) the table message with the table as it is now. False: try later."""
         drawing = self._draw(live, closed_reason)
-        key = drawing.key()
-        if live.message_id is not None and self._shown.get(live.table_id) == (
-            live.message_id,
-            key,
+        shown = self._shown.get(live.table_id)
+        if (
+            live.message_id is not None
+            and shown is not None
+            and shown[0] == live.message_id
+            and shown[1].key() == drawing.key()
         ):
             return True  # the message already shows this
         channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
@@ -246,7 +249,7 @@ class TableMessages(Generic[T]):
                 await channel.get_partial_message(message_id).edit(
                     embed=drawing.embed, view=drawing.view, allowed_mentions=NO_PINGS
                 )
-                self._shown[live.table_id] = (message_id, key)
+                self._shown[live.table_id] = (message_id, drawing)
                 return True
             except discord.NotFound:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
@@ -262,7 +265,7 @@ class TableMessages(Generic[T]):
         except discord.HTTPException as exc:
             log.warning("could not post the table message of %s: %s", live.table_id, exc)
             return False
-        self._shown[live.table_id] = (msg.id, key)
+        self._shown[live.table_id] = (msg.id, drawing)
         await self._posted(live, msg.id)
         return True
 
