@@ -4,7 +4,10 @@ carries the new table, and the table message's writer, are in cogs/table_message
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
+import unicodedata
 from typing import Any, Protocol
 
 import discord
@@ -91,7 +94,23 @@ def can_manage_guild(interaction: Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
+#: format characters a name may not carry (bidi overrides and isolates, zero-width
+#: spaces, invisible tags): they could reorder or hide the text around the name.
+#: ZWNJ and ZWJ stay (Persian writing and emoji sequences need them).
+_KEEP_FORMAT = {"\u200c", "\u200d"}
+_SCHEME = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,20}):(//)")
+
+
+@functools.lru_cache(maxsize=4096)
 def display(raw: str) -> str:
-    """A display name as players read it: shortened, markdown escaped, never a mention."""
-    text = discord.utils.escape_mentions(shorten(raw.strip() or "?", NAME_MAX))
-    return discord.utils.escape_markdown(text)
+    """THE way a member's name goes into any text the bot writes: invisible format
+    characters dropped, shortened to ``NAME_MAX``, mentions, markdown, angle-bracket
+    tags (channels, emoji, timestamps) and links made inert. Every name passes here."""
+    text = "".join(
+        " " if unicodedata.category(c) == "Cc" else c
+        for c in raw[: NAME_MAX * 8]  # a 2,000-character name costs what a short one does
+        if unicodedata.category(c) != "Cf" or c in _KEEP_FORMAT
+    )
+    text = discord.utils.escape_mentions(shorten(text.strip() or "?", NAME_MAX))
+    text = discord.utils.escape_markdown(text).replace("<", "\\<")
+    return _SCHEME.sub("\\1:\u200b\\2", text)

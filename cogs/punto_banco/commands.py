@@ -26,7 +26,7 @@ from bot.host import together
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService, PuntoBancoTimers
-from cogs.common import GameBot, Interaction, can_manage_guild, reply
+from cogs.common import GameBot, Interaction, can_manage_guild, display, reply
 from cogs.punto_banco.controls import MODAL_PREFIX, PuntoBancoButton, handle_modal
 from cogs.punto_banco.presenter import PuntoBancoPresenter
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
@@ -243,7 +243,7 @@ class Baccarat(
                 )
             await interaction.response.defer(ephemeral=True, thinking=True)
             refunds = await self.service.close(
-                live.table_id, f"ended by {interaction.user.display_name}"
+                live.table_id, f"ended by {display(interaction.user.display_name)}"
             )
             back = sum(transfer.amount for transfer in refunds)
             await reply(interaction, t(locale, "pb.ended", amount=back))

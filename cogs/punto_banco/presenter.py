@@ -23,6 +23,7 @@ from cogs.punto_banco.text import (
     banco_note,
     bet_text,
     bets_lines,
+    bettor_name,
     deal_text,
     hand_text,
     rules_line,
@@ -162,7 +163,9 @@ def summary_embed(
         tail = t(locale, "pb.summary.net", net=signed(net[seat], locale)) + (
             t(locale, "pb.summary.balance", balance=bal) if bal is not None else ""
         )
-        lines.append(t(locale, "pb.bets.line", name=live.name(seat), bets="; ".join(parts) + tail))
+        lines.append(
+            t(locale, "pb.bets.line", name=bettor_name(live, seat), bets="; ".join(parts) + tail)
+        )
     text = "\n".join(lines)
     if len(text) > 4000:
         text = text[:3990] + "\n…"
@@ -301,7 +304,7 @@ class PuntoBancoPresenter:
                 locale,
                 "pb.table_closed.refunds",
                 refunds=", ".join(
-                    t(locale, "pb.refund", name=live.name(seat), amount=n)
+                    t(locale, "pb.refund", name=bettor_name(live, seat), amount=n)
                     for seat, n in back.items()
                 ),
             )
