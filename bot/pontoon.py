@@ -178,10 +178,6 @@ class OpenPontoonTable:
         """Members with chips in play here: everyone seated (one table per server)."""
         return {int(s) for s in self.engine.seats if s.isascii() and s.isdigit()}
 
-    @property
-    def seated(self) -> list[str]:
-        return list(self.engine.seats)
-
 
 class Presenter(Protocol):
     """What the service tells the outside world. Implemented with discord.py in cogs/pontoon/presenter.py."""
