@@ -210,7 +210,6 @@ class PontoonService(TableHost[OpenPontoonTable]):
     timers are the host's; the game's moves, the bank sale and auction are here)."""
 
     game = GAME_PONTOON
-    closed_text = "That table is closed. Start a new one with `/pontoon start`."
     timer_name = "timer"
 
     def __init__(
@@ -228,6 +227,11 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     def no_table(self) -> ServiceError:
         return NoTable()
+
+    def closed_error(self) -> ServiceError:
+        return ServiceError(
+            "That table is closed. Start a new one with `/pontoon start`.", key="err.svc.closed"
+        )
 
     def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats
@@ -303,7 +307,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         live = self.get(table_id)
         async with self.lock(table_id):
             if table_id not in self.tables:
-                raise ServiceError("That table has just closed.")
+                raise ServiceError("That table has just closed.", key="err.svc.just_closed")
             if version is not None and version != live.engine.version:
                 raise StaleButton()
             seat = seat_of(user_id)
@@ -341,7 +345,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         live = self.get(table_id)
         async with self.lock(table_id):
             if table_id not in self.tables:  # closed while this click waited for the lock
-                raise ServiceError("That table has just closed.")
+                raise ServiceError("That table has just closed.", key="err.svc.just_closed")
             if version is not None and version != live.engine.version:
                 raise StaleButton()
             seat = seat_of(user_id)
@@ -535,11 +539,15 @@ class PontoonService(TableHost[OpenPontoonTable]):
         async with self.lock(table_id):
             offer = live.sale_offer
             if offer is None or offer[1] != buyer_id:
-                raise ServiceError("There is no offer of the bank to you at this table.")
+                raise ServiceError(
+                    "There is no offer of the bank to you at this table.", key="err.svc.no_offer"
+                )
             seller_id, _, price = offer
             if live.engine.banker != seat_of(seller_id):
                 live.sale_offer = None
-                raise ServiceError("That offer has lapsed: the bank has changed hands.")
+                raise ServiceError(
+                    "That offer has lapsed: the bank has changed hands.", key="err.svc.offer_lapsed"
+                )
             await self._sync_balances(live)
             outcome = await self._apply(
                 live,
@@ -582,7 +590,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
                     key="engine.svc.auction_when",
                 )
             if live.auction is not None:
-                raise ServiceError("An auction of the bank is already running.")
+                raise ServiceError(
+                    "An auction of the bank is already running.", key="err.svc.auction_running"
+                )
             if len(eng.seats) < 2:
                 raise RuleError(
                     "P-SELL-1", "Nobody else is seated to bid.", key="engine.svc.nobody_bids"
@@ -604,7 +614,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
         async with self.lock(table_id):
             auc = live.auction
             if auc is None:
-                raise ServiceError("There is no auction of the bank at this table.")
+                raise ServiceError(
+                    "There is no auction of the bank at this table.", key="err.svc.no_auction"
+                )
             seat = seat_of(user_id)
             if seat not in live.engine.seats:
                 raise NotSeated()
