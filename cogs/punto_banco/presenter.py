@@ -1,5 +1,6 @@
-"""Shows Punto Banco tables in Discord: the betting message with its buttons, the coup
-dealt card by card in one edited message, the payout summary, the odds.
+"""Shows Punto Banco tables in Discord: the betting message with its buttons (a click
+answered with the new table, other changes coalesced: cogs/table_message.py), each coup
+as one post dealt card by card and ending with the payout summary.
 
 The service (bot/punto_banco.py) calls this after every committed change; nothing here
 changes a game. Its words come from cogs/punto_banco/text.py (plain functions, tested
