@@ -293,31 +293,8 @@ async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
                     look=args.cards == "button",
                 )
             )
-        env = dict(os.environ)
-        env.update(fake.bot_env())
-        env.update(
-            {
-                "DATABASE_PATH": str(Path(tmp.name) / "bench.sqlite3"),
-                "BET_TIMER_SECONDS": "600",
-                "TURN_TIMER_SECONDS": "600",
-                "IDLE_TABLE_MINUTES": "60",
-                "LOG_LEVEL": "WARNING",
-                "PYTHONPATH": str(args.bot_dir),
-            }
-        )
+        proc = await launch(fake, args, args.bot_dir, tmp.name)
         log_path = Path(tmp.name) / "bot.log"
-        with log_path.open("wb") as log_file:
-            proc = await asyncio.create_subprocess_exec(
-                *args.bot_cmd.split(),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log_file,
-                stderr=asyncio.subprocess.STDOUT,
-                env=env,
-                cwd=str(args.bot_dir),
-                preexec_fn=die_with_parent,
-            )
-        await fake.wait_for_bot_ready(60, commands=True)
-        await asyncio.sleep(2.5)  # discord.py's on_ready comes 2 s after the guilds
 
         async def open_table(seat: Seat) -> None:
             await fake.slash(
@@ -421,12 +398,7 @@ async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
             "requests_by_route": dict(sorted(by_kind.items(), key=lambda kv: -kv[1])),
         }
     finally:
-        if proc is not None and proc.returncode is None:
-            proc.terminate()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(proc.wait(), 5)
-            if proc.returncode is None:
-                proc.kill()
+        await stop(proc)
         await fake.stop()
         tmp.cleanup()
 
