@@ -257,7 +257,6 @@ class TableHost(Generic[T]):
     """Every open table of one game in this process, and the timers that drive them."""
 
     game: ClassVar[str]  # the game's name in the store (game_tables.game)
-    closed_text: ClassVar[str]  # what get() says about a table that has closed
     timer_name: ClassVar[str]  # the timer tasks' names start with this
 
     def __init__(
@@ -291,6 +290,10 @@ class TableHost(Generic[T]):
     # ------------------------------------------------- what the game tells the host
     def no_table(self) -> ServiceError:
         """What in_channel() raises for a channel without a table of this game."""
+        raise NotImplementedError
+
+    def closed_error(self) -> ServiceError:
+        """What get() raises for a table of this game that has closed."""
         raise NotImplementedError
 
     def table_from_record(self, stored: StoredTable) -> T:
@@ -328,7 +331,7 @@ class TableHost(Generic[T]):
     def get(self, table_id: str) -> T:
         live = self.tables.get(table_id)
         if live is None:
-            raise ServiceError(self.closed_text)
+            raise self.closed_error()
         return live
 
     def in_channel(self, channel_id: int) -> T:

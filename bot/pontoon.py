@@ -120,8 +120,16 @@ class OpenPontoonTable:
     round_log: list[LoggedEvent] = field(default_factory=list)
     round_over: bool = False
     last_bets: dict[str, int] = field(default_factory=dict)
+    # each logged event's JSON text, written once (a save costs the same at move 10 and
+    # at move 1,000): id -> (the event, its JSON)
+    _log_json: dict[int, tuple[LoggedEvent, str]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def meta(self) -> dict[str, Any]:
+        return self._meta_but_log() | {"round_log": [e.to_json() for e in self.round_log]}
+
+    def _meta_but_log(self) -> dict[str, Any]:
         return {
             "guild_id": self.guild_id,
             "channel_id": self.channel_id,
@@ -132,13 +140,30 @@ class OpenPontoonTable:
             "auction": self.auction,
             "turn_seconds": self.turn_seconds,
             "cards": self.cards.value,
-            "round_log": [e.to_json() for e in self.round_log],
             "round_over": self.round_over,
             "last_bets": self.last_bets,
         }
 
     def snapshot(self) -> str:
-        return json.dumps({"engine": self.engine.to_json(), "meta": self.meta()})
+        """``{"engine": ..., "meta": ...}`` as saved, the round's log last in meta with
+        each of its events encoded once and kept: a save costs the same at move 10 and at
+        move 1,000."""
+        text = json.dumps({"engine": self.engine.to_json(), "meta": self._meta_but_log()})
+        # text ends with "}}": the meta object, then the whole
+        return text[:-2] + ', "round_log": [' + ", ".join(self._logged_json()) + "]}}"
+
+    def _logged_json(self) -> list[str]:
+        cache = self._log_json
+        if len(cache) > 2 * ROUND_LOG_MAX:  # events of rounds gone
+            cache.clear()
+        out = []
+        for logged in self.round_log:
+            held = cache.get(id(logged))
+            if held is None or held[0] is not logged:
+                held = (logged, json.dumps(logged.to_json()))
+                cache[id(logged)] = held
+            out.append(held[1])
+        return out
 
     def restore(self, snapshot: str) -> None:
         """Put the table back as it was in ``snapshot`` (after a failed write): the
@@ -177,10 +202,6 @@ class OpenPontoonTable:
     def in_play(self) -> set[int]:
         """Members with chips in play here: everyone seated (one table per server)."""
         return {int(s) for s in self.engine.seats if s.isascii() and s.isdigit()}
-
-    @property
-    def seated(self) -> list[str]:
-        return list(self.engine.seats)
 
 
 class Presenter(Protocol):
@@ -229,7 +250,6 @@ class PontoonService(TableHost[OpenPontoonTable]):
     timers are the host's; the game's moves, the bank sale and auction are here)."""
 
     game = GAME_PONTOON
-    closed_text = "That table is closed. Start a new one with `/pontoon start`."
     timer_name = "timer"
 
     def __init__(
@@ -247,6 +267,11 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     def no_table(self) -> ServiceError:
         return NoTable()
+
+    def closed_error(self) -> ServiceError:
+        return ServiceError(
+            "That table is closed. Start a new one with `/pontoon start`.", key="err.svc.closed"
+        )
 
     def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats
@@ -331,7 +356,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         live = self.get(table_id)
         async with self.lock(table_id):
             if table_id not in self.tables:
-                raise ServiceError("That table has just closed.")
+                raise ServiceError("That table has just closed.", key="err.svc.just_closed")
             if version is not None and version != live.engine.version:
                 raise StaleButton()
             seat = seat_of(user_id)
@@ -368,7 +393,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         live = self.get(table_id)
         async with self.lock(table_id):
             if table_id not in self.tables:  # closed while this click waited for the lock
-                raise ServiceError("That table has just closed.")
+                raise ServiceError("That table has just closed.", key="err.svc.just_closed")
             if version is not None and version != live.engine.version:
                 raise StaleButton()
             seat = seat_of(user_id)
@@ -508,11 +533,15 @@ class PontoonService(TableHost[OpenPontoonTable]):
         async with self.lock(table_id):
             offer = live.sale_offer
             if offer is None or offer[1] != buyer_id:
-                raise ServiceError("There is no offer of the bank to you at this table.")
+                raise ServiceError(
+                    "There is no offer of the bank to you at this table.", key="err.svc.no_offer"
+                )
             seller_id, _, price = offer
             if live.engine.banker != seat_of(seller_id):
                 live.sale_offer = None
-                raise ServiceError("That offer has lapsed: the bank has changed hands.")
+                raise ServiceError(
+                    "That offer has lapsed: the bank has changed hands.", key="err.svc.offer_lapsed"
+                )
             await self._sync_balances(live)
             outcome = await self._apply(
                 live,

@@ -86,7 +86,8 @@ class Phase(StrEnum):
 class NoBaccaratTable(ServiceError):
     def __init__(self) -> None:
         super().__init__(
-            "There is no Punto Banco table in this channel. Open one with `/baccarat start`."
+            "There is no Punto Banco table in this channel. Open one with `/baccarat start`.",
+            key="err.pb.no_table",
         )
 
 
@@ -94,7 +95,8 @@ class WindowClosed(ServiceError):
     def __init__(self) -> None:
         super().__init__(
             "Betting for that coup has closed; nothing was placed. "
-            "Bet on the current coup with the buttons on the newest table message."
+            "Bet on the current coup with the buttons on the newest table message.",
+            key="err.pb.window_closed",
         )
 
 
@@ -250,7 +252,6 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
     timers are the host's; bets, coups and betting windows are here)."""
 
     game = GAME_PUNTO_BANCO
-    closed_text = "That Punto Banco table is closed. Open a new one with `/baccarat start`."
     timer_name = "punto_banco"
     store: Store
 
@@ -270,6 +271,12 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
 
     def no_table(self) -> ServiceError:
         return NoBaccaratTable()
+
+    def closed_error(self) -> ServiceError:
+        return ServiceError(
+            "That Punto Banco table is closed. Open a new one with `/baccarat start`.",
+            key="err.pb.closed",
+        )
 
     def has_chips_at(self, live: OpenPuntoBancoTable, user_id: int) -> bool:
         return bool(live.engine.bets_of(seat_of(user_id)))
@@ -333,7 +340,10 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         if not MIN_BETTING_SECONDS <= seconds <= MAX_BETTING_SECONDS:
             raise ServiceError(
                 f"The betting window must be {MIN_BETTING_SECONDS:g} to "
-                f"{MAX_BETTING_SECONDS:g} seconds."
+                f"{MAX_BETTING_SECONDS:g} seconds.",
+                key="err.pb.window_range",
+                low=int(MIN_BETTING_SECONDS),
+                high=int(MAX_BETTING_SECONDS),
             )
         self.check_channel_free(channel_id)
         live = OpenPuntoBancoTable(
@@ -357,12 +367,15 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
     # -------------------------------------------------------------------- bets
     def _check_can_bet(self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None) -> None:
         if live.table_id not in self.tables:
-            raise ServiceError("That table has just closed; nothing was placed.")
+            raise ServiceError(
+                "That table has just closed; nothing was placed.", key="err.pb.just_closed"
+            )
         if round_no is not None and round_no != live.round:
             raise WindowClosed()
         if live.phase is not Phase.BETTING:
             raise ServiceError(
-                "The cards are being dealt; bets for the next coup open in a moment."
+                "The cards are being dealt; bets for the next coup open in a moment.",
+                key="err.pb.dealing",
             )
         self.check_member_free(live.guild_id, user_id, at=live)
 
@@ -382,7 +395,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         try:
             chosen = Side(side)
         except ValueError:
-            raise ServiceError("Bet on punto, banco or egalite.") from None
+            raise ServiceError("Bet on punto, banco or egalite.", key="err.pb.side") from None
         live = self.get(table_id)
         seat = seat_of(user_id)
         async with self.lock(table_id):
@@ -436,11 +449,17 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         chosen = None if side is None else Side(side)
         async with self.lock(table_id):
             if live.table_id not in self.tables:
-                raise ServiceError("That table has just closed; its bets were returned.")
+                raise ServiceError(
+                    "That table has just closed; its bets were returned.",
+                    key="err.pb.closed_returned",
+                )
             if round_no is not None and round_no != live.round:
                 raise WindowClosed()
             if live.phase is not Phase.BETTING:
-                raise ServiceError("The cards are being dealt; bets can no longer be taken back.")
+                raise ServiceError(
+                    "The cards are being dealt; bets can no longer be taken back.",
+                    key="err.pb.no_withdraw",
+                )
             # one side, or every bet of the member (side None); the engine refuses
             # taking back what is not there
             await self._change(

@@ -14,7 +14,7 @@ from bot.errors import ServiceError, friendly
 from bot.i18n import DEFAULT_LOCALE, Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
 from bot.storage import member_account
-from cogs.common import GameBot, can_manage_guild, reply
+from cogs.common import GameBot, can_manage_guild, display, reply
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
@@ -42,7 +42,7 @@ class Chips(commands.Cog):
             chips = await self.bot.store.ensure_member(guild_id, who.id)
             live = self.bot.pontoon.table_of_member(guild_id, who.id)
             key = "chips.balance." + ("self" if who.id == interaction.user.id else "other")
-            params: dict[str, object] = {"chips": chips, "name": who.display_name}
+            params: dict[str, object] = {"chips": chips, "name": display(who.display_name)}
             if live is not None:
                 in_play = sum(h.stake + h.shoot for h in live.engine.private_view(str(who.id)))
                 key += ".in_play" if in_play > 0 else ".seated"
@@ -120,7 +120,7 @@ class Chips(commands.Cog):
                 await public_locale_of(interaction),
                 "chips.grant.done",
                 amount=amount,
-                name=member.display_name,
+                name=display(member.display_name),
                 chips=chips,
             )
             await reply(interaction, text, ephemeral=False)

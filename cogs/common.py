@@ -1,15 +1,14 @@
 """Small discord.py helpers every game and cog shares: the bot as this layer sees it,
-answering privately, reading modal fields, display names, and the click whose answer
-may carry the new table."""
+answering privately, reading modal fields, display names. (The click whose answer
+carries the new table, and the table message's writer, are in cogs/table_message.py.)"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+import functools
 import logging
-from collections.abc import Callable, Iterator
-from contextvars import ContextVar
-from dataclasses import dataclass
+import re
+import unicodedata
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
@@ -27,7 +26,6 @@ from bot.text import NAME_MAX, shorten
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[discord.Client]
-ANSWER_BY_SECONDS = 2.2  # a click not answered by then is acknowledged (Discord allows 3 s)
 
 
 class PontoonPresenter(Protocol):
@@ -123,86 +121,23 @@ def can_manage_guild(interaction: Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
+#: format characters a name may not carry (bidi overrides and isolates, zero-width
+#: spaces, invisible tags): they could reorder or hide the text around the name.
+#: ZWNJ and ZWJ stay (Persian writing and emoji sequences need them).
+_KEEP_FORMAT = {"\u200c", "\u200d"}
+_SCHEME = re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,20}):(//)")
+
+
+@functools.lru_cache(maxsize=4096)
 def display(raw: str) -> str:
-    """A display name as players read it: shortened, markdown escaped, never a mention."""
-    text = discord.utils.escape_mentions(shorten(raw.strip() or "?", NAME_MAX))
-    return discord.utils.escape_markdown(text)
-
-
-# ----------------------------------------- a click whose answer may carry the new table
-@dataclass
-class Click:
-    """A member's interaction whose answer may carry the new table (an UPDATE_MESSAGE
-    callback on the table message). Exactly one of the presenter, the watchdog or the code
-    handling the click (a button, a form, a command) claims the answer."""
-
-    interaction: Interaction
-    table_id: str
-    claimed: bool = False
-    updated: bool = False  # answered with the new table
-    done: bool = False  # its handling is over (a task started meanwhile must not use it)
-
-    def claim(self) -> bool:
-        if self.claimed or self.interaction.response.is_done():
-            return False
-        self.claimed = True
-        return True
-
-
-# The member action being handled in this task (None: a timer or the bot itself).
-CURRENT_CLICK: ContextVar[Click | None] = ContextVar("pontoon_click", default=None)
-
-
-@contextlib.contextmanager
-def member_action(click: Click | None = None) -> Iterator[Click | None]:
-    """Mark the code inside as a member's own action; with ``click``, the table change it
-    causes is answered on that interaction (and acknowledged late if it takes too long).
-    (A move the timer makes is marked by the service, in the round's log.)"""
-    token = CURRENT_CLICK.set(click)
-    watchdog: asyncio.TimerHandle | None = None
-    if click is not None:
-        watchdog = asyncio.get_running_loop().call_later(
-            ANSWER_BY_SECONDS, lambda: asyncio.ensure_future(_late_ack(click))
-        )
-    try:
-        yield click
-    finally:
-        if click is not None:
-            click.done = True
-        if watchdog is not None:
-            watchdog.cancel()
-        CURRENT_CLICK.reset(token)
-
-
-async def _late_ack(click: Click) -> None:
-    """The change took too long to answer with: acknowledge now (the writer edits)."""
-    if click.claim():
-        interaction = click.interaction
-        with contextlib.suppress(discord.HTTPException):
-            if interaction.message is None:  # a slash command: its answer comes privately
-                await interaction.response.defer(ephemeral=True, thinking=True)
-            else:
-                await interaction.response.defer()
-
-
-async def answer(click: Click, text: str) -> None:
-    """The member's private answer: the interaction's own response when still free, else
-    a followup (after the watchdog acknowledged or the table update answered)."""
-    interaction = click.interaction
-    try:
-        if click.claim():
-            await interaction.response.send_message(text, ephemeral=True)
-        else:
-            await interaction.followup.send(text, ephemeral=True)
-    except discord.HTTPException:
-        log.exception("could not answer interaction %s", interaction.id)
-
-
-async def acknowledge(click: Click) -> None:
-    """Nothing to show on this click's message (the writer draws it): an empty ack."""
-    if click.claim():
-        with contextlib.suppress(discord.HTTPException):
-            if click.interaction.message is None:
-                await click.interaction.response.defer(ephemeral=True)
-            else:
-                await click.interaction.response.defer()
+    """THE way a member's name goes into any text the bot writes: invisible format
+    characters dropped, shortened to ``NAME_MAX``, mentions, markdown, angle-bracket
+    tags (channels, emoji, timestamps) and links made inert. Every name passes here."""
+    text = "".join(
+        " " if unicodedata.category(c) == "Cc" else c
+        for c in raw[: NAME_MAX * 8]  # a 2,000-character name costs what a short one does
+        if unicodedata.category(c) != "Cf" or c in _KEEP_FORMAT
+    )
+    text = discord.utils.escape_mentions(shorten(text.strip() or "?", NAME_MAX))
+    text = discord.utils.escape_markdown(text).replace("<", "\\<")
+    return _SCHEME.sub("\\1:\u200b\\2", text)

@@ -23,10 +23,17 @@ without them, and prints JSON for each run and the ratio:
     python scripts/bench_round.py --tables 8 --rounds 10 --only off   # saturation
     python scripts/bench_round.py --cards button        # tables opened with cards:button
     python scripts/bench_round.py --bot-dir /path/to/other/checkout  # measure other code
+    python scripts/bench_round.py --mode session --compare-dir /work/wt/old --repeat 3
+        # a long Join/Leave session: bot CPU per click early (short round log) and late
+        # (the log full), this code and the older checkout alternated in one run
+    python scripts/bench_round.py --mode punto-banco --compare-dir /work/wt/old
+        # Punto Banco: REST requests per bet (form click + submit) and per /baccarat bet
 
 Targets (issue 9): <= 3 channel requests per round, <= 1.3 REST requests per click, 0
 429s, p95 click-to-visible <= 500 ms under the limits, rounds/min with limits >= 0.9x
-without, >= 250 clicks per bot CPU second.
+without, >= 250 clicks per bot CPU second. Issue 18: in ``--mode session`` bot CPU per
+click <= 0.9x that of f3d7cce and late/early <= 1.1; in ``--mode punto-banco`` one
+request per interaction.
 """
 
 from __future__ import annotations
@@ -286,31 +293,8 @@ async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
                     look=args.cards == "button",
                 )
             )
-        env = dict(os.environ)
-        env.update(fake.bot_env())
-        env.update(
-            {
-                "DATABASE_PATH": str(Path(tmp.name) / "bench.sqlite3"),
-                "BET_TIMER_SECONDS": "600",
-                "TURN_TIMER_SECONDS": "600",
-                "IDLE_TABLE_MINUTES": "60",
-                "LOG_LEVEL": "WARNING",
-                "PYTHONPATH": str(args.bot_dir),
-            }
-        )
+        proc = await launch(fake, args, args.bot_dir, tmp.name)
         log_path = Path(tmp.name) / "bot.log"
-        with log_path.open("wb") as log_file:
-            proc = await asyncio.create_subprocess_exec(
-                *args.bot_cmd.split(),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log_file,
-                stderr=asyncio.subprocess.STDOUT,
-                env=env,
-                cwd=str(args.bot_dir),
-                preexec_fn=die_with_parent,
-            )
-        await fake.wait_for_bot_ready(60, commands=True)
-        await asyncio.sleep(2.5)  # discord.py's on_ready comes 2 s after the guilds
 
         async def open_table(seat: Seat) -> None:
             await fake.slash(
@@ -414,14 +398,215 @@ async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
             "requests_by_route": dict(sorted(by_kind.items(), key=lambda kv: -kv[1])),
         }
     finally:
-        if proc is not None and proc.returncode is None:
-            proc.terminate()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(proc.wait(), 5)
-            if proc.returncode is None:
-                proc.kill()
+        await stop(proc)
         await fake.stop()
         tmp.cleanup()
+
+
+async def launch(
+    fake: FakeDiscord, args: argparse.Namespace, bot_dir: Path, tmp: str
+) -> asyncio.subprocess.Process:
+    """Start ``python -m bot`` from ``bot_dir`` against the fake and wait until it is ready."""
+    env = dict(os.environ)
+    env.update(fake.bot_env())
+    env.update(
+        {
+            "DATABASE_PATH": str(Path(tmp) / "bench.sqlite3"),
+            "BET_TIMER_SECONDS": "600",
+            "TURN_TIMER_SECONDS": "600",
+            "IDLE_TABLE_MINUTES": "60",
+            "BACCARAT_BETTING_SECONDS": "3600",
+            "LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(bot_dir),
+        }
+    )
+    log_file = (Path(tmp) / "bot.log").open("wb")
+    proc = await asyncio.create_subprocess_exec(
+        *args.bot_cmd.split(),
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=log_file,
+        stderr=asyncio.subprocess.STDOUT,
+        env=env,
+        cwd=str(bot_dir),
+        preexec_fn=die_with_parent,
+    )
+    log_file.close()
+    await fake.wait_for_bot_ready(60, commands=True)
+    await asyncio.sleep(2.5)  # discord.py's on_ready comes 2 s after the guilds
+    return proc
+
+
+async def stop(proc: asyncio.subprocess.Process | None) -> None:
+    if proc is not None and proc.returncode is None:
+        proc.terminate()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), 5)
+        if proc.returncode is None:
+            proc.kill()
+
+
+async def session(args: argparse.Namespace, bot_dir: Path) -> dict[str, Any]:
+    """A long session of Join/Leave clicks (no limits): bot CPU per click in a window
+    early in the session (the round's log short) and one late (the log as long as the
+    bot keeps it), at ``--tables`` tables, one member clicking at each."""
+    fake = FakeDiscord(rate_limits=RateLimits(enabled=False))
+    await fake.start()
+    proc: asyncio.subprocess.Process | None = None
+    tmp = tempfile.TemporaryDirectory(prefix="bench-session-")
+    try:
+        guild = fake.add_guild("Casino")
+        tables = []
+        for i in range(args.tables):
+            channel = fake.add_text_channel(guild, f"pontoon-{i}")
+            tables.append(
+                (channel, fake.add_member(guild, f"o{i}"), fake.add_member(guild, f"c{i}"))
+            )
+        proc = await launch(fake, args, bot_dir, tmp.name)
+        for channel, opener, _ in tables:
+            await fake.slash(opener, channel, "pontoon", "start", {"min_bet": 1})
+            await fake.wait_until(
+                lambda ch=channel: any(  # type: ignore[misc]
+                    m.has_button("Join") for m in fake.channel_messages(ch) if not m.ephemeral
+                ),
+                20,
+            )
+        clicks = 0
+
+        async def clicker(channel: FakeChannel, member: FakeMember, n: int) -> None:
+            nonlocal clicks
+            for k in range(n):
+                label = "Join" if k % 2 == 0 else "Leave"
+                msg = fake.latest_message_with_button(channel, label)
+                await fake.click(member, msg, label=label, timeout=10)
+                clicks += 1
+
+        async def window(n: int) -> float:
+            """CPU ms per click over ``n`` clicks at each table."""
+            nonlocal clicks
+            await quiet(fake, 0.3, most=10)
+            clicks, cpu0 = 0, cpu_seconds(proc.pid)  # type: ignore[union-attr]
+            await asyncio.gather(*(clicker(ch, m, n) for ch, _, m in tables))
+            await quiet(fake, 0.3, most=10)
+            return (cpu_seconds(proc.pid) - cpu0) / clicks * 1000  # type: ignore[union-attr]
+
+        await window(10)  # warm up
+        early = await window(args.window)
+        await window(args.late_after)  # the round's log fills up
+        late = await window(args.window)
+        return {
+            "bot_dir": str(bot_dir),
+            "tables": args.tables,
+            "clicks_per_window": args.window * args.tables,
+            "early_cpu_ms_per_click": round(early, 3),
+            "late_cpu_ms_per_click": round(late, 3),
+            "late_over_early": round(late / early, 3),
+        }
+    finally:
+        await stop(proc)
+        await fake.stop()
+        tmp.cleanup()
+
+
+async def punto_banco(args: argparse.Namespace, bot_dir: Path) -> dict[str, Any]:
+    """Punto Banco bets (no limits): REST requests per bet made with the table's buttons
+    (the side's button opens the form, the form is submitted: two interactions) and per
+    ``/baccarat bet``, counted until the bot has been quiet for a second (so the table
+    edits a bet causes are counted with it)."""
+    fake = FakeDiscord(rate_limits=RateLimits(enabled=False))
+    await fake.start()
+    proc: asyncio.subprocess.Process | None = None
+    tmp = tempfile.TemporaryDirectory(prefix="bench-pb-")
+    try:
+        guild = fake.add_guild("Casino")
+        channel = fake.add_text_channel(guild, "baccarat")
+        members = [fake.add_member(guild, f"b{j}") for j in range(args.bettors)]
+        proc = await launch(fake, args, bot_dir, tmp.name)
+        await fake.slash(
+            members[0], channel, "baccarat", "start", {"max_bet": 1000, "betting_seconds": 3600}
+        )
+        await fake.wait_until(
+            lambda: any(m.has_button("Punto") for m in fake.channel_messages(channel)), 20
+        )
+        await quiet(fake, 1.0)
+        sides = ["Punto", "Banco", "Egalité"]
+
+        async def form_bets(member: FakeMember, n: int) -> int:
+            done = 0
+            for k in range(n):
+                msg = fake.latest_message_with_button(channel, "Punto")
+                r = await fake.click(member, msg, label=sides[k % 3], timeout=10)
+                if r.modal is None:
+                    continue
+                await fake.submit_modal(
+                    member, None, r.modal.custom_id, {"amount": str(1 + k % 5)}, timeout=10
+                )
+                done += 2
+            return done
+
+        req0 = len(fake.requests)
+        interactions = sum(await asyncio.gather(*(form_bets(m, args.bets) for m in members)))
+        await quiet(fake, 1.0)
+        form_requests = len(fake.requests) - req0
+        req1 = len(fake.requests)
+        slash = 0
+        for k in range(args.bets):
+            for m in members:
+                await fake.slash(
+                    m, channel, "baccarat", "bet", {"side": "punto", "amount": 2 + k % 5}
+                )
+                slash += 1
+        await quiet(fake, 1.0)
+        slash_requests = len(fake.requests) - req1
+        return {
+            "bot_dir": str(bot_dir),
+            "bettors": args.bettors,
+            "bets_by_form": interactions // 2,
+            "requests_per_form_bet": round(form_requests / (interactions // 2), 3),
+            "requests_per_interaction": round(form_requests / interactions, 3),
+            "bets_by_slash": slash,
+            "requests_per_slash_bet": round(slash_requests / slash, 3),
+        }
+    finally:
+        await stop(proc)
+        await fake.stop()
+        tmp.cleanup()
+
+
+async def alternated(args: argparse.Namespace) -> dict[str, Any]:
+    """``--mode session`` or ``punto-banco``: this code and ``--compare-dir`` alternated."""
+    measure = session if args.mode == "session" else punto_banco
+    dirs = [("new", args.bot_dir)]
+    if args.compare_dir is not None:
+        dirs.append(("old", args.compare_dir))
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in dirs}
+    for _ in range(args.repeat):
+        for name, bot_dir in dirs:
+            result = await measure(args, bot_dir)
+            runs[name].append(result)
+            print(name, json.dumps(result), file=sys.stderr, flush=True)
+    out: dict[str, Any] = {"mode": args.mode, "runs": runs}
+    if args.mode == "session":
+        summary: dict[str, Any] = {}
+        for name in runs:
+            summary[name] = {
+                key: [r[key] for r in runs[name]]
+                for key in ("early_cpu_ms_per_click", "late_cpu_ms_per_click", "late_over_early")
+            }
+        if "old" in runs:
+            pairs = list(zip(runs["new"], runs["old"], strict=True))
+            summary["new_over_old"] = {
+                "early": [
+                    round(n["early_cpu_ms_per_click"] / o["early_cpu_ms_per_click"], 3)
+                    for n, o in pairs
+                ],
+                "late": [
+                    round(n["late_cpu_ms_per_click"] / o["late_cpu_ms_per_click"], 3)
+                    for n, o in pairs
+                ],
+            }
+        summary["targets"] = "new/old <= 0.9 (f3d7cce as old); late/early <= 1.1"
+        out["summary"] = summary
+    return out
 
 
 async def main() -> int:
@@ -439,7 +624,27 @@ async def main() -> int:
     )
     ap.add_argument("--bot-cmd", default=f"{sys.executable} -m bot")
     ap.add_argument("--bot-dir", type=Path, default=REPO_ROOT, help="checkout the bot runs from")
+    ap.add_argument(
+        "--mode",
+        choices=["rounds", "session", "punto-banco"],
+        default="rounds",
+        help="rounds: Pontoon rounds (default); session: a long Join/Leave session, CPU per "
+        "click early and late; punto-banco: requests per Punto Banco bet",
+    )
+    ap.add_argument(
+        "--compare-dir", type=Path, help="an older checkout, run alternated with --bot-dir"
+    )
+    ap.add_argument("--repeat", type=int, default=1, help="alternated runs of each checkout")
+    ap.add_argument("--window", type=int, default=60, help="session: clicks per table measured")
+    ap.add_argument(
+        "--late-after", type=int, default=300, help="session: clicks per table before 'late'"
+    )
+    ap.add_argument("--bettors", type=int, default=3, help="punto-banco: members betting")
+    ap.add_argument("--bets", type=int, default=10, help="punto-banco: bets per member")
     args = ap.parse_args()
+    if args.mode != "rounds":
+        print(json.dumps(await alternated(args), indent=2))
+        return 0
     out: dict[str, Any] = {}
     if args.only in (None, "on"):
         out["with_limits"] = await run(args, True)

@@ -278,17 +278,6 @@ class TableStore(StoreBase):
         """What closing the table from the ledger would return, and to whom (a read)."""
         return await self._write(lambda con: ledger_refunds_tx(con, table_id), mode="DEFERRED")
 
-    async def chips_in_play(self, guild_id: int, user_id: int) -> str | None:
-        """The open table where the member has chips in play, if any."""
-        row = await self._read(
-            lambda con: one(
-                con,
-                "SELECT table_id FROM chips_in_play WHERE guild_id = ? AND user_id = ?",
-                (guild_id, user_id),
-            )
-        )
-        return None if row is None else str(row["table_id"])
-
     async def set_table_message(self, table_id: str, message_id: int | None) -> None:
         """Remember the id of the table's public message (no version change)."""
 

@@ -5,8 +5,8 @@
 * ``controls.py``: the table message's buttons and the amount form, and what a click or
   a submit does;
 * ``bank_offer.py``: the Accept button of a bank offer;
-* ``presenter.py``: the table message, the result posts and the private cards by DM,
-  drawn through one writer per table;
+* ``presenter.py``: the table message (through ``cogs/table_message.py``, the answer
+  path both games share), the result posts and the private cards by DM;
 * ``render.py``: the game's words and layout as plain text (no Discord).
 
 The rules are the engine's (``engine.pontoon``); the table's life (locks, saving,

@@ -11,9 +11,10 @@ from discord.ext import commands
 from bot.errors import ServiceError, parse_amount
 from bot.i18n import Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
-from cogs.common import Click, GameBot, Interaction, answer, display, member_action
+from cogs.common import GameBot, Interaction, display
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.controls import refuse
+from cogs.table_message import Click, answer, member_action
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 

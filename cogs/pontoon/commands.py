@@ -14,16 +14,7 @@ from bot.errors import BadAmount, ServiceError, friendly, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import CardDelivery, OpenPontoonTable, seat_of
-from cogs.common import (
-    Click,
-    GameBot,
-    Interaction,
-    answer,
-    can_manage_guild,
-    display,
-    member_action,
-    reply,
-)
+from cogs.common import GameBot, Interaction, can_manage_guild, display, reply
 from cogs.help import first_join_hint
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
@@ -34,6 +25,7 @@ from cogs.pontoon.controls import (
     refuse,
 )
 from cogs.pontoon.render import rules_text
+from cogs.table_message import Click, answer, member_action
 from engine.errors import ConfigError, EngineError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind

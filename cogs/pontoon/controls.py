@@ -16,19 +16,10 @@ from bot.errors import NotSeated, ServiceError, StaleButton, friendly, parse_amo
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import OpenPontoonTable, seat_of
-from cogs.common import (
-    Click,
-    GameBot,
-    Interaction,
-    acknowledge,
-    answer,
-    bot_of,
-    member_action,
-    modal_values,
-    reply,
-)
+from cogs.common import Interaction, bot_of, modal_values, reply
 from cogs.help import first_join_hint
 from cogs.pontoon import render
+from cogs.table_message import Click, acknowledge, answer, member_action
 from engine.errors import EngineError
 from engine.pontoon.types import Action, ActionKind, Phase
 
@@ -312,7 +303,7 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
                     table_id,
                     interaction.user.id,
                     ActionKind.BET,
-                    amount=_last_bet(bot, live, seat),
+                    amount=_last_bet(live, seat),
                 )
             elif act in ACT_KIND:
                 await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
@@ -330,7 +321,7 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
         await refuse(interaction, exc, table_id, click, locale)
 
 
-def _last_bet(bot: GameBot, live: OpenPontoonTable, seat: str) -> int:
+def _last_bet(live: OpenPontoonTable, seat: str) -> int:
     amount = live.last_bets.get(seat)
     if amount is None:
         raise ServiceError(
@@ -442,11 +433,9 @@ async def handle_orphan_click(interaction: Interaction) -> None:
     msg = interaction.message
     if msg is not None and custom_id in _custom_ids(msg.components):
         return  # discord.py dispatches it to its item
-    store = getattr(interaction.client._connection, "_view_store", None)
-    views = getattr(store, "_views", {}) if store is not None else {}
-    key = (discord.ComponentType.button.value, custom_id)
-    if key in views.get(msg.id if msg is not None else None, {}) or key in views.get(None, {}):
-        return  # a View registered for it answers
+    # Every button of this bot is a DynamicItem, which discord.py dispatches only from
+    # the message the click carries; no View is registered for a custom id, so nothing
+    # else answers this click.
     match = PontoonButton.__discord_ui_compiled_template__.fullmatch(custom_id)
     if match is not None:
         # a Pontoon button from an older rendering: the usual path says why (stale, closed)

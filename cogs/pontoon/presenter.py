@@ -19,21 +19,26 @@ import discord
 from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
-from bot.pontoon import CardDelivery, OpenPontoonTable, PontoonService, member_of_seat
-from cogs.common import CURRENT_CLICK, GameBot, display
+from bot.pontoon import (
+    ROUND_LOG_MAX,
+    CardDelivery,
+    LoggedEvent,
+    OpenPontoonTable,
+    PontoonService,
+    member_of_seat,
+)
+from cogs.common import GameBot, display
 from cogs.pontoon import render
 from cogs.pontoon.controls import table_view
+from cogs.table_message import NO_PINGS, Drawing, TableMessages
 from engine.pontoon.types import Event, EventKind, Outcome, Phase
 from engine.records import HOUSE
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED_CODE = 50007
-REFRESH_RETRIES = 6  # re-render a table message whose edit failed, after 5, 10, 15... s
-REFRESH_RETRY_SECONDS = 5.0
 INTERACTION_TTL = 14 * 60  # followup tokens live 15 minutes
 RESTART_CHECK_SECONDS = 0.05
-NO_PINGS = discord.AllowedMentions.none()
 FIRST_CARD_PHASES = (Phase.KITTY, Phase.BETTING, Phase.DOUBLING, Phase.SHOOTING)
 #: public events that are not lines of the round's log: results go in the result post,
 #: the bank passing or sold is announced with it
@@ -53,98 +58,6 @@ def banker_cover(live: OpenPontoonTable) -> int | None:
     return int(cap()) if callable(cap) else None
 
 
-class TableWriter:
-    """Edits table messages for changes no click answered (timers, slash commands, forms):
-    at most one edit in flight per table, and the state drawn is the latest when the edit
-    is sent, so a burst of changes costs one or two edits, not one each."""
-
-    def __init__(self, presenter: PontoonDiscordPresenter) -> None:
-        self.presenter = presenter
-        self._pending: dict[str, tuple[OpenPontoonTable, str | None]] = {}
-        self._tasks: dict[str, asyncio.Task[None]] = {}
-        self._shown: dict[str, object] = {}  # table id -> key of what the message shows
-        self._clicked_during: set[str] = set()  # a click updated the message mid-edit
-
-    def request(self, live: OpenPontoonTable, closed_reason: str | None = None) -> None:
-        prev = self._pending.get(live.table_id)
-        if prev is not None and prev[1] is not None and closed_reason is None:
-            closed_reason = prev[1]  # a closed table stays closed
-        self._pending[live.table_id] = (live, closed_reason)
-        if live.table_id not in self._tasks:
-            self._tasks[live.table_id] = asyncio.create_task(
-                self._run(live.table_id), name=f"table-writer-{live.table_id}"
-            )
-
-    def shown(self, table_id: str, key: object) -> None:
-        """A click's answer put ``key`` on the message."""
-        self._shown[table_id] = key
-        if table_id in self._tasks:
-            self._clicked_during.add(table_id)
-
-    def busy(self, table_id: str) -> bool:
-        return table_id in self._tasks
-
-    async def flush(self, table_id: str) -> None:
-        task = self._tasks.get(table_id)
-        if task is not None:
-            await asyncio.shield(task)
-
-    async def close(self) -> None:
-        """Stop every edit in flight (at shutdown, before the HTTP session closes): the
-        tables are saved, and the next start redraws what its messages do not show."""
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._pending.clear()
-
-    async def _draw(self, live: OpenPontoonTable, closed_reason: str | None, failures: int) -> bool:
-        """One draw; any exception (a network error that is no discord.HTTPException, a
-        timeout, a closed session) is a failed draw to retry, logged once per streak."""
-        try:
-            return await self.presenter.draw(live, closed_reason, writer=self)
-        except Exception as exc:
-            if failures == 0:
-                log.warning(
-                    "could not draw the table message of %s (%s: %s); retrying",
-                    live.table_id,
-                    type(exc).__name__,
-                    exc,
-                )
-            else:
-                log.debug("table message of %s still failing: %r", live.table_id, exc)
-            return False
-
-    async def _run(self, table_id: str) -> None:
-        try:
-            failures = 0
-            while table_id in self._pending:
-                live, closed_reason = self._pending.pop(table_id)
-                self._clicked_during.discard(table_id)
-                ok = await self._draw(live, closed_reason, failures)
-                if not ok:
-                    failures += 1
-                    if failures > REFRESH_RETRIES:
-                        log.warning(
-                            "gave up drawing the table message of %s for now; the next "
-                            "change or restart draws it",
-                            table_id,
-                        )
-                        return
-                    self._pending.setdefault(table_id, (live, closed_reason))
-                    await asyncio.sleep(REFRESH_RETRY_SECONDS * failures)
-                    continue
-                failures = 0
-                if table_id in self._clicked_during:
-                    # a click's answer and this edit crossed: draw once more, latest wins
-                    self._clicked_during.discard(table_id)
-                    self._pending.setdefault(table_id, (live, closed_reason))
-        finally:
-            self._tasks.pop(table_id, None)
-
-
 class PontoonDiscordPresenter:
     """The service's Presenter, speaking discord.py."""
 
@@ -152,7 +65,14 @@ class PontoonDiscordPresenter:
         self.bot = bot
         self.service: PontoonService | None = None  # set by start-up (bot.app)
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
-        self.writer = TableWriter(self)
+        # the table messages: a click answered with the new table, the rest coalesced
+        self.writer: TableMessages[OpenPontoonTable] = TableMessages(
+            bot,
+            self._render,
+            lambda live, message_id: self.bot.pontoon.set_message(live, message_id),
+        )
+        # each table's log lines as drawn, per locale: an event is formatted once
+        self._log_cache: dict[tuple[str, str], dict[int, tuple[LoggedEvent, str | None]]] = {}
         # a round's results until its last move posts them (moves of one click or timer)
         self.results: dict[str, list[str]] = {}
         #: the banker's net result of the round being settled, per table
@@ -239,51 +159,10 @@ class PontoonDiscordPresenter:
             em.set_footer(text=text.footer)
         return em
 
-    def _render(
-        self, live: OpenPontoonTable, closed_reason: str | None
-    ) -> tuple[discord.Embed, discord.ui.View, object]:
+    def _render(self, live: OpenPontoonTable, closed_reason: str | None) -> Drawing:
         embed = self.embed(live, closed_reason)
         view = table_view(live, closed=closed_reason is not None, locale=self.guild_locale(live))
-        key = (str(embed.to_dict()), str(view.to_components()))
-        return embed, view, key
-
-    async def draw(
-        self, live: OpenPontoonTable, closed_reason: str | None, *, writer: TableWriter
-    ) -> bool:
-        """Edit (or post) the table message with the table as it is now. False: try later."""
-        embed, view, key = self._render(live, closed_reason)
-        if live.message_id is not None and writer._shown.get(live.table_id) == key:
-            return True  # the message already shows this
-        channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
-        if live.message_id is not None:
-            try:
-                await channel.get_partial_message(live.message_id).edit(
-                    embed=embed, view=view, allowed_mentions=NO_PINGS
-                )
-                writer._shown[live.table_id] = key
-                return True
-            except discord.NotFound:
-                log.info("table message of %s is gone; posting a new one", live.table_id)
-            except discord.HTTPException as exc:
-                log.warning("could not edit the table message of %s: %s", live.table_id, exc)
-                return closed_reason is not None
-        if closed_reason is not None:
-            return True
-        try:
-            msg = await channel.send(embed=embed, view=view, allowed_mentions=NO_PINGS)
-        except discord.HTTPException as exc:
-            log.warning("could not post the table message of %s: %s", live.table_id, exc)
-            return False
-        writer._shown[live.table_id] = key
-        await self.bot.pontoon.set_message(live, msg.id)
-        return True
-
-    async def refresh_table_message(
-        self, live: OpenPontoonTable, closed_reason: str | None = None
-    ) -> None:
-        """Redraw the table message through the writer (within the limits) and wait."""
-        self.writer.request(live, closed_reason)
-        await self.writer.flush(live.table_id)
+        return Drawing(embed, view)
 
     def check_after_restart(self, tables: list[OpenPontoonTable]) -> None:
         """Start the restart re-check of these tables' messages in the background (the
@@ -343,43 +222,43 @@ class PontoonDiscordPresenter:
         if not ids or not all(i.endswith(current) for i in ids if i.startswith("pt:")):
             self.writer.request(live)
 
-    async def _answer_click(self, live: OpenPontoonTable) -> bool:
-        """Answer the member's click with the new table (UPDATE_MESSAGE). False when this
-        change has no click to ride on."""
-        click = CURRENT_CLICK.get()
-        if click is None or click.done or click.table_id != live.table_id:
-            return False
-        interaction = click.interaction
-        msg = interaction.message
-        if msg is None or live.message_id is None or msg.id != live.message_id:
-            return False
-        if not click.claim():
-            return False
-        embed, view, key = self._render(live, None)
-        try:
-            await interaction.response.edit_message(
-                embed=embed, view=view, allowed_mentions=NO_PINGS
-            )
-        except discord.HTTPException as exc:
-            log.warning("update of %s on its click failed: %s", live.table_id, exc)
-            return False
-        click.updated = True
-        self.writer.shown(live.table_id, key)
-        return True
-
     def log_lines(self, live: OpenPontoonTable, locale: str) -> list[str]:
-        """The round's moves as the table message lists them, from the log the service
-        saves with the table (so it is whole after a restart)."""
-        name = self.namer(live, locale)
-        lines = []
-        for logged in live.round_log:
-            ev = logged.event
-            if ev.kind in NOT_LOGGED:
-                continue
-            line = self._log_line(ev, name, logged.banker, logged.by_timer, locale)
+        """The newest moves of the round as the table message lists them (at most
+        ``render.LOG_LINES_MAX``), from the log the service saves with the table (so it is
+        whole after a restart). Each event is formatted once per language and remembered,
+        and only the visible tail is looked at: a redraw costs the same at move 10 and at
+        move 1,000."""
+        cache = self._log_cache.setdefault((live.table_id, locale), {})
+        if len(cache) > 2 * ROUND_LOG_MAX:  # lines of rounds gone: keep what is still logged
+            keep = {id(logged) for logged in live.round_log}
+            for key in [k for k in cache if k not in keep]:
+                del cache[key]
+        name: render.Namer | None = None
+        lines: list[str] = []
+        for logged in reversed(live.round_log):
+            held = cache.get(id(logged))
+            if held is not None and held[0] is logged:
+                line = held[1]
+            else:
+                if name is None:
+                    name = self.namer(live, locale)
+                line = self._format_logged(live, logged, name, locale)
+                cache[id(logged)] = (logged, line)
             if line:
-                lines.append(self.name_ids(live, line, locale))
+                lines.append(line)
+                if len(lines) >= render.LOG_LINES_MAX:
+                    break
+        lines.reverse()
         return lines
+
+    def _format_logged(
+        self, live: OpenPontoonTable, logged: LoggedEvent, name: render.Namer, locale: str
+    ) -> str | None:
+        ev = logged.event
+        if ev.kind in NOT_LOGGED:
+            return None
+        line = self._log_line(ev, name, logged.banker, logged.by_timer, locale)
+        return self.name_ids(live, line, locale) if line else None
 
     async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None:
         """One committed change: the table message first (on the click when there is one,
@@ -415,8 +294,7 @@ class PontoonDiscordPresenter:
                     announcements.append(self.name_ids(live, line, locale))
             # the other public events are the round's log (live.round_log), drawn with
             # the table message
-        if not await self._answer_click(live):
-            self.writer.request(live)
+        await self.writer.show(live)
         results = self.results.pop(live.table_id, []) if finished else []
         # DMs go out per member, posts per table: neither waits behind the other
         for seat, card_lines in private.items():
@@ -588,6 +466,8 @@ class PontoonDiscordPresenter:
         for key in [k for k in self.last_interaction if k[0] == live.table_id]:
             self.last_interaction.pop(key, None)
         self.results.pop(live.table_id, None)
+        for key in [k for k in self._log_cache if k[0] == live.table_id]:
+            del self._log_cache[key]
 
 
 def dm_wanted(live: OpenPontoonTable, seat: str) -> bool:

@@ -51,7 +51,6 @@ def hand_line(hand: HandView, *, show_total: bool = True, locale: str = DEFAULT_
 
 
 # Discord's message limits (https://discord.com/developers/docs/resources/message)
-CONTENT_MAX = 2000
 EMBED_TITLE_MAX = 256
 EMBED_DESCRIPTION_MAX = 4096
 EMBED_FIELDS_MAX = 25
@@ -59,7 +58,6 @@ FIELD_NAME_MAX = 256
 FIELD_VALUE_MAX = 1024
 FOOTER_MAX = 2048
 EMBED_TOTAL_MAX = 6000
-LOG_TITLE = "This round"
 LOG_LINES_MAX = 12
 
 

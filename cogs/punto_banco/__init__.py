@@ -3,8 +3,9 @@
 * ``commands.py``: the ``/baccarat`` slash commands;
 * ``controls.py``: the betting message's buttons and the bet form, and what a click or
   a submit does;
-* ``presenter.py``: the betting message, the coup dealt card by card, the payouts;
-* ``text.py``: the game's words, as plain functions (no Discord).
+* ``presenter.py``: the betting message (through ``cogs/table_message.py``, the answer
+  path both games share), the coup dealt card by card ending with the payouts;
+* ``text.py``: the game's words, as plain functions (no Discord connection).
 
 The rules are the engine's (``engine.punto_banco``); the table's life is the host's
 (``bot.punto_banco``). Start-up builds ``Presenter`` and registers ``BUTTONS``; the

@@ -21,12 +21,13 @@ from bot.errors import BadAmount, ServiceError, friendly, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable
-from cogs.common import GameBot, Interaction, can_manage_guild, reply
+from cogs.common import GameBot, Interaction, can_manage_guild, display, reply
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
 from cogs.punto_banco.controls import MODAL_PREFIX, handle_modal
 from cogs.punto_banco.presenter import PuntoBancoPresenter
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
+from cogs.table_message import Click, answer, member_action
 from engine.errors import ConfigError, EngineError
 from engine.punto_banco import PuntoBancoRules, Side
 
@@ -125,17 +126,16 @@ class Baccarat(
         try:
             live = self._table(interaction)
             stake = parse_amount(amount, "bet")
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            receipt = await self.service.bet(
-                live.table_id,
-                interaction.user.id,
-                Side(side),
-                stake,
-                name=interaction.user.display_name,
-            )
-            await reply(
-                interaction, receipt_text(receipt, placed(locale, stake, Side(side)), locale)
-            )
+            click = Click(interaction, live.table_id)
+            with member_action(click):  # the table is redrawn through its writer
+                receipt = await self.service.bet(
+                    live.table_id,
+                    interaction.user.id,
+                    Side(side),
+                    stake,
+                    name=interaction.user.display_name,
+                )
+            await answer(click, receipt_text(receipt, placed(locale, stake, Side(side)), locale))
         except (ServiceError, EngineError, BadAmount) as exc:
             await reply(interaction, refused(exc, locale))
 
@@ -144,11 +144,12 @@ class Baccarat(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            receipt = await self.service.repeat(
-                live.table_id, interaction.user.id, name=interaction.user.display_name
-            )
-            await reply(interaction, receipt_text(receipt, Msg("pb.repeated"), locale))
+            click = Click(interaction, live.table_id)
+            with member_action(click):
+                receipt = await self.service.repeat(
+                    live.table_id, interaction.user.id, name=interaction.user.display_name
+                )
+            await answer(click, receipt_text(receipt, Msg("pb.repeated"), locale))
         except (ServiceError, EngineError) as exc:
             await reply(interaction, refused(exc, locale))
 
@@ -162,9 +163,10 @@ class Baccarat(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
-            await reply(interaction, receipt_text(receipt, Msg("pb.taken_back"), locale))
+            click = Click(interaction, live.table_id)
+            with member_action(click):
+                receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
+            await answer(click, receipt_text(receipt, Msg("pb.taken_back"), locale))
         except (ServiceError, EngineError) as exc:
             await reply(interaction, refused(exc, locale))
 
@@ -210,7 +212,7 @@ class Baccarat(
                 )
             await interaction.response.defer(ephemeral=True, thinking=True)
             refunds = await self.service.close(
-                live.table_id, f"ended by {interaction.user.display_name}"
+                live.table_id, f"ended by {display(interaction.user.display_name)}"
             )
             back = sum(transfer.amount for transfer in refunds)
             await reply(interaction, t(locale, "pb.ended", amount=back))

@@ -20,6 +20,7 @@ from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService
 from cogs.common import Interaction, modal_values, reply
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused, side_label
+from cogs.table_message import Click, answer, member_action
 from engine.errors import EngineError
 from engine.punto_banco import Side
 
@@ -159,8 +160,10 @@ def service_of(bot: discord.Client) -> PuntoBancoService:
 
 
 async def handle_button(interaction: Interaction, table_id: str, act: str, round_no: int) -> None:
-    """What a click on a ``pb:`` button does."""
+    """What a click on a ``pb:`` button does. Repeat bet and Withdraw are answered with
+    the new table in the click's own response (one request); a refusal privately."""
     locale = await locale_of(interaction)
+    click: Click | None = None
     try:
         service = service_of(interaction.client)
         live = service.get(table_id)
@@ -183,33 +186,44 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, round
                 BetModal(table_id, side, round_no, default, locale)
             )
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        if act == "repeat":
-            receipt = await service.repeat(
-                table_id, interaction.user.id, round_no=round_no, name=interaction.user.display_name
-            )
-            await interaction.followup.send(
-                receipt_text(receipt, Msg("pb.repeated"), locale), ephemeral=True
-            )
-        elif act == "withdraw":
-            receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
-            await interaction.followup.send(
-                receipt_text(receipt, Msg("pb.withdrawn"), locale), ephemeral=True
-            )
-        else:
+        if act not in ("repeat", "withdraw"):
             raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
+        click = Click(interaction, table_id)
+        with member_action(click):
+            if act == "repeat":
+                receipt = await service.repeat(
+                    table_id,
+                    interaction.user.id,
+                    round_no=round_no,
+                    name=interaction.user.display_name,
+                )
+                done = Msg("pb.repeated")
+            else:
+                receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
+                done = Msg("pb.withdrawn")
+        if not click.updated:  # the table was not redrawn on this click: say it worked
+            await answer(click, receipt_text(receipt, done, locale))
     except (ServiceError, EngineError) as exc:
-        await reply(interaction, refused(exc, locale))
+        await _refuse(interaction, click, refused(exc, locale))
     except Exception as exc:
         log.exception("button %s on %s failed", act, table_id)
-        await reply(interaction, friendly(exc, locale))
+        await _refuse(interaction, click, friendly(exc, locale))
+
+
+async def _refuse(interaction: Interaction, click: Click | None, text: str) -> None:
+    if click is not None:
+        await answer(click, text)
+    else:
+        await reply(interaction, text)
 
 
 async def handle_modal(interaction: Interaction) -> None:
-    """A submitted bet form: ``pbm:{table}:{side}:{round}`` plus the amount typed."""
+    """A submitted bet form: ``pbm:{table}:{side}:{round}`` plus the amount typed. A form
+    opened from the table message is answered with the new table (one request)."""
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     locale = await locale_of(interaction)
+    click: Click | None = None
     try:
         parts = custom_id[len(MODAL_PREFIX) :].split(":")
         if len(parts) != 3 or parts[1] not in SIDES or not parts[2].isdigit():
@@ -217,21 +231,20 @@ async def handle_modal(interaction: Interaction) -> None:
         table_id, side, round_text = parts
         amount = parse_amount(modal_values(data).get(AMOUNT_FIELD), "bet")
         service = service_of(interaction.client)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        receipt = await service.bet(
-            table_id,
-            interaction.user.id,
-            Side(side),
-            amount,
-            round_no=int(round_text),
-            name=interaction.user.display_name,
-        )
-        await interaction.followup.send(
-            receipt_text(receipt, placed(locale, amount, Side(side)), locale),
-            ephemeral=True,
-        )
+        click = Click(interaction, table_id)
+        with member_action(click):
+            receipt = await service.bet(
+                table_id,
+                interaction.user.id,
+                Side(side),
+                amount,
+                round_no=int(round_text),
+                name=interaction.user.display_name,
+            )
+        if not click.updated:
+            await answer(click, receipt_text(receipt, placed(locale, amount, Side(side)), locale))
     except (ServiceError, EngineError) as exc:
-        await reply(interaction, refused(exc, locale))
+        await _refuse(interaction, click, refused(exc, locale))
     except Exception as exc:
         log.exception("bet form %s failed", custom_id)
-        await reply(interaction, friendly(exc, locale))
+        await _refuse(interaction, click, friendly(exc, locale))

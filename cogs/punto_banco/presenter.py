@@ -1,5 +1,6 @@
-"""Shows Punto Banco tables in Discord: the betting message with its buttons, the coup
-dealt card by card in one edited message, the payout summary, the odds.
+"""Shows Punto Banco tables in Discord: the betting message with its buttons (a click
+answered with the new table, other changes coalesced: cogs/table_message.py), each coup
+as one post dealt card by card and ending with the payout summary.
 
 The service (bot/punto_banco.py) calls this after every committed change; nothing here
 changes a game. Its words come from cogs/punto_banco/text.py (plain functions, tested
@@ -19,13 +20,14 @@ import discord
 from bot.i18n import DEFAULT_LOCALE, Raw, choose, from_english, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
-from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService
+from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService, results_from_json
 from cogs.common import GameBot
 from cogs.punto_banco.controls import betting_view
 from cogs.punto_banco.text import (
     banco_note,
     bet_text,
     bets_lines,
+    bettor_name,
     deal_text,
     hand_text,
     rules_line,
@@ -33,6 +35,7 @@ from cogs.punto_banco.text import (
     side_totals,
     signed,
 )
+from cogs.table_message import NO_PINGS, Drawing, TableMessages
 from engine.punto_banco import Bet, BetOutcome, CoupResult, Side
 from engine.records import Transfer
 
@@ -164,7 +167,9 @@ def summary_embed(
         tail = t(locale, "pb.summary.net", net=signed(net[seat], locale)) + (
             t(locale, "pb.summary.balance", balance=bal) if bal is not None else ""
         )
-        lines.append(t(locale, "pb.bets.line", name=live.name(seat), bets="; ".join(parts) + tail))
+        lines.append(
+            t(locale, "pb.bets.line", name=bettor_name(live, seat), bets="; ".join(parts) + tail)
+        )
     text = "\n".join(lines)
     if len(text) > 4000:
         text = text[:3990] + "\n…"
@@ -184,7 +189,10 @@ def summary_embed(
 
 # ------------------------------------------------------------------------ presenter
 class PuntoBancoPresenter:
-    """The PuntoBancoService's presenter, speaking discord.py."""
+    """The PuntoBancoService's presenter, speaking discord.py. The table message goes
+    through :class:`cogs.table_message.TableMessages` (the one answer path of every
+    game): a bet, a repeat or a withdrawal clicked on the table message is answered with
+    the new table in the click's own response; other changes are coalesced per table."""
 
     def __init__(self, bot: GameBot, *, card_delay: float | None = None) -> None:
         self.bot = bot
@@ -193,6 +201,9 @@ class PuntoBancoPresenter:
             card_delay = min(0.5, seconds / 10)
         self.card_delay = card_delay
         self.service: PuntoBancoService | None = None  # set once the service exists
+        self.messages: TableMessages[OpenPuntoBancoTable] = TableMessages(
+            bot, self._draw, self._posted
+        )
         self._restart_check: asyncio.Task[None] | None = None
 
     def check_after_restart(self, tables: list[OpenPuntoBancoTable]) -> None:
@@ -210,15 +221,22 @@ class PuntoBancoPresenter:
                 log.exception("could not show restored table %s", live.table_id)
 
     async def close(self) -> None:
-        """At shutdown, before the HTTP session closes: stop the restart re-check."""
+        """At shutdown, before the HTTP session closes: stop the restart re-check and
+        the table edits in flight."""
         check, self._restart_check = self._restart_check, None
         if check is not None:
             check.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await check
+        await self.messages.close()
 
     def _channel(self, live: OpenPuntoBancoTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+
+    def _locale_now(self, live: OpenPuntoBancoTable) -> str:
+        """The server's language (table messages are public), from what is in memory."""
+        langs = languages_of(self.bot)
+        return DEFAULT_LOCALE if langs is None else langs.guild_now(live.guild_id)
 
     async def _locale(self, live: OpenPuntoBancoTable) -> str:
         """The server's language: table messages are public."""
@@ -228,28 +246,16 @@ class PuntoBancoPresenter:
     def _idle_windows(self) -> int | None:
         return self.service.timers.idle_windows if self.service else None
 
-    async def _post_table(self, live: OpenPuntoBancoTable) -> None:
-        locale = await self._locale(live)
-        msg = await self._channel(live).send(
-            embed=betting_embed(live, idle_windows=self._idle_windows(), locale=locale),
-            view=betting_view(live, locale=locale),
-        )
-        if self.service is not None:
-            await self.service.set_message(live, msg.id)
-        else:
-            live.message_id = msg.id
-
-    async def refresh(
-        self,
-        live: OpenPuntoBancoTable,
-        *,
-        closed_reason: str | None = None,
-        round_no: int | None = None,
-        bets: Sequence[Bet] | None = None,
-    ) -> None:
-        """Edit the table message to the current state (post a new one if it is gone)."""
-        closed = closed_reason is not None or round_no is not None or live.phase is Phase.DEALING
-        locale = await self._locale(live)
+    def _draw(self, live: OpenPuntoBancoTable, closed_reason: str | None) -> Drawing:
+        """The table message as it stands: the betting window open, or closed with the
+        bets of the coup being dealt (``live.last_results``), or the table closed."""
+        locale = self._locale_now(live)
+        round_no: int | None = None
+        bets: list[Bet] | None = None
+        if closed_reason is None and live.phase is Phase.DEALING:
+            round_no = live.engine.coup_no
+            bets = [r.bet for r in results_from_json(live.last_results)]
+        closed = closed_reason is not None or round_no is not None
         embed = betting_embed(
             live,
             closed_reason=closed_reason,
@@ -259,27 +265,19 @@ class PuntoBancoPresenter:
             locale=locale,
         )
         view = betting_view(live, closed=closed, round_no=round_no, locale=locale)
-        if live.message_id is not None:
-            try:
-                await (
-                    self._channel(live)
-                    .get_partial_message(live.message_id)
-                    .edit(embed=embed, view=view)
-                )
-                return
-            except discord.NotFound:
-                log.info("table message of %s is gone; posting a new one", live.table_id)
-            except Exception as exc:  # any failure (HTTP, network, closed session): the
-                # next change redraws the message; one line, no traceback
-                log.warning(
-                    "could not edit the table message of %s (%s: %s); the next change redraws it",
-                    live.table_id,
-                    type(exc).__name__,
-                    exc,
-                )
-                return
-        if closed_reason is None and round_no is None:
-            await self._post_table(live)
+        return Drawing(embed, view, final=closed)
+
+    async def _posted(self, live: OpenPuntoBancoTable, message_id: int) -> None:
+        if self.service is not None:
+            await self.service.set_message(live, message_id)
+        else:
+            live.message_id = message_id
+
+    async def _post_table(self, live: OpenPuntoBancoTable) -> None:
+        """Post the table message anew (at the bottom of the channel) and wait for it."""
+        live.message_id = None
+        self.messages.request(live)
+        await self.messages.flush(live.table_id)
 
     async def repost(self, live: OpenPuntoBancoTable) -> None:
         """Post the table message again at the bottom of the channel (the old one keeps
@@ -290,10 +288,11 @@ class PuntoBancoPresenter:
         await self._post_table(live)
 
     async def bets_changed(self, live: OpenPuntoBancoTable) -> None:
-        await self.refresh(live)
+        """A bet placed, repeated or taken back: on the click when there is one."""
+        await self.messages.show(live)
 
     async def window_extended(self, live: OpenPuntoBancoTable) -> None:
-        await self.refresh(live)
+        self.messages.request(live)
 
     async def betting_opened(self, live: OpenPuntoBancoTable) -> None:
         await self._post_table(live)
@@ -301,15 +300,15 @@ class PuntoBancoPresenter:
     async def coup_dealt(
         self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
     ) -> None:
+        """Betting closed: the window's message keeps its bets with its buttons off; the
+        coup's one post is dealt card by card and ends with the payouts."""
         METRICS.round_played("punto_banco")
         channel = self._channel(live)
-        # betting closed: the window's message keeps its bets, its buttons go off
-        await self.refresh(
-            live, round_no=result.coup_no, bets=[r.bet for r in result.settlement.results]
-        )
+        self.messages.request(live)
+        await self.messages.flush(live.table_id)
         locale = await self._locale(live)
         shown = 4 if self.card_delay <= 0 else 1
-        msg = await channel.send(deal_text(result, shown, locale))
+        msg = await channel.send(deal_text(result, shown, locale), allowed_mentions=NO_PINGS)
         while shown < len(result.coup.dealt):
             await asyncio.sleep(self.card_delay)
             shown += 1
@@ -318,15 +317,16 @@ class PuntoBancoPresenter:
             except discord.HTTPException:
                 log.exception("could not show card %d of coup %s", shown, result.coup_no)
         await asyncio.sleep(self.card_delay)
-        await channel.send(
+        await msg.edit(
+            content=deal_text(result, shown, locale),
             embed=summary_embed(live, result, balances, locale=locale),
-            allowed_mentions=discord.AllowedMentions.none(),
+            allowed_mentions=NO_PINGS,
         )
 
     async def table_closed(
         self, live: OpenPuntoBancoTable, reason: str, refunds: Sequence[Transfer]
     ) -> None:
-        await self.refresh(live, closed_reason=reason)
+        self.messages.request(live, closed_reason=reason)
         locale = await self._locale(live)
         text = t(locale, "pb.table_closed", reason=from_english(locale, reason))
         if refunds:
@@ -337,14 +337,14 @@ class PuntoBancoPresenter:
                 locale,
                 "pb.table_closed.refunds",
                 refunds=", ".join(
-                    t(locale, "pb.refund", name=live.name(seat), amount=n)
+                    t(locale, "pb.refund", name=bettor_name(live, seat), amount=n)
                     for seat, n in back.items()
                 ),
             )
         else:
             text += t(locale, "pb.table_closed.none")
         try:
-            await self._channel(live).send(text, allowed_mentions=discord.AllowedMentions.none())
+            await self._channel(live).send(text, allowed_mentions=NO_PINGS)
         except discord.HTTPException:
             log.exception("could not announce the close of %s", live.table_id)
 
@@ -364,13 +364,12 @@ class PuntoBancoPresenter:
                 embed=summary_embed(
                     live, missed, balances, late=True, locale=await self._locale(live)
                 ),
-                allowed_mentions=discord.AllowedMentions.none(),
+                allowed_mentions=NO_PINGS,
             )
             await service.mark_announced(live)
-            live.message_id = None
             await self._post_table(live)
             return
-        await self.refresh(live)
+        self.messages.request(live)
 
 
 __all__ = [

@@ -1,5 +1,5 @@
-"""The Punto Banco words: plain text builders (no Discord here), so they can be tested
-on their own and used by the presenter, the buttons and forms, and the commands alike."""
+"""The Punto Banco words: plain text builders (no Discord connection needed; names go
+through :func:`cogs.common.display`), so they can be tested on their own and used by the presenter, the buttons and forms, and the commands alike."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from bot import i18n
 from bot.errors import friendly, rule_text
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.punto_banco import BetReceipt, OpenPuntoBancoTable
+from cogs.common import display
 from engine.cards import Card
 from engine.errors import RuleError
 from engine.punto_banco import (
@@ -23,8 +24,15 @@ from engine.punto_banco import (
     odds_for,
 )
 
-SIDE_LABEL = {Side.PUNTO: "Punto", Side.BANCO: "Banco", Side.EGALITE: "Egalité"}
 SIDE_EMOJI = {Side.PUNTO: "🔵", Side.BANCO: "🔴", Side.EGALITE: "🟢"}
+
+
+def bettor_name(live: OpenPuntoBancoTable, seat: str) -> str:
+    """A bettor as the table's texts name them: their display name through
+    :func:`cogs.common.display` (a member the table has no name for: their mention,
+    which pings no one, every message being sent with no mentions allowed)."""
+    raw = live.names.get(seat)
+    return display(raw) if raw else f"<@{seat}>"
 
 
 def side_label(locale: str, side: Side) -> str:
@@ -71,7 +79,7 @@ def bets_lines(
     for bet in bets:
         by_bettor.setdefault(bet.bettor, []).append(bet_text(locale, bet.side, bet.amount))
     return [
-        t(locale, "pb.bets.line", name=live.name(seat), bets=", ".join(parts))
+        t(locale, "pb.bets.line", name=bettor_name(live, seat), bets=", ".join(parts))
         for seat, parts in by_bettor.items()
     ]
 

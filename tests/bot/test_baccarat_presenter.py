@@ -217,18 +217,22 @@ async def test_presenter_deals_card_by_card_and_reposts_a_missed_result(
         first = live.message_id
         assert first is not None and (await store.get_table(live.table_id)).message_id == first  # type: ignore[union-attr]
         await service.bet(live.table_id, 10, "banco", 10, name="alice")
+        await presenter.messages.flush(live.table_id)  # no click: the writer edits
         table_msg = bot.channel.messages[first]
         assert "alice: Banco 10" in str(table_msg.versions[-1]["embed"].fields[0].value)  # type: ignore[attr-defined]
         result = await service.close_window(live.table_id)
         assert result is not None and result.coup.winner is Side.BANCO
         sent = list(bot.channel.messages.values())
         deal = next(m for m in sent if str(m.versions[0].get("content", "")).startswith("**Coup"))
-        assert len(deal.versions) == len(result.coup.dealt)  # one edit per further card
+        # one edit per further card, then one with the payouts: the coup's one post
+        assert len(deal.versions) == len(result.coup.dealt) + 1
         assert "Banco wins" in str(deal.versions[-1]["content"])
-        summary = next(
-            m for m in sent if "Coup #1:" in str(getattr(m.versions[0].get("embed"), "title", ""))
-        )
-        assert "rounded down to 9" in str(summary.versions[0]["embed"].description)  # type: ignore[attr-defined]
+        summary = deal.versions[-1]["embed"]
+        assert "Coup #1:" in str(summary.title)  # type: ignore[attr-defined]
+        assert "rounded down to 9" in str(summary.description)  # type: ignore[attr-defined]
+        assert not any(
+            "Coup #1:" in str(getattr(m.versions[0].get("embed"), "title", "")) for m in sent
+        )  # no second post for the payouts
         # the window's own message shows its bets, closed; a new message opens coup #2
         assert "coup #1" in str(table_msg.versions[-1]["embed"].title)  # type: ignore[attr-defined]
         assert live.message_id not in (None, first)

@@ -84,7 +84,7 @@ def test_long_hostile_names_and_many_seats_stay_within_discord_limits() -> None:
     p = presenter()
     twist = Event(EventKind.TWISTED, IDS[0], 0, ("10S",), total=20)
     live.round_log = [LoggedEvent(twist, IDS[1], by_timer=i % 2 == 0) for i in range(200)]
-    assert len(p.log_lines(live, "en")) == 200
+    assert len(p.log_lines(live, "en")) == render.LOG_LINES_MAX  # only the visible tail
     em = p.embed(live)
     embed_limits_ok(em)
     text = str(em.to_dict())
@@ -188,21 +188,23 @@ def test_fitted_never_fails_on_absurd_input() -> None:
 async def test_the_writer_keeps_one_edit_in_flight_and_draws_the_latest_state() -> None:
     import asyncio
 
-    from cogs.pontoon.presenter import TableWriter
+    from cogs.table_message import TableMessages
 
     live = live_table(2)
     drawn: list[int] = []
     gate = asyncio.Event()
 
-    class Stub:
-        async def draw(
-            self, lv: OpenPontoonTable, closed: str | None, *, writer: TableWriter
-        ) -> bool:
-            drawn.append(lv.engine.version)
-            await gate.wait()
-            return True
+    async def draw(lv: OpenPontoonTable, closed: str | None) -> bool:
+        drawn.append(lv.engine.version)
+        await gate.wait()
+        return True
 
-    writer = TableWriter(Stub())  # type: ignore[arg-type]
+    writer: TableMessages[OpenPontoonTable] = TableMessages(
+        None,  # type: ignore[arg-type]
+        lambda lv, closed: None,  # type: ignore[arg-type,return-value]
+        lambda lv, mid: asyncio.sleep(0),
+    )
+    writer.draw = draw  # type: ignore[method-assign]
     writer.request(live)
     await asyncio.sleep(0)
     assert drawn == [live.engine.version] and writer.busy(live.table_id)
@@ -214,3 +216,33 @@ async def test_the_writer_keeps_one_edit_in_flight_and_draws_the_latest_state() 
     await writer.flush(live.table_id)
     assert drawn == [drawn[0], live.engine.version]  # one more edit, of the latest state
     assert not writer.busy(live.table_id)
+
+
+def test_each_log_event_is_formatted_once_and_only_the_tail_is_drawn() -> None:
+    """Issue 18 item 5: a redraw formats only events it has not formatted before, and
+    looks at the visible tail only (the cost of a redraw does not grow with the log)."""
+    live = live_table(2)
+    p = presenter()
+    formatted: list[int] = []
+    real = p._format_logged
+
+    def counting(lv: OpenPontoonTable, logged: LoggedEvent, name: Any, locale: str) -> Any:
+        formatted.append(logged.event.total or 0)
+        return real(lv, logged, name, locale)
+
+    p._format_logged = counting  # type: ignore[method-assign]
+    for i in range(150):
+        live.round_log.append(
+            LoggedEvent(Event(EventKind.TWISTED, IDS[0], 0, ("10S",), total=i), IDS[1], False)
+        )
+    lines = p.log_lines(live, "en")
+    assert len(lines) == render.LOG_LINES_MAX and len(formatted) == render.LOG_LINES_MAX
+    assert "149" in lines[-1]
+    formatted.clear()
+    live.round_log.append(
+        LoggedEvent(Event(EventKind.TWISTED, IDS[0], 0, ("10S",), total=150), IDS[1], False)
+    )
+    lines = p.log_lines(live, "en")
+    assert formatted == [150] and "150" in lines[-1] and "139" in lines[0]
+    formatted.clear()
+    assert p.log_lines(live, "de") and len(formatted) == render.LOG_LINES_MAX  # per language

@@ -64,11 +64,16 @@ async def test_a_coup_from_bets_to_payouts_then_the_idle_table_closes(
     assert {"Punto", "Banco", "Egalité", "Repeat bet"} <= t.enabled()
 
     # members bet on different sides; a bet above the balance is refused, nothing moves
-    assert "Bet of 10 on Banco placed" in await t.bet_form(world.alice, "Banco", "10")
+    # a bet by the form is answered with the new table itself: one request per interaction
+    sent = len(fake_discord.requests)
+    r = await t.form(world.alice, "Banco", "10")
+    assert r.callback_type == 7 and "alice: Banco 10" in r.all_text, r.all_text
+    assert len(fake_discord.requests) - sent == 2  # the form shown, the table updated
     assert "Bet of 20 on Punto placed" in await t.bac(
         world.bob, "bet", {"side": "punto", "amount": 20}
     )
-    assert "Bet of 5 on Egalité placed" in await t.bet_form(world.carol, "Egalité", "5")
+    r = await t.form(world.carol, "Egalité", "5")
+    assert r.callback_type == 7 and "carol: Egalité 5" in r.all_text, r.all_text
     refused = await t.bac(world.carol, "bet", {"side": "banco", "amount": 2000})
     assert "Bet refused" in refused and "995 chips" in refused, refused
     embed = t.embed_text()
@@ -104,7 +109,8 @@ async def test_a_coup_from_bets_to_payouts_then_the_idle_table_closes(
     with pytest.raises(PermissionError):
         await fake_discord.click(world.bob, old, label="Repeat bet")
     # B-BET-1: Repeat bet on the new window places the last coup's bets again
-    assert "placed again" in (await t.click(world.bob, "Repeat bet")).all_text
+    r = await t.click(world.bob, "Repeat bet")
+    assert r.callback_type == 7 and "bob: Punto 20" in r.all_text, r.all_text
     assert "bob: Punto 20" in t.embed_text()
 
     # /baccarat odds: exact figures and the rounding warning
@@ -131,7 +137,7 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     t = Baccarat(fake_discord, world)
     await t.bac(world.alice, "start", {"packs": 8, "tableau": "standard", "max_bet": 500})
     assert "8 packs · standard tableau" in t.message().text
-    assert "Bet of 40 on Banco placed" in await t.bet_form(world.alice, "Banco", "40")
+    assert "alice: Banco 40" in await t.bet_form(world.alice, "Banco", "40")
     await t.bac(world.bob, "bet", {"side": "punto", "amount": 25})
     # one table per channel, whatever the game; a member with bets cannot sit at Pontoon
     r = await t.slash(world.carol, "start")
@@ -162,9 +168,9 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
         world.carol, None, opened.modal.custom_id, {"amount": "7"}
     )
     await t.quiet()
-    assert "Bet of 7 on Egalité placed" in sub.all_text, sub.all_text
+    assert sub.callback_type == 7 and "carol: Egalité 7" in sub.all_text, sub.all_text
     # the buttons of the reloaded message work too
-    assert "Bet of 30 on Punto placed" in await t.bet_form(world.alice, "Punto", "30")
+    assert "alice: Banco 40, Punto 30" in await t.bet_form(world.alice, "Punto", "30")
     assert "alice: Banco 40, Punto 30" in t.embed_text()
     # /baccarat table posts the table message again at the bottom
     before = t.message().id

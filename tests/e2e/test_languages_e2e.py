@@ -92,8 +92,10 @@ async def test_a_server_plays_in_its_language_without_meeting_english(
     # ---------------------------------------------------------------- Punto Banco
     opened = await tb.cmd(world.alice, "baccarat", "start", {"max_bet": 5000})
     assert opened == t(locale, "pb.opened", seconds=6), opened
+    # the bet form is answered with the table itself, showing the bet (one request)
     placed = await tb.pb_form(world.alice, "pb.side.banco", "10")
-    assert t(locale, "pb.placed", amount=10, side=t(locale, "pb.side.banco")) in placed, placed
+    bet = t(locale, "pb.bet", side=t(locale, "pb.side.banco"), amount=10)
+    assert t(locale, "pb.bets.line", name="alice", bets=bet) in placed, placed
     await tb.cmd(world.bob, "baccarat", "bet", {"side": "punto", "amount": 20})
     refused = await tb.cmd(world.carol, "baccarat", "bet", {"side": "banco", "amount": 2000})
     assert t(carol_locale, "engine.pb.only", amount=1000)[1:] in refused, refused

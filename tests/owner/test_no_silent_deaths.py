@@ -15,7 +15,7 @@ import aiohttp
 import pytest
 
 from bot.pontoon import OpenPontoonTable
-from cogs.pontoon import presenter as presenter_module
+from cogs import table_message as writer_module
 from cogs.pontoon.presenter import PontoonDiscordPresenter
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules, Table
@@ -69,11 +69,11 @@ def make_presenter(channel: FlakyChannel) -> tuple[PontoonDiscordPresenter, list
 async def test_the_writer_survives_a_network_error_and_posts_later(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(presenter_module, "REFRESH_RETRY_SECONDS", 0.01)
+    monkeypatch.setattr(writer_module, "REFRESH_RETRY_SECONDS", 0.01)
     channel = FlakyChannel(failures=3)
     presenter, saved = make_presenter(channel)
     live = live_table()
-    caplog.set_level(logging.DEBUG, logger="cogs.pontoon.presenter")
+    caplog.set_level(logging.DEBUG, logger="cogs.table_message")
     presenter.writer.request(live)
     await presenter.writer.flush(live.table_id)  # raised ServerDisconnectedError before
     assert channel.sent == 1 and saved == [555] and live.message_id == 555
@@ -87,8 +87,8 @@ async def test_the_writer_survives_a_network_error_and_posts_later(
 async def test_a_writer_that_gives_up_draws_again_at_the_next_change(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(presenter_module, "REFRESH_RETRY_SECONDS", 0.001)
-    channel = FlakyChannel(failures=presenter_module.REFRESH_RETRIES + 1)
+    monkeypatch.setattr(writer_module, "REFRESH_RETRY_SECONDS", 0.001)
+    channel = FlakyChannel(failures=writer_module.REFRESH_RETRIES + 1)
     presenter, saved = make_presenter(channel)
     live = live_table()
     presenter.writer.request(live)
@@ -157,10 +157,11 @@ async def test_bot_close_stops_the_restart_check_before_the_http_session(
 
 
 async def test_punto_banco_refresh_survives_a_network_error(
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Punto Banco's table message: an edit that fails with a network error is logged in
-    one line and the next change draws the message."""
+    """Punto Banco's table message goes through the same writer: an edit that fails with
+    a network error is logged in one line and drawn again."""
+    monkeypatch.setattr(writer_module, "REFRESH_RETRY_SECONDS", 0.01)
     from bot.punto_banco import OpenPuntoBancoTable
     from cogs.punto_banco.presenter import PuntoBancoPresenter
     from engine.punto_banco import PuntoBancoRules, PuntoBancoTable
@@ -188,9 +189,9 @@ async def test_punto_banco_refresh_survives_a_network_error(
         closes_at=1_800_000_000.0,
         message_id=99,
     )
-    caplog.set_level(logging.INFO, logger="cogs.punto_banco.presenter")
+    caplog.set_level(logging.INFO, logger="cogs.table_message")
     await presenter.bets_changed(live)  # raised ServerDisconnectedError before
-    await presenter.bets_changed(live)
+    await presenter.messages.flush(live.table_id)
     assert edits == ["ok"]
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1 and warnings[0].exc_info is None

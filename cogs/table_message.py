@@ -1,0 +1,307 @@
+"""The one way a game's table message reaches Discord, for every game.
+
+- A member's click (a button, a form opened from the table message) is answered with the
+  new table in the interaction's own response (an UPDATE_MESSAGE): one request a click.
+- Every other change (timers, slash commands, a click on another message) goes through
+  one coalescing writer per table: at most one edit in flight, and what it draws is the
+  table as it is when the edit is sent, so a burst of changes costs one or two edits.
+
+A game's presenter owns one :class:`TableMessages`, giving it how to draw a table
+(:class:`Drawing`) and what to do when a new table message was posted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Generic, NamedTuple, Protocol, TypeVar
+
+import discord
+
+from cogs.common import Interaction
+
+log = logging.getLogger(__name__)
+
+ANSWER_BY_SECONDS = 2.2  # a click not answered by then is acknowledged (Discord allows 3 s)
+REFRESH_RETRIES = 6  # re-draw a table message whose edit failed, after 5, 10, 15... s
+REFRESH_RETRY_SECONDS = 5.0
+NO_PINGS = discord.AllowedMentions.none()
+
+
+# ----------------------------------------- a click whose answer may carry the new table
+@dataclass
+class Click:
+    """A member's interaction whose answer may carry the new table (an UPDATE_MESSAGE
+    callback on the table message). Exactly one of the presenter, the watchdog or the code
+    handling the click (a button, a form, a command) claims the answer."""
+
+    interaction: Interaction
+    table_id: str
+    claimed: bool = False
+    updated: bool = False  # answered with the new table
+    done: bool = False  # its handling is over (a task started meanwhile must not use it)
+
+    def claim(self) -> bool:
+        if self.claimed or self.interaction.response.is_done():
+            return False
+        self.claimed = True
+        return True
+
+
+# The member action being handled in this task (None: a timer or the bot itself).
+CURRENT_CLICK: ContextVar[Click | None] = ContextVar("table_click", default=None)
+
+
+@contextlib.contextmanager
+def member_action(click: Click | None = None) -> Iterator[Click | None]:
+    """Mark the code inside as a member's own action; with ``click``, the table change it
+    causes is answered on that interaction (and acknowledged late if it takes too long).
+    (A move the timer makes is marked by the service, in the round's log.)"""
+    token = CURRENT_CLICK.set(click)
+    watchdog: asyncio.TimerHandle | None = None
+    if click is not None:
+        watchdog = asyncio.get_running_loop().call_later(
+            ANSWER_BY_SECONDS, lambda: asyncio.ensure_future(_late_ack(click))
+        )
+    try:
+        yield click
+    finally:
+        if click is not None:
+            click.done = True
+        if watchdog is not None:
+            watchdog.cancel()
+        CURRENT_CLICK.reset(token)
+
+
+async def _late_ack(click: Click) -> None:
+    """The change took too long to answer with: acknowledge now (the writer edits)."""
+    if click.claim():
+        interaction = click.interaction
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.message is None:  # a slash command: its answer comes privately
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                await interaction.response.defer()
+
+
+async def answer(click: Click, text: str) -> None:
+    """The member's private answer: the interaction's own response when still free, else
+    a followup (after the watchdog acknowledged or the table update answered)."""
+    interaction = click.interaction
+    try:
+        if click.claim():
+            await interaction.response.send_message(text, ephemeral=True)
+        else:
+            await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s", interaction.id)
+
+
+async def acknowledge(click: Click) -> None:
+    """Nothing to show on this click's message (the writer draws it): an empty ack."""
+    if click.claim():
+        with contextlib.suppress(discord.HTTPException):
+            if click.interaction.message is None:
+                await click.interaction.response.defer(ephemeral=True)
+            else:
+                await click.interaction.response.defer()
+
+
+# ------------------------------------------------------------------ the table message
+class OpenTable(Protocol):
+    """What the writer needs of an open table, whatever the game."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    message_id: int | None
+
+
+T = TypeVar("T", bound=OpenTable)
+
+
+class Drawing(NamedTuple):
+    """A table message as a game draws it. ``final``: a state that is not drawn again
+    when its edit fails (a closed table, a betting window that has closed)."""
+
+    embed: discord.Embed
+    view: discord.ui.View
+    final: bool = False
+
+    def key(self) -> object:
+        return (str(self.embed.to_dict()), str(self.view.to_components()))
+
+
+class TableMessages(Generic[T]):
+    """The table messages of one game: answers clicks with the new table and edits the
+    rest through one coalescing writer per table."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        draw: Callable[[T, str | None], Drawing],
+        posted: Callable[[T, int], Awaitable[None]],
+    ) -> None:
+        self.client = client
+        self._draw = draw  # the table (closed with this reason) as its message shows it
+        self._posted = posted  # a new table message was posted: remember its id
+        self._pending: dict[str, tuple[T, str | None]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        # table id -> (message id, what it shows): compared only when the writer draws
+        self._shown: dict[str, tuple[int, Drawing]] = {}
+        self._clicked_during: set[str] = set()  # a click updated the message mid-edit
+
+    # ----------------------------------------------------------------- clicks
+    async def answer_click(self, live: T) -> bool:
+        """Answer the member's click (if this change came from one, on this table's
+        message) with the new table: UPDATE_MESSAGE, one request. False when this change
+        has no click to ride on (the caller then asks the writer)."""
+        click = CURRENT_CLICK.get()
+        if click is None or click.done or click.table_id != live.table_id:
+            return False
+        interaction = click.interaction
+        msg = interaction.message
+        if msg is None or live.message_id is None or msg.id != live.message_id:
+            return False
+        if not click.claim():
+            return False
+        drawing = self._draw(live, None)
+        try:
+            await interaction.response.edit_message(
+                embed=drawing.embed, view=drawing.view, allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:
+            log.warning("update of %s on its click failed: %s", live.table_id, exc)
+            return False
+        click.updated = True
+        self._shown[live.table_id] = (live.message_id, drawing)
+        if live.table_id in self._tasks:
+            self._clicked_during.add(live.table_id)
+        return True
+
+    async def show(self, live: T) -> None:
+        """A committed change: on its click when there is one, else through the writer."""
+        if not await self.answer_click(live):
+            self.request(live)
+
+    # ----------------------------------------------------------------- the writer
+    def request(self, live: T, closed_reason: str | None = None) -> None:
+        """Draw ``live`` on its message soon (post one if it has none)."""
+        prev = self._pending.get(live.table_id)
+        if prev is not None and prev[1] is not None and closed_reason is None:
+            closed_reason = prev[1]  # a closed table stays closed
+        self._pending[live.table_id] = (live, closed_reason)
+        if live.table_id not in self._tasks:
+            self._tasks[live.table_id] = asyncio.create_task(
+                self._run(live.table_id), name=f"table-writer-{live.table_id}"
+            )
+
+    def busy(self, table_id: str) -> bool:
+        return table_id in self._tasks
+
+    async def flush(self, table_id: str) -> None:
+        """Wait until the table's message shows what was last asked for."""
+        task = self._tasks.get(table_id)
+        if task is not None:
+            await asyncio.shield(task)
+
+    async def _run(self, table_id: str) -> None:
+        try:
+            failures = 0
+            while table_id in self._pending:
+                live, closed_reason = self._pending.pop(table_id)
+                self._clicked_during.discard(table_id)
+                ok = await self._draw_once(live, closed_reason, failures)
+                if not ok:
+                    failures += 1
+                    if failures > REFRESH_RETRIES:
+                        log.warning(
+                            "gave up drawing the table message of %s for now; the next "
+                            "change or restart draws it",
+                            table_id,
+                        )
+                        return
+                    self._pending.setdefault(table_id, (live, closed_reason))
+                    await asyncio.sleep(REFRESH_RETRY_SECONDS * failures)
+                    continue
+                failures = 0
+                if table_id in self._clicked_during:
+                    # a click's answer and this edit crossed: draw once more, latest wins
+                    self._clicked_during.discard(table_id)
+                    self._pending.setdefault(table_id, (live, closed_reason))
+        finally:
+            self._tasks.pop(table_id, None)
+
+    async def _draw_once(self, live: T, closed_reason: str | None, failures: int) -> bool:
+        """One draw; any exception (a network error that is no discord.HTTPException, a
+        timeout, a closed session) is a failed draw to retry, logged once per streak."""
+        try:
+            return await self.draw(live, closed_reason)
+        except Exception as exc:
+            if failures == 0:
+                log.warning(
+                    "could not draw the table message of %s (%s: %s); retrying",
+                    live.table_id,
+                    type(exc).__name__,
+                    exc,
+                )
+            else:
+                log.debug("table message of %s still failing: %r", live.table_id, exc)
+            return False
+
+    async def close(self) -> None:
+        """Stop every edit in flight (at shutdown, before the HTTP session closes): the
+        tables are saved, and the next start redraws what its messages do not show."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._pending.clear()
+
+    async def draw(self, live: T, closed_reason: str | None) -> bool:
+        """Edit (or post) the table message with the table as it is now. False: try later."""
+        drawing = self._draw(live, closed_reason)
+        shown = self._shown.get(live.table_id)
+        if (
+            live.message_id is not None
+            and shown is not None
+            and shown[0] == live.message_id
+            and shown[1].key() == drawing.key()
+        ):
+            return True  # the message already shows this
+        channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+        if live.message_id is not None:
+            message_id = live.message_id
+            try:
+                await channel.get_partial_message(message_id).edit(
+                    embed=drawing.embed, view=drawing.view, allowed_mentions=NO_PINGS
+                )
+                self._shown[live.table_id] = (message_id, drawing)
+                return True
+            except discord.NotFound:
+                log.info("table message of %s is gone; posting a new one", live.table_id)
+            except discord.HTTPException as exc:
+                log.warning("could not edit the table message of %s: %s", live.table_id, exc)
+                return closed_reason is not None or drawing.final
+        if closed_reason is not None or drawing.final:
+            return True
+        try:
+            msg = await channel.send(
+                embed=drawing.embed, view=drawing.view, allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not post the table message of %s: %s", live.table_id, exc)
+            return False
+        self._shown[live.table_id] = (msg.id, drawing)
+        await self._posted(live, msg.id)
+        return True
+
+    def forget(self, table_id: str) -> None:
+        """The table is gone: drop what is remembered of its message."""
+        self._shown.pop(table_id, None)
