@@ -1,0 +1,277 @@
+"""Boundaries and chip amounts that mutation testing found unguarded (issue 17).
+
+Each test pins one rule at the exact value where a shifted comparison, a swapped sign or
+a dropped flag would change a player's chips or a refusal: written against the public
+Table API only (actions in, transfers, events and views out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from pontoon_helpers import HOUSE, E, K, act, kinds, stack, table, total_chips
+
+from engine.errors import RuleError
+from engine.pontoon import HandStatus, Phase, Table
+
+
+def playing(
+    ann: tuple[str, str],
+    bob: tuple[str, str] = ("JC", "7C"),
+    banker: tuple[str, str] = ("10H", "8H"),
+    draws: Sequence[str] = (),
+    balances: dict[str, int] | None = None,
+    **rules: object,
+) -> Table:
+    t = table(stack([ann, bob], banker, draws), balances=balances, **rules)
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 5)
+    return t
+
+
+def refusal(t: Table, seat: str, kind: K, amount: int | None = None) -> RuleError:
+    """The RuleError an action raises; the table must be left exactly as it was."""
+    before = t.to_json()
+    with pytest.raises(RuleError) as ei:
+        act(t, seat, kind, amount)
+    assert t.to_json() == before
+    return ei.value
+
+
+def moved(out_transfers: Sequence[object], src: str, dst: str) -> int:
+    return sum(
+        tr.amount  # type: ignore[attr-defined]
+        for tr in out_transfers
+        if tr.src == src and tr.dst == dst  # type: ignore[attr-defined]
+    )
+
+
+# ------------------------------------------------------------------ bust at 22
+
+
+@pytest.mark.rule("P-BUST-1")
+def test_a_hand_of_exactly_22_is_bust_and_pays_at_once() -> None:
+    t = playing(("10S", "6S"), draws=("6C",))  # 16 + 6 = 22
+    out = act(t, "ann", K.TWIST)
+    assert E.BUST in kinds(out)
+    assert t.private_view("ann")[0].status is HandStatus.BUST
+    assert moved(out.transfers, "@escrow", "cat") == 5
+    assert t.balances["ann"] == 95
+    assert t.turn == ("bob", 0)
+
+
+@pytest.mark.rule("P-BANKER-3")
+def test_a_banker_on_exactly_22_is_bust_and_pays_every_hand_still_in() -> None:
+    t = playing(("10S", "9S"), bob=("JC", "5C"), banker=("10H", "6H"), draws=("6D",))
+    act(t, "ann", K.STICK)  # 19
+    act(t, "bob", K.STICK)  # 15
+    out = act(t, "cat", K.TWIST)  # 16 + 6 = 22: bust, the round is settled at once
+    assert E.BUST in kinds(out)
+    assert t.phase is Phase.ROUND_OVER
+    assert t.balances == {"ann": 105, "bob": 105, "cat": 90}
+
+
+# ------------------------------------------------------------------ P-VAR-3
+
+
+@pytest.mark.rule("P-VAR-3")
+def test_P_VAR_3_a_player_who_busts_after_the_banker_doubled_pays_the_doubled_stake() -> None:
+    t = playing(("10S", "6S"), draws=("KC",), banker_doubles=True)
+    act(t, "cat", K.DOUBLE)
+    out = act(t, "ann", K.TWIST)  # 26: bust
+    assert E.BUST in kinds(out)
+    assert moved(out.transfers, "@escrow", "cat") == 5
+    assert moved(out.transfers, "ann", "cat") == 5  # the second stake from ann herself
+    assert t.balances["ann"] == 90
+    act(t, "bob", K.STICK)  # 17 loses to 18: doubled as well
+    act(t, "cat", K.STICK)
+    assert t.balances == {"ann": 90, "bob": 90, "cat": 120}
+    assert total_chips(t) == 300
+
+
+# ------------------------------------------------------------------ shoot bets
+
+
+def shoot_table(
+    ann: tuple[str, str],
+    bob: tuple[str, str],
+    draws: Sequence[str],
+    shoots: tuple[int, int],
+    kitty: int = 50,
+) -> Table:
+    t = table(stack([ann, bob], ("10H", "8H"), draws), shoot=True)
+    act(t, "cat", K.KITTY, kitty)
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 5)
+    act(t, "ann", K.SHOOT, shoots[0])
+    act(t, "bob", K.SHOOT, shoots[1])
+    return t
+
+
+@pytest.mark.rule("P-SHOOT-6")
+@pytest.mark.rule("P-SHOOT-4")
+def test_P_SHOOT_6_a_bust_shoot_bet_raises_what_later_players_may_shoot() -> None:
+    # kitty 50, ann shoots 20 and bob 30: nothing left. ann busts: her 20 goes into the
+    # kitty (70) and no longer counts against it, so 70 - 30 = 40 may be shot again.
+    t = shoot_table(("10S", "6S"), ("2C", "3C"), ("KC", "2D", "3D"), shoots=(20, 30))
+    act(t, "ann", K.TWIST)
+    assert t.kitty == 70
+    act(t, "bob", K.BUY, 5)  # third card: no shoot bet with it
+    twist = {x.kind: x for x in t.legal_actions("bob")}[K.TWIST]
+    assert twist.shoot_max == 40
+    with pytest.raises(RuleError) as ei:
+        act(t, "bob", K.TWIST, shoot=41)
+    assert ei.value.rule == "P-SHOOT-2"
+    act(t, "bob", K.TWIST, shoot=40)  # fourth card
+    assert t.private_view("bob")[0].shoot == 70
+
+
+@pytest.mark.rule("P-SHOOT-5")
+def test_P_SHOOT_5_a_shoot_bet_with_a_later_split_goes_on_the_new_hand() -> None:
+    # ann splits 8-8, then splits her second hand 8-8 again with a shoot bet of 5: the
+    # bet belongs to the third hand (the new one), not to the first or the second.
+    t = shoot_table(("8S", "8D"), ("JC", "7C"), ("9C", "8C", "10C", "9D"), shoots=(10, 0), kitty=50)
+    act(t, "ann", K.SPLIT)  # 8S+9C, 8D+8C
+    act(t, "ann", K.STICK)  # first hand on 17
+    out = act(t, "ann", K.SPLIT, shoot=5)  # second hand: 8D+10C, 8C+9D
+    assert [(e.hand, e.amount) for e in out.events if e.kind is E.SHOOT] == [(2, 5)]
+    assert [h.shoot for h in t.private_view("ann")] == [10, 0, 5]
+
+
+# ------------------------------------------------------------------ P-PAY-LIMIT
+
+
+@pytest.mark.rule("P-PAY-LIMIT")
+def test_P_PAY_LIMIT_a_buy_counts_against_the_banker_cover_for_later_players() -> None:
+    # The banker's 30 cover 15 of stakes. 5 + 5 bet, ann buys 5: 15, all of it.
+    t = playing(
+        ("9S", "4S"),
+        bob=("5C", "4C"),
+        draws=("2D",),
+        balances={"ann": 100, "bob": 100, "cat": 30},
+    )
+    act(t, "ann", K.BUY, 5)  # 15
+    act(t, "ann", K.STICK)
+    assert K.BUY not in {x.kind for x in t.legal_actions("bob")}
+    assert refusal(t, "bob", K.BUY, 5).rule == "P-PAY-LIMIT"
+
+
+@pytest.mark.rule("P-PAY-LIMIT")
+def test_P_PAY_LIMIT_a_split_counts_against_the_banker_cover_for_later_players() -> None:
+    t = playing(
+        ("8S", "8D"),
+        bob=("7C", "7D"),
+        draws=("9C", "10C"),
+        balances={"ann": 100, "bob": 100, "cat": 30},
+    )
+    act(t, "ann", K.SPLIT)  # exactly the 5 left of the banker's cover
+    act(t, "ann", K.STICK)
+    act(t, "ann", K.STICK)
+    assert refusal(t, "bob", K.SPLIT).rule == "P-PAY-LIMIT"
+
+
+@pytest.mark.rule("P-PAY-LIMIT")
+@pytest.mark.parametrize(("banker_chips", "allowed"), [(30, True), (29, False)])
+def test_P_PAY_LIMIT_a_split_is_allowed_when_the_cover_left_equals_the_stake(
+    banker_chips: int, allowed: bool
+) -> None:
+    # 30 // 2 = 15 of cover, 10 staked: 5 left = the new stake. 29 leaves 4.
+    t = playing(
+        ("8S", "8D"), draws=("9C", "10C"), balances={"ann": 100, "bob": 100, "cat": banker_chips}
+    )
+    assert (K.SPLIT in {x.kind for x in t.legal_actions("ann")}) is allowed
+    if allowed:
+        act(t, "ann", K.SPLIT)
+        assert [h.stake for h in t.private_view("ann")] == [5, 5]
+    else:
+        assert refusal(t, "ann", K.SPLIT).rule == "P-PAY-LIMIT"
+
+
+# ------------------------------------------------------------------ the banker
+
+
+@pytest.mark.rule("P-NEXT-2")
+@pytest.mark.rule("P-VAR-7")
+def test_P_NEXT_2_a_stronger_pontoon_against_a_banker_pontoon_does_not_take_the_bank() -> None:
+    # ace + picture beats the banker's ace + ten (P-VAR-7 a) and is paid, but the banker
+    # had a pontoon, so the bank stays.
+    t = table(
+        stack([("AS", "KS"), ("JC", "7C")], ("AH", "10H")), pontoon_strength="picture_beats_ten"
+    )
+    act(t, "ann", K.BET, 5)
+    out = act(t, "bob", K.BET, 5)
+    assert E.BANKER_PONTOON in kinds(out)
+    assert t.phase is Phase.ROUND_OVER
+    assert t.balances["ann"] > 100
+    assert t.next_banker == "cat"
+    assert Table.from_json(t.to_json()).next_banker == "cat"
+    act(t, "cat", K.NEXT_ROUND)
+    assert t.banker == "cat"
+
+
+@pytest.mark.rule("P-BANKER-2")
+def test_P_BANKER_2_only_the_banker_acts_in_the_banker_turn() -> None:
+    t = playing(("10S", "9S"), draws=("2D",))
+    act(t, "ann", K.STICK)
+    act(t, "bob", K.STICK)
+    assert t.phase is Phase.BANKER
+    for kind in (K.TWIST, K.STICK):
+        err = refusal(t, "ann", kind)
+        assert (err.rule, err.key) == ("P-BANKER-2", "engine.banker_turn")
+    act(t, "cat", K.TWIST)
+    assert t.phase is Phase.BANKER
+
+
+@pytest.mark.parametrize(
+    ("house", "draws"),
+    [(("10H", "7H"), []), (("10H", "6H"), [("2C",)])],
+)
+def test_the_house_stands_on_its_stand_total_and_draws_below_it(
+    house: tuple[str, str], draws: list[tuple[str, ...]]
+) -> None:
+    top = ["10S", house[0], "9S", house[1], "2C", "3C"]
+    t = table(top, seats=("ann",), house_bank=True, house_stands_on=17)
+    assert t.banker == HOUSE
+    act(t, "ann", K.BET, 5)
+    out = act(t, "ann", K.STICK)  # ann 19
+    assert [e.cards for e in out.events if e.kind is E.BANKER_DRAW] == draws
+    stays = next(e for e in out.events if e.kind is E.BANKER_STAYS)
+    assert stays.total == (17 if not draws else 18)
+    assert t.balances["ann"] == 105
+
+
+# ------------------------------------------------------------------ variations
+
+
+@pytest.mark.rule("P-VAR-8")
+def test_P_VAR_8_three_cards_making_a_hard_13_cannot_be_burned() -> None:
+    t = playing(("5S", "4S"), draws=("4C",), burn="13")
+    act(t, "ann", K.BUY, 5)  # 5 + 4 + 4 = 13 in three cards
+    assert K.BURN not in {x.kind for x in t.legal_actions("ann")}
+    err = refusal(t, "ann", K.BURN)
+    assert (err.rule, err.key) == ("P-VAR-8", "engine.burn_hard")
+
+
+@pytest.mark.rule("P-VAR-8")
+def test_P_VAR_8_two_cards_with_an_ace_are_not_hard() -> None:
+    err = refusal(playing(("AS", "2S"), burn="13"), "ann", K.BURN)
+    assert (err.rule, err.key) == ("P-VAR-8", "engine.burn_hard")
+    err = refusal(playing(("9S", "3S"), burn="13"), "ann", K.BURN)
+    assert (err.rule, err.key) == ("P-VAR-8", "engine.burn_total")
+
+
+@pytest.mark.rule("P-VAR-5")
+@pytest.mark.parametrize(("fourth", "may_buy"), [("4D", False), ("5D", True)])
+def test_P_VAR_5_four_cards_of_exactly_11_may_only_twist(fourth: str, may_buy: bool) -> None:
+    # 2 + 3 + 2 + 4 = 11: no buy; 2 + 3 + 2 + 5 = 12: a buy is allowed.
+    t = playing(("2S", "3S"), draws=("2C", fourth, "6D"), no_buy_five_on_eleven=True)
+    act(t, "ann", K.BUY, 5)
+    act(t, "ann", K.BUY, 5)
+    assert (K.BUY in {x.kind for x in t.legal_actions("ann")}) is may_buy
+    if may_buy:
+        act(t, "ann", K.BUY, 5)
+    else:
+        assert refusal(t, "ann", K.BUY, 5).rule == "P-VAR-5"
+        act(t, "ann", K.TWIST)
+    assert t.private_view("ann")[0].status is HandStatus.FIVE_CARD_TRICK
