@@ -61,7 +61,11 @@ EQUIVALENT_FILE = Path(__file__).resolve().parent / "mutate_equivalent.md"
 
 PONTOON_TESTS = ["tests/engine/pontoon", "tests/scenarios/pontoon"]
 PB_TESTS = ["tests/engine/punto_banco", "tests/scenarios/punto_banco"]
-LEDGER_TESTS = ["tests/bot/test_storage_ledger.py", "tests/bot/test_storage_property.py"]
+LEDGER_TESTS = [
+    "tests/bot/test_storage_ledger.py",
+    "tests/bot/test_storage_ledger_boundaries.py",
+    "tests/bot/test_storage_property.py",
+]
 MAX_EXAMPLES = 25  # hypothesis examples per property test for each mutant
 MAX_TEST_SECONDS = 4.0  # tests slower than this (traced) are left out of mutant runs
 ALL_ENGINE_TESTS = ["tests/engine", "tests/scenarios"]

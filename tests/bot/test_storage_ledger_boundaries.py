@@ -1,0 +1,71 @@
+"""Ledger boundaries mutation testing found unguarded (issue 17): the smallest grant and
+daily, a new account's balance, the default daily cooldown, transfers naming a table
+that does not exist. Run against both backends like the other storage tests."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.audit import audit
+from bot.storage import (
+    DailyNotReady,
+    InsufficientChips,
+    InvalidAmount,
+    Move,
+    Store,
+    TableNotFound,
+    escrow_account,
+    house_account,
+    kitty_account,
+    member_account,
+)
+
+G = 111
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+async def test_the_smallest_grant_and_daily_are_one_chip(store: Store) -> None:
+    await store.ensure_member(G, 7, 0)
+    assert await store.grant(G, 7, 1, "one chip", by_user_id=99) == 1
+    with pytest.raises(InvalidAmount):
+        await store.grant(G, 7, 0, "nothing", by_user_id=99)
+    assert await store.claim_daily(G, 7, 1, timedelta(hours=20), T0) == 2
+    with pytest.raises(InvalidAmount):
+        await store.claim_daily(G, 8, 0, timedelta(hours=20), T0)
+    assert (await audit(store)).ok
+
+
+async def test_a_new_account_starts_at_zero(store: Store) -> None:
+    a, new = member_account(G, 1), member_account(G, 2)
+    assert await store.balance(new) == 0
+    await store.ensure_member(G, 1, 10)
+    await store.apply_transfers([Move(a, new, 3, "gift")])
+    assert await store.balances([a, new]) == {a: 7, new: 3}
+    # An account the ledger creates on its first move has nothing to pay with.
+    stranger = member_account(G, 3)
+    with pytest.raises(InsufficientChips) as info:
+        await store.apply_transfers([Move(stranger, house_account(G), 1, "one chip")])
+    assert (info.value.needed, info.value.has) == (1, 0)
+    assert await store.balance(stranger) == 0
+    assert (await audit(store)).ok
+
+
+async def test_the_daily_cooldown_is_20_hours_by_default(store: Store) -> None:
+    assert await store.claim_daily(G, 7, 100, now=T0) == 1100
+    with pytest.raises(DailyNotReady) as info:
+        await store.claim_daily(G, 7, 100, now=T0 + timedelta(hours=19, minutes=59))
+    assert info.value.next_at == T0 + timedelta(hours=20)
+    assert await store.claim_daily(G, 7, 100, now=T0 + timedelta(hours=20)) == 1200
+
+
+async def test_transfers_naming_a_missing_table_are_refused(store: Store) -> None:
+    a = member_account(G, 1)
+    await store.ensure_member(G, 1, 10)
+    with pytest.raises(TableNotFound):
+        await store.apply_transfers([Move(a, "@escrow", 1, "stake")], table_id="nope")
+    for account in (escrow_account("nope"), kitty_account("nope")):
+        with pytest.raises(TableNotFound):
+            await store.apply_transfers([Move(a, account, 1, "stake")])
+    assert await store.balance(a) == 10
