@@ -404,8 +404,10 @@ def coverage_map(modules: Sequence[str], test_paths: Sequence[str]) -> dict[str,
     os.waitpid(pid, 0)
     result = json.loads(raw)
     failing = [t for t, o in result["outcomes"].items() if o != "passed"]
-    if failing:
-        sys.exit(f"mutate: the tests must pass unmutated first; failing: {failing[:5]}")
+    for t in failing:  # a test that fails unmutated would "kill" every mutant
+        print(f"mutate: left out, fails (or skips) unmutated: {t}", file=sys.stderr)
+        result["lines"].pop(t, None)
+        result["durations"].pop(t, None)
     cached.write_text(json.dumps(result))
     return result
 
