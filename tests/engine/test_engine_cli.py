@@ -82,8 +82,13 @@ def test_every_option_has_help_text_and_shows_its_default() -> None:
 # `python -m engine ...` that writes "simulating" on stderr once the first round is being
 # played, i.e. once main() is running the simulation: the condition the Ctrl-C test waits
 # for (a fixed sleep was too short on a busy machine: the signal came during start-up).
+# It also restores Python's Ctrl-C handler: a test run started in the background of a
+# non-interactive shell (nohup, CI wrappers) passes SIGINT down as ignored, and Python
+# then leaves it ignored, so the signal would never arrive.
 _SIGNAL_WHEN_SIMULATING = """
+import signal
 import sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from engine.__main__ import main
 from engine.pontoon import Table
 
