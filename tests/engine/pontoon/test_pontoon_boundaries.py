@@ -275,3 +275,84 @@ def test_P_VAR_5_four_cards_of_exactly_11_may_only_twist(fourth: str, may_buy: b
         assert refusal(t, "ann", K.BUY, 5).rule == "P-VAR-5"
         act(t, "ann", K.TWIST)
     assert t.private_view("ann")[0].status is HandStatus.FIVE_CARD_TRICK
+
+
+# ------------------------------------------------------------------ refusals name the rule
+
+
+@pytest.mark.rule("P-TURN-END")
+def test_P_TURN_END_an_action_out_of_turn_names_whose_turn_and_which_hand() -> None:
+    t = playing(("10S", "7S"))
+    err = refusal(t, "bob", K.STICK)
+    assert (err.rule, err.key, err.params) == (
+        "P-TURN-END",
+        "engine.turn_of",
+        {"seat": "ann", "hand": 1},
+    )
+    assert "hand 1" in err.message
+
+
+@pytest.mark.rule("P-TURN-END")
+def test_P_TURN_END_the_turn_is_announced_once_when_it_moves() -> None:
+    t = playing(("2S", "3S"), draws=("2C", "10C"))
+    out = act(t, "ann", K.BUY, 5)  # 7: still ann's turn, nothing to announce
+    assert E.TURN not in kinds(out)
+    out = act(t, "ann", K.TWIST)  # 17
+    assert E.TURN not in kinds(out)
+    out = act(t, "ann", K.STICK)
+    turns = [(e.seat, e.hand) for e in out.events if e.kind is E.TURN]
+    assert turns == [("bob", 0)]
+
+
+@pytest.mark.rule("P-BUY-2")
+@pytest.mark.rule("P-BUY-3")
+@pytest.mark.rule("P-PAY-LIMIT")
+def test_a_refused_buy_names_the_limit_that_applies() -> None:
+    # ann holds 30: after her 5 stake she can cover a buy of (25 - 5) // 2 = 10, exactly
+    # twice the stake, so a buy of 11 breaks P-BUY-2, not the cover.
+    t = playing(("2S", "3S"), draws=("2C", "3C"), balances={"ann": 30, "bob": 100, "cat": 100})
+    err = refusal(t, "ann", K.BUY, 11)
+    assert (err.rule, err.key, err.params) == ("P-BUY-2", "engine.buy_first_max", {"high": 10})
+    err = refusal(t, "ann", K.BUY, 4)
+    assert (err.rule, err.key) == ("P-BUY-2", "engine.buy_min")
+    t = playing(("2S", "3S"), draws=("2C", "3C"), balances={"ann": 29, "bob": 100, "cat": 100})
+    err = refusal(t, "ann", K.BUY, 10)  # (24 - 5) // 2 = 9: now the cover is the limit
+    assert (err.rule, err.key, err.params) == (
+        "P-PAY-LIMIT",
+        "engine.buy_cover",
+        {"amount": 10, "high": 9},
+    )
+    t = playing(("2S", "3S"), draws=("2C", "3C"))
+    act(t, "ann", K.BUY, 6)
+    err = refusal(t, "ann", K.BUY, 7)
+    assert (err.rule, err.key, err.params) == ("P-BUY-3", "engine.buy_later_max", {"high": 6})
+    err = refusal(t, "ann", K.BUY, 4)
+    assert (err.rule, err.key) == ("P-BUY-3", "engine.buy_min")
+
+
+@pytest.mark.rule("P-SPLIT-2")
+def test_P_SPLIT_2_four_hands_at_most() -> None:
+    t = playing(
+        ("8S", "8D"),
+        draws=("8C", "9C", "8H", "10D", "8S", "9D", "10H"),
+        packs=2,
+    )
+    act(t, "ann", K.SPLIT)  # 8S+8C, 8D+9C
+    act(t, "ann", K.SPLIT)  # 8S+8H, 8C+10D
+    act(t, "ann", K.SPLIT)  # 8S+8S, 8H+9D: four hands
+    assert len(t.private_view("ann")) == 4
+    assert K.SPLIT not in {x.kind for x in t.legal_actions("ann")}
+    err = refusal(t, "ann", K.SPLIT)
+    assert (err.rule, err.key) == ("P-SPLIT-2", "engine.split_four")
+
+
+@pytest.mark.rule("P-NEXT-1")
+@pytest.mark.rule("P-NEXT-2")
+def test_P_NEXT_a_declared_pontoon_passes_the_bank_and_calls_for_a_shuffle() -> None:
+    t = playing(("AS", "KS"))
+    act(t, "ann", K.DECLARE)
+    act(t, "bob", K.STICK)
+    act(t, "cat", K.STICK)
+    assert t.phase is Phase.ROUND_OVER
+    assert t.next_banker == "ann"
+    assert t.needs_shuffle
