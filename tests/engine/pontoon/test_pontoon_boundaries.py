@@ -356,3 +356,32 @@ def test_P_NEXT_a_declared_pontoon_passes_the_bank_and_calls_for_a_shuffle() -> 
     assert t.phase is Phase.ROUND_OVER
     assert t.next_banker == "ann"
     assert t.needs_shuffle
+
+
+@pytest.mark.rule("P-SHOOT-3")
+@pytest.mark.rule("P-SHOOT-2")
+def test_P_SHOOT_3_after_a_banker_pontoon_the_whole_kitty_may_be_shot_again() -> None:
+    # ace + king beats the banker's ace + ten (P-VAR-7 a): ann's shoot bet of 10 is paid
+    # from the kitty, bob's 5 goes into it. Every shoot bet is settled, so in the next
+    # round the whole kitty (50 - 10 + 5 = 45) is open to shoot bets again.
+    t = table(
+        stack([("AS", "KS"), ("JC", "7C")], ("AH", "10H")),
+        shoot=True,
+        pontoon_strength="picture_beats_ten",
+    )
+    act(t, "cat", K.KITTY, 50)
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 5)
+    act(t, "ann", K.SHOOT, 10)
+    out = act(t, "bob", K.SHOOT, 5)
+    assert E.BANKER_PONTOON in kinds(out)
+    assert t.phase is Phase.ROUND_OVER and t.kitty == 45
+    act(t, "cat", K.NEXT_ROUND)
+    act(t, "cat", K.DEAL)
+    act(t, "cat", K.KITTY, 0)
+    act(t, "ann", K.BET, 1)
+    act(t, "bob", K.BET, 1)
+    assert t.phase is Phase.SHOOTING
+    shoot = {x.kind: x for x in t.legal_actions("ann")}[K.SHOOT]
+    assert shoot.max_amount == 45
+    act(t, "ann", K.SHOOT, 45)
