@@ -385,3 +385,25 @@ def test_P_SHOOT_3_after_a_banker_pontoon_the_whole_kitty_may_be_shot_again() ->
     shoot = {x.kind: x for x in t.legal_actions("ann")}[K.SHOOT]
     assert shoot.max_amount == 45
     act(t, "ann", K.SHOOT, 45)
+
+
+@pytest.mark.rule("P-BUST-1")
+@pytest.mark.rule("P-FIVE-1")
+@pytest.mark.parametrize(
+    ("codes", "expected"),
+    [
+        (("10S", "6S", "6C"), "bust"),  # exactly 22
+        (("10S", "5S", "6C"), "21"),
+        (("2S", "3S", "4S", "5S", "8S"), "bust"),  # five cards of 22: bust, not a trick
+        (("2S", "3S", "4S", "5S", "7S"), "five card trick"),  # five cards of 21
+        (("AS", "2S", "3S", "4S", "KS"), "five card trick"),  # 20, the ace as 1
+        (("7S", "7H", "7D"), "21"),  # three sevens without P-VAR-6
+    ],
+)
+def test_hand_scores_at_the_bust_and_five_card_boundaries(
+    codes: tuple[str, ...], expected: str
+) -> None:
+    from engine.cards import parse_card
+    from engine.pontoon.hands import describe, score
+
+    assert describe(score([parse_card(c) for c in codes])) == expected
