@@ -69,3 +69,33 @@ async def test_transfers_naming_a_missing_table_are_refused(store: Store) -> Non
         with pytest.raises(TableNotFound):
             await store.apply_transfers([Move(a, account, 1, "stake")])
     assert await store.balance(a) == 10
+
+
+async def test_balances_reads_every_account_of_a_long_list(store: Store) -> None:
+    # More accounts than one query takes (500): every one is read, in each chunk.
+    a = member_account(G, 1)
+    await store.ensure_member(G, 1, 1000)
+    others = [member_account(G, 1000 + i) for i in range(502)]
+    await store.apply_transfers([Move(a, o, 1 + i % 2, "spread") for i, o in enumerate(others)])
+    got = await store.balances([a, *others, member_account(G, 9)])
+    assert got[a] == 1000 - sum(1 + i % 2 for i in range(502))
+    assert [got[o] for o in others] == [1 + i % 2 for i in range(502)]
+    assert got[member_account(G, 9)] == 0
+
+
+async def test_leaderboard_limits(store: Store) -> None:
+    for user in range(1, 103):
+        await store.ensure_member(G, user, user)
+    assert [e.user_id for e in await store.leaderboard(G)] == list(range(102, 92, -1))  # 10
+    assert [e.user_id for e in await store.leaderboard(G, limit=0)] == [102]  # at least 1
+    assert len(await store.leaderboard(G, limit=1000)) == 100  # at most 100
+
+
+async def test_history_limits(store: Store) -> None:
+    a, h = member_account(G, 1), house_account(G)
+    await store.ensure_member(G, 1, 1000)
+    await store.apply_transfers([Move(a, h, 1, f"move {i}") for i in range(502)])
+    rows = await store.history(a)
+    assert len(rows) == 20 and rows[0].reason == "move 501"  # newest first
+    assert [r.reason for r in await store.history(a, limit=0)] == ["move 501"]
+    assert len(await store.history(a, limit=10_000)) == 500
