@@ -541,6 +541,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     ap.add_argument("--survivors", action="store_true", help="print every survivor")
     ap.add_argument("--json", type=Path, help="write the results here")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print each mutant's fate")
     args = ap.parse_args(argv)
     os.chdir(ROOT)
     modules = args.modules or list(MODULES)
@@ -574,6 +575,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             # (the durations were measured under tracing, about 2-3 times slower)
             timeout = max(args.timeout, 1.5 * expected + 10)
             outcome = run_mutant(mu, tests, timeout) if tests else "survived"
+            if args.verbose:
+                print(f"  {outcome:8} {mu.describe()}  ({len(tests)} tests)", flush=True)
             if outcome == "survived":
                 survived += 1
                 survivors.append(mu.describe() + ("" if tests else "  (no test reaches it)"))
