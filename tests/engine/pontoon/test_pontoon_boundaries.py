@@ -407,3 +407,106 @@ def test_hand_scores_at_the_bust_and_five_card_boundaries(
     from engine.pontoon.hands import describe, score
 
     assert describe(score([parse_card(c) for c in codes])) == expected
+
+
+# ------------------------------------------------------------------ the last cards of one pack
+
+PLAYERS = [f"p{i}" for i in range(24)]
+
+
+def crowded(
+    first: tuple[str, str],
+    draws: Sequence[str] = (),
+    second: tuple[str, str] | None = None,
+    **rules: object,
+) -> Table:
+    """One pack, 24 players and a banker: 50 cards dealt, two left (``draws``). p0 holds
+    ``first`` and plays first, p1 ``second`` (else cards in the pack's order)."""
+    from engine.cards import full_pack
+
+    banker = ("10H", "8H")
+    p1 = list(second or ())
+    chosen = [*first, *p1, *banker, *draws]
+    rest = [c.code for c in full_pack(1) if c.code not in chosen]
+    n = 23 - len(p1) // 2
+    firsts = [first[0], *p1[:1], *rest[:n], banker[0]]
+    seconds = [first[1], *p1[1:], *rest[n : 2 * n], banker[1]]
+    top = [*firsts, *seconds, *draws]
+    t = table(top, seats=(*PLAYERS, "bank"), banker="bank", packs=1, **rules)
+    for p in PLAYERS:
+        act(t, p, K.BET, 1)
+    assert t.turn == ("p0", 0)
+    return t
+
+
+@pytest.mark.rule("P-STICK-1")
+@pytest.mark.rule("P-TABLE-1")
+def test_the_last_cards_a_twist_each_then_a_low_stick_is_allowed() -> None:
+    t = crowded(("2S", "3S"), draws=("4C", "5C"))
+    assert len(t.pack) == 2
+    act(t, "p0", K.TWIST)  # 9, one card left
+    err = refusal(t, "p0", K.STICK)  # below 15 while a card is left: no
+    assert err.rule == "P-STICK-1"
+    act(t, "p0", K.TWIST)  # the last card: 14
+    assert len(t.pack) == 0
+    err = refusal(t, "p0", K.TWIST)
+    assert (err.rule, err.key) == ("P-TABLE-1", "engine.pack_empty")
+    assert {x.kind for x in t.legal_actions("p0")} == {K.STICK}
+    act(t, "p0", K.STICK)  # 14 may stick on an empty pack
+    assert t.turn == ("p1", 0)
+
+
+@pytest.mark.rule("P-SPLIT-1")
+def test_a_split_with_exactly_two_cards_left_is_allowed() -> None:
+    t = crowded(("8S", "8D"), draws=("2C", "5C"))
+    assert K.SPLIT in {x.kind for x in t.legal_actions("p0")}
+    act(t, "p0", K.SPLIT)
+    assert [h.cards for h in t.private_view("p0")] == [("8S", "2C"), ("8D", "5C")]
+    assert len(t.pack) == 0
+
+
+@pytest.mark.rule("P-SPLIT-1")
+def test_a_split_with_one_card_left_is_refused() -> None:
+    t = crowded(("10S", "5S"), draws=("2C", "5C"), second=("8S", "8D"))
+    act(t, "p0", K.TWIST)  # 17, one card left
+    act(t, "p0", K.STICK)
+    assert K.SPLIT not in {x.kind for x in t.legal_actions("p1")}
+    err = refusal(t, "p1", K.SPLIT)
+    assert (err.rule, err.key) == ("P-SPLIT-1", "engine.pack_few")
+
+
+@pytest.mark.rule("P-VAR-8")
+def test_P_VAR_8_a_burn_needs_two_cards_in_the_pack() -> None:
+    t = crowded(("9S", "4S"), draws=("10C", "7C"), burn="13")
+    assert K.BURN in {x.kind for x in t.legal_actions("p0")}
+    act(t, "p0", K.BURN)
+    assert t.private_view("p0")[0].cards == ("10C", "7C")
+
+
+@pytest.mark.rule("P-TURN-DECLARE")
+def test_a_declared_pontoon_is_shown_as_21() -> None:
+    t = playing(("AS", "KS"))
+    out = act(t, "ann", K.DECLARE)
+    declared = next(e for e in out.events if e.kind is E.DECLARED)
+    assert (declared.seat, declared.hand, declared.cards, declared.total) == (
+        "ann",
+        0,
+        ("AS", "KS"),
+        21,
+    )
+
+
+@pytest.mark.rule("P-VAR-7")
+@pytest.mark.rule("P-SPLIT-1")
+def test_a_split_hand_dealt_a_plain_21_stands_at_once() -> None:
+    # P-VAR-7 (b): ace + ten is no pontoon but an ordinary 21, which ends the hand's turn
+    # as soon as the split deals it; a pontoon would wait for its declaration.
+    t = playing(("10S", "10D"), draws=("AC", "5C"), pontoon_strength="ace_ten_not_pontoon")
+    out = act(t, "ann", K.SPLIT)  # 10S + AC = 21, 10D + 5C = 15
+    assert [(e.seat, e.hand) for e in out.events if e.kind is E.TWENTY_ONE] == [("ann", 0)]
+    assert t.private_view("ann")[0].status is HandStatus.TWENTY_ONE
+    assert t.turn == ("ann", 1)
+    t = playing(("KS", "KD"), draws=("AC", "5C"))
+    out = act(t, "ann", K.SPLIT)  # K + A after a split: a pontoon (P-SPLIT-3), declared
+    assert E.TWENTY_ONE not in kinds(out)
+    assert {x.kind for x in t.legal_actions("ann")} == {K.DECLARE}
