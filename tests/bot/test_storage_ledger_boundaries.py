@@ -15,6 +15,7 @@ from bot.storage import (
     InvalidAmount,
     Move,
     Store,
+    TableClosed,
     TableNotFound,
     escrow_account,
     house_account,
@@ -99,3 +100,63 @@ async def test_history_limits(store: Store) -> None:
     assert len(rows) == 20 and rows[0].reason == "move 501"  # newest first
     assert [r.reason for r in await store.history(a, limit=0)] == ["move 501"]
     assert len(await store.history(a, limit=10_000)) == 500
+
+
+async def test_a_new_member_with_one_starting_chip_gets_it(store: Store) -> None:
+    assert await store.ensure_member(G, 5, 1) == 1
+    assert await store.ensure_member(G, 6, 0) == 0
+
+
+async def test_a_batch_may_leave_an_account_at_exactly_zero(store: Store) -> None:
+    a, h = member_account(G, 1), house_account(G)
+    await store.ensure_member(G, 1, 10)
+    await store.apply_transfers([Move(a, h, 10, "all in")])
+    assert await store.balance(a) == 0
+    with pytest.raises(InsufficientChips):
+        await store.apply_transfers([Move(a, h, 1, "one more")])
+
+
+async def test_table_transfers_use_engine_names_within_the_tables_server(store: Store) -> None:
+    await store.save_table("t1", G, 55, "pontoon", "{}", 1, None, [], "open")
+    a = member_account(G, 7)
+    await store.ensure_member(G, 7, 100)
+    # with a table, engine names map to the table's accounts and the member's server
+    await store.apply_transfers([Move("7", "@escrow", 30, "stake")], table_id="t1")
+    await store.apply_transfers([Move("@escrow", "@house", 30, "lost")], table_id="t1")
+    assert await store.balances([a, escrow_account("t1"), house_account(G)]) == {
+        a: 70,
+        escrow_account("t1"): 0,
+        house_account(G): 30,
+    }
+    # a member of another server cannot pay into this table
+    await store.ensure_member(222, 7, 100)
+    with pytest.raises(ValueError):
+        await store.apply_transfers(
+            [Move(member_account(222, 7), "@escrow", 1, "stake")], table_id="t1"
+        )
+    # a closed table takes no more chips
+    await store.close_table("t1", [])
+    with pytest.raises(TableClosed):
+        await store.apply_transfers([Move(a, escrow_account("t1"), 1, "late")])
+    assert (await audit(store)).ok
+
+
+async def test_history_names_a_grant_without_a_source(store: Store) -> None:
+    a = member_account(G, 1)
+    await store.ensure_member(G, 1, 10)
+    await store.apply_transfers([Move(a, house_account(G), 4, "lost")])
+    grant, move = sorted(await store.history(a), key=lambda r: r.id)
+    assert (grant.kind, grant.src, grant.dst, grant.amount) == ("grant", None, a, 10)
+    assert (move.kind, move.src, move.dst, move.table_id) == ("transfer", a, house_account(G), None)
+
+
+async def test_a_daily_without_cooldown_and_a_naive_time(store: Store) -> None:
+    assert await store.claim_daily(G, 7, 5, timedelta(0), T0) == 1005
+    assert await store.claim_daily(G, 7, 5, timedelta(0), T0) == 1010  # no cooldown
+    with pytest.raises(ValueError):
+        await store.claim_daily(G, 7, 5, timedelta(seconds=-1), T0)
+    naive = datetime(2026, 2, 1, 12, 0)  # taken as UTC
+    assert await store.claim_daily(G, 8, 5, timedelta(hours=20), naive) == 1005
+    with pytest.raises(DailyNotReady) as info:
+        await store.claim_daily(G, 8, 5, timedelta(hours=20), naive + timedelta(hours=1))
+    assert info.value.next_at == naive.replace(tzinfo=UTC) + timedelta(hours=20)
