@@ -221,3 +221,18 @@ def test_a_fourth_card_shoot_may_use_every_chip_the_player_can_spare() -> None:
     assert ei.value.rule == "P-PAY-LIMIT" and t.to_json() == before
     act(t, "ann", K.TWIST, shoot=10)
     assert t.private_view("ann")[0].shoot == 10
+
+
+@pytest.mark.rule("P-VAR-3")
+def test_a_hand_losing_in_a_doubled_round_shows_the_doubled_loss() -> None:
+    t = table(stack([("10S", "9S"), ("JC", "7C")], ("10H", "8H")), banker_doubles=True)
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 3)
+    act(t, "cat", K.DOUBLE)
+    act(t, "ann", K.STICK)
+    act(t, "bob", K.STICK)
+    out = act(t, "cat", K.STICK)
+    assert results(out) == [
+        ("ann", 0, 10, "win: 19 beats banker's 18"),
+        ("bob", 0, -6, "lose: 17 loses to banker's 18"),
+    ]
