@@ -67,3 +67,10 @@ def test_the_third_cards_are_named_per_side() -> None:
     assert (banco_only.punto_third, banco_only.banco_third) == (None, card(2, "C"))
     none = play_cards(stack(8, 3))
     assert (none.punto_third, none.banco_third) == (None, None)
+
+
+@pytest.mark.rule("B-VAL-1")
+def test_B_VAL_1_the_total_of_values_keeps_the_last_digit() -> None:
+    from engine.punto_banco.coup import total
+
+    assert [total(v) for v in ([5, 6], [0, 9], [7, 8, 9], [1, 0, 0], [])] == [1, 9, 4, 1, 0]
