@@ -24,6 +24,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     pontoon_cli.add_replay_parser(sub)
+    # A replay file with "game": "punto_banco" is a Punto Banco game (API.md of
+    # engine/punto_banco); any other is Pontoon's, as engine-cli.md describes.
+    sub.choices["replay"].set_defaults(func=_replay)
+    sub.choices[
+        "replay"
+    ].description = 'Replay a scripted Pontoon game, or a Punto Banco one ("game": "punto_banco").'
     sim = sub.add_parser("simulate", help="simulate many rounds and print measured figures")
     sim_sub = sim.add_subparsers(dest="game", required=True)
     pontoon_cli.add_simulate_parser(sim_sub)
@@ -63,6 +69,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the flush at exit does not fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+
+
+def _replay(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
+    from engine.errors import ConfigError
+    from engine.pontoon import cli as pontoon_cli
+    from engine.punto_banco import cli as pb_cli
+
+    name = args.file
+    try:
+        with open(name, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return pontoon_cli._replay_cmd(args)  # names what is wrong with the file
+    if isinstance(doc, dict) and doc.get("game") == "punto_banco":
+        try:
+            return pb_cli.replay_doc(doc)
+        except ConfigError as exc:
+            raise ConfigError(f"{name}: {exc}") from None
+    return pontoon_cli._replay_cmd(args)
 
 
 def _bench(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:

@@ -1,8 +1,8 @@
 """One of several processes hammering one member's chips on PostgreSQL at once (run by
 tests/bot/test_storage_pg_processes.py; not a test itself).
 
-``python -m tests.pg_hammer URL SEED OPS``: waits for a line on stdin (so all processes
-start together), then makes OPS random moves between member ``member:1:7`` and the house,
+``python -m tests.pg_hammer URL SEED OPS``: prints "ready" once connected, waits for a
+line on stdin (so all processes start together), then makes OPS random moves between member ``member:1:7`` and the house,
 and bumps the version of table ``t`` now and then, and prints one JSON line: what it
 believes it did (moves that committed, refusals, writes given up after the store's
 retries, table versions it wrote).
@@ -36,6 +36,7 @@ async def main(url: str, seed: int, ops: int) -> dict[str, object]:
     net = 0  # chips this process moved into the member's account (negative: out)
     moves = refused = stale = gave_up = 0
     versions: list[int] = []
+    print("ready", flush=True)  # connected: the test says "go" once every process is
     sys.stdin.readline()
     try:
         for _ in range(ops):

@@ -1,20 +1,27 @@
-"""``python -m engine odds|simulate punto-banco`` and the Punto Banco part of ``bench``."""
+"""``python -m engine odds|simulate punto-banco``, the Punto Banco part of ``bench`` and
+the replay of a scripted Punto Banco game (``replay_doc``; ``python -m engine replay``
+sends a document with ``"game": "punto_banco"`` here, see API.md "Replay files")."""
 
 from __future__ import annotations
 
 import argparse
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import RandomChance
+from pydantic import ValidationError
+
+from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_card
 from engine.cli_options import MAX_ROUNDS, whole_number
-from engine.punto_banco.actions import CROUPIER, Action, ActionKind
+from engine.errors import ConfigError, RuleError
+from engine.punto_banco.actions import CROUPIER, Action, ActionKind, CoupResult
 from engine.punto_banco.coup import Side
 from engine.punto_banco.odds import _exact_odds, exact_odds
 from engine.punto_banco.rules import PuntoBancoRules
 from engine.punto_banco.simulate import simulate
-from engine.punto_banco.table import PuntoBancoTable
+from engine.punto_banco.table import PuntoBancoTable, Shoe
+from engine.records import ESCROW, HOUSE, Transfer
 
 Doc = tuple[int, dict[str, Any]]
 
@@ -123,4 +130,148 @@ def bench(seconds: float) -> dict[str, Any]:
         "seconds": round(elapsed, 3),
         "bets_per_coup": 3,
         "odds_enumeration_seconds": enum,
+    }
+
+
+# ------------------------------------------------------------------ replay
+REPLAY_KEYS = {
+    "game",
+    "description",
+    "rules",
+    "balances",
+    "shoe",
+    "reshuffles",
+    "seed",
+    "actions",
+    "expect",
+}
+ACTS = {"bet", "withdraw", "repeat", "deal"}
+
+
+def _cards(raw: Any, what: str) -> list[Card]:
+    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+        raise ConfigError(f'"{what}" must be a list of cards')
+    try:
+        return [parse_card(c) for c in raw]
+    except ValueError as exc:
+        raise ConfigError(f'"{what}": {exc}') from None
+
+
+def _check_replay_doc(doc: Any) -> None:
+    if not isinstance(doc, dict):
+        raise ConfigError("the file must hold one JSON object")
+    unknown = set(doc) - REPLAY_KEYS
+    if unknown:
+        raise ConfigError(f"unknown replay keys {sorted(unknown)}")
+    balances = doc.get("balances", {})
+    if not isinstance(balances, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in balances.values()
+    ):
+        raise ConfigError('"balances" must map bettor ids to whole numbers of chips')
+    actions = doc.get("actions", [])
+    if not isinstance(actions, list):
+        raise ConfigError('"actions" must be a list')
+    for i, a in enumerate(actions):
+        if not isinstance(a, dict) or "act" not in a:
+            raise ConfigError(f'action {i}: missing "act"')
+        if a["act"] not in ACTS:
+            raise ConfigError(f"action {i}: unknown act {a['act']!r}; one of {sorted(ACTS)}")
+        if a["act"] != "deal" and not isinstance(a.get("seat"), str):
+            raise ConfigError(f'action {i}: "{a["act"]}" needs a "seat"')
+        if a["act"] in ("bet", "withdraw") and a.get("side") not in {s.value for s in Side}:
+            raise ConfigError(f'action {i}: "side" must be one of punto, banco, egalite')
+
+
+def replay_doc(doc: Any) -> tuple[int, dict[str, Any]]:
+    """Play a Punto Banco replay document; returns (exit status, JSON result).
+
+    Bettors' chips are followed through the transfers the table returns; a bet is checked
+    against what the bettor holds. An illegal action stops the replay with status 2 and
+    an ``error`` entry, the balances as they stood before it (as for Pontoon)."""
+    _check_replay_doc(doc)
+    try:
+        rules = PuntoBancoRules(**doc.get("rules", {}))
+    except (ValidationError, TypeError) as exc:
+        raise ConfigError(f"bad rules: {exc}") from None
+    shoe: Shoe | None = None
+    if "shoe" in doc:  # the listed cards on top, then the rest of the packs in new order
+        top = _cards(doc["shoe"], "shoe")
+        rest = full_pack(rules.packs)
+        for c in top:
+            if c not in rest:
+                raise ConfigError(f"the shoe holds {c.code} too often")
+            rest.remove(c)
+        shoe = Shoe(rules.packs, top + rest)
+    reshuffles = [_cards(r, "reshuffles") for r in doc.get("reshuffles", [])]
+    chance = ScriptedChance(reshuffles, int(doc.get("seed", 0)))
+    table = PuntoBancoTable(rules, shoe)
+    accounts: dict[str, int] = {str(k): v for k, v in doc.get("balances", {}).items()}
+    accounts.setdefault(ESCROW, 0)
+    accounts.setdefault(HOUSE, 0)
+    coups: list[dict[str, Any]] = []
+
+    def move(transfers: Sequence[Transfer]) -> None:
+        for t in transfers:
+            accounts[t.src] = accounts.get(t.src, 0) - t.amount
+            accounts[t.dst] = accounts.get(t.dst, 0) + t.amount
+
+    def summary() -> dict[str, Any]:
+        return {
+            "game": "punto_banco",
+            "balances": {k: v for k, v in accounts.items() if k not in (ESCROW, HOUSE)},
+            "house": accounts[HOUSE],
+            "escrow": accounts[ESCROW],
+            "coups": coups,
+        }
+
+    for i, raw in enumerate(doc.get("actions", [])):
+        before = dict(accounts)
+        act, seat = raw["act"], raw.get("seat")
+        try:
+            if act == "deal":
+                result = table.deal(chance)
+                move(result.transfers)
+                coups.append(_coup_json(result, accounts))
+                continue
+            assert isinstance(seat, str)
+            balance = accounts.get(seat, 0)
+            if act == "bet":
+                amount = raw.get("amount")
+                move(table.place_bet(seat, Side(raw["side"]), amount, balance=balance))
+            elif act == "withdraw":
+                move(table.withdraw_bet(seat, Side(raw["side"])))
+            else:
+                move(table.repeat_bets(seat, balance=balance))
+        except RuleError as exc:
+            accounts.clear()
+            accounts.update(before)
+            out = summary()
+            out["error"] = {"action": i, "rule": exc.rule, "message": exc.message}
+            return 2, out
+    return 0, summary()
+
+
+def _coup_json(result: CoupResult, accounts: dict[str, int]) -> dict[str, Any]:
+    coup = result.coup
+    return {
+        "coup": result.coup_no,
+        "shuffled": result.shuffled,
+        "punto": [c.code for c in coup.punto],
+        "banco": [c.code for c in coup.banco],
+        "punto_total": coup.punto_total,
+        "banco_total": coup.banco_total,
+        "winner": coup.winner.value,
+        "natural": coup.natural,
+        "results": [
+            {
+                "bettor": r.bet.bettor,
+                "side": r.bet.side.value,
+                "amount": r.bet.amount,
+                "outcome": r.outcome.value,
+                "net": r.net,
+            }
+            for r in result.settlement.results
+        ],
+        "balances": {k: v for k, v in accounts.items() if k not in (ESCROW, HOUSE)},
+        "house": accounts[HOUSE],
     }

@@ -37,6 +37,7 @@ from engine.cards import RandomChance
 from engine.errors import RuleError
 from engine.pontoon.types import Transfer
 from engine.punto_banco import CoupResult, PuntoBancoRules, Side
+from tests.waiting import eventually
 
 G = 7001
 CH, CH2 = 8001, 8002
@@ -484,10 +485,9 @@ async def test_the_timer_deals_when_the_window_closes(store: Store) -> None:
         live = await service.open_table(G, CH, ALICE, PuntoBancoRules(), betting_seconds=1)
         await service.bet(live.table_id, BOB, "punto", 10)
         await asyncio.wait_for(rec.dealt.wait(), 5)
-        for _ in range(50):
-            if "betting" in rec.names():
-                break
-            await asyncio.sleep(0.02)
+        await eventually(
+            lambda: "betting" in rec.names(), timeout=10, what="'betting' in rec.names()"
+        )
         assert rec.names()[-2:] == ["dealt", "betting"]
         assert await balance(store, BOB) == START + 10
         assert live.round == 2 and live.engine.bets == []

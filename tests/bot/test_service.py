@@ -3,7 +3,6 @@ table per channel, the bank sale and auction, closing mid-round. No Discord here
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from collections.abc import AsyncIterator
@@ -20,6 +19,7 @@ from engine.cards import RandomChance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, EventKind, Phase
+from tests.waiting import eventually
 
 G, CH, CH2 = 1, 10, 11
 ANN, BOB, CAT = 100, 200, 300
@@ -85,10 +85,11 @@ async def test_bet_timer_sits_players_out(store: Store) -> None:
     assert live.engine.phase is Phase.BETTING
     players = [s for s in live.engine.seats if s != live.engine.banker]
     await svc.act(live.table_id, int(players[0]), ActionKind.BET, amount=2)
-    for _ in range(40):
-        await asyncio.sleep(0.1)
-        if live.engine.phase is not Phase.BETTING:
-            break
+    await eventually(
+        lambda: live.engine.phase is not Phase.BETTING,
+        timeout=10,
+        what="live.engine.phase is not Phase.BETTING",
+    )
     # the one who did not bet sits the round out; the round goes on for the other
     view = live.engine.public_view()
     sitting = {s.seat for s in view.seats if s.sitting_out}
@@ -105,10 +106,11 @@ async def test_turn_timer_plays_a_safe_hand_and_the_banker_stays(store: Store) -
     player = next(s for s in live.engine.seats if s != live.engine.banker)
     balance = live.engine.balances[player]
     await svc.act(live.table_id, int(player), ActionKind.BET, amount=3)
-    for _ in range(80):
-        await asyncio.sleep(0.1)
-        if live.engine.phase is Phase.WAITING:
-            break
+    await eventually(
+        lambda: live.engine.phase is Phase.WAITING,
+        timeout=10,
+        what="live.engine.phase is Phase.WAITING",
+    )
     assert live.engine.phase is Phase.WAITING, live.engine.phase
     # timeouts never buy: the stake stayed 3, so the player won or lost 3 or 6 at most
     assert abs(live.engine.balances[player] - balance) in (3, 6)
@@ -176,10 +178,7 @@ async def test_auction_of_the_bank_with_an_empty_kitty(store: Store) -> None:
     with pytest.raises(RuleError):
         await svc.bid(live.table_id, bidders[1], 5000)  # more than they hold
     await svc.bid(live.table_id, bidders[1], 9)
-    for _ in range(40):
-        await asyncio.sleep(0.1)
-        if live.auction is None:
-            break
+    await eventually(lambda: live.auction is None, timeout=10, what="live.auction is None")
     assert live.engine.banker == str(bidders[1])
     assert live.engine.balances[str(banker)] == 1009
     await svc.shutdown()
@@ -205,10 +204,11 @@ async def test_a_table_timer_overrides_the_bot_setting(store: Store) -> None:
     live = await svc.open_table(G, CH, ANN, PontoonRules(), turn_seconds=0.2)
     await svc.act(live.table_id, BOB, ActionKind.JOIN)
     await svc.deal(live.table_id, ANN)
-    for _ in range(60):
-        await asyncio.sleep(0.1)
-        if live.engine.phase is Phase.WAITING:
-            break
+    await eventually(
+        lambda: live.engine.phase is Phase.WAITING,
+        timeout=10,
+        what="live.engine.phase is Phase.WAITING",
+    )
     # nobody bet in 0.2 s: the player sat out and the round ended by itself
     assert live.engine.phase is Phase.WAITING
     again = service(store)
@@ -260,10 +260,11 @@ async def test_a_timer_move_is_logged_as_the_timers(store: Store) -> None:
     svc = service(store, bet=0.2)
     live = await seated(svc, None, BOB)
     await svc.deal(live.table_id, ANN)
-    for _ in range(60):
-        await asyncio.sleep(0.1)
-        if live.engine.phase is Phase.WAITING:
-            break
+    await eventually(
+        lambda: live.engine.phase is Phase.WAITING,
+        timeout=10,
+        what="live.engine.phase is Phase.WAITING",
+    )
     assert live.engine.phase is Phase.WAITING  # the player sat out: the round ended
     timed = [e for e in live.round_log if e.by_timer]
     assert timed and not any(
@@ -340,10 +341,7 @@ async def test_an_auction_saved_before_the_engine_held_it_goes_on_after_a_restar
     (loaded,) = await again.load()
     assert loaded.engine.auction == {str(bidder): 7}
     assert loaded.auction == {"ends_at": ends_at}
-    for _ in range(40):
-        await asyncio.sleep(0.1)
-        if loaded.auction is None:
-            break
+    await eventually(lambda: loaded.auction is None, timeout=10, what="the auction to close")
     assert loaded.engine.banker == str(bidder) and loaded.engine.auction is None
     await again.shutdown()
     await ledger_ok(store)

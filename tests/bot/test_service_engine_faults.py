@@ -30,6 +30,7 @@ from engine.errors import ConfigError, RuleError
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.types import ActionKind, Phase
 from engine.punto_banco import PuntoBancoRules, PuntoBancoTable, Side
+from tests.waiting import eventually
 
 G, CH, CH2 = 1, 10, 11
 ANN, BOB, CAT = 100, 200, 300
@@ -218,9 +219,10 @@ async def test_failing_idle_close_backs_off_and_logs(
 
     monkeypatch.setattr(store, "close_table", refuse)
     caplog.set_level(logging.WARNING, logger="bot.pontoon")
-    await asyncio.sleep(1.6)
-    # at a fixed 0.05 s it would have tried ~30 times; backing off it tries a handful
-    assert 2 <= len(attempts) <= 8, attempts
+    started = asyncio.get_running_loop().time()
+    await eventually(lambda: len(attempts) >= 4, timeout=30, what="four close attempts")
+    # at a fixed 0.05 s four tries take 0.15 s; backing off (0.05, 0.1, 0.2, ...) longer
+    assert asyncio.get_running_loop().time() - started >= 0.3, attempts
     gaps = [b - a for a, b in itertools.pairwise(attempts)]
     assert gaps == sorted(gaps) and gaps[-1] > 2 * gaps[0], gaps
     assert any("cannot close" in r.getMessage() for r in caplog.records)
@@ -246,10 +248,9 @@ async def test_timer_survives_an_unexpected_error(
         await real_close(table_id, reason)
 
     monkeypatch.setattr(svc, "close", flaky_close)
-    for _ in range(60):
-        await asyncio.sleep(0.05)
-        if live.table_id not in svc.tables:
-            break
+    await eventually(
+        lambda: live.table_id not in svc.tables, timeout=10, what="live.table_id not in svc.tables"
+    )
     assert live.table_id not in svc.tables, "the idle table never closed after one error"
     assert calls[0] >= 2
     await ledger_ok(store)

@@ -24,6 +24,7 @@ from bot.storage.errors import StorageUnavailable
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase
+from tests.waiting import eventually
 
 G, CH = 1, 10
 ANN, BOB, CAT = 100, 200, 300
@@ -242,10 +243,11 @@ async def test_bet_timer_fires_after_the_database_was_locked(
     with write_locked(store.path):
         await asyncio.sleep(0.8)  # the bet deadline passes meanwhile
         assert live.engine.phase is Phase.BETTING
-    for _ in range(50):
-        await asyncio.sleep(0.1)
-        if live.engine.phase is not Phase.BETTING:
-            break
+    await eventually(
+        lambda: live.engine.phase is not Phase.BETTING,
+        timeout=10,
+        what="live.engine.phase is not Phase.BETTING",
+    )
     assert live.engine.phase is not Phase.BETTING  # the player who did not bet sat out
     assert (await audit(store)).ok
     await svc.shutdown()

@@ -43,7 +43,9 @@ async def test_two_processes_hammering_one_member_lose_and_double_nothing(pg_url
             )
             for seed in (1, 2)
         ]
-        await asyncio.sleep(1.0)  # both connected and waiting
+        for p in procs:  # each connected and waiting for "go"
+            assert p.stdout is not None
+            assert await asyncio.wait_for(p.stdout.readline(), 60) == b"ready\n"
         for p in procs:
             assert p.stdin is not None
             p.stdin.write(b"go\n")

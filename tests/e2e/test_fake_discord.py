@@ -413,7 +413,8 @@ async def test_discord_rate_limits_are_enforced_with_headers() -> None:
             other = fake.api_base + f"/channels/{two.id}/messages"
             async with http.post(other, json={"content": "x"}, headers=auth) as resp:
                 assert resp.status == 200  # another channel, another bucket
-            await asyncio.sleep(2.05)
+            # wait as long as the 429 said (not a fixed 2.05 s), then the window has reset
+            await asyncio.sleep(float(body["retry_after"]) + 0.05)
             async with http.post(url, json={"content": "later"}, headers=auth) as resp:
                 assert resp.status == 200  # the window reset
 

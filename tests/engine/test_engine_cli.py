@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import selectors
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -77,17 +79,70 @@ def test_every_option_has_help_text_and_shows_its_default() -> None:
         assert text.count("(default:") >= len(options), parser.prog
 
 
+# `python -m engine ...` that writes "simulating" on stderr once the first round is being
+# played, i.e. once main() is running the simulation: the condition the Ctrl-C test waits
+# for (a fixed sleep was too short on a busy machine: the signal came during start-up).
+# It also restores Python's Ctrl-C handler: a test run started in the background of a
+# non-interactive shell (nohup, CI wrappers) passes SIGINT down as ignored, and Python
+# then leaves it ignored, so the signal would never arrive.
+_SIGNAL_WHEN_SIMULATING = """
+import signal
+import sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from engine.__main__ import main
+from engine.pontoon import Table
+
+apply = Table.apply
+
+def first_apply(self, *args, **kwargs):
+    Table.apply = apply
+    sys.stderr.write("simulating\\n")
+    sys.stderr.flush()
+    return apply(self, *args, **kwargs)
+
+Table.apply = first_apply
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _wait_for_line(stream: IO[str], wanted: str, timeout: float) -> None:
+    """Read ``stream`` until a line equal to ``wanted``; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as sel:
+        sel.register(stream, selectors.EVENT_READ)
+        while time.monotonic() < deadline:
+            if sel.select(timeout=deadline - time.monotonic()):
+                line = stream.readline()
+                if line.strip() == wanted:
+                    return
+                assert line, f"the process ended before writing {wanted!r}"
+    pytest.fail(f"no {wanted!r} line within {timeout} s")
+
+
 def test_ctrl_c_stops_with_status_130_and_no_traceback() -> None:
     proc = subprocess.Popen(
-        _run_engine("simulate", "pontoon", "--rounds", "10000000"),
+        [
+            sys.executable,
+            "-c",
+            _SIGNAL_WHEN_SIMULATING,
+            "simulate",
+            "pontoon",
+            "--rounds",
+            "10000000",
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(1.5)  # imported and simulating
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        assert proc.stderr is not None
+        _wait_for_line(proc.stderr, "simulating", timeout=60)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted" in err
     assert out == ""

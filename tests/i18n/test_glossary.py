@@ -1,8 +1,8 @@
 """docs/glossary.md quotes each language's game words from the seed rule texts: every
-quoted word must really be in that language's seed. The seeds are not part of the
-repository: they are looked for in PONTOON_SEEDS, else in ``shared/seeds`` beside the
-repository or beside any folder above it (a git worktree lives deeper than the clone);
-skipped where there are none, e.g. a fresh clone on CI."""
+quoted word must really be in that language's seed. The seeds are found in
+``$PONTOON_SEEDS``, ``$PONTOON_SHARED/seeds``, else in a ``shared/seeds`` folder in or beside any parent of
+the project (``/work/shared`` for ``/work/main`` or for a clone at ``/tmp/x/main``);
+skipped only where no such folder exists."""
 
 from __future__ import annotations
 
@@ -15,19 +15,22 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def find_seeds() -> Path:
-    """The seed folder: PONTOON_SEEDS, else the nearest ``shared/seeds`` beside the
-    repository or one of the folders above it (a missing path when there is none)."""
+def find_seeds(
+    root: Path = ROOT, env: str | None = None, extra: tuple[Path, ...] = ()
+) -> Path | None:
+    """The seed folder: ``PONTOON_SEEDS``, then ``env`` (``PONTOON_SHARED``), then ``shared/seeds`` in each
+    parent of ``root`` (nearest first), then in the places ``extra`` names."""
+    env = os.environ.get("PONTOON_SHARED") if env is None else env
     named = os.environ.get("PONTOON_SEEDS")
-    if named:
-        return Path(named)
-    for folder in ROOT.parents:
-        if (folder / "shared" / "seeds").is_dir():
-            return folder / "shared" / "seeds"
-    return ROOT.parent / "shared" / "seeds"
+    candidates = [Path(named)] if named else []
+    candidates += [Path(env) / "seeds"] if env else []
+    candidates += [parent / "shared" / "seeds" for parent in root.parents]
+    candidates += [place / "shared" / "seeds" for place in extra]
+    return next((c for c in candidates if c.is_dir()), None)
 
 
-SEEDS = find_seeds()
+# A clone elsewhere (CI's checkout, /tmp/x/main) still finds the workspace's shared folder.
+SEEDS = find_seeds(extra=(Path("/work"),))
 GLOSSARY = ROOT / "docs" / "glossary.md"
 #: glossary column -> seed files (by number prefix)
 COLUMNS = {"de": ("000", "004"), "fr": ("001",), "fa": ("002",), "hi": ("003",)}
@@ -51,9 +54,25 @@ def test_the_glossary_has_the_terms_the_issue_names() -> None:
     assert needed <= terms, needed - terms
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="the seed texts are not next to the repo")
+def test_the_seeds_are_found_from_the_env_var_or_a_parent(tmp_path: Path) -> None:
+    seeds = tmp_path / "a" / "shared" / "seeds"
+    seeds.mkdir(parents=True)
+    project = tmp_path / "a" / "b" / "main"
+    project.mkdir(parents=True)
+    assert find_seeds(project, env="") == seeds
+    other = tmp_path / "elsewhere"
+    (other / "seeds").mkdir(parents=True)
+    assert find_seeds(project, env=str(other)) == other / "seeds"
+    lonely = tmp_path / "c" / "main"
+    lonely.mkdir(parents=True)
+    assert find_seeds(lonely, env="") is None
+    assert find_seeds(lonely, env="", extra=(tmp_path / "a",)) == seeds
+
+
+@pytest.mark.skipif(SEEDS is None, reason="no shared/seeds folder found (set PONTOON_SHARED)")
 @pytest.mark.parametrize("lang", sorted(COLUMNS))
 def test_every_quoted_word_is_in_the_seed(lang: str) -> None:
+    assert SEEDS is not None
     text = " ".join(
         p.read_text(encoding="utf-8")
         for p in sorted(SEEDS.iterdir())

@@ -14,6 +14,7 @@ from engine.errors import ConfigError, RuleError
 from engine.punto_banco import (
     ESCROW,
     HOUSE,
+    RESHUFFLE_BELOW,
     PuntoBancoRules,
     PuntoBancoTable,
     Shoe,
@@ -61,12 +62,16 @@ def test_b_table_2_a_long_session_keeps_the_shoe_consistent() -> None:
     rng = chance(7)
     used = 0
     for _ in range(300):
+        before = len(table.shoe)
         result = table.deal(rng)
+        # reshuffled exactly when fewer than six cards were left (a new shoe is empty)
+        assert result.shuffled == (before < RESHUFFLE_BELOW)
         if result.shuffled:
             used = 0
+        else:
+            assert len(table.shoe) == before - result.coup.cards_used
         used += result.coup.cards_used
         assert len(table.shoe) == 52 - used
-        assert len(table.shoe) >= 0
     assert table.shoe.shuffles > 1
 
 

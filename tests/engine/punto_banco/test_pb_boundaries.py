@@ -1,0 +1,76 @@
+"""Punto Banco boundaries mutation testing found unguarded (issue 17)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers_pb import card, stack
+
+from engine.cards import parse_cards
+from engine.punto_banco import Coup, banco_draws, hand_total, play_cards
+
+
+@pytest.mark.rule("B-NAT-1")
+@pytest.mark.parametrize(
+    ("punto", "banco", "rest", "cards"),
+    [
+        (3, 4, (5, 9), 6),  # Punto draws (3), Banco draws on 4 against a 5
+        (6, 3, (2,), 5),  # Punto stands on 6, Banco draws on 3
+        (2, 7, (9,), 5),  # Punto draws, Banco stands on 7
+        (6, 7, (), 4),  # nobody draws, and no natural either
+    ],
+)
+def test_B_NAT_1_a_coup_without_a_natural_is_not_marked_natural(
+    punto: int, banco: int, rest: tuple[int, ...], cards: int
+) -> None:
+    coup = play_cards(stack(punto, banco, *rest))
+    assert coup.cards_used == cards
+    assert coup.natural is False
+    assert coup.to_json()["natural"] is False
+    assert Coup.from_json(coup.to_json()).natural is False
+
+
+@pytest.mark.rule("B-NAT-1")
+@pytest.mark.parametrize(("punto", "banco"), [(8, 2), (2, 9), (8, 9), (9, 9)])
+def test_B_NAT_1_a_natural_on_either_side_is_marked_and_ends_the_coup(
+    punto: int, banco: int
+) -> None:
+    coup = play_cards(stack(punto, banco, 5, 5))
+    assert coup.natural is True and coup.cards_used == 4
+    assert Coup.from_json(coup.to_json()).natural is True
+
+
+@pytest.mark.rule("B-VAL-1")
+@pytest.mark.parametrize(
+    ("codes", "total"),
+    [(["5S", "6H"], 1), (["KS", "9H"], 9), (["7S", "8H", "9D"], 4), (["AS", "QH", "JD"], 1)],
+)
+def test_B_VAL_1_hand_total_keeps_the_last_digit(codes: list[str], total: int) -> None:
+    assert hand_total(parse_cards(codes)) == total
+
+
+@pytest.mark.rule("B-BANCO-1")
+@pytest.mark.parametrize("third", [None, 0, 3, 9])
+def test_banco_has_no_third_card_decision_on_8_or_9(third: int | None) -> None:
+    for banco in (8, 9, -1):
+        with pytest.raises(ValueError):
+            banco_draws(banco, third)
+    assert banco_draws(7, third) is False  # 7 always stands
+
+
+@pytest.mark.rule("B-DEAL-1")
+def test_the_third_cards_are_named_per_side() -> None:
+    both = play_cards(stack(3, 4, 5, 9))  # Punto draws a 5, Banco on 4 draws against it
+    assert (both.punto_third, both.banco_third) == (card(5, "C"), card(9, "C"))
+    punto_only = play_cards(stack(2, 7, 9))  # Banco stands on 7
+    assert (punto_only.punto_third, punto_only.banco_third) == (card(9, "C"), None)
+    banco_only = play_cards(stack(6, 3, 2))  # Punto stands on 6, Banco draws on 3
+    assert (banco_only.punto_third, banco_only.banco_third) == (None, card(2, "C"))
+    none = play_cards(stack(8, 3))
+    assert (none.punto_third, none.banco_third) == (None, None)
+
+
+@pytest.mark.rule("B-VAL-1")
+def test_B_VAL_1_the_total_of_values_keeps_the_last_digit() -> None:
+    from engine.punto_banco.coup import total
+
+    assert [total(v) for v in ([5, 6], [0, 9], [7, 8, 9], [1, 0, 0], [])] == [1, 9, 4, 1, 0]
