@@ -15,7 +15,7 @@ from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon import Table as EngineTable
 from engine.pontoon.types import Action, ActionKind, Phase
-from tests.e2e.conftest import BotProcess, StartBot, World
+from tests.e2e.conftest import LIVE_BOTS, BotProcess, StartBot, World
 from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
 
 BOT_ARGS = [sys.executable, "-m", "bot"]
@@ -40,16 +40,18 @@ class Table:
     fake: FakeDiscord
     world: World
 
-    async def quiet(self, grace: float = 0.5, timeout: float = 10.0) -> None:
-        """Wait until the bot has made no request for ``grace`` seconds."""
+    async def quiet(self, grace: float = 0.25, timeout: float = 10.0) -> None:
+        """Wait until the bot has made no request for ``grace`` seconds and no bot process
+        is running or writing (a bot still working after its answer, e.g. sending DMs or
+        saving, counts as talking)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         seen = len(self.fake.requests)
         last_change = loop.time()
         while loop.time() < end:
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.03)
             now = len(self.fake.requests)
-            if now != seen:
+            if now != seen or any(bot.busy() for bot in LIVE_BOTS):
                 seen, last_change = now, loop.time()
             elif loop.time() - last_change >= grace:
                 return
@@ -57,11 +59,13 @@ class Table:
 
     def assert_all_answered(self) -> None:
         """Every interaction got its callback within Discord's 3 seconds: none would show
-        "This interaction failed"."""
+        "This interaction failed". Only this table's server (and DMs) counts: on the shared
+        bot other tests' servers are theirs."""
+        here = (self.world.guild.id, None)
         bad = [
             (r.kind, r.data.get("name") or r.data.get("custom_id"), r.callback_error)
             for r in self.fake.interactions.values()
-            if not r.answered or r.late
+            if r.channel.guild_id in here and (not r.answered or r.late)
         ]
         assert not bad, bad
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import StartBot, World
+from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.pontoon_driver import Table, cards_in, start
 from tests.fakediscord import FakeDiscord, FakeMember
 
@@ -85,10 +85,9 @@ async def play_out(t: Table, world: World) -> None:
     raise AssertionError("the round did not finish")
 
 
-async def test_full_round_three_players(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+@SHARED
+async def test_full_round_three_players(shared: Shared) -> None:
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     t = Table(fake_discord, world)
     everyone = [world.alice, world.bob, world.carol]
     await open_table(t, players=tuple(everyone))
@@ -140,7 +139,7 @@ async def test_full_round_three_players(
     assert all(v >= 0 for v in chips.values())
     assert {"Deal", "Join"} <= t.enabled()
     t.assert_all_answered()
-    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+    await t.assert_ledger_ok(db)
 
 
 async def test_wrong_turn_double_click_and_bad_amounts(
@@ -200,10 +199,9 @@ async def test_wrong_turn_double_click_and_bad_amounts(
     await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
-async def test_closed_dms_fall_back_to_show_my_cards(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+@SHARED
+async def test_closed_dms_fall_back_to_show_my_cards(shared: Shared) -> None:
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     t = Table(fake_discord, world)
     fake_discord.close_dms(world.bob)
     fake_discord.close_dms(world.carol)
@@ -231,7 +229,7 @@ async def test_closed_dms_fall_back_to_show_my_cards(
         r = await fake_discord.click(v, t.message(), label="Show my cards")
         assert r.ephemeral and len(cards_in(r.all_text)) == 2
     t.assert_all_answered()
-    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+    await t.assert_ledger_ok(db)
 
 
 async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
@@ -273,11 +271,9 @@ async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
     await t.assert_ledger_ok(db)
 
 
-async def test_chips_daily_grant_leaderboard(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    db = tmp_path / "db.sqlite3"
-    await start(start_bot_process, db)
+@SHARED
+async def test_chips_daily_grant_leaderboard(shared: Shared) -> None:
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     t = Table(fake_discord, world)
     r = await fake_discord.slash(world.bob, world.channel, "daily")
     await t.quiet()
