@@ -56,6 +56,7 @@ class BotProcess:
     _log_file: IO[bytes]
     _watchdog: asyncio.TimerHandle | None = None
     killed_by_watchdog: bool = False
+    ready: bool = False  # connected (launch returned it)
 
     @property
     def pid(self) -> int:
@@ -75,9 +76,9 @@ class BotProcess:
             return ""
 
     def busy(self) -> bool:
-        """Whether a thread of the process is running or waiting for the disk now (Linux;
-        elsewhere never)."""
-        if self.proc.returncode is not None:
+        """Whether a thread of the connected process is running or waiting for the disk
+        now (Linux; elsewhere never). A bot still starting is not asked."""
+        if not self.ready or self.proc.returncode is not None:
             return False
         try:
             tasks = os.listdir(f"/proc/{self.pid}/task")
@@ -217,6 +218,7 @@ async def launch(
     done, _ = await asyncio.wait({ready, exited}, return_when=asyncio.FIRST_COMPLETED)
     if ready in done and ready.exception() is None:
         exited.cancel()
+        handle.ready = True
         return handle
     ready.cancel()
     exited.cancel()
