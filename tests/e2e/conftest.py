@@ -15,6 +15,8 @@
                        Mark such a test ``@SHARED`` (it runs on the session's event loop);
                        they are run one after the other, after the other e2e tests. A test
                        that kills, restarts or configures its bot keeps ``start_bot_process``.
+``shared_minimal``     the same with the minimal bot, for tests of the fake that inject no
+                       fault and change nothing outside their own guild
 """
 
 from __future__ import annotations
@@ -273,8 +275,8 @@ async def start_bot_process(
 
     yield start
 
-    for handle in started:
-        await handle.stop()
+    # SIGTERM to every process at once, then wait for them all (not one after the other)
+    await asyncio.gather(*(handle.stop() for handle in started))
     if _failed(request.node):
         for handle in started:
             print(
@@ -372,9 +374,29 @@ async def shared_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
         await fake.stop()
 
 
-@pytest_asyncio.fixture(loop_scope="session")
-async def shared(shared_bot: SharedBot, request: pytest.FixtureRequest) -> AsyncIterator[Shared]:
-    """The shared bot and a guild of this test's own (alice, bob, carol in #pontoon)."""
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def shared_minimal_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
+    """The minimal bot (tests/fakediscord/minimal_bot.py) on a fake Discord of its own, for
+    the whole session."""
+    scale = float(os.environ.get("FAKE_DISCORD_RATE_SCALE", "0.2"))
+    fake = FakeDiscord(rate_limits=RateLimits(scale=scale))
+    await fake.start()
+    where = tmp_path_factory.mktemp("shared-minimal-bot")
+    try:
+        process = await launch(
+            fake, MINIMAL_BOT_ARGS, None, where / "bot.log", wait_commands=True, hard_timeout=3600
+        )
+        try:
+            yield SharedBot(fake, process, where / "unused.sqlite3")
+        finally:
+            await process.stop()
+    finally:
+        await fake.stop()
+
+
+async def _shared_view(
+    shared_bot: SharedBot, request: pytest.FixtureRequest
+) -> AsyncIterator[Shared]:
     bot, fake = shared_bot.process, shared_bot.fake
     if bot.returncode is not None:
         pytest.fail(f"the shared bot exited ({bot.returncode}):\n{bot.output()[-6000:]}")
@@ -383,21 +405,42 @@ async def shared(shared_bot: SharedBot, request: pytest.FixtureRequest) -> Async
     yield Shared(fake, bot, shared_bot.db, world, len(fake.requests), len(fake.rate_limited))
     if _failed(request.node):
         print(
-            f"\n----- output of the shared bot (pid {bot.pid}) during this test -----\n"
+            f"\n----- output of the shared bot {bot.args} (pid {bot.pid}) during this test -----\n"
             f"{bot.output()[output_from:]}",
             file=sys.stderr,
         )
 
 
+@pytest_asyncio.fixture(loop_scope="session")
+async def shared(shared_bot: SharedBot, request: pytest.FixtureRequest) -> AsyncIterator[Shared]:
+    """The shared bot and a guild of this test's own (alice, bob, carol in #pontoon)."""
+    async for view in _shared_view(shared_bot, request):
+        yield view
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def shared_minimal(
+    shared_minimal_bot: SharedBot, request: pytest.FixtureRequest
+) -> AsyncIterator[Shared]:
+    """The shared minimal bot and a guild of this test's own (alice, bob, carol in
+    #pontoon), for tests of the fake that change nothing beyond their own guild."""
+    async for view in _shared_view(shared_minimal_bot, request):
+        yield view
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the tests on the shared bot one after the other, after the other end-to-end
-    tests: the shared fake Discord answers the bot only while its event loop runs."""
+    """Run the tests on the shared bots one after the other, after the other end-to-end
+    tests (those on the minimal bot, then those on the game bot): a shared fake Discord
+    answers its bot only while the session's event loop runs."""
     here = Path(__file__).parent
     e2e = [i for i, item in enumerate(items) if here in Path(str(item.path)).parents]
     if not e2e:
         return
-    block = [items[i] for i in e2e]
-    own = [item for item in block if "shared" not in getattr(item, "fixturenames", ())]
-    on_shared = [item for item in block if "shared" in getattr(item, "fixturenames", ())]
-    for i, item in zip(e2e, own + on_shared, strict=True):
+
+    def group(item: pytest.Item) -> int:
+        names = getattr(item, "fixturenames", ())
+        return 2 if "shared" in names else 1 if "shared_minimal" in names else 0
+
+    block = sorted((items[i] for i in e2e), key=group)  # stable: file order within a group
+    for i, item in zip(e2e, block, strict=True):
         items[i] = item

@@ -12,14 +12,14 @@ import pytest
 from tests.fakediscord import FakeDiscord, InteractionFailed, NoResponse
 from tests.fakediscord.minimal_bot import SECRET
 
-from .conftest import MINIMAL_BOT_ARGS, BotProcess, StartBot, World
+from .conftest import MINIMAL_BOT_ARGS, SHARED, BotProcess, Shared, StartBot, World
 
 pytestmark = pytest.mark.e2e
 
 
-async def test_slash_button_edits_message_and_dms_clicker(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_slash_button_edits_message_and_dms_clicker(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake, ch = fake_discord, world.channel
 
     r = await fake.slash(world.alice, ch, "demo", "hello")
@@ -51,9 +51,11 @@ async def test_slash_button_edits_message_and_dms_clicker(
         await fake.click(world.alice, msg, label="Reveal")
 
 
+@SHARED
 async def test_closed_dms_fall_back_to_ephemeral_seen_only_by_clicker(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+    shared_minimal: Shared,
 ) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake, ch = fake_discord, world.channel
     fake.close_dms(world.bob)
 
@@ -73,9 +75,9 @@ async def test_closed_dms_fall_back_to_ephemeral_seen_only_by_clicker(
     assert followup in fake.channel_messages(ch, viewer=world.bob)
 
 
-async def test_modal_submit(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_modal_submit(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake = fake_discord
     opened = await fake.slash(world.carol, world.channel, "demo", "form")
     assert opened.callback_type == 9
@@ -93,9 +95,9 @@ async def test_modal_submit(
     assert submitted.message in fake.channel_messages(world.channel)
 
 
-async def test_typed_options_subcommand_group_select_and_defer(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_typed_options_subcommand_group_select_and_defer(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake, ch = fake_discord, world.channel
 
     assert (
@@ -284,9 +286,9 @@ async def test_bot_restart_reidentifies_and_old_non_persistent_view_is_dead(
     assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
 
 
-async def test_user_messages_and_dm_buttons(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_user_messages_and_dm_buttons(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake = fake_discord
     said = await fake.post_as(world.bob, world.channel, "hello table")
     assert said.author is world.bob.user
@@ -329,9 +331,9 @@ async def test_reconnect_op_resumes_and_invalid_session_reidentifies(
     assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
 
 
-async def test_settle_waits_for_background_work(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_settle_waits_for_background_work(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake = fake_discord
     r = await fake.slash(world.alice, world.channel, "demo", "hello")
     await fake.click(world.carol, r, label="Reveal")
