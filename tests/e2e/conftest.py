@@ -369,7 +369,9 @@ async def shared_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
         try:
             yield SharedBot(fake, process, db)
         finally:
-            await process.stop()
+            # the session is over: no test looks at this bot's shutdown (test_data_safety
+            # checks a clean stop); SIGKILL after 1 s
+            await process.stop(timeout=1.0)
     finally:
         await fake.stop()
 
@@ -389,7 +391,7 @@ async def shared_minimal_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncI
         try:
             yield SharedBot(fake, process, where / "unused.sqlite3")
         finally:
-            await process.stop()
+            await process.stop(timeout=1.0)
     finally:
         await fake.stop()
 

@@ -40,7 +40,7 @@ class Table:
     fake: FakeDiscord
     world: World
 
-    async def quiet(self, grace: float = 0.25, timeout: float = 10.0) -> None:
+    async def quiet(self, grace: float = 0.15, timeout: float = 10.0) -> None:
         """Wait until the bot has made no request for ``grace`` seconds and no bot process
         is running or writing (a bot still working after its answer, e.g. sending DMs or
         saving, counts as talking)."""

@@ -17,6 +17,12 @@ def who(t: Table, people: dict[str, FakeMember], pattern: str) -> FakeMember | N
     return people.get(m.group(1)) if m else None
 
 
+def results_posted(t: Table, posts_before: int) -> int:
+    """Round results ("Payouts") posted in the table's channel since ``posts_before``."""
+    new = t.fake.channel_messages(t.world.channel)[posts_before:]
+    return sum(1 for m in new if not m.ephemeral and "Payouts" in m.text)
+
+
 async def play_round(
     t: Table, people: dict[str, FakeMember], same_bet: bool, look_first: bool = False
 ) -> int:
@@ -83,7 +89,9 @@ async def test_a_round_on_real_discord_limits(shared: Shared) -> None:
     table_msg = t.message()
     posts_before = len(fake.channel_messages(world.channel))
     await play_round(t, people, same_bet=False)
-    await t.quiet(1.0)
+    # the result post goes out after the last click: wait for it, then for silence
+    await fake.wait_until(lambda: results_posted(t, posts_before) >= 1, 10)
+    await t.quiet()
     # one public post in the round: its result (no post per move, no mid-round payouts)
     new_posts = [m for m in fake.channel_messages(world.channel)[posts_before:] if not m.ephemeral]
     assert [m.embeds[0].get("title") for m in new_posts] == ["Payouts"], [m.text for m in new_posts]
@@ -92,7 +100,8 @@ async def test_a_round_on_real_discord_limits(shared: Shared) -> None:
     assert re.search(r"sticks|stays", t.embed_text())
     # round two: Same bet repeats each player's stake
     await play_round(t, people, same_bet=True)
-    await t.quiet(1.0)
+    await fake.wait_until(lambda: results_posted(t, posts_before) >= 2, 10)
+    await t.quiet()
     assert t.message().id == table_msg.id  # one table message, edited in place
     # no table edits from the channel side: every change rode on its click
     edits = fake.requests_to(f"/channels/{world.channel.id}/messages/*", "PATCH")
@@ -130,9 +139,11 @@ async def test_a_table_without_dms_shows_cards_by_button(shared: Shared) -> None
         await t.click(m, "Join")
     assert "No DMs at this table" in t.message().text
     requests_before = len(fake.requests)
+    posts_before = len(fake.channel_messages(world.channel))
     clicks = await play_round(t, people, same_bet=False, look_first=True)
     clicks += await play_round(t, people, same_bet=True, look_first=True)
-    await t.quiet(1.0)
+    await fake.wait_until(lambda: results_posted(t, posts_before) >= 2, 10)
+    await t.quiet()
     for m in people.values():
         assert fake.dms(m) == [], [d.text for d in fake.dms(m)]
     assert shared.requests_to("/users/@me/channels", "POST") == []
