@@ -39,7 +39,7 @@ class Localized(Table):
         self.results.append(r)
         assert r.callback_type == 9 and r.modal is not None, r.all_text
         sub = await self.fake.submit_modal(member, None, r.modal.custom_id, {"amount": amount})
-        await self.quiet()
+        await self.answered(sub)
         return sub.all_text
 
     async def cmd(
@@ -47,7 +47,7 @@ class Localized(Table):
     ) -> str:
         r = await self.fake.slash(member, self.world.channel, command, sub, options)
         self.results.append(r)
-        await self.quiet()
+        await self.answered(r)
         return r.all_text
 
     def public(self) -> list[FakeMessage]:
@@ -157,7 +157,7 @@ async def _pontoon_round(
     async def click(member: FakeMember, key: str) -> InteractionResult:
         r = await fake.click(member, table(), label=t(L, key))
         tb.results.append(r)
-        await tb.quiet()
+        await tb.answered(r)
         return r
 
     opened = await tb.cmd(world.alice, "pontoon", "start", {"min_bet": 1, "max_bet": 10})
