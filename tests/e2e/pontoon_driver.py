@@ -7,6 +7,7 @@ import asyncio
 import random
 import re
 import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,7 @@ from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon import Table as EngineTable
 from engine.pontoon.types import Action, ActionKind, Phase
-from tests.e2e.conftest import BotProcess, StartBot, World
+from tests.e2e.conftest import LIVE_BOTS, BotProcess, StartBot, World
 from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
 
 BOT_ARGS = [sys.executable, "-m", "bot"]
@@ -40,28 +41,43 @@ class Table:
     fake: FakeDiscord
     world: World
 
-    async def quiet(self, grace: float = 0.5, timeout: float = 10.0) -> None:
-        """Wait until the bot has made no request for ``grace`` seconds."""
+    async def quiet(self, grace: float = 0.15, timeout: float = 10.0) -> None:
+        """Wait until the bot has made no request for ``grace`` seconds, no bot process
+        is running or writing (a bot still working after its answer, e.g. sending DMs or
+        saving, counts as talking) and no rate-limit bucket of the fake is dry (discord.py
+        waits for its reset before the next request to it)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         seen = len(self.fake.requests)
         last_change = loop.time()
         while loop.time() < end:
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.03)
             now = len(self.fake.requests)
-            if now != seen:
+            if now != seen or any(bot.busy() for bot in LIVE_BOTS) or self._bucket_dry():
                 seen, last_change = now, loop.time()
             elif loop.time() - last_change >= grace:
                 return
         raise TimeoutError("the bot kept talking")
 
+    def _bucket_dry(self) -> bool:
+        limiter = self.fake.rate_limiter
+        if not limiter.limits.enabled:
+            return False
+        now = time.monotonic()
+        return any(
+            b.used >= b.limit and b.reset_at > now
+            for b in (limiter.global_bucket, *limiter.buckets.values())
+        )
+
     def assert_all_answered(self) -> None:
         """Every interaction got its callback within Discord's 3 seconds: none would show
-        "This interaction failed"."""
+        "This interaction failed". Only this table's server (and DMs) counts: on the shared
+        bot other tests' servers are theirs."""
+        here = (self.world.guild.id, None)
         bad = [
             (r.kind, r.data.get("name") or r.data.get("custom_id"), r.callback_error)
             for r in self.fake.interactions.values()
-            if not r.answered or r.late
+            if r.channel.guild_id in here and (not r.answered or r.late)
         ]
         assert not bad, bad
 
@@ -114,14 +130,20 @@ class Table:
         command: str = "pontoon",
     ) -> InteractionResult:
         r = await self.fake.slash(member, self.world.channel, command, sub, dict(options or {}))
-        await self.quiet()
+        await self.answered(r)
         return r
+
+    async def answered(self, r: InteractionResult) -> None:
+        """Wait for the bot to finish with ``r``: a deferred answer filled in, then quiet."""
+        if r.callback_type == 5:
+            await r.wait_message(timeout=10)
+        await self.quiet()
 
     async def click(
         self, member: FakeMember, label: str, msg: FakeMessage | None = None
     ) -> InteractionResult:
         r = await self.fake.click(member, msg or self.message(), label=label)
-        await self.quiet()
+        await self.answered(r)
         return r
 
     async def form(
@@ -135,7 +157,7 @@ class Table:
         if shoot is not None:
             values["shoot"] = shoot
         sub = await self.fake.submit_modal(member, None, r.modal.custom_id, values)
-        await self.quiet()
+        await self.answered(sub)
         return sub
 
     def ephemeral_texts(self, member: FakeMember) -> list[str]:

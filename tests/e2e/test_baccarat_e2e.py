@@ -37,7 +37,7 @@ class Baccarat(Table):
 
     async def balance(self, member: FakeMember) -> int:
         r = await self.fake.slash(member, self.world.channel, "balance")
-        await self.quiet()
+        await self.answered(r)
         found = re.search(r"\*\*([\d,]+)\*\* chips", r.all_text)
         assert found, r.all_text
         return int(found.group(1).replace(",", ""))
@@ -143,16 +143,16 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     r = await t.slash(world.carol, "start")
     assert "already has an open table" in r.all_text
     r = await fake_discord.slash(world.bob, lounge, "pontoon", "start", {})
-    await t.quiet()
+    await t.answered(r)
     assert "chips in play at another table" in r.all_text, r.all_text
     # and a member seated at Pontoon cannot bet at Punto Banco in the same server
     r = await fake_discord.slash(world.carol, lounge, "pontoon", "start", {})
-    await t.quiet()
+    await t.answered(r)
     assert "Table open" in r.all_text, r.all_text
     refused = await t.bac(world.carol, "bet", {"side": "punto", "amount": 5})
     assert "chips in play at another table" in refused, refused
     r = await fake_discord.slash(world.carol, lounge, "pontoon", "end", {})
-    await t.quiet()
+    await t.answered(r)
     assert "Table closed" in r.all_text, r.all_text
     # carol opens the bet form before the restart and submits it after
     opened = await fake_discord.click(world.carol, t.message(), label="Egalité")
@@ -167,7 +167,7 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     sub = await fake_discord.submit_modal(
         world.carol, None, opened.modal.custom_id, {"amount": "7"}
     )
-    await t.quiet()
+    await t.answered(sub)
     assert sub.callback_type == 7 and "carol: Egalité 7" in sub.all_text, sub.all_text
     # the buttons of the reloaded message work too
     assert "alice: Banco 40, Punto 30" in await t.bet_form(world.alice, "Punto", "30")

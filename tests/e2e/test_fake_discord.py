@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 
 import aiohttp
 import pytest
@@ -12,14 +13,14 @@ import pytest
 from tests.fakediscord import FakeDiscord, InteractionFailed, NoResponse
 from tests.fakediscord.minimal_bot import SECRET
 
-from .conftest import MINIMAL_BOT_ARGS, BotProcess, StartBot, World
+from .conftest import MINIMAL_BOT_ARGS, SHARED, BotProcess, Shared, StartBot, World
 
 pytestmark = pytest.mark.e2e
 
 
-async def test_slash_button_edits_message_and_dms_clicker(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_slash_button_edits_message_and_dms_clicker(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake, ch = fake_discord, world.channel
 
     r = await fake.slash(world.alice, ch, "demo", "hello")
@@ -51,9 +52,11 @@ async def test_slash_button_edits_message_and_dms_clicker(
         await fake.click(world.alice, msg, label="Reveal")
 
 
+@SHARED
 async def test_closed_dms_fall_back_to_ephemeral_seen_only_by_clicker(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+    shared_minimal: Shared,
 ) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake, ch = fake_discord, world.channel
     fake.close_dms(world.bob)
 
@@ -73,9 +76,9 @@ async def test_closed_dms_fall_back_to_ephemeral_seen_only_by_clicker(
     assert followup in fake.channel_messages(ch, viewer=world.bob)
 
 
-async def test_modal_submit(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_modal_submit(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake = fake_discord
     opened = await fake.slash(world.carol, world.channel, "demo", "form")
     assert opened.callback_type == 9
@@ -93,9 +96,9 @@ async def test_modal_submit(
     assert submitted.message in fake.channel_messages(world.channel)
 
 
-async def test_typed_options_subcommand_group_select_and_defer(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_typed_options_subcommand_group_select_and_defer(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake, ch = fake_discord, world.channel
 
     assert (
@@ -284,9 +287,9 @@ async def test_bot_restart_reidentifies_and_old_non_persistent_view_is_dead(
     assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
 
 
-async def test_user_messages_and_dm_buttons(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_user_messages_and_dm_buttons(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake = fake_discord
     said = await fake.post_as(world.bob, world.channel, "hello table")
     assert said.author is world.bob.user
@@ -329,9 +332,9 @@ async def test_reconnect_op_resumes_and_invalid_session_reidentifies(
     assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
 
 
-async def test_settle_waits_for_background_work(
-    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
-) -> None:
+@SHARED
+async def test_settle_waits_for_background_work(shared_minimal: Shared) -> None:
+    fake_discord, world = shared_minimal.fake, shared_minimal.world
     fake = fake_discord
     r = await fake.slash(world.alice, world.channel, "demo", "hello")
     await fake.click(world.carol, r, label="Reveal")
@@ -404,6 +407,7 @@ async def test_discord_rate_limits_are_enforced_with_headers() -> None:
                     assert resp.headers["X-RateLimit-Remaining"] == str(3 - i)
             async with http.post(url, json={"content": "sixth"}, headers=auth) as resp:
                 assert resp.status == 429
+                refused_at = time.monotonic()
                 body = await resp.json()
                 assert set(body) == {"message", "retry_after", "global"}
                 assert body["global"] is False and 0 < body["retry_after"] <= 2.0
@@ -413,8 +417,8 @@ async def test_discord_rate_limits_are_enforced_with_headers() -> None:
             other = fake.api_base + f"/channels/{two.id}/messages"
             async with http.post(other, json={"content": "x"}, headers=auth) as resp:
                 assert resp.status == 200  # another channel, another bucket
-            # wait as long as the 429 said (not a fixed 2.05 s), then the window has reset
-            await asyncio.sleep(float(body["retry_after"]) + 0.05)
+            # wait out the window the 429 named (not a fixed 2 s: part of it has passed)
+            await asyncio.sleep(body["retry_after"] - (time.monotonic() - refused_at) + 0.05)
             async with http.post(url, json={"content": "later"}, headers=auth) as resp:
                 assert resp.status == 200  # the window reset
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import Raw, signed, t
-from tests.e2e.conftest import StartBot, World
+from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.i18n_check import english_leaks, modal_texts, seen_by
 from tests.e2e.pontoon_driver import Table, start
 from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
@@ -39,7 +39,7 @@ class Localized(Table):
         self.results.append(r)
         assert r.callback_type == 9 and r.modal is not None, r.all_text
         sub = await self.fake.submit_modal(member, None, r.modal.custom_id, {"amount": amount})
-        await self.quiet()
+        await self.answered(sub)
         return sub.all_text
 
     async def cmd(
@@ -47,7 +47,7 @@ class Localized(Table):
     ) -> str:
         r = await self.fake.slash(member, self.world.channel, command, sub, options)
         self.results.append(r)
-        await self.quiet()
+        await self.answered(r)
         return r.all_text
 
     def public(self) -> list[FakeMessage]:
@@ -160,7 +160,7 @@ async def _pontoon_round(
     async def click(member: FakeMember, key: str) -> InteractionResult:
         r = await fake.click(member, table(), label=t(L, key))
         tb.results.append(r)
-        await tb.quiet()
+        await tb.answered(r)
         return r
 
     opened = await tb.cmd(world.alice, "pontoon", "start", {"min_bet": 1, "max_bet": 10})
@@ -233,13 +233,12 @@ def _walk(cmd: dict[str, object], path: str = "") -> list[tuple[str, dict[str, o
     return out
 
 
-async def test_slash_commands_are_localised_for_discords_locales(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
+@SHARED
+async def test_slash_commands_are_localised_for_discords_locales(shared: Shared) -> None:
     """Every command, subcommand and option has a German, French and Hindi name and
     description that Discord accepts (the fake refuses what Discord refuses), and
     choices have localized names; Persian is not a Discord locale, so it is not sent."""
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+    fake_discord = shared.fake
     registered = fake_discord.commands()
     assert registered, "no commands synced"
     names = {c["name"] for c in registered}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import StartBot, World
+from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.pontoon_driver import Table, cards_in, start
 from tests.fakediscord import FakeDiscord, FakeMember
 
@@ -49,7 +49,7 @@ async def balances(t: Table, members: list[FakeMember]) -> dict[str, int]:
             if False
             else await t.fake.slash(m, t.world.channel, "balance")
         )
-        await t.quiet()
+        await t.answered(r)
         found = re.search(r"\*\*(\d+)\*\* chips", r.all_text)
         assert found, r.all_text
         out[m.user.name] = int(found.group(1))
@@ -80,15 +80,14 @@ async def play_out(t: Table, world: World) -> None:
             continue
         r = await t.fake.click(member, t.message(), label="Show my cards")
         total = hand_total(r.all_text) or 0
-        await t.quiet()
+        await t.answered(r)
         await t.click(member, "Stick" if total >= 15 and "Stick" in enabled else "Twist")
     raise AssertionError("the round did not finish")
 
 
-async def test_full_round_three_players(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+@SHARED
+async def test_full_round_three_players(shared: Shared) -> None:
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     t = Table(fake_discord, world)
     everyone = [world.alice, world.bob, world.carol]
     await open_table(t, players=tuple(everyone))
@@ -140,7 +139,7 @@ async def test_full_round_three_players(
     assert all(v >= 0 for v in chips.values())
     assert {"Deal", "Join"} <= t.enabled()
     t.assert_all_answered()
-    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+    await t.assert_ledger_ok(db)
 
 
 async def test_wrong_turn_double_click_and_bad_amounts(
@@ -200,10 +199,9 @@ async def test_wrong_turn_double_click_and_bad_amounts(
     await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
-async def test_closed_dms_fall_back_to_show_my_cards(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+@SHARED
+async def test_closed_dms_fall_back_to_show_my_cards(shared: Shared) -> None:
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     t = Table(fake_discord, world)
     fake_discord.close_dms(world.bob)
     fake_discord.close_dms(world.carol)
@@ -231,7 +229,7 @@ async def test_closed_dms_fall_back_to_show_my_cards(
         r = await fake_discord.click(v, t.message(), label="Show my cards")
         assert r.ephemeral and len(cards_in(r.all_text)) == 2
     t.assert_all_answered()
-    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+    await t.assert_ledger_ok(db)
 
 
 async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
@@ -247,7 +245,7 @@ async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
     await t.form(player, "Bet", "6")
     r = await fake_discord.click(player, t.message(), label="Show my cards")
     cards_before = cards_in(r.all_text)
-    await t.quiet()
+    await t.answered(r)
     table_before = t.embed_text()
     # kill the bot mid-hand (no clean shutdown)
     proc.proc.kill()
@@ -273,56 +271,54 @@ async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
     await t.assert_ledger_ok(db)
 
 
-async def test_chips_daily_grant_leaderboard(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    db = tmp_path / "db.sqlite3"
-    await start(start_bot_process, db)
+@SHARED
+async def test_chips_daily_grant_leaderboard(shared: Shared) -> None:
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     t = Table(fake_discord, world)
     r = await fake_discord.slash(world.bob, world.channel, "daily")
-    await t.quiet()
+    await t.answered(r)
     assert "Balance: **1100**" in r.all_text and r.ephemeral
     r = await fake_discord.slash(world.bob, world.channel, "daily")
-    await t.quiet()
+    await t.answered(r)
     assert "already claimed" in r.all_text
     assert (await balances(t, [world.bob]))["bob"] == 1100
     # granting needs Manage Server: bob has not
     r = await fake_discord.slash(
         world.bob, world.channel, "chips", "grant", {"member": world.carol, "amount": 50}
     )
-    await t.quiet()
+    await t.answered(r)
     assert "Manage Server" in r.all_text
     assert (await balances(t, [world.carol]))["carol"] == 1000
     r = await fake_discord.slash(
         world.alice, world.channel, "chips", "grant", {"member": world.carol, "amount": 500}
     )
-    await t.quiet()
+    await t.answered(r)
     assert "Granted **500**" in r.all_text and not r.ephemeral
     r = await fake_discord.slash(
         world.alice, world.channel, "balance", None, {"member": world.carol}
     )
-    await t.quiet()
+    await t.answered(r)
     assert "carol has **1500** chips" in r.all_text
     r = await fake_discord.slash(world.bob, world.channel, "leaderboard")
-    await t.quiet()
+    await t.answered(r)
     board = r.all_text
     assert board.index(str(world.carol.user.id)) < board.index(str(world.bob.user.id))
     r = await fake_discord.slash(
         world.bob, world.channel, "chips", "settings", {"starting_chips": 5}
     )
-    await t.quiet()
+    await t.answered(r)
     assert "Manage Server" in r.all_text
     r = await fake_discord.slash(
         world.alice, world.channel, "chips", "settings", {"starting_chips": 250}
     )
-    await t.quiet()
+    await t.answered(r)
     assert "start with **250** chips" in r.all_text
     newcomer = fake_discord.add_member(world.guild, "dave")
     r = await fake_discord.slash(newcomer, world.channel, "balance")
-    await t.quiet()
+    await t.answered(r)
     assert "**250** chips" in r.all_text
     r = await fake_discord.slash(world.alice, world.channel, "chips", "audit")
-    await t.quiet()
+    await t.answered(r)
     assert "OK" in r.all_text and r.ephemeral
     t.assert_all_answered()
     await t.assert_ledger_ok(db)

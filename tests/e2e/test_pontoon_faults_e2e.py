@@ -5,12 +5,11 @@ privately, and change nothing. Found by scripts/fault_campaign.py."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import StartBot, World
-from tests.e2e.pontoon_driver import Table, start
+from tests.e2e.conftest import SHARED, Shared
+from tests.e2e.pontoon_driver import Table
 from tests.fakediscord import FakeDiscord, FakeMember, InteractionResult
 
 pytestmark = pytest.mark.e2e
@@ -36,10 +35,9 @@ async def raw_click(
     return result
 
 
-async def test_stale_and_forged_buttons_are_answered_privately(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+@SHARED
+async def test_stale_and_forged_buttons_are_answered_privately(shared: Shared) -> None:
+    fake_discord, world = shared.fake, shared.world
     t = Table(fake_discord, world)
     r = await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})
     assert "Table open" in r.all_text
@@ -63,12 +61,11 @@ async def test_stale_and_forged_buttons_are_answered_privately(
     assert t.custom_id("Deal") == current
 
 
-async def test_two_members_submit_the_same_bet_form(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
+@SHARED
+async def test_two_members_submit_the_same_bet_form(shared: Shared) -> None:
     """Members at one table share the Bet form's custom id; every submit gets its answer
     (a live Modal object per custom id used to swallow or drop some of them)."""
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+    fake_discord, world = shared.fake, shared.world
     t = Table(fake_discord, world)
     await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})
     await t.click(world.bob, "Join")

@@ -11,7 +11,7 @@ import pytest
 from engine.pontoon import Table as EngineTable
 from engine.pontoon.hands import best_total
 from engine.pontoon.types import ActionKind, Phase
-from tests.e2e.conftest import StartBot, World
+from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.pontoon_driver import Table, cards_in, find_seed, start
 from tests.e2e.test_pontoon_e2e import balances, banker_name, member_by_name, open_table, play_out
 from tests.fakediscord import FakeDiscord
@@ -115,10 +115,9 @@ async def test_pontoon_passes_the_bank_then_bank_sale(
     await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
-async def test_shoot_round_and_end_returns_the_kitty(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+@SHARED
+async def test_shoot_round_and_end_returns_the_kitty(shared: Shared) -> None:
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     t = Table(fake_discord, world)
     await open_table(t, players=(world.alice, world.bob), shoot=True, kitty_min=10, kitty_max=50)
     await t.click(world.alice, "Deal")
@@ -147,13 +146,12 @@ async def test_shoot_round_and_end_returns_the_kitty(
     assert sum(chips.values()) == 2000
     assert "closed" in t.channel_text()
     t.assert_all_answered()
-    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+    await t.assert_ledger_ok(db)
 
 
-async def test_house_banked_lone_player_and_end_mid_round(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+@SHARED
+async def test_house_banked_lone_player_and_end_mid_round(shared: Shared) -> None:
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     t = Table(fake_discord, world)
     r = await t.slash(world.carol, "start", {"banker": "house", "min_bet": 2, "max_bet": 20})
     assert "Table open" in r.all_text
@@ -174,7 +172,7 @@ async def test_house_banked_lone_player_and_end_mid_round(
     await t.quiet()
     assert "no open table" in r.all_text.lower()
     t.assert_all_answered()
-    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+    await t.assert_ledger_ok(db)
 
 
 async def test_twist_bust_is_public_and_the_stake_goes_at_once(

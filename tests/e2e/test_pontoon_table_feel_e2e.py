@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.e2e.conftest import StartBot, World
+from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.pontoon_driver import Table, cards_in, start
 from tests.fakediscord import FakeDiscord, FakeMember
 
@@ -15,6 +15,12 @@ from tests.fakediscord import FakeDiscord, FakeMember
 def who(t: Table, people: dict[str, FakeMember], pattern: str) -> FakeMember | None:
     m = re.search(pattern, t.embed_text())
     return people.get(m.group(1)) if m else None
+
+
+def results_posted(t: Table, posts_before: int) -> int:
+    """Round results ("Payouts") posted in the table's channel since ``posts_before``."""
+    new = t.fake.channel_messages(t.world.channel)[posts_before:]
+    return sum(1 for m in new if not m.ephemeral and "Payouts" in m.text)
 
 
 async def play_round(
@@ -67,12 +73,11 @@ async def play_round(
     raise AssertionError("the round did not finish")
 
 
-async def test_a_round_on_real_discord_limits(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
+@SHARED
+async def test_a_round_on_real_discord_limits(shared: Shared) -> None:
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     fake = fake_discord
     dave = fake.add_member(world.guild, "dave", nick="*dave* @everyone")
-    await start(start_bot_process, tmp_path / "db.sqlite3")
     t = Table(fake, world)
     people = {"alice": world.alice, "bob": world.bob, "carol": world.carol}
     people["\\*dave\\* @\u200beveryone"] = dave
@@ -84,7 +89,9 @@ async def test_a_round_on_real_discord_limits(
     table_msg = t.message()
     posts_before = len(fake.channel_messages(world.channel))
     await play_round(t, people, same_bet=False)
-    await t.quiet(1.0)
+    # the result post goes out after the last click: wait for it, then for silence
+    await fake.wait_until(lambda: results_posted(t, posts_before) >= 1, 10)
+    await t.quiet()
     # one public post in the round: its result (no post per move, no mid-round payouts)
     new_posts = [m for m in fake.channel_messages(world.channel)[posts_before:] if not m.ephemeral]
     assert [m.embeds[0].get("title") for m in new_posts] == ["Payouts"], [m.text for m in new_posts]
@@ -93,14 +100,15 @@ async def test_a_round_on_real_discord_limits(
     assert re.search(r"sticks|stays", t.embed_text())
     # round two: Same bet repeats each player's stake
     await play_round(t, people, same_bet=True)
-    await t.quiet(1.0)
+    await fake.wait_until(lambda: results_posted(t, posts_before) >= 2, 10)
+    await t.quiet()
     assert t.message().id == table_msg.id  # one table message, edited in place
     # no table edits from the channel side: every change rode on its click
     edits = fake.requests_to(f"/channels/{world.channel.id}/messages/*", "PATCH")
     assert edits == []
-    assert fake.requests_to("re:/users/[0-9]+", "GET") == []  # no lookup before a DM
-    assert fake.rate_limited == []  # 0 429s under Discord's limits
-    assert all(r.callback_type != 6 for r in fake.interactions.values())  # no empty acks
+    assert shared.requests_to("re:/users/[0-9]+", "GET") == []  # no lookup before a DM
+    assert shared.rate_limited() == []  # 0 429s under Discord's limits
+    assert all(r.callback_type != 6 for r in shared.interactions())  # no empty acks
     # names, never ids; markdown escaped; nobody pinged
     ids = [str(m.user.id) for m in (world.alice, world.bob, world.carol, dave)]
     for person in (world.alice, dave):
@@ -113,17 +121,16 @@ async def test_a_round_on_real_discord_limits(
     # one DM a round per seat with cards, both cards in it
     assert len(cards_in(t.dm_text(world.bob) + t.dm_text(world.carol))) >= 2
     t.assert_all_answered()
-    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+    await t.assert_ledger_ok(db)
 
 
-async def test_a_table_without_dms_shows_cards_by_button(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
+@SHARED
+async def test_a_table_without_dms_shows_cards_by_button(shared: Shared) -> None:
     """Issue 9: ``/pontoon start cards:button`` sends no DM at all; the table says so and
     each member looks with Show my cards, so every request of a round is the answer to a
     click, plus the round's one result post."""
+    fake_discord, world, db = shared.fake, shared.world, shared.db
     fake = fake_discord
-    await start(start_bot_process, tmp_path / "db.sqlite3")
     t = Table(fake, world)
     people = {"alice": world.alice, "bob": world.bob, "carol": world.carol}
     r = await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10, "cards": "button"})
@@ -132,12 +139,14 @@ async def test_a_table_without_dms_shows_cards_by_button(
         await t.click(m, "Join")
     assert "No DMs at this table" in t.message().text
     requests_before = len(fake.requests)
+    posts_before = len(fake.channel_messages(world.channel))
     clicks = await play_round(t, people, same_bet=False, look_first=True)
     clicks += await play_round(t, people, same_bet=True, look_first=True)
-    await t.quiet(1.0)
+    await fake.wait_until(lambda: results_posted(t, posts_before) >= 2, 10)
+    await t.quiet()
     for m in people.values():
         assert fake.dms(m) == [], [d.text for d in fake.dms(m)]
-    assert fake.requests_to("/users/@me/channels", "POST") == []
+    assert shared.requests_to("/users/@me/channels", "POST") == []
     requests = fake.requests[requests_before:]
     posts = [
         r
@@ -148,15 +157,14 @@ async def test_a_table_without_dms_shows_cards_by_button(
     # every other request answered a click: one request per click
     others = [(r.method, r.path) for r in requests if not r.path.endswith("/callback")]
     assert len(requests) == clicks + len(posts), others
-    assert fake.rate_limited == []
+    assert shared.rate_limited() == []
     t.assert_all_answered()
-    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
+    await t.assert_ledger_ok(db)
 
 
-async def test_double_and_no_double_commands_exist(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+@SHARED
+async def test_double_and_no_double_commands_exist(shared: Shared) -> None:
+    fake_discord, world = shared.fake, shared.world
     cmd = next(c for c in fake_discord.commands() if c["name"] == "pontoon")
     subs = {o["name"] for o in cmd.get("options", [])}
     assert {"double", "no-double", "twist", "stick", "bet", "deal"} <= subs
@@ -191,12 +199,11 @@ async def test_a_timer_move_says_so_on_the_table(
     t.assert_all_answered()
 
 
-async def test_the_banker_doubles_with_the_bankers_button(
-    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
-) -> None:
+@SHARED
+async def test_the_banker_doubles_with_the_bankers_button(shared: Shared) -> None:
     """P-VAR-3: after the bets the banker looks at the first card (by DM) and the table
     names the banker and the banker's buttons."""
-    await start(start_bot_process, tmp_path / "db.sqlite3")
+    fake_discord, world = shared.fake, shared.world
     t = Table(fake_discord, world)
     people = {"alice": world.alice, "bob": world.bob}
     await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10, "banker_doubles": True})
