@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 EXTENSIONS: Sequence[str] = (
     "cogs.chips",
     "cogs.language",
+    "cogs.card_emojis",
+    "cogs.stats",
 )
 
 

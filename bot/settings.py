@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 from urllib.parse import urlparse
 
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -78,6 +78,11 @@ class Settings(BaseSettings):
     starting_chips: Chips = 1000
     daily_chips: Chips = 100
     daily_cooldown_hours: Annotated[float, Field(gt=0, le=24 * 30)] = 20
+
+    # How cards look (issue 20): "emoji", pictures the bot draws and uploads once as
+    # application emojis (text cards until they are up, or if Discord refuses them), or
+    # "text", cards such as 10♥ only.
+    card_style: Literal["emoji", "text"] = "emoji"
 
     # Timers
     bet_timer_seconds: Seconds = 60

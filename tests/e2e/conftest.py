@@ -152,6 +152,7 @@ async def start_bot_process(
             "PYTHONPATH": pythonpath,
             "PYTHONUNBUFFERED": "1",
             **target.bot_env(),
+            "CARD_STYLE": "text",  # tests that want the card pictures say CARD_STYLE=emoji
             **(env or {}),
         }
         log_path = tmp_path / f"bot-{len(started)}.log"
