@@ -256,3 +256,20 @@ def test_punto_banco_shows_only_the_cards_turned_so_far() -> None:
         text = deal_text(result, shown)
         for i, code in enumerate(dealt):
             assert (MARKUP[code] in text) == (i < shown), (shown, code)
+
+
+def test_the_largest_table_with_pictures_stays_within_discords_limits() -> None:
+    from tests.bot.test_pontoon_words import embed_limits_ok, play_to
+
+    card_faces.use_emojis(MARKUP)
+    names = {s: "é" * 32 for s in IDS[:20]}
+    live = live_table(20, names=names)
+    p = presenter()
+    for phase in (Phase.BETTING, Phase.PLAYING):
+        play_to(live, phase)
+        em = p.embed(live)
+        embed_limits_ok(em)
+        assert MARKUP["back"] in str(em.to_dict())
+    seat = live.engine.to_act()[0]
+    summary = p.hand_summary(live, seat, "en")
+    assert "<:pc_" in summary and len(summary) < 2000
