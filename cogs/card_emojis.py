@@ -68,6 +68,10 @@ async def sync_card_emojis(client: discord.Client, pictures: Mapping[str, bytes]
             continue
         have[code] = card_faces.emoji_markup(emoji.name, emoji.id)
         result.uploaded.append(code)
+    if result.refused:
+        # another process of the bot (a shard) may have uploaded the same picture first
+        # ("name taken"): what the application holds now is what counts
+        have = markup_of(await client.fetch_application_emojis()) | have
     result.markup = have
     return result
 

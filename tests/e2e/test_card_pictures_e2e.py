@@ -103,6 +103,21 @@ async def test_pictures_upload_once_are_reused_after_a_restart_and_show_on_the_t
     assert files[0]["filename"] == "stats.png" and files[0]["size"] > 1000
     assert "Chips of alice" in r.all_text and "Punto Banco" in r.all_text
 
+    # /leaderboard and /baccarat odds draw theirs when asked
+    r = await fake_discord.slash(
+        world.bob, world.channel, "leaderboard", options={"chart": True}, timeout=20
+    )
+    await fake_discord.wait_until(lambda: any(m.attachments for m in r.messages), timeout=30)
+    board = next(m for m in r.messages if m.attachments)
+    assert board.attachments[0]["filename"] == "leaderboard.png"
+    assert board.embeds[0]["image"]["url"] == "attachment://leaderboard.png"
+    r = await fake_discord.slash(
+        world.bob, world.channel, "baccarat odds", options={"chart": True}, timeout=20
+    )
+    await fake_discord.wait_until(lambda: any(m.attachments for m in r.messages), timeout=30)
+    odds = next(m for m in r.messages if m.attachments)
+    assert odds.attachments[0]["filename"] == "odds.png" and "house edge" in odds.text
+
 
 async def test_a_refused_upload_leaves_text_cards(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
