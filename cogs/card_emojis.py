@@ -1,8 +1,8 @@
 """The card pictures as application emojis (issue 20 item 1).
 
-At start (after the bot is ready) the 53 pictures are drawn once into
-``<DATA_DIR>/cards/`` (read back after), the application's emojis are listed, and only
-the missing ``pc_*`` ones are uploaded, one after another (discord.py waits out Discord's
+At start (after the bot is ready) the application's emojis are listed; when some
+``pc_*`` ones are missing, the 53 pictures are drawn once into ``<DATA_DIR>/cards/``
+(read back after) and only the missing ones are uploaded, one after another (discord.py waits out Discord's
 rate limits). Their markup then goes to :func:`bot.card_faces.use_emojis`, so every
 card in both games shows as a picture. Until then, with ``CARD_STYLE=text``, or when
 Discord refuses an upload, cards stay text.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,18 +48,22 @@ def markup_of(emojis: Iterable[discord.Emoji]) -> dict[str, str]:
     return out
 
 
-async def sync_card_emojis(client: discord.Client, pictures: Mapping[str, bytes]) -> EmojiSync:
+async def sync_card_emojis(
+    client: discord.Client, pictures: Callable[[], Awaitable[Mapping[str, bytes]]]
+) -> EmojiSync:
     """Find the card emojis the application has and upload the missing ones, in order,
-    one at a time. Stops at the first refusal that is not the picture's own fault."""
+    one at a time. ``pictures`` is called (to draw or read them) only when some are
+    missing, so a start that finds all 53 makes one request and draws nothing. Stops at
+    the first refusal that is not the picture's own fault."""
     result = EmojiSync()
     have = markup_of(await client.fetch_application_emojis())
     result.found = len(have)
-    for code in cards_art.all_codes():
-        if code in have:
-            continue
+    missing = [code for code in cards_art.all_codes() if code not in have]
+    drawn = await pictures() if missing else {}
+    for code in missing:
         name = cards_art.emoji_name(code)
         try:
-            emoji = await client.create_application_emoji(name=name, image=pictures[code])
+            emoji = await client.create_application_emoji(name=name, image=drawn[code])
         except discord.HTTPException as exc:
             log.warning("card emoji %s refused (%s %s)", name, exc.status, exc.text)
             result.refused.append(code)
@@ -100,8 +104,8 @@ class CardEmojis(commands.Cog):
     async def _run(self) -> None:
         try:
             await self.bot.wait_until_ready()
-            pictures = await load_pictures(self.bot.settings.data_dir / "cards")
-            self.last = await sync_card_emojis(self.bot, pictures)
+            folder = self.bot.settings.data_dir / "cards"
+            self.last = await sync_card_emojis(self.bot, lambda: load_pictures(folder))
             card_faces.use_emojis(self.last.markup)
             log.info(
                 "card emojis: %d found, %d uploaded, %d refused; cards show as %s",

@@ -12,6 +12,12 @@ from bot import cards_art
 from cogs.card_emojis import sync_card_emojis
 
 PICTURES = {code: b"\x89PNG fake " + code.encode() for code in cards_art.all_codes()}
+DRAWN: list[int] = []
+
+
+async def pictures() -> dict[str, bytes]:
+    DRAWN.append(1)
+    return PICTURES
 
 
 class StubClient:
@@ -38,22 +44,24 @@ class StubClient:
 
 async def test_only_missing_pictures_are_uploaded_in_order() -> None:
     client = StubClient(["pc_AS", "pc_back", "party_parrot"])
-    result = await sync_card_emojis(client, PICTURES)  # type: ignore[arg-type]
+    result = await sync_card_emojis(client, pictures)  # type: ignore[arg-type]
     assert result.found == 2 and len(result.uploaded) == 51 and not result.refused
     assert client.created == [cards_art.emoji_name(c) for c in cards_art.all_codes()][1:-1]
     assert result.markup["AS"] == "<:pc_AS:100>" and len(result.markup) == 53
-    again = await sync_card_emojis(client, PICTURES)  # type: ignore[arg-type]
+    DRAWN.clear()
+    again = await sync_card_emojis(client, pictures)  # type: ignore[arg-type]
     assert again.uploaded == [] and again.found == 53
+    assert DRAWN == []  # nothing missing: nothing drawn
 
 
 async def test_a_picture_another_process_uploaded_first_is_found() -> None:
     client = StubClient([], taken_by_other={"pc_QH"})
-    result = await sync_card_emojis(client, PICTURES)  # type: ignore[arg-type]
+    result = await sync_card_emojis(client, pictures)  # type: ignore[arg-type]
     assert result.refused == ["QH"] and len(result.markup) == 53
     assert result.markup["QH"] == f"<:pc_QH:{client.emojis['pc_QH']}>"
 
 
 async def test_a_forbidden_upload_stops_the_asking() -> None:
     client = StubClient([], status=403)
-    result = await sync_card_emojis(client, PICTURES)  # type: ignore[arg-type]
+    result = await sync_card_emojis(client, pictures)  # type: ignore[arg-type]
     assert result.refused == ["AS"] and result.uploaded == [] and result.markup == {}
