@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from bot import card_faces, cards_art
+from bot.i18n import LOCALES
 from bot.pontoon import LoggedEvent
 from cogs.pontoon import render
 from cogs.punto_banco.text import deal_text, hand_text
@@ -273,3 +274,28 @@ def test_the_largest_table_with_pictures_stays_within_discords_limits() -> None:
     seat = live.engine.to_act()[0]
     summary = p.hand_summary(live, seat, "en")
     assert "<:pc_" in summary and len(summary) < 2000
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_table_with_pictures_fits_in_every_language_and_cuts_no_picture(locale: str) -> None:
+    import re
+
+    from tests.bot.test_pontoon_words import play_to
+
+    card_faces.use_emojis(MARKUP)
+    live = live_table(20, names={s: "ß" * 32 for s in IDS[:20]})
+    play_to(live, Phase.PLAYING)
+    eng = live.engine
+    log = [f"{i}: " + render.cards_text(["AS", "10H", "QD", "7C"] * 3) for i in range(40)]
+    text = render.table_text(
+        eng.public_view(), eng.rules, lambda s: "ß" * 32, log=log, locale=locale
+    )
+    fields = text.fields
+    assert len(fields) <= 25
+    assert all(len(h) <= 256 and len(b) <= 1024 for h, b in fields)
+    total = len(text.title) + len(text.description) + len(text.footer)
+    assert total + sum(len(h) + len(b) for h, b in fields) <= 6000
+    whole = text.description + "".join(b for _, b in fields)
+    assert MARKUP["back"] in whole
+    # every picture is whole: "<:" always starts a full <:pc_XX:id>
+    assert len(re.findall(r"<:", whole)) == len(re.findall(r"<:pc_\w+:\d+>", whole))
