@@ -37,6 +37,8 @@ EXTENSIONS: Sequence[str] = (
     "cogs.chips",
     "cogs.language",
     "cogs.help",
+    "cogs.card_emojis",
+    "cogs.stats",
 )
 
 

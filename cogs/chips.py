@@ -15,6 +15,7 @@ from bot.i18n import DEFAULT_LOCALE, Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
 from bot.storage import member_account
 from cogs.common import GameBot, can_manage_guild, display, reply
+from cogs.stats import chart_file, leaderboard_png
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
@@ -69,9 +70,12 @@ class Chips(commands.Cog):
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @app_commands.command(name="leaderboard", description="The richest members of this server")
-    async def leaderboard(self, interaction: Interaction) -> None:
+    @app_commands.describe(chart="also show the chips as a bar chart")
+    async def leaderboard(self, interaction: Interaction, chart: bool = False) -> None:
         try:
             guild_id = _guild(interaction)
+            if chart:  # drawing may take longer than Discord waits for a first answer
+                await interaction.response.defer(thinking=True)
             rows = await self.bot.store.leaderboard(guild_id, 10)
             locale = await public_locale_of(interaction)
             if not rows:
@@ -84,6 +88,16 @@ class Chips(commands.Cog):
             em = discord.Embed(
                 title=t(locale, "chips.leaderboard.title"), description="\n".join(lines)
             )
+            if chart:
+                file = await chart_file(
+                    "leaderboard.png", leaderboard_png, [bal for _, bal in rows], locale
+                )
+                em.set_image(url="attachment://leaderboard.png")
+                em.set_footer(text=t(locale, "chips.leaderboard.chart"))
+                await interaction.followup.send(
+                    embed=em, file=file, allowed_mentions=discord.AllowedMentions.none()
+                )
+                return
             await interaction.response.send_message(
                 embed=em, allowed_mentions=discord.AllowedMentions.none()
             )

@@ -9,6 +9,7 @@ by concern:
 ``bot/storage/guild_settings.py``  per-server settings
 ``bot/storage/audit_queries.py``   the consistent snapshot ``bot.audit`` checks
 ``bot/storage/languages.py``   member and server languages (/language)
+``bot/storage/history.py``     a member's chips over time (/stats)
 =============================  ====================================================
 
 Create with ``await Store.open(path)``. Another backend (e.g. PostgreSQL) implements the
@@ -20,12 +21,21 @@ from __future__ import annotations
 from bot.storage.audit_queries import AuditQueries
 from bot.storage.base import file_identity, refuse_read_only, translate_error
 from bot.storage.guild_settings import GuildSettingsStore
+from bot.storage.history import HistoryQueries
 from bot.storage.languages import HintStore, LanguageStore
 from bot.storage.ledger import LedgerStore
 from bot.storage.tables import TableStore, share
 
 
-class Store(LedgerStore, TableStore, GuildSettingsStore, AuditQueries, LanguageStore, HintStore):
+class Store(
+    LedgerStore,
+    TableStore,
+    GuildSettingsStore,
+    AuditQueries,
+    LanguageStore,
+    HintStore,
+    HistoryQueries,
+):
     """All persistent state of the bot. Create with ``await Store.open(path)``."""
 
 

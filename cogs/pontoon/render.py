@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from bot.card_faces import card_face, faces
 from bot.i18n import DEFAULT_LOCALE, Msg, Raw, bidi, from_english, num, t, without_rule_ids
 from bot.text import shorten
 from engine.cards import parse_card
@@ -20,13 +21,11 @@ PHASE_TEXT: dict[Phase, str] = {phase: f"pt.phase.{phase.value}" for phase in Ph
 
 
 def card_text(code: str) -> str:
-    return parse_card(code).pretty
+    return card_face(code)
 
 
 def cards_text(codes: Iterable[str], hidden: int = 0) -> str:
-    shown = [card_text(c) for c in codes]
-    shown.extend(["🂠"] * hidden)
-    return " ".join(shown) if shown else "—"
+    return faces(codes, hidden)
 
 
 def hand_line(hand: HandView, *, show_total: bool = True, locale: str = DEFAULT_LOCALE) -> str:
@@ -418,7 +417,8 @@ def form_title(title: str, hands: Sequence[HandView], locale: str = DEFAULT_LOCA
     """A form's title with the member's own cards, when they fit (45 characters)."""
     if not hands or not hands[0].cards:
         return title
-    cards = " ".join(cards_text(h.cards) for h in hands)
+    # a form's title is plain text: no pictures there
+    cards = " ".join(" ".join(parse_card(c).pretty for c in h.cards) for h in hands)
     one = sum(len(h.cards) for h in hands) == 1
     full = t(locale, "pt.form_title.one" if one else "pt.form_title", title=Raw(title), cards=cards)
     return full if len(full) <= 45 else title

@@ -27,6 +27,7 @@ from cogs.permissions import refusal as permissions_refusal
 from cogs.punto_banco.controls import MODAL_PREFIX, handle_modal
 from cogs.punto_banco.presenter import PuntoBancoPresenter
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
+from cogs.stats import send_odds_chart
 from cogs.table_message import Click, answer, member_action
 from engine.errors import ConfigError, EngineError
 from engine.punto_banco import PuntoBancoRules, Side
@@ -188,13 +189,21 @@ class Baccarat(
     @app_commands.command(
         name="odds", description="Exact probabilities and house edge of each bet here"
     )
-    async def odds(self, interaction: Interaction) -> None:
+    @app_commands.describe(chart="also show the house edge of each bet as a chart")
+    async def odds(self, interaction: Interaction, chart: bool = False) -> None:
         locale = await locale_of(interaction)
+        rules = PuntoBancoRules()
         try:
             live = self._table(interaction)
+            rules = live.engine.rules
             text = odds_text(live.engine.rules, live.engine.shoe, locale)
         except ServiceError:
             text = odds_text(PuntoBancoRules(), locale=locale) + "\n" + t(locale, "pb.odds.default")
+        if chart:
+            await send_odds_chart(
+                interaction, text + "\n" + t(locale, "pb.odds.chart"), rules, locale
+            )
+            return
         await reply(interaction, text)
 
     @app_commands.command(

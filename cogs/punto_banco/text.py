@@ -8,6 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from bot import i18n
+from bot.card_faces import faces
 from bot.errors import friendly, rule_text
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.punto_banco import BetReceipt, OpenPuntoBancoTable
@@ -92,7 +93,7 @@ def side_totals(bets: Sequence[Bet], locale: str = DEFAULT_LOCALE) -> str:
 
 
 def hand_text(cards: Sequence[Card]) -> str:
-    return "  ".join(c.pretty for c in cards) if cards else "—"
+    return faces(cards, sep="  ")
 
 
 def total_of(cards: Sequence[Card]) -> int:

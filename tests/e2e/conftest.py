@@ -186,6 +186,7 @@ async def launch(
         "PYTHONPATH": pythonpath,
         "PYTHONUNBUFFERED": "1",
         **target.bot_env(),
+        "CARD_STYLE": "text",  # tests that want the card pictures say CARD_STYLE=emoji
         **(env or {}),
     }
     log_file = log_path.open("wb")

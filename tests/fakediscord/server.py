@@ -37,6 +37,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .app_emojis import AppEmojiStore
 from .models import (
     ACTION_ROW,
     APPLICATION_COMMAND,
@@ -433,6 +434,7 @@ class FakeDiscord:
         self.global_commands: list[JSON] = []
         self.guild_commands: dict[int, list[JSON]] = {}
         self.command_syncs = 0
+        self.app_emojis = AppEmojiStore()
 
         self.log: list[LogEntry] = []
         self.requests: list[RequestRecord] = []
@@ -472,6 +474,7 @@ class FakeDiscord:
         r.add_route(
             "*", p + "/applications/{app_id}/guilds/{guild_id}/commands/{cmd_id}", self._guild_cmd
         )
+        r.add_route("*", p + "/applications/{app_id}/emojis", self._app_emojis)
         r.add_post(p + "/interactions/{iid}/{token}/callback", self._callback)
         r.add_post(p + "/webhooks/{app_id}/{token}", self._followup)
         r.add_route("*", p + "/webhooks/{app_id}/{token}/messages/{mid}", self._webhook_message)
@@ -2114,6 +2117,25 @@ class FakeDiscord:
             self._notify()
             return json_response(rec, 201 if prev is None else 200)
         raise web.HTTPMethodNotAllowed(request.method, ["GET", "PUT", "POST"])
+
+    async def _app_emojis(self, request: web.Request) -> web.Response:
+        """The application's own emojis (tests/fakediscord/app_emojis.py has the limits)."""
+        self._check_auth(request)
+        if request.match_info["app_id"] != str(self.app_id):
+            raise _HTTPError(404, (10002, "Unknown Application"))
+        owner = self.bot_user.payload()
+        if request.method == "GET":
+            return json_response({"items": [e.payload(owner) for e in self.app_emojis.emojis]})
+        if request.method != "POST":
+            raise web.HTTPMethodNotAllowed(request.method, ["GET", "POST"])
+        body, _ = await self._body(request)
+        refused = self.app_emojis.problems(body)
+        if refused is not None:
+            status, code, message, errors = refused
+            extra = {"errors": _form_errors(errors)} if errors else None
+            raise _HTTPError(status, (code, message), extra)
+        emoji = self.app_emojis.add(self._next_id(), body)
+        return json_response(emoji.payload(owner), 201)
 
     async def _global_command(self, request: web.Request) -> web.Response:
         self._check_auth(request)

@@ -1,0 +1,77 @@
+"""A member's chips over time, read from the ledger (issue 20 item 3: ``/stats``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.storage.accounts import parse_account
+from bot.storage.base import Con, StoreBase, rows
+
+
+@dataclass(frozen=True, slots=True)
+class BalancePoint:
+    """The account's balance just after the ledger rows of one moment."""
+
+    ts: datetime
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameNet:
+    """Chips a member's account gained from (positive) or lost to (negative) one game's
+    tables, and at how many tables."""
+
+    game: str
+    net: int
+    tables: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChipHistory:
+    points: list[BalancePoint]
+    games: list[GameNet]
+
+
+_HISTORY_SQL = (
+    "SELECT t.ts AS ts, CASE WHEN t.dst = ? THEN t.amount ELSE -t.amount END AS delta, "
+    "t.table_id AS table_id, g.game AS game "
+    "FROM transfers t LEFT JOIN game_tables g ON g.id = t.table_id "
+    "WHERE t.dst = ? OR t.src = ? ORDER BY t.id"
+)
+
+
+def _parse_ts(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def history_tx(con: Con, account: str) -> ChipHistory:
+    points: list[BalancePoint] = []
+    balance = 0
+    nets: dict[str, int] = {}
+    tables: dict[str, set[str]] = {}
+    last_ts: str | None = None
+    for r in rows(con, _HISTORY_SQL, (account, account, account)):
+        ts = str(r["ts"])
+        balance += int(r["delta"])
+        if r["game"] is not None:
+            game = str(r["game"])
+            nets[game] = nets.get(game, 0) + int(r["delta"])
+            tables.setdefault(game, set()).add(str(r["table_id"]))
+        if ts == last_ts:  # rows of one transaction: one point
+            points[-1] = BalancePoint(points[-1].ts, balance)
+        else:
+            points.append(BalancePoint(_parse_ts(ts), balance))
+            last_ts = ts
+    games = [GameNet(g, nets[g], len(tables[g])) for g in sorted(nets)]
+    return ChipHistory(points, games)
+
+
+class HistoryQueries(StoreBase):
+    async def chip_history(self, account: str) -> ChipHistory:
+        """The account's balance after each ledger change, oldest first (rebuilt from 0 by
+        adding every row in and subtracting every row out), and its net result per game
+        (chips back from a game's tables minus chips put in; a round still open counts
+        its stake as out)."""
+        parse_account(account)
+        return await self._read(lambda con: history_tx(con, account))

@@ -1,0 +1,171 @@
+"""/stats [member]: a chart of a member's chips over time (issue 20 item 3), and the
+charts /leaderboard and /baccarat odds show with ``chart: True``.
+
+Charts are drawn by :mod:`bot.charts` in a worker thread (``asyncio.to_thread``), never
+on the event loop. The picture carries numbers and dates in the reader's language; the
+words (title, what the colours mean) are in the message beside it, in the reader's
+language, where Discord draws every script.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable, Sequence
+from datetime import date
+
+import discord
+from babel.dates import format_skeleton
+from discord import app_commands
+from discord.ext import commands
+
+from bot import charts
+from bot.errors import ServiceError, friendly
+from bot.games import GAMES
+from bot.i18n import num, pct, t
+from bot.i18n.languages import locale_of
+from bot.storage import member_account
+from bot.storage.history import ChipHistory
+from cogs.common import GameBot
+from engine.punto_banco import PuntoBancoRules, odds_for
+
+log = logging.getLogger(__name__)
+Interaction = discord.Interaction[discord.Client]
+
+#: a game's name on the chart (proper names, the same in every language)
+GAME_TITLES = {game.name: game.title for game in GAMES} | {"baccarat": "Punto Banco"}
+#: Punto Banco's sides as the table shows them: blue Punto, red Banco, green Egalité
+ODDS_COLOURS = ("#c8202f", "#3a6fd8", "#2e9d4a")
+_BIDI_MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c"))
+
+
+def date_text(locale: str, day: date) -> str:
+    """A short numeric date in the reader's language (``25.11.2026``, ``11/25/2026``)."""
+    return format_skeleton("yMd", day, locale=locale).translate(_BIDI_MARKS)
+
+
+def stats_png(history: ChipHistory, locale: str) -> bytes:
+    return charts.balance_chart(
+        [(p.ts, p.balance) for p in history.points],
+        [(GAME_TITLES.get(g.game, g.game), g.net) for g in history.games],
+        fmt_number=lambda v: num(locale, round(v)),
+        fmt_date=lambda d: date_text(locale, d),
+    )
+
+
+def leaderboard_png(balances: Sequence[int], locale: str) -> bytes:
+    return charts.bar_chart(
+        [f"#{i + 1}" for i in range(len(balances))],
+        list(balances),
+        fmt_number=lambda v: num(locale, round(v)),
+        colours=[charts.UP] * len(balances),
+        horizontal=True,
+    )
+
+
+def odds_png(rules: PuntoBancoRules, locale: str) -> bytes:
+    edges = odds_for(rules).edges(rules)
+    return charts.bar_chart(
+        ["Banco", "Punto", "Egalité"],
+        [float(edges[k]) * 100 for k in ("banco", "punto", "tie")],
+        fmt_number=lambda v: pct(locale, v / 100, 2),
+        colours=ODDS_COLOURS,
+    )
+
+
+async def chart_file(name: str, draw: Callable[..., bytes], *args: object) -> discord.File:
+    """Draw a chart in a worker thread and wrap it for sending."""
+    png = await asyncio.to_thread(draw, *args)
+    return discord.File(io.BytesIO(png), filename=name)
+
+
+async def send_odds_chart(
+    interaction: Interaction, text: str, rules: PuntoBancoRules, locale: str
+) -> None:
+    """/baccarat odds with ``chart``: the numbers, and the house edges drawn beside them."""
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        file = await chart_file("odds.png", odds_png, rules, locale)
+        await interaction.followup.send(text, file=file, ephemeral=True)
+    except discord.HTTPException:
+        log.exception("could not answer /baccarat odds with a chart")
+
+
+def stats_caption(locale: str, name: str, history: ChipHistory, chips: int) -> str:
+    L = locale
+    first, last = history.points[0].ts.date(), history.points[-1].ts.date()
+    lines = [
+        t(L, "stats.title", name=name),
+        t(
+            L,
+            "stats.line",
+            name=name,
+            first=date_text(L, first),
+            last=date_text(L, last),
+            chips=chips,
+        ),
+    ]
+    if history.games:
+        lines.append(t(L, "stats.games_head"))
+        lines.extend(
+            t(
+                L,
+                "stats.game",
+                game=GAME_TITLES.get(g.game, g.game),
+                net=f"+{num(L, g.net)}" if g.net > 0 else num(L, g.net),
+                tables=g.tables,
+            )
+            for g in history.games
+        )
+    lines.append(t(L, "stats.rounds_note"))
+    return "\n".join(lines)
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="stats", description="A chart of your chips over time")
+    @app_commands.describe(member="whose chips (yours if left out)")
+    @app_commands.guild_only()
+    async def stats(self, interaction: Interaction, member: discord.Member | None = None) -> None:
+        locale = await locale_of(interaction)
+        try:
+            if interaction.guild_id is None:
+                raise ServiceError(
+                    "Chips belong to a server: use this in a server channel.",
+                    key="chips.server_only",
+                )
+            who = member or interaction.user
+            if who.bot:
+                raise ServiceError("Bots do not hold chips.", key="chips.bots")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            chips = await self.bot.store.ensure_member(interaction.guild_id, who.id)
+            account = member_account(interaction.guild_id, who.id)
+            history = await self.bot.store.chip_history(account)
+            if not history.points:
+                await interaction.followup.send(
+                    t(locale, "stats.empty", name=who.display_name), ephemeral=True
+                )
+                return
+            file = await chart_file("stats.png", stats_png, history, locale)
+            await interaction.followup.send(
+                stats_caption(locale, who.display_name, history, chips),
+                file=file,
+                ephemeral=True,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except Exception as exc:
+            text = friendly(exc, locale)
+            try:
+                if interaction.response.is_done():
+                    await interaction.followup.send(text, ephemeral=True)
+                else:
+                    await interaction.response.send_message(text, ephemeral=True)
+            except discord.HTTPException:
+                log.exception("could not answer /stats")
+
+
+async def setup(bot: GameBot) -> None:
+    await bot.add_cog(Stats(bot))
