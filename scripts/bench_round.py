@@ -49,7 +49,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from tests.fakediscord import (  # noqa: E402
+from localdiscord import (  # noqa: E402
     FakeChannel,
     FakeDiscord,
     FakeMember,
@@ -57,7 +57,7 @@ from tests.fakediscord import (  # noqa: E402
     InteractionResult,
     RateLimits,
 )
-from tests.fakediscord.server import die_with_parent  # noqa: E402
+from localdiscord.server import die_with_parent  # noqa: E402
 
 TABLE_BUTTON = "Show my cards"
 # the banker's buttons (labels differ between versions of the bot)

@@ -7,7 +7,7 @@
                        is killed at teardown (and by a hard timeout), and its output is
                        printed when the test failed.
 ``world``              a guild "Casino" with #pontoon and members alice (manage_guild), bob, carol
-``minimal_bot``        the minimal bot (tests/fakediscord/minimal_bot.py) connected to the fake
+``minimal_bot``        the minimal bot (tests/e2e/minimal_bot.py) connected to the fake
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from typing import IO, Any, Protocol
 
 import pytest
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, RateLimits
-from tests.fakediscord.server import die_with_parent
+from localdiscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, RateLimits
+from localdiscord.server import die_with_parent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-MINIMAL_BOT_ARGS = [sys.executable, "-m", "tests.fakediscord.minimal_bot"]
+MINIMAL_BOT_ARGS = [sys.executable, "-m", "tests.e2e.minimal_bot"]
 
 
 @dataclass

@@ -21,7 +21,7 @@ import string
 from collections.abc import Iterable, Sequence
 
 from bot.i18n import FSI, PDI, catalog
-from tests.fakediscord import FakeDiscord, FakeMessage, InteractionResult
+from localdiscord import FakeDiscord, FakeMessage, InteractionResult
 
 _MARKUP = re.compile(r"<[@#:!&a-zA-Z/][^<>\s]*>|`[^`]*`")
 _CARD = re.compile(r"(?<!\w)(10|[2-9AJQK])[♠♥♦♣]")
