@@ -18,6 +18,7 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "pontoon.sqlite3"
 DEFAULT_BACKUP_DIR = PROJECT_ROOT / "data" / "backups"
+DEFAULT_SANDBOX_DATABASE_PATH = PROJECT_ROOT / "data" / "sandbox.sqlite3"
 
 MAX_CHIPS = 10**9
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
@@ -76,6 +77,13 @@ class Settings(BaseSettings):
 
     log_level: str = "INFO"
 
+    # The sandbox (`python -m bot` without a token, or `python -m bot sandbox`): a local
+    # Discord-compatible server with a web page, on this address (port 0: a free port),
+    # and its own database of play chips, never DATABASE_PATH.
+    sandbox_host: str = "127.0.0.1"
+    sandbox_port: Annotated[int, Field(ge=0, le=65_535)] = 8765
+    sandbox_database_path: Path = DEFAULT_SANDBOX_DATABASE_PATH
+
     # Tests only: a fixed shuffle seed makes games reproducible. Never set it in production
     # (anyone who knows the seed knows every card).
     shuffle_seed: int | None = None
@@ -120,7 +128,7 @@ class Settings(BaseSettings):
             raise ValueError("must be a ws(s) URL, e.g. ws://127.0.0.1:8080/gateway")
         return value
 
-    @field_validator("database_path")
+    @field_validator("database_path", "sandbox_database_path")
     @classmethod
     def _resolve_path(cls, value: Path) -> Path:
         if str(value).strip() in ("", "."):
