@@ -147,10 +147,34 @@ function fillLocales(select, current) {
   if (document.activeElement !== select) select.value = current;
 }
 
+// Messages are drawn again only when they changed, and a changed message keeps its
+// buttons (their nodes) when it has the same ones: a click never lands on a button that
+// was replaced between the press and the release.
 function drawMessages(v) {
   const box = $("#messages");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
-  box.replaceChildren(...v.messages.map((m) => drawMessage(m, v)));
+  const old = new Map();
+  for (const node of [...box.children]) {
+    if (node.dataset.id && node.dataset.channel === v.channel.id) old.set(node.dataset.id, node);
+    else node.remove();
+  }
+  const wanted = v.messages.map((m) => {
+    const sig = JSON.stringify(m);
+    const prev = old.get(m.id);
+    if (prev && prev.sig === sig) return prev;
+    const fresh = drawMessage(m, v);
+    fresh.sig = sig;
+    fresh.dataset.channel = v.channel.id;
+    if (!prev || !patchMessage(prev, fresh)) return fresh;
+    prev.sig = sig;
+    return prev;
+  });
+  const keep = new Set(wanted);
+  for (const node of [...box.children]) if (!keep.has(node)) node.remove();
+  wanted.forEach((node, i) => {
+    const at = box.children[i];
+    if (at !== node) box.insertBefore(node, at || null);
+  });
   if (!v.messages.length) {
     box.append(el("p", { class: "md-sub", style: "padding:0 16px" }, v.channel.dm
       ? "No direct messages from the bot yet. Your cards come here during a round."
@@ -174,6 +198,29 @@ function drawMessage(m, v) {
   if (m.components && m.components.length) body.append(drawComponents(m));
   if (m.ephemeral) body.append(el("div", { class: "only-you" }, "Only you can see this"));
   return el("div", { class: "msg" + (m.ephemeral ? " ephemeral" : ""), "data-id": m.id }, avatar(m.author), body);
+}
+
+function controls(node) {
+  return [...node.querySelectorAll("button, select, a.btn")];
+}
+
+function patchMessage(prev, fresh) {
+  const pb = prev.querySelector(".body");
+  const fb = fresh.querySelector(".body");
+  const pc = pb.querySelector(":scope > .components");
+  const fc = fb.querySelector(":scope > .components");
+  const same = pc && fc && controls(pc).map((c) => c.tagName + c.dataset.customId + c.textContent).join("|")
+    === controls(fc).map((c) => c.tagName + c.dataset.customId + c.textContent).join("|");
+  if (!same) return false;
+  const fresh_ = controls(fc);
+  controls(pc).forEach((c, i) => { c.disabled = fresh_[i].disabled; c.className = fresh_[i].className; });
+  for (const child of [...pb.childNodes]) if (child !== pc) child.remove();
+  let before = true;
+  for (const child of [...fb.childNodes]) {
+    if (child === fc) { before = false; continue; }
+    if (before) pb.insertBefore(child, pc); else pb.append(child);
+  }
+  return true;
 }
 
 function drawEmbed(e, v) {
