@@ -322,6 +322,7 @@ function inline(text, v) {
   s = s.replace(/\b(10|[2-9AJQK])([♠♣♥♦])(?!<\/span>)/g, (_, r, suit) =>
     `<span class="card${"♥♦".includes(suit) ? " red" : ""}">${r}${suit}</span>`);
   s = s.replace(/(^|[^>])([♥♦])(?!<\/span>)/g, '$1<span class="suit red">$2</span>');
+  s = s.replace(/\u{1F0A0}/gu, '<span class="card back" title="a face-down card" role="img" aria-label="face-down card">\u{1F0A0}</span>');
   return s;
 }
 
