@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +19,7 @@ import pytest
 
 from localdiscord.sandbox import MAX_BODY, Sandbox
 from localdiscord.server import FakeDiscord
+from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.sandbox_browser import SandboxProcess, sandbox_process
 
 pytestmark = pytest.mark.e2e
@@ -246,3 +251,46 @@ async def test_the_world_keeps_its_ids_from_one_start_to_the_next() -> None:
         )
     assert worlds[0] == worlds[1]
     assert len(worlds[0][2]) == 4
+
+
+def run_sandbox_cli(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    full_env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO_ROOT),
+        "DISCORD_TOKEN": "",
+        "DATABASE_URL": "",
+        "DATABASE_PATH": str(tmp_path / "real.sqlite3"),
+        "SANDBOX_DATABASE_PATH": str(tmp_path / "sandbox.sqlite3"),
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        env=full_env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_sandbox_cli(tmp_path, "sandbox", SANDBOX_PORT=str(port))
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "SANDBOX_PORT" in errors[0], done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "sandbox.sqlite3").exists()
+
+
+def test_the_sandbox_never_uses_the_real_database(tmp_path: Path) -> None:
+    done = run_sandbox_cli(
+        tmp_path, "sandbox", SANDBOX_DATABASE_PATH=str(tmp_path / "real.sqlite3")
+    )
+    assert done.returncode == 2
+    assert "SANDBOX_DATABASE_PATH must not be the bot's DATABASE_PATH" in done.stderr
+    assert run_sandbox_cli(tmp_path, "sandbox", "extra").returncode == 2
