@@ -209,11 +209,15 @@ function patchMessage(prev, fresh) {
   const fb = fresh.querySelector(".body");
   const pc = pb.querySelector(":scope > .components");
   const fc = fb.querySelector(":scope > .components");
-  const same = pc && fc && controls(pc).map((c) => c.tagName + c.dataset.customId + c.textContent).join("|")
-    === controls(fc).map((c) => c.tagName + c.dataset.customId + c.textContent).join("|");
-  if (!same) return false;
-  const fresh_ = controls(fc);
-  controls(pc).forEach((c, i) => { c.disabled = fresh_[i].disabled; c.className = fresh_[i].className; });
+  // the same controls (kind and label, in order): keep their nodes, take the new state
+  const shape = (box) => controls(box).map((c) => c.tagName + ":" + c.textContent).join("|");
+  if (!pc || !fc || shape(pc) !== shape(fc)) return false;
+  const now = controls(fc);
+  controls(pc).forEach((c, i) => {
+    c.disabled = now[i].disabled;
+    c.className = now[i].className;
+    if (now[i].dataset.customId !== undefined) c.dataset.customId = now[i].dataset.customId;
+  });
   for (const child of [...pb.childNodes]) if (child !== pc) child.remove();
   let before = true;
   for (const child of [...fb.childNodes]) {
@@ -256,12 +260,13 @@ function drawComponents(m) {
         line.append(el("button", {
           class: "btn " + (STYLES[c.style] || "secondary"), disabled: !!c.disabled, dir: "auto",
           "data-custom-id": c.custom_id,
-          onclick: () => post("click", { message: m.id, custom_id: c.custom_id }),
+          // the custom id as it is now: a redraw may have given the button a newer one
+          onclick: (ev) => post("click", { message: m.id, custom_id: ev.currentTarget.dataset.customId }),
         }, label));
       } else if (c.type === 3) {
         const select = el("select", {
-          disabled: !!c.disabled, "aria-label": c.placeholder || "Choose",
-          onchange: (ev) => post("select", { message: m.id, custom_id: c.custom_id, values: [ev.target.value] }),
+          disabled: !!c.disabled, "aria-label": c.placeholder || "Choose", "data-custom-id": c.custom_id,
+          onchange: (ev) => post("select", { message: m.id, custom_id: ev.target.dataset.customId, values: [ev.target.value] }),
         }, el("option", { value: "" }, c.placeholder || "Choose…"),
         (c.options || []).map((o) => el("option", { value: o.value }, o.label)));
         line.append(select);

@@ -154,6 +154,15 @@ class Member:
     def __init__(self, name: str, page: Page) -> None:
         self.name = name
         self.page = page
+        self.sent: list[str] = []  # what the page asked the sandbox to do (for failures)
+        page.on(
+            "request",
+            lambda r: (
+                self.sent.append(f"{r.url.rsplit('/', 1)[-1]} {r.post_data}")
+                if r.method == "POST"
+                else None
+            ),
+        )
 
     async def open_channel(self, name: str) -> None:
         await self.page.locator(f'#side button[data-channel="{name}"]').click()
@@ -192,14 +201,30 @@ class Member:
         buttons = (where or self.table()).locator("button.btn:not([disabled])")
         return {t.strip() for t in await buttons.all_inner_texts()}
 
-    async def form(self, amount: int | str) -> str:
+    async def click_form(self, label: str, amount: int | str, where: Locator | None = None) -> str:
+        """Click a button that opens a form, fill it in, submit it; returns the form's text.
+
+        A click can reach the bot from a page that had not drawn the table's newest state
+        yet (as on Discord); the bot refuses such a stale button, and a person clicks
+        again: so does this, up to three times."""
+        for attempt in range(3):
+            await self.click(label, where)
+            try:
+                return await self.form(amount, timeout=3_000 if attempt < 2 else 10_000)
+            except AssertionError:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def form(self, amount: int | str, timeout: float = 10_000) -> str:
         """Fill in the form (modal) the bot showed and submit it; returns its text."""
         modal = self.page.locator("#modal-backdrop:not([hidden])")
         try:
-            await modal.wait_for(timeout=10_000)
+            await modal.wait_for(timeout=timeout)
         except Exception:
             raise AssertionError(
-                f"no form on {self.name}'s page:\n{await self.page.locator('body').inner_text()}"
+                f"no form on {self.name}'s page; it sent {self.sent[-3:]}:\n"
+                f"{await self.page.locator('body').inner_text()}"
             ) from None
         text = await modal.inner_text()
         await modal.locator("#modal-fields input").first.fill(str(amount))

@@ -83,14 +83,16 @@ async def play_pontoon_round(sb: SandboxProcess, people: dict[str, Member]) -> d
         banker_turn = "Turn: the banker" in text
         turn = re.search(r"Turn: (\w+)", text)
         if dealer:
-            moves.append(f"{dealer.group(1)}: Deal")
-            await people[dealer.group(1)].click("Deal")
+            member = people[dealer.group(1)]
+            await wait_text(member, rf"Next: {member.name} presses")
+            moves.append(f"{member.name}: Deal")
+            await member.click("Deal")
         elif waiting:
             for name in NAMES:
                 if name in waiting.group(1) and name not in first_cards:
                     member = people[name]
-                    await member.click("Bet")
-                    form = await member.form(BET)
+                    await wait_text(member, rf"Waiting for .*{name}")
+                    form = await member.click_form("Bet", BET)
                     found = cards_in(form)
                     assert found, f"the bet form shows {name}'s first card: {form}"
                     first_cards[name] = found[0]
@@ -104,6 +106,7 @@ async def play_pontoon_round(sb: SandboxProcess, people: dict[str, Member]) -> d
             banker = re.search(r"Turn: the banker \((\w+)\)", text)
             assert banker, text
             member = people[banker.group(1)]
+            await wait_text(member, r"Turn: the banker")
             total = hand_total(text.split("Banker")[-1])
             move = (
                 "Banker: stay"
@@ -114,10 +117,11 @@ async def play_pontoon_round(sb: SandboxProcess, people: dict[str, Member]) -> d
             await member.click(move)
         elif turn:
             member = people[turn.group(1)]
-            enabled = await member.enabled()
+            await wait_text(member, rf"Turn: {member.name}\b")
             before = len(await member.ephemerals())
             await member.click("Show my cards")
             total = hand_total(await member.last_ephemeral_after(before))
+            enabled = await member.enabled()
             if "Declare" in enabled:
                 move = "Declare"
             elif "Buy" in enabled and not any("Buy" in m for m in moves) and total <= 11:
@@ -133,9 +137,10 @@ async def play_pontoon_round(sb: SandboxProcess, people: dict[str, Member]) -> d
             else:
                 move = "Twist" if "Twist" in enabled else "Buy"
             moves.append(f"{member.name}: {move} ({total})")
-            await member.click(move)
             if move == "Buy":
-                await member.form(BET)
+                await member.click_form("Buy", BET)
+            else:
+                await member.click(move)
         else:
             await asyncio.sleep(0.1)
             continue
@@ -247,8 +252,7 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
             table = member.page.locator(
                 ".msg", has=member.page.get_by_role("button", name="Punto", exact=True)
             ).last
-            await member.click(side, table)
-            await member.form(amount)
+            await member.click_form(side, amount, table)
         for member in people.values():
             try:
                 await expect(member.page.locator("#messages")).to_contain_text(

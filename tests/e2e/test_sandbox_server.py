@@ -67,6 +67,10 @@ def with_button(label: str) -> Any:
     return find
 
 
+def ephemerals(view: dict[str, Any]) -> list[str]:
+    return [m["content"] for m in view["messages"] if m["ephemeral"] and not m["loading"]]
+
+
 def last_ephemeral(view: dict[str, Any]) -> str:
     texts = [m["content"] for m in view["messages"] if m["ephemeral"] and not m["loading"]]
     return texts[-1] if texts else ""
@@ -155,12 +159,22 @@ async def test_python_m_bot_without_a_token_starts_the_sandbox_and_refuses_bad_i
         status, answer = await api(sb, "click", message=private["id"], custom_id="x", **{"as": ben})
         assert status == 404 and answer["error"] == "Unknown message."
 
+        # a click on the Join button as an outdated page drew it (its custom id names an
+        # older state of the table) reaches the bot, which refuses it privately
+        answers = len(ephemerals(await sb.view("Ben", pontoon)))
+        status, _ = await api(sb, "click", message=table["id"], custom_id=join, **{"as": ben})
+        assert status == 200
+        stale = await wait_for(sb, "Ben", pontoon, lambda v: ephemerals(v)[answers:])
+        assert stale[0], stale
+
         # Ben clicks Join again (double click): the bot's own refusal, privately
         table, join = with_button("Join")(await sb.view("Ben", pontoon))
         status, _ = await api(sb, "click", message=table["id"], custom_id=join, **{"as": ben})
         assert status == 200
-        refusal = await wait_for(sb, "Ben", pontoon, last_ephemeral)
+        refusal = (await wait_for(sb, "Ben", pontoon, lambda v: ephemerals(v)[answers + 1 :]))[0]
         assert "already" in refusal.lower(), refusal
+        seated = json.dumps((await sb.view("Ann", pontoon))["messages"][-1], ensure_ascii=False)
+        assert seated.count("Ben —") == 1, seated
 
         # Ben leaves, then Punto Banco: the bet form, a 1 MB value, a double submit
         _, leave = with_button("Leave")(await sb.view("Ben", pontoon))
@@ -235,6 +249,9 @@ async def test_python_m_bot_without_a_token_starts_the_sandbox_and_refuses_bad_i
         assert sb.proc.returncode is None, sb.output()
         view = await sb.view("Eve")
         assert view["me"]["name"] == "Eve"
+        # SIGTERM (like Ctrl-C) stops the bot, then the server, cleanly
+        assert await sb.stop() == 0, sb.output()
+        assert "Traceback" not in sb.output(), sb.output()
 
 
 async def test_the_world_keeps_its_ids_from_one_start_to_the_next() -> None:
