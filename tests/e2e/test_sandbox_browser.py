@@ -101,7 +101,6 @@ async def play_pontoon_round(sb: SandboxProcess, people: dict[str, Member]) -> d
             if not seen.get("privacy_checked"):
                 await wait_text(ann, r"Turn: ")
                 seen["privacy_checked"] = await check_privacy(sb, people, first_cards)
-                seen["screenshot"] = await screenshot(people)
         elif banker_turn:
             banker = re.search(r"Turn: the banker \((\w+)\)", text)
             assert banker, text
@@ -122,6 +121,8 @@ async def play_pontoon_round(sb: SandboxProcess, people: dict[str, Member]) -> d
             await member.click("Show my cards")
             total = hand_total(await member.last_ephemeral_after(before))
             enabled = await member.enabled()
+            if "screenshot" not in seen:  # the table mid-round, and the hand only they see
+                seen["screenshot"] = await screenshot(member)
             if "Declare" in enabled:
                 move = "Declare"
             elif "Buy" in enabled and not any("Buy" in m for m in moves) and total <= 11:
@@ -174,10 +175,10 @@ async def check_privacy(
     return True
 
 
-async def screenshot(people: dict[str, Member]) -> str:
+async def screenshot(member: Member) -> str:
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / "sandbox-table.png"
-    await people["Ann"].page.screenshot(path=str(path))
+    await member.page.screenshot(path=str(path))
     return str(path)
 
 
