@@ -31,11 +31,14 @@ usage: python -m bot                  run the bot (settings from .env / the envi
                                       without DISCORD_TOKEN, the sandbox
        python -m bot sandbox          a local Discord with the bot and a web page to play
                                       on (SANDBOX_PORT); play chips in SANDBOX_DATABASE_PATH
+       python -m bot --version        print the bot's version
        python -m bot audit [--db PATH] check the chip ledger; exit 1 on any discrepancy
        python -m bot init             create a new, empty database on purpose
        python -m bot backup [--to PATH]
                                       write an online backup now (default: BACKUP_DIR)
        python -m bot restore FILE     audit FILE, then make it the database (bot stopped)
+       python -m bot migrate --check  is the database behind this code? (exit 1 if so)
+       python -m bot health           ask the running bot's /healthz (METRICS_PORT)
 """
 
 # Exit codes: 0 clean stop, 1 a check failed (audit, restore refused) or Discord refused a
@@ -56,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command in ("-h", "--help", "help"):
         print(USAGE, end="")
         return 0
+    if command in ("-V", "--version", "version"):
+        print(f"pontoon-bot {version()}")
+        return 0
     handler = COMMANDS.get(command)
     if handler is None:
         print(f"error: unknown command {command!r}", file=sys.stderr)
@@ -65,6 +71,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args[1:])
     except KeyboardInterrupt:  # Ctrl-C outside the bot's own loop (e.g. during a restore)
         return 130
+
+
+def version() -> str:
+    """The installed package's version (pyproject.toml), or "unknown" when run from a
+    folder that was never installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("pontoon-bot")
+    except PackageNotFoundError:
+        return "unknown (not installed: pip install .)"
 
 
 def load_settings() -> Settings | int:
@@ -81,9 +99,16 @@ def cmd_run(args: Sequence[str]) -> int:
     settings = load_settings()
     if isinstance(settings, int):
         return settings
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    from bot.logs import configure_logging
+
+    configure_logging(
+        settings.log_level,
+        settings.log_format,
+        secrets=[
+            secret.get_secret_value()
+            for secret in (settings.discord_token, settings.database_url)
+            if secret is not None
+        ],
     )
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         print(
@@ -116,9 +141,10 @@ def sandbox(settings: Settings) -> int:
     if db == settings.database_path:
         return fail("SANDBOX_DATABASE_PATH must not be the bot's DATABASE_PATH", EXIT_USAGE)
     # the page is the place to watch; the terminal gets warnings (LOG_LEVEL=DEBUG: all)
+    from bot.logs import configure_logging
+
     level = "WARNING" if settings.log_level == "INFO" else settings.log_level
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger().setLevel(level)
+    configure_logging(level, settings.log_format)
     env = {
         "LOG_LEVEL": level,
         "DATABASE_PATH": str(db),
@@ -126,6 +152,7 @@ def sandbox(settings: Settings) -> int:
         "SHARD_COUNT": "",
         "SHARD_IDS": "",
         "DEV_GUILD_ID": "",
+        "METRICS_PORT": "",  # the real bot's metrics port stays the real bot's
         "BACKUP_INTERVAL_MINUTES": "0",
         "PYTHONUNBUFFERED": "1",
     }
@@ -187,6 +214,7 @@ async def run(settings: Settings) -> int:
         store = await open_database(settings)
         if isinstance(store, str):
             return fail(store, EXIT_DATABASE)
+        log.info("%s", storage_line(settings))
         try:
             return await serve(settings, store, lock)
         except ShardsTaken as exc:
@@ -216,6 +244,18 @@ async def run(settings: Settings) -> int:
     finally:
         if lock is not None:
             lock.release()
+
+
+def storage_line(settings: Settings) -> str:
+    """Where the bot keeps its data, for the start-up log."""
+    if settings.postgres_url() is not None:
+        return "database: PostgreSQL (DATABASE_URL); back it up with pg_dump"
+    every = (
+        f"every {settings.backup_interval_minutes:g} min, newest {settings.backup_keep} kept"
+        if settings.backup_interval_minutes > 0
+        else "scheduled backups off (BACKUP_INTERVAL_MINUTES=0)"
+    )
+    return f"database: {settings.database_path}; backups: {settings.backup_dir} ({every})"
 
 
 async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> int:
@@ -253,7 +293,8 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
         stop(EXIT_DATABASE, "this process lost its shard lease to another process")
 
     try:
-        async with hold_shard_leases(store, settings, on_lost=lease_lost), bot:
+        async with hold_shard_leases(store, settings, on_lost=lease_lost) as keeper, bot:
+            bot.lease_keeper = keeper  # /healthz reports whether it still holds them
             token = settings.discord_token.get_secret_value() if settings.discord_token else ""
             try:
                 # bot.start() is login() then connect(); the login is bounded in time
@@ -388,11 +429,21 @@ def cmd_backup(args: Sequence[str]) -> int:
         description="Write an online backup of the database now (safe while the bot runs).",
     )
     parser.add_argument("--db", type=Path, default=None, help="default: DATABASE_PATH")
-    parser.add_argument("--to", type=Path, default=None, help="a file or folder (BACKUP_DIR)")
+    parser.add_argument(
+        "--to",
+        type=Path,
+        default=None,
+        help="a new file, or an existing folder to put a timestamped file in "
+        "(default: BACKUP_DIR); never overwrites a file, never creates folders",
+    )
     ns = parser.parse_args(list(args))
     settings = sqlite_settings("backup", "back it up with pg_dump", explicit_db=ns.db is not None)
     if isinstance(settings, int):
         return settings
+    if ns.to is not None:
+        refused = backup_target_refused(ns.to)
+        if refused is not None:
+            return fail(refused, EXIT_USAGE)
     from bot.storage import StorageError
     from bot.storage.backup import backup_database, rotate
 
@@ -410,6 +461,19 @@ def cmd_backup(args: Sequence[str]) -> int:
         rotate(dest, settings.backup_keep)
     print(f"backup written: {path}")
     return 0
+
+
+def backup_target_refused(to: Path) -> str | None:
+    """Why ``backup --to`` may not write there, or None: an existing file is never
+    overwritten (it may be the only good backup), and a missing folder is never created
+    (a typo would otherwise put the backup where nobody looks)."""
+    if to.is_dir():
+        return None
+    if to.exists() or to.is_symlink():
+        return f"{to} already exists; backup refused (choose a new name, or a folder)"
+    if not to.parent.is_dir():
+        return f"the folder {to.parent} does not exist; backup refused (create it first)"
+    return None
 
 
 def cmd_restore(args: Sequence[str]) -> int:
@@ -456,6 +520,61 @@ async def restore(backup: Path, db: Path) -> int:
     return 0
 
 
+# ------------------------------------------------------------- operators' checks
+def cmd_migrate(args: Sequence[str]) -> int:
+    """``migrate --check``: is the database behind this code? 0 up to date, 1 behind
+    (the next start applies the listed migrations), 3 unusable or newer than the code."""
+    if list(args) != ["--check"]:
+        return fail(
+            "usage: python -m bot migrate --check (the bot applies migrations itself at "
+            "start; back up first with `python -m bot backup`)",
+            EXIT_USAGE,
+        )
+    settings = load_settings()
+    if isinstance(settings, int):
+        return settings
+    from bot.storage.schema_check import pending_migrations
+
+    try:
+        have, pending = asyncio.run(pending_migrations(settings))
+    except Exception as exc:
+        return fail(f"cannot read the database's schema: {exc}", EXIT_DATABASE)
+    if not pending:
+        print(f"the database is up to date (schema version {have})")
+        return 0
+    names = ", ".join(m.name for m in pending)
+    print(
+        f"the database is at schema version {have}; the next start applies "
+        f"{len(pending)} migration(s): {names}"
+    )
+    return 1
+
+
+def cmd_health(args: Sequence[str]) -> int:
+    """``health``: ask the running bot's /healthz (METRICS_PORT); 0 healthy, 1 not."""
+    if args:
+        return fail("`python -m bot health` takes no arguments", EXIT_USAGE)
+    settings = load_settings()
+    if isinstance(settings, int):
+        return settings
+    if not settings.metrics_port:
+        return fail("METRICS_PORT is not set: the bot serves no health check", EXIT_USAGE)
+    import urllib.error
+    import urllib.request
+
+    host = settings.metrics_host if settings.metrics_host not in ("0.0.0.0", "::") else "127.0.0.1"
+    url = f"http://{host}:{settings.metrics_port}/healthz"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            print(answer.read().decode())
+            return 0
+    except urllib.error.HTTPError as exc:
+        print(exc.read().decode())
+        return 1
+    except OSError as exc:
+        return fail(f"no answer from {url}: {exc}", 1)
+
+
 COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "run": cmd_run,
     "sandbox": cmd_sandbox,
@@ -463,6 +582,8 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "init": cmd_init,
     "backup": cmd_backup,
     "restore": cmd_restore,
+    "migrate": cmd_migrate,
+    "health": cmd_health,
 }
 
 

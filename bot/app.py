@@ -3,45 +3,48 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
+import os
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import friendly
+from bot.games import GAMES
+from bot.host import TableHost, together
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import Languages
-from bot.pontoon import OpenPontoonTable, PontoonService, Timers
+from bot.leases import ShardLeaseKeeper
+from bot.logs import set_log_context
+from bot.metrics import METRICS, Health, MetricsServer, trace_config
 from bot.settings import Settings
-from bot.sharding import ShardPlan
+from bot.sharding import ShardPlan, shard_of
 from bot.storage import Store
 from bot.translator import CatalogTranslator
-from cogs.common import GameBot
-from cogs.pontoon.controls import PontoonButton
-from cogs.pontoon.presenter import PontoonDiscordPresenter
+from cogs.common import GameBot, GamePackage
+from cogs.permissions import INVITE_NEEDS, invite_url
 from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
 
+# besides each game's package (bot.games.GAMES), loaded first
 EXTENSIONS: Sequence[str] = (
-    "cogs.pontoon",
-    "cogs.punto_banco",
     "cogs.chips",
     "cogs.language",
 )
 
 
 class CardBot(GameBot):
-    """discord.py bot holding the store, the table service and the presenter.
+    """discord.py bot holding the store, every game's service and presenter (built here,
+    from the game registry :data:`bot.games.GAMES`) and the member languages.
 
     ``make_bot`` picks this plain, single-connection bot or, when SHARD_COUNT is set,
     :class:`ShardedGameBot`."""
-
-    presenter: PontoonDiscordPresenter
 
     def __init__(self, settings: Settings, store: Store, **client_options: Any) -> None:
         intents = discord.Intents.default()
@@ -51,52 +54,143 @@ class CardBot(GameBot):
             help_command=None,
             # nothing the bot says pings anyone unless a message allows it (issue 9)
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=trace_config(),
             **client_options,
         )
         self.settings = settings
         self.store = store
         self.shard_plan = ShardPlan.from_settings(settings)
         self.languages = Languages(store, self._guild_preferred_locale)
-        self.presenter = PontoonDiscordPresenter(self)
-        self.pontoon = PontoonService(
-            store,
-            timers=Timers(
-                bet_seconds=settings.bet_timer_seconds,
-                turn_seconds=settings.turn_timer_seconds,
-                idle_seconds=settings.idle_table_minutes * 60,
-            ),
-            presenter=self.presenter,
-            chance=(
-                RandomChance(random.Random(settings.shuffle_seed))
-                if settings.shuffle_seed is not None
-                else None
-            ),
-            owns_guild=self.shard_plan.owns,
-        )
+        # the one place that builds the games' services and presenters (bot.games)
+        self.games: dict[str, TableHost[Any]] = {}
+        self.presenters: dict[str, Any] = {}
+        for game in GAMES:
+            package = cast(GamePackage, importlib.import_module(game.package))
+            presenter = package.Presenter(self)
+            service = game.build_service(
+                store,
+                settings,
+                presenter=presenter,
+                chance=(
+                    RandomChance(random.Random(settings.shuffle_seed))
+                    if settings.shuffle_seed is not None
+                    else None
+                ),
+                owns_guild=self.shard_plan.owns,
+            )
+            presenter.service = service
+            self.games[game.name] = service
+            self.presenters[game.name] = presenter
+            setattr(self, game.name, service)  # bot.pontoon, bot.punto_banco (GameBot)
+        self.presenter = self.presenters["pontoon"]
+        # one table per channel and chips in play at one table of a server, any game
+        together(*self.games.values())
         self._refreshed = False
-        self._reloaded_tables: list[OpenPontoonTable] = []
+        self._metrics_server: MetricsServer | None = None
+        self.lease_keeper: ShardLeaseKeeper | None = None  # set by `python -m bot` (PostgreSQL)
+        self._reloaded: dict[str, list[Any]] = {}
 
     def _guild_preferred_locale(self, guild_id: int) -> object:
         guild = self.get_guild(guild_id)
         return None if guild is None else guild.preferred_locale
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
+        METRICS.received(interaction.id)
+        self._name_in_logs(interaction)
         self.languages.note(interaction)
+        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        what = (
+            f"/{interaction.command.qualified_name}"
+            if interaction.command is not None
+            else str(data.get("custom_id", ""))[:100] or interaction.type.name
+        )
+        # one line per interaction: what was used and by whom (the ids), never its text
+        log.info("interaction %s", what, extra={"interaction": interaction.id})
+
+    def _name_in_logs(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """Every line logged while answering ``interaction`` names its server, channel,
+        member and shard (bot.logs). discord.py runs the listener and the command in
+        tasks of their own, so both set it (see setup_hook)."""
+        set_log_context(
+            guild=interaction.guild_id,
+            channel=interaction.channel_id,
+            member=interaction.user.id,
+            shard=shard_of(interaction.guild_id, self.shard_plan.count)
+            if interaction.guild_id
+            else None,
+        )
+
+    async def _command_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
+        self._name_in_logs(interaction)
+        return True
+
+    # ------------------------------------------------------------- health, metrics
+    async def health(self) -> Health:
+        """Gateway connected, database answering (and its file writable), shard leases
+        held: what /healthz reports (bot.metrics)."""
+        checks = {
+            "gateway": self._gateway_ok(),
+            "database": await self._database_ok(),
+            "shard_leases": self.lease_keeper is None or not self.lease_keeper.lost,
+        }
+        failing = [name for name, ok in checks.items() if not ok]
+        return Health(not failing, checks, "not ok: " + ", ".join(failing) if failing else "")
+
+    def _gateway_ok(self) -> bool:
+        if not self.is_ready() or self.is_closed():
+            return False
+        if isinstance(self, commands.AutoShardedBot):
+            return all(not shard.is_closed() for shard in self.shards.values())
+        return self.ws is not None and self.ws.open
+
+    async def _database_ok(self) -> bool:
+        try:
+            await self.store.schema_version()
+        except Exception:
+            return False
+        if self.settings.database_url is not None:
+            return True
+        path = self.settings.database_path
+        return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+    def refresh_gauges(self) -> None:
+        """Bring the gauges up to date (called before each scrape)."""
+        for name, service in self.games.items():
+            METRICS.open_tables.labels(name).set(len(service.tables))
+            METRICS.escrow_chips.labels(name).set(
+                sum(int(live.engine.escrow) for live in service.tables.values())
+            )
+        METRICS.write_retries.set(getattr(self.store, "retries", 0))
 
     async def setup_hook(self) -> None:
+        if self.settings.metrics_port:
+            self._metrics_server = MetricsServer(
+                self.settings.metrics_host,
+                self.settings.metrics_port,
+                self.health,
+                self.refresh_gauges,
+            )
+            await self._metrics_server.start()
         await self.tree.set_translator(CatalogTranslator())
         await self.languages.load()
-        self.add_dynamic_items(PontoonButton)
+        for game in GAMES:
+            package = cast(GamePackage, importlib.import_module(game.package))
+            self.add_dynamic_items(*package.BUTTONS)
+            await self.load_extension(game.package)
         for ext in EXTENSIONS:
-            try:
-                await self.load_extension(ext)
-            except commands.ExtensionNotFound:
-                log.info("extension %s not present", ext)
+            await self.load_extension(ext)
         self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
-        loaded = await self.pontoon.load()
-        # after a restart these messages may be stale; a table opened since is not
-        self._reloaded_tables = loaded
-        log.info("reloaded %d open table(s)", len(loaded))
+        self.tree.interaction_check = self._command_check  # type: ignore[method-assign]
+        if self.application_id is not None:
+            log.info(
+                "invite link (scopes bot and applications.commands; permissions %s): %s",
+                ", ".join(INVITE_NEEDS),
+                invite_url(self.application_id),
+            )
+        for game in GAMES:
+            # after a restart these messages may be stale; a table opened since is not
+            self._reloaded[game.name] = await self.games[game.name].load()
+            log.info("reloaded %d open %s table(s)", len(self._reloaded[game.name]), game.title)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -114,10 +208,12 @@ class CardBot(GameBot):
         )
         if not self._refreshed:
             self._refreshed = True
-            # only a message that may be stale is redrawn, paced, through the writer
-            reloaded, self._reloaded_tables = self._reloaded_tables, []
-            still_open = [live for live in reloaded if live.table_id in self.pontoon.tables]
-            await self.presenter.redraw_stale(still_open)
+            reloaded, self._reloaded = self._reloaded, {}
+            for name, tables in reloaded.items():
+                service = self.games[name]
+                still_open = [live for live in tables if live.table_id in service.tables]
+                # in the background: close() cancels it before the HTTP session closes
+                self.presenters[name].check_after_restart(still_open)
 
     async def on_tree_error(
         self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
@@ -144,7 +240,14 @@ class CardBot(GameBot):
             pass
 
     async def close(self) -> None:
-        await self.pontoon.shutdown()
+        if self._metrics_server is not None:
+            await self._metrics_server.stop()
+        for service in self.games.values():
+            await service.shutdown()
+        # the restart re-checks and the table edits stop while the HTTP session is open
+        # (after it closes they would fail with "Session is closed")
+        for presenter in self.presenters.values():
+            await presenter.close()
         await super().close()
 
 

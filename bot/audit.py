@@ -35,6 +35,8 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.games import by_name
+from bot.host import Holdings
 from bot.storage import (
     LedgerSnapshot,
     StorageError,
@@ -220,59 +222,24 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
     return report
 
 
-@dataclass(frozen=True, slots=True)
-class SavedTable:
-    """What an open table's saved state says it holds, and who owns what there."""
-
-    escrow: int
-    kitty: int
-    stakes: dict[str, int]  # seat -> chips of theirs in the escrow now
-    chips: dict[str, int]  # seat -> chips the game thinks the member holds (Pontoon)
-    exact: bool  # True: escrow only ever pays back to whoever staked (Punto Banco)
-    # members with chips in play there (seated at Pontoon, betting at Punto Banco)
-    in_play: frozenset[int] = frozenset()
-
-
-def saved_table(game: str, state_json: str) -> SavedTable | None:
+def saved_table(game: str, state_json: str) -> Holdings | None:
     """Read a saved table; None for a state that is not a table service's snapshot
-    ({"engine": ..., "meta": ...}).
-
-    Stakes are what closing the table now would hand back from escrow to each seat: the
-    engine's own refunds, computed on a copy of the saved state."""
+    ({"engine": ..., "meta": ...}). The game's registry entry reads its engine state
+    (:mod:`bot.games`); an unknown game is a ValueError."""
+    entry = by_name(game)
     try:
         data = json.loads(state_json)
     except json.JSONDecodeError:
         return None
     if not isinstance(data, dict) or "engine" not in data:
         return None
-    stakes: dict[str, int] = {}
-    if game == "pontoon":
-        from engine.pontoon import Table
-        from engine.records import ESCROW
-
-        table = Table.from_json(data["engine"])
-        escrow, kitty = table.escrow, table.kitty
-        chips = {s: int(n) for s, n in table.balances.items() if _is_member(s)}
-        for t in table.abandon():
-            if t.src == ESCROW and _is_member(t.dst):
-                stakes[t.dst] = stakes.get(t.dst, 0) + int(t.amount)
-        seated = frozenset(int(s) for s in table.seats if _is_member(s))
-        return SavedTable(escrow, kitty, stakes, chips, exact=False, in_play=seated)
-    if game == "baccarat":
-        from engine.punto_banco import PuntoBancoTable
-
-        coup = PuntoBancoTable.from_json(data["engine"])
-        for bet in coup.bets:
-            stakes[bet.bettor] = stakes.get(bet.bettor, 0) + int(bet.amount)
-        bettors = frozenset(int(s) for s in stakes if _is_member(s))
-        return SavedTable(coup.escrow, 0, stakes, {}, exact=True, in_play=bettors)
-    raise ValueError(f"unknown game {game!r}")
+    return entry.holdings(data["engine"])
 
 
 def ownership_problems(
     table_id: str,
     guild_id: int,
-    owners: SavedTable,
+    owners: Holdings,
     escrow_nets: dict[str, int],
     balances: dict[str, int],
 ) -> list[str]:
@@ -309,10 +276,6 @@ def ownership_problems(
                 f"the ledger gives {members[seat]} only {have:,}"
             )
     return found
-
-
-def _is_member(seat: str) -> bool:
-    return seat.isascii() and seat.isdigit()
 
 
 async def audit(store: Store) -> AuditReport:

@@ -12,6 +12,7 @@ their message id and values the same way (the English matching is only a fallbac
 from __future__ import annotations
 
 from bot.i18n import DEFAULT_LOCALE, Msg, english_key, from_english, t
+from bot.metrics import METRICS
 from engine.errors import ConfigError, RuleError, Word
 
 
@@ -179,7 +180,8 @@ def rule_text(locale: str, exc: RuleError) -> str:
 
 def friendly(exc: BaseException, locale: str = DEFAULT_LOCALE) -> str:
     """The message a member sees for a refused action, in ``locale``. Unknown errors get a
-    generic line."""
+    generic line. Each refusal is counted by kind (``bot.metrics``)."""
+    METRICS.refused(type(exc).__name__)
     if isinstance(exc, ServiceError):
         return exc.localized(locale)
     if isinstance(exc, RuleError):

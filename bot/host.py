@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.errors import BusyElsewhere, ServiceError, TableExists
+from bot.metrics import METRICS
 from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
 from engine.cards import Chance, RandomChance
 from engine.records import Transfer
@@ -42,6 +43,25 @@ TIMER_RETRY_SECONDS = 5.0  # a timer whose action failed tries again after this,
 TIMER_MAX_BACKOFF_SECONDS = 600.0  # ... up to this long between two tries
 TIMER_MAX_SLEEP_SECONDS = 5.0  # a timer looks at its table at least this often
 TIMER_POLL_SECONDS = 0.25  # ... and this often while nothing is due at all
+
+
+@dataclass(frozen=True, slots=True)
+class Holdings:
+    """What an open table's saved state says it holds, and who owns what there (each
+    game reads its own snapshot into this; the audit compares it with the ledger)."""
+
+    escrow: int
+    kitty: int
+    stakes: dict[str, int]  # seat -> chips of theirs in the escrow now
+    chips: dict[str, int]  # seat -> chips the game thinks the member holds (Pontoon)
+    exact: bool  # True: escrow only ever pays back to whoever staked (Punto Banco)
+    # members with chips in play there (seated at Pontoon, betting at Punto Banco)
+    in_play: frozenset[int] = frozenset()
+
+
+def is_member_seat(seat: str) -> bool:
+    """A seat that is a member's (their user id), not the house's or a test's name."""
+    return seat.isascii() and seat.isdigit()
 
 
 class Backoff:
@@ -396,12 +416,14 @@ class TableHost(Generic[T]):
         """Save the table's snapshot with the chip moves that produced it, in one
         transaction. If the write fails and ``before`` (an earlier ``live.snapshot()``)
         is given, the table is put back to it: memory never runs ahead of the database."""
+        started = time.perf_counter()
         try:
             await save_snapshot(self.store, live, self.game, transfers, note)
         except BaseException:
             if before is not None:
                 live.restore(before)
             raise
+        METRICS.write_seconds.observe(time.perf_counter() - started)
 
     async def _close_table(
         self, table_id: str, reason: str, refunds_of: Callable[[T], Sequence[Transfer]]
@@ -522,12 +544,14 @@ def together(*hosts: TableHost[Any]) -> Callable[[], None]:
 
 __all__ = [
     "Backoff",
+    "Holdings",
     "HostedTable",
     "StoreLike",
     "StoredTable",
     "TableHost",
     "TimerJob",
     "close_in_store",
+    "is_member_seat",
     "new_table_id",
     "save_snapshot",
     "seat_of",

@@ -24,19 +24,22 @@ from typing import Any, NamedTuple, Protocol
 
 from bot.errors import NoTable, NotSeated, ServiceError, StaleButton, engine_fault
 from bot.host import (
+    Holdings,
     StoredTable,
     StoreLike,
     TableHost,
     TimerJob,
+    is_member_seat,
     new_table_id,
     seat_of,
 )
+from bot.settings import Settings
 from bot.storage.errors import StorageError
 from engine.cards import Chance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Outcome, Phase
-from engine.records import HOUSE
+from engine.records import ESCROW, HOUSE
 
 log = logging.getLogger(__name__)
 
@@ -182,6 +185,21 @@ class Timers:
 
 
 Step = Action | Callable[[Table], Action | None]
+
+
+def holdings(engine_state: Any) -> Holdings:
+    """What a saved Pontoon table holds (for the audit). Stakes are what closing the
+    table now would hand back from escrow to each seat: the engine's own refunds,
+    computed on a copy of the saved state."""
+    table = Table.from_json(engine_state)
+    escrow, kitty = table.escrow, table.kitty
+    chips = {s: int(n) for s, n in table.balances.items() if is_member_seat(s)}
+    seated = frozenset(int(s) for s in table.seats if is_member_seat(s))
+    stakes: dict[str, int] = {}
+    for t in table.abandon():  # changes the table: read everything else first
+        if t.src == ESCROW and is_member_seat(t.dst):
+            stakes[t.dst] = stakes.get(t.dst, 0) + int(t.amount)
+    return Holdings(escrow, kitty, stakes, chips, exact=False, in_play=seated)
 
 
 class PontoonService(TableHost[OpenPontoonTable]):
@@ -763,12 +781,37 @@ def member_of_seat(seat: str | None) -> int | None:
     return int(seat)
 
 
+def build_service(
+    store: StoreLike,
+    settings: Settings,
+    *,
+    presenter: Any,
+    chance: Chance | None,
+    owns_guild: Callable[[int], bool],
+) -> PontoonService:
+    """Pontoon's service with its timers from the settings (start-up calls this through
+    the game registry, :mod:`bot.games`)."""
+    return PontoonService(
+        store,
+        timers=Timers(
+            bet_seconds=settings.bet_timer_seconds,
+            turn_seconds=settings.turn_timer_seconds,
+            idle_seconds=settings.idle_table_minutes * 60,
+        ),
+        presenter=presenter,
+        chance=chance,
+        owns_guild=owns_guild,
+    )
+
+
 __all__ = [
     "GAME_PONTOON",
     "OpenPontoonTable",
     "PontoonService",
     "Presenter",
     "Timers",
+    "build_service",
+    "holdings",
     "member_of_seat",
     "seat_of",
 ]

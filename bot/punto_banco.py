@@ -40,7 +40,16 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.errors import ServiceError, engine_fault
-from bot.host import StoredTable, TableHost, TimerJob, new_table_id, seat_of
+from bot.host import (
+    Holdings,
+    StoredTable,
+    TableHost,
+    TimerJob,
+    is_member_seat,
+    new_table_id,
+    seat_of,
+)
+from bot.settings import Settings
 from bot.storage import Move, Store, member_account, parse_account
 from bot.storage.errors import StorageError
 from engine.cards import Chance
@@ -59,7 +68,7 @@ from engine.records import Transfer
 
 log = logging.getLogger(__name__)
 
-GAME_BACCARAT = "baccarat"
+GAME_PUNTO_BANCO = "punto_banco"
 MIN_BETTING_SECONDS = 1.0
 MAX_BETTING_SECONDS = 3600.0
 
@@ -220,13 +229,24 @@ def results_from_json(data: Sequence[dict[str, Any]]) -> tuple[BetResult, ...]:
     )
 
 
+def holdings(engine_state: Any) -> Holdings:
+    """What a saved Punto Banco table holds (for the audit): every open bet is its
+    bettor's, in the escrow, until the coup settles it."""
+    coup = PuntoBancoTable.from_json(engine_state)
+    stakes: dict[str, int] = {}
+    for bet in coup.bets:
+        stakes[bet.bettor] = stakes.get(bet.bettor, 0) + int(bet.amount)
+    bettors = frozenset(int(s) for s in stakes if is_member_seat(s))
+    return Holdings(coup.escrow, 0, stakes, {}, exact=True, in_play=bettors)
+
+
 class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
     """Owns every open Punto Banco table of the process (the registry, locks, saving and
     timers are the host's; bets, coups and betting windows are here)."""
 
-    game = GAME_BACCARAT
+    game = GAME_PUNTO_BANCO
     closed_text = "That Punto Banco table is closed. Open a new one with `/baccarat start`."
-    timer_name = "baccarat"
+    timer_name = "punto_banco"
     store: Store
 
     def __init__(
@@ -596,8 +616,27 @@ def _coup_note(result: CoupResult) -> str:
     )
 
 
+def build_service(
+    store: Store,
+    settings: Settings,
+    *,
+    presenter: Any,
+    chance: Chance | None,
+    owns_guild: Callable[[int], bool],
+) -> PuntoBancoService:
+    """Punto Banco's service with its betting window from the settings (start-up calls
+    this through the game registry, :mod:`bot.games`)."""
+    return PuntoBancoService(
+        store,
+        timers=PuntoBancoTimers(betting_seconds=float(settings.baccarat_betting_seconds)),
+        presenter=presenter,
+        chance=chance,
+        owns_guild=owns_guild,
+    )
+
+
 __all__ = [
-    "GAME_BACCARAT",
+    "GAME_PUNTO_BANCO",
     "BaccaratPresenter",
     "BetReceipt",
     "NoBaccaratTable",
@@ -607,4 +646,6 @@ __all__ = [
     "PuntoBancoService",
     "PuntoBancoTimers",
     "WindowClosed",
+    "build_service",
+    "holdings",
 ]

@@ -2,6 +2,12 @@
 
 Every setting is documented in ``.env.example``. Per-server chip settings (starting and
 daily chips) can be changed by server admins; the values here are their defaults.
+
+Paths belong to the place the bot is run from, never to where the package is installed
+(``pip install .`` puts the code in site-packages): ``.env`` is read from the working
+directory, the data (database, backups) lives in ``DATA_DIR`` (default ``data`` in the
+working directory), and a relative ``DATA_DIR``, ``DATABASE_PATH`` or ``BACKUP_DIR`` is
+taken relative to the working directory.
 """
 
 from __future__ import annotations
@@ -9,16 +15,19 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 from urllib.parse import urlparse
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATABASE_PATH = PROJECT_ROOT / "data" / "pontoon.sqlite3"
-DEFAULT_BACKUP_DIR = PROJECT_ROOT / "data" / "backups"
-DEFAULT_SANDBOX_DATABASE_PATH = PROJECT_ROOT / "data" / "sandbox.sqlite3"
+#: the settings file, read from the working directory (the environment wins over it)
+ENV_FILE = ".env"
+#: the data folder, relative to the working directory unless DATA_DIR says otherwise
+DEFAULT_DATA_DIR = Path("data")
+DATABASE_NAME = "pontoon.sqlite3"
+SANDBOX_DATABASE_NAME = "sandbox.sqlite3"
+BACKUPS_NAME = "backups"
 
 MAX_CHIPS = 10**9
 _LOG_LEVELS = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
@@ -32,7 +41,7 @@ Seconds = Annotated[float, Field(ge=1, le=86_400)]
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_file=PROJECT_ROOT / ".env",
+        env_file=ENV_FILE,
         env_file_encoding="utf-8",
         case_sensitive=False,
         extra="ignore",
@@ -53,14 +62,16 @@ class Settings(BaseSettings):
     shard_count: Annotated[int, Field(ge=1, le=MAX_SHARDS)] | None = None
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
 
-    # Storage: SQLite at DATABASE_PATH, unless DATABASE_URL names a PostgreSQL database
-    # (needed to run several bot processes on one ledger).
-    database_path: Path = DEFAULT_DATABASE_PATH
+    # Storage: SQLite at DATABASE_PATH (default DATA_DIR/pontoon.sqlite3), unless
+    # DATABASE_URL names a PostgreSQL database (needed to run several bot processes on
+    # one ledger).
+    data_dir: Path = DEFAULT_DATA_DIR
+    database_path: Path = DEFAULT_DATA_DIR / DATABASE_NAME
     database_url: SecretStr | None = None
     shard_lease_seconds: Annotated[float, Field(ge=1, le=3600)] = 30
     # Online backups (SQLite's backup API) every BACKUP_INTERVAL_MINUTES (0: none), the
-    # newest BACKUP_KEEP kept in BACKUP_DIR.
-    backup_dir: Path = DEFAULT_BACKUP_DIR
+    # newest BACKUP_KEEP kept in BACKUP_DIR (default DATA_DIR/backups).
+    backup_dir: Path = DEFAULT_DATA_DIR / BACKUPS_NAME
     backup_interval_minutes: Annotated[float, Field(ge=0, le=7 * 24 * 60)] = 60
     backup_keep: Annotated[int, Field(ge=1, le=10_000)] = 24
 
@@ -76,13 +87,19 @@ class Settings(BaseSettings):
     baccarat_betting_seconds: Seconds = 20
 
     log_level: str = "INFO"
+    # "text" (one readable line per event) or "json" (one JSON object per line)
+    log_format: Literal["text", "json"] = "text"
+    # Health and Prometheus metrics over HTTP (/healthz, /metrics); off unless a port is set
+    metrics_port: Annotated[int, Field(ge=1, le=65535)] | None = None
+    metrics_host: str = "127.0.0.1"
 
     # The sandbox (`python -m bot` without a token, or `python -m bot sandbox`): a local
     # Discord-compatible server with a web page, on this address (port 0: a free port),
-    # and its own database of play chips, never DATABASE_PATH.
+    # and its own database of play chips (default DATA_DIR/sandbox.sqlite3), never
+    # DATABASE_PATH.
     sandbox_host: str = "127.0.0.1"
     sandbox_port: Annotated[int, Field(ge=0, le=65_535)] = 8765
-    sandbox_database_path: Path = DEFAULT_SANDBOX_DATABASE_PATH
+    sandbox_database_path: Path = DEFAULT_DATA_DIR / SANDBOX_DATABASE_NAME
 
     # Tests only: a fixed shuffle seed makes games reproducible. Never set it in production
     # (anyone who knows the seed knows every card).
@@ -98,7 +115,12 @@ class Settings(BaseSettings):
         return value
 
     @field_validator(
-        "discord_api_base", "discord_gateway_url", "dev_guild_id", "shuffle_seed", mode="before"
+        "discord_api_base",
+        "discord_gateway_url",
+        "dev_guild_id",
+        "shuffle_seed",
+        "metrics_port",
+        mode="before",
     )
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
@@ -133,11 +155,19 @@ class Settings(BaseSettings):
     def _resolve_path(cls, value: Path) -> Path:
         if str(value).strip() in ("", "."):
             raise ValueError("must name a file")
-        value = value.expanduser()
-        if not value.is_absolute():
-            value = PROJECT_ROOT / value
+        value = from_working_dir(value)
         if value.exists() and value.is_dir():
             raise ValueError(f"{value} is a directory, not a database file")
+        return value
+
+    @field_validator("data_dir")
+    @classmethod
+    def _resolve_data_dir(cls, value: Path) -> Path:
+        if not str(value).strip():
+            raise ValueError("must name a folder")
+        value = from_working_dir(value)
+        if value.exists() and not value.is_dir():
+            raise ValueError(f"{value} is a file, not a folder")
         return value
 
     @field_validator("database_url", mode="before")
@@ -202,12 +232,23 @@ class Settings(BaseSettings):
     def _resolve_dir(cls, value: Path) -> Path:
         if str(value).strip() in ("", "."):
             raise ValueError("must name a folder")
-        value = value.expanduser()
-        if not value.is_absolute():
-            value = PROJECT_ROOT / value
+        value = from_working_dir(value)
         if value.exists() and not value.is_dir():
             raise ValueError(f"{value} is a file, not a folder")
         return value
+
+    @model_validator(mode="after")
+    def _paths_in_data_dir(self) -> Settings:
+        """DATABASE_PATH and BACKUP_DIR not set: inside DATA_DIR."""
+        if "database_path" not in self.model_fields_set:
+            self.database_path = self.data_dir / DATABASE_NAME
+            if self.database_path.is_dir():
+                raise ValueError(f"{self.database_path} is a directory, not a database file")
+        if "backup_dir" not in self.model_fields_set:
+            self.backup_dir = self.data_dir / BACKUPS_NAME
+        if "sandbox_database_path" not in self.model_fields_set:
+            self.sandbox_database_path = self.data_dir / SANDBOX_DATABASE_NAME
+        return self
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -255,6 +296,12 @@ class Settings(BaseSettings):
                 "DISCORD_TOKEN is not set: put it in the environment or in .env (see .env.example)"
             )
         return self.discord_token.get_secret_value()
+
+
+def from_working_dir(path: Path) -> Path:
+    """``path`` with ``~`` expanded, relative to the working directory when relative."""
+    path = path.expanduser()
+    return path if path.is_absolute() else Path.cwd() / path
 
 
 def load_settings() -> Settings | str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
+from bot.host import TableHost
 from bot.i18n.languages import Languages
 from bot.pontoon import OpenPontoonTable, PontoonService
 from bot.punto_banco import PuntoBancoService
@@ -41,6 +42,29 @@ class PontoonPresenter(Protocol):
     def name_ids(self, live: OpenPontoonTable, text: str, locale: str | None = None) -> str: ...
 
 
+class GamePresenter(Protocol):
+    """What start-up asks of every game's presenter."""
+
+    service: Any  # the game's service, set by start-up once both exist
+
+    def check_after_restart(self, tables: list[Any]) -> None:
+        """After a restart, in the background: show each reloaded table again (redraw
+        what may be stale)."""
+        ...
+
+    async def close(self) -> None:
+        """At shutdown, before the HTTP session closes: stop drawing."""
+        ...
+
+
+class GamePackage(Protocol):
+    """What start-up finds in a game's package ``cogs.<game>`` (see bot.games): the
+    presenter to build, the buttons to register; ``setup`` adds its slash commands."""
+
+    Presenter: Callable[[GameBot], GamePresenter]
+    BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...]
+
+
 class GameBot(commands.Bot):
     """The bot as the Discord-facing code and the cogs see it. The one that runs is
     :class:`bot.app.CardBot` (start-up code, which builds these); this class only names
@@ -50,6 +74,8 @@ class GameBot(commands.Bot):
     store: Store
     shard_plan: ShardPlan
     languages: Languages
+    games: dict[str, TableHost[Any]]  # every game's service, by its name in bot.games
+    presenters: dict[str, Any]
     pontoon: PontoonService
     punto_banco: PuntoBancoService
     presenter: PontoonPresenter

@@ -1,4 +1,4 @@
-"""``python -m engine replay|simulate|odds|bench`` (see shared/formats/engine-cli.md).
+"""``python -m engine replay|simulate|odds|bench`` (see docs/engine-cli.md).
 
 Everything printed on stdout is one JSON document; errors go to stderr with a non-zero
 exit status (1; 2 for bad options or a refused replay action). Ctrl-C stops with status

@@ -20,7 +20,7 @@ class Word:
 class RuleError(EngineError):
     """An action the rules do not allow right now. The state is left untouched.
 
-    ``rule`` is the rule id from shared/rules (e.g. ``P-BUY-2``); ``message`` says in plain
+    ``rule`` is the rule id from docs/rules (e.g. ``P-BUY-2``); ``message`` says in plain
     English why the action was refused (for logs, the CLI and tests). ``key`` is the id of
     the bot's catalog message with the same meaning and ``params`` its placeholder values
     (seat ids as they are, numbers as numbers, :class:`Word` for translatable words).

@@ -49,6 +49,7 @@ from .models import (
     CB_MODAL,
     CB_UPDATE_MESSAGE,
     DISCORD_EPOCH_MS,
+    EMBED_LINKS,
     EVERYONE_PERMISSIONS,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -58,8 +59,10 @@ from .models import (
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     SELECT_TYPES,
+    SEND_MESSAGES,
     STRING_SELECT,
     TEXT_INPUT,
+    VIEW_CHANNEL,
     FakeChannel,
     FakeGuild,
     FakeMember,
@@ -93,6 +96,7 @@ ERR_EMPTY_MESSAGE = (50006, "Cannot send an empty message")
 ERR_INVALID_FORM = (50035, "Invalid Form Body")
 ERR_ALREADY_ACKED = (40060, "Interaction has already been acknowledged.")
 ERR_NOT_AUTHOR = (50005, "Cannot edit a message authored by another user")
+ERR_MISSING_PERMISSIONS = (50013, "Missing Permissions")
 
 
 def json_response(
@@ -431,6 +435,8 @@ class FakeDiscord:
         self.messages: dict[int, FakeMessage] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
         self.closed_dms: set[int] = set()
+        # channel id -> permission bits taken from the bot there (a channel overwrite)
+        self.bot_denied: dict[int, int] = {}
         self.global_commands: list[JSON] = []
         self.guild_commands: dict[int, list[JSON]] = {}
         self.command_syncs = 0
@@ -751,6 +757,15 @@ class FakeDiscord:
     def open_dms(self, person: Person) -> None:
         self.closed_dms.discard(user_of(person).id)
 
+    def deny_bot(self, channel: FakeChannel, permissions: int = SEND_MESSAGES) -> None:
+        """A channel overwrite takes ``permissions`` (bits, default Send Messages) from the
+        bot in ``channel``: interactions there carry the reduced ``app_permissions``, and
+        the bot's posts there get 403 Missing Permissions (50013), like Discord."""
+        self.bot_denied[channel.id] = self.bot_denied.get(channel.id, 0) | permissions
+
+    def allow_bot(self, channel: FakeChannel) -> None:
+        self.bot_denied.pop(channel.id, None)
+
     # ================================================================= faults
     # ----------------------------------------------------------------------- locales
     def set_locale(self, person: Person, locale: str) -> None:
@@ -1066,7 +1081,9 @@ class FakeDiscord:
             }
             payload["guild_locale"] = guild.preferred_locale
             payload["member"] = member.payload(with_permissions=True)
-            payload["app_permissions"] = str(guild.members[self.bot_user.id].permissions)
+            payload["app_permissions"] = str(
+                guild.members[self.bot_user.id].permissions & ~self.bot_denied.get(channel.id, 0)
+            )
             payload["authorizing_integration_owners"] = {"0": str(guild.id)}
             payload["context"] = 0
         else:
@@ -2407,6 +2424,10 @@ class FakeDiscord:
                 detail=str(body.get("content") or "")[:200],
             )
             raise _HTTPError(403, ERR_CANNOT_DM)
+        denied = self.bot_denied.get(channel.id, 0)
+        if denied & (SEND_MESSAGES | VIEW_CHANNEL) or (denied & EMBED_LINKS and body.get("embeds")):
+            self._record("post_refused", channel_id=channel.id, detail="missing permissions")
+            raise _HTTPError(403, ERR_MISSING_PERMISSIONS)
         msg = self._create_message(channel, body, files, origin="channel")
         return json_response(msg.payload(self.app_id))
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol
 
-GameName = Literal["pontoon", "baccarat"]
-GAMES: tuple[GameName, ...] = ("pontoon", "baccarat")
+GAME_NAME_MAX = 32  # a game's stored name: 1 to 32 characters (the CHECK of migration 004)
 TableStatus = Literal["open", "closed"]
 
 # Bounds on chip amounts: one grant, one setting value, one transfer.

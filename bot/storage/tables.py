@@ -22,7 +22,7 @@ from bot.storage.errors import (
     TableNotFound,
 )
 from bot.storage.ledger import apply_tx, to_moves
-from bot.storage.models import GAMES, ActionLogEntry, Move, TableRecord, TransferLike
+from bot.storage.models import GAME_NAME_MAX, ActionLogEntry, Move, TableRecord, TransferLike
 
 
 def share(total: int, weights: dict[str, int], fallback: str) -> list[tuple[str, int]]:
@@ -160,8 +160,9 @@ class TableStore(StoreBase):
         Raises TableClosed, TableAlreadyOpen, InsufficientChips, StorageUnavailable...
         with nothing written.
         """
-        if game not in GAMES:  # a new game is one more name there, no table rebuild
-            raise ValueError(f"unknown game {game!r}")
+        # which games exist is the registry's business (bot/games.py), not storage's
+        if not isinstance(game, str) or not 1 <= len(game) <= GAME_NAME_MAX:
+            raise ValueError(f"bad game name {game!r}")
         if isinstance(version, bool) or not isinstance(version, int) or version < 0:
             raise ValueError(f"bad version {version!r}")
         map_engine_account("@escrow", guild_id, table_id)  # validates the ids

@@ -10,20 +10,26 @@
 * ``render.py``: the game's words and layout as plain text (no Discord).
 
 The rules are the engine's (``engine.pontoon``); the table's life (locks, saving,
-timers) is the host's (``bot.pontoon``). Loaded as one extension: ``cogs.pontoon``.
+timers) is the host's (``bot.pontoon``). Start-up builds ``Presenter`` and registers ``BUTTONS``; the
+package is loaded as one extension, ``cogs.pontoon``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from cogs.common import GameBot
+from cogs.pontoon import bank, commands
+from cogs.pontoon.bank_offer import AcceptBank
+from cogs.pontoon.controls import PontoonButton
+from cogs.pontoon.presenter import PontoonDiscordPresenter as Presenter
 
-if TYPE_CHECKING:
-    from cogs.common import GameBot
+# what start-up registers (bot.app): buttons that work again after a restart
+BUTTONS = (PontoonButton, AcceptBank)
 
 
 async def setup(bot: GameBot) -> None:
     """discord.py extension entry point: the /pontoon and /bank commands."""
-    from cogs.pontoon import bank, commands
-
     await commands.setup(bot)
     await bank.setup(bot)
+
+
+__all__ = ["BUTTONS", "Presenter", "setup"]

@@ -22,9 +22,6 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         self.bot = bot
         super().__init__()
 
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(AcceptBank)
-
     @app_commands.command(name="sell", description="Offer the bank to a seated player (P-SELL-1)")
     async def sell(
         self,

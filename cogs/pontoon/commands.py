@@ -24,6 +24,8 @@ from cogs.common import (
     member_action,
     reply,
 )
+from cogs.permissions import missing_permissions
+from cogs.permissions import refusal as permissions_refusal
 from cogs.pontoon.controls import (
     MODAL_PREFIX,
     check_room,
@@ -149,6 +151,10 @@ class Pontoon(
                 raise ServiceError(
                     "Pontoon tables live in server channels, not in DMs.", key="err.pt.dm"
                 )
+            missing = missing_permissions(interaction)
+            if missing:  # the table message could not be posted: open nothing
+                await reply(interaction, permissions_refusal(locale, missing))
+                return
             if min_bet > max_bet:
                 raise ServiceError(
                     "The minimum bet cannot be above the maximum bet (P-TABLE-2).",

@@ -6,6 +6,7 @@ The service calls this after every committed change. Nothing here changes a game
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -17,7 +18,8 @@ import discord
 
 from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
 from bot.i18n.languages import languages_of
-from bot.pontoon import CardDelivery, OpenPontoonTable, member_of_seat
+from bot.metrics import METRICS
+from bot.pontoon import CardDelivery, OpenPontoonTable, PontoonService, member_of_seat
 from cogs.common import CURRENT_CLICK, GameBot, display
 from cogs.pontoon import render
 from cogs.pontoon.controls import table_view
@@ -77,16 +79,49 @@ class TableWriter:
         if task is not None:
             await asyncio.shield(task)
 
+    async def close(self) -> None:
+        """Stop every edit in flight (at shutdown, before the HTTP session closes): the
+        tables are saved, and the next start redraws what its messages do not show."""
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._pending.clear()
+
+    async def _draw(self, live: OpenPontoonTable, closed_reason: str | None, failures: int) -> bool:
+        """One draw; any exception (a network error that is no discord.HTTPException, a
+        timeout, a closed session) is a failed draw to retry, logged once per streak."""
+        try:
+            return await self.presenter.draw(live, closed_reason, writer=self)
+        except Exception as exc:
+            if failures == 0:
+                log.warning(
+                    "could not draw the table message of %s (%s: %s); retrying",
+                    live.table_id,
+                    type(exc).__name__,
+                    exc,
+                )
+            else:
+                log.debug("table message of %s still failing: %r", live.table_id, exc)
+            return False
+
     async def _run(self, table_id: str) -> None:
         try:
             failures = 0
             while table_id in self._pending:
                 live, closed_reason = self._pending.pop(table_id)
                 self._clicked_during.discard(table_id)
-                ok = await self.presenter.draw(live, closed_reason, writer=self)
+                ok = await self._draw(live, closed_reason, failures)
                 if not ok:
                     failures += 1
                     if failures > REFRESH_RETRIES:
+                        log.warning(
+                            "gave up drawing the table message of %s for now; the next "
+                            "change or restart draws it",
+                            table_id,
+                        )
                         return
                     self._pending.setdefault(table_id, (live, closed_reason))
                     await asyncio.sleep(REFRESH_RETRY_SECONDS * failures)
@@ -105,12 +140,14 @@ class PontoonDiscordPresenter:
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self.service: PontoonService | None = None  # set by start-up (bot.app)
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
         self.writer = TableWriter(self)
         # a round's results until its last move posts them (moves of one click or timer)
         self.results: dict[str, list[str]] = {}
         self._post_locks: dict[str, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._restart_check: asyncio.Task[None] | None = None
         # last interaction per (table, seat): a followup to it reaches the member privately
         self.last_interaction: dict[
             tuple[str, str], tuple[float, discord.Interaction[discord.Client]]
@@ -235,6 +272,33 @@ class PontoonDiscordPresenter:
         self.writer.request(live, closed_reason)
         await self.writer.flush(live.table_id)
 
+    def check_after_restart(self, tables: list[OpenPontoonTable]) -> None:
+        """Start the restart re-check of these tables' messages in the background (the
+        bot's close() cancels it before the HTTP session closes)."""
+        self._restart_check = asyncio.create_task(
+            self.redraw_stale(tables), name="pontoon-restart-check"
+        )
+
+    async def close(self, grace: float = 2.0) -> None:
+        """At shutdown, before the HTTP session closes: stop the restart re-check and the
+        table edits in flight, give posts and DMs already under way ``grace`` seconds,
+        then stop them too. Nothing here is lost: the tables are saved, and the next
+        start redraws any message that does not show its table."""
+        check, self._restart_check = self._restart_check, None
+        if check is not None:
+            check.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await check
+        await self.writer.close()
+        pending = list(self._background)
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=grace)
+            for task in late:
+                task.cancel()
+            for task in late:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
     async def redraw_stale(self, tables: list[OpenPontoonTable]) -> None:
         """After a restart, check each table's message (a GET, outside the channel's
         message bucket), at most 20 a second to stay far from the global limit."""
@@ -326,6 +390,7 @@ class PontoonDiscordPresenter:
                 results.append(render.result_line(ev, name, locale))
             elif ev.kind is EventKind.ROUND_OVER:
                 finished = True
+                METRICS.round_played("pontoon")
             elif ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
                 line = render.event_line(ev, name, banker, locale)
                 if line:

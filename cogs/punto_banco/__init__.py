@@ -7,19 +7,24 @@
 * ``text.py``: the game's words, as plain functions (no Discord).
 
 The rules are the engine's (``engine.punto_banco``); the table's life is the host's
-(``bot.punto_banco``). Loaded as one extension: ``cogs.punto_banco``.
+(``bot.punto_banco``). Start-up builds ``Presenter`` and registers ``BUTTONS``; the
+package is loaded as one extension, ``cogs.punto_banco``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from cogs.common import GameBot
+from cogs.punto_banco import commands
+from cogs.punto_banco.controls import PuntoBancoButton
+from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
 
-if TYPE_CHECKING:
-    from cogs.common import GameBot
+# what start-up registers (bot.app): buttons that work again after a restart
+BUTTONS = (PuntoBancoButton,)
 
 
 async def setup(bot: GameBot) -> None:
-    """discord.py extension entry point: the /baccarat commands and buttons."""
-    from cogs.punto_banco import commands
-
+    """discord.py extension entry point: the /baccarat commands."""
     await commands.setup(bot)
+
+
+__all__ = ["BUTTONS", "Presenter", "setup"]

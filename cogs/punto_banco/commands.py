@@ -2,10 +2,8 @@
 (bot/punto_banco.py). The betting message's buttons and the bet form, and what a click or a
 submit does, are in controls.py beside this file.
 
-This extension builds its own service and presenter in ``setup`` (so the Pontoon bot
-needs no change to host it), hooks it to the Pontoon PontoonService both ways (one table
-per channel whatever the game; a member's chips in play at one game of a server at a
-time), and registers the ``pb:`` buttons. Modal submits (``pbm:{table}:{side}:{round}``)
+Start-up (bot.app) builds the service and the presenter and registers the ``pb:``
+buttons; this cog only adds the commands. Modal submits (``pbm:{table}:{side}:{round}``)
 are handled from the custom id alone in ``on_interaction``, so a form opened before a
 restart still works after it.
 """
@@ -13,8 +11,6 @@ restart still works after it.
 from __future__ import annotations
 
 import logging
-import random
-from collections.abc import Callable
 from typing import Any, Literal
 
 import discord
@@ -22,15 +18,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BadAmount, ServiceError, friendly, parse_amount
-from bot.host import together
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
-from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService, PuntoBancoTimers
+from bot.punto_banco import OpenPuntoBancoTable
 from cogs.common import GameBot, Interaction, can_manage_guild, reply
-from cogs.punto_banco.controls import MODAL_PREFIX, PuntoBancoButton, handle_modal
+from cogs.permissions import missing_permissions
+from cogs.permissions import refusal as permissions_refusal
+from cogs.punto_banco.controls import MODAL_PREFIX, handle_modal
 from cogs.punto_banco.presenter import PuntoBancoPresenter
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
-from engine.cards import RandomChance
 from engine.errors import ConfigError, EngineError
 from engine.punto_banco import PuntoBancoRules, Side
 
@@ -42,46 +38,11 @@ class Baccarat(
     group_name="baccarat",
     group_description="Punto Banco (mini baccarat): bet on Punto, Banco or Egalité",
 ):
-    def __init__(
-        self,
-        bot: GameBot,
-        service: PuntoBancoService,
-        presenter: PuntoBancoPresenter,
-        untie: Callable[[], None],
-    ) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        self.service = service
-        self.presenter = presenter
-        self._untie = untie  # undoes together(): Pontoon no longer asks this service
-        self._shown = False
+        self.service = bot.punto_banco
+        self.presenter: PuntoBancoPresenter = bot.presenters["punto_banco"]
         super().__init__()
-
-    async def cog_load(self) -> None:
-        loaded = await self.service.load()
-        log.info("reloaded %d open Punto Banco table(s)", len(loaded))
-        if self.bot.is_ready():  # the extension was reloaded on a running bot
-            await self._show_restored()
-
-    async def cog_unload(self) -> None:
-        await self.service.shutdown()
-        self._untie()
-        if getattr(self.bot, "punto_banco", None) is self.service:
-            delattr(self.bot, "punto_banco")
-        self.bot.remove_dynamic_items(PuntoBancoButton)
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        await self._show_restored()
-
-    async def _show_restored(self) -> None:
-        if self._shown:
-            return
-        self._shown = True
-        for live in list(self.service.tables.values()):
-            try:
-                await self.presenter.table_restored(live)
-            except Exception:
-                log.exception("could not show restored table %s", live.table_id)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
@@ -119,6 +80,10 @@ class Baccarat(
                 raise ServiceError(
                     "Punto Banco tables live in server channels, not in DMs.", key="err.pb.dm"
                 )
+            missing = missing_permissions(interaction)
+            if missing:  # the table message could not be posted: open nothing
+                await reply(interaction, permissions_refusal(locale, missing))
+                return
             if min_bet > max_bet:
                 raise ServiceError(
                     "The minimum bet cannot be above the maximum bet (B-BET-1).",
@@ -208,6 +173,10 @@ class Baccarat(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
+            missing = missing_permissions(interaction)
+            if missing:
+                await reply(interaction, permissions_refusal(locale, missing))
+                return
             await interaction.response.defer(ephemeral=True, thinking=True)
             await self.presenter.repost(live)
             await reply(interaction, t(locale, "pb.reposted"))
@@ -250,20 +219,4 @@ class Baccarat(
 
 
 async def setup(bot: GameBot) -> None:
-    settings = bot.settings
-    seconds = float(settings.baccarat_betting_seconds)
-    seed = getattr(settings, "shuffle_seed", None)  # tests only: reproducible shoes
-    presenter = PuntoBancoPresenter(bot, card_delay=min(0.5, seconds / 10))
-    service = PuntoBancoService(
-        bot.store,
-        chance=RandomChance(random.Random(seed)) if seed is not None else None,
-        timers=PuntoBancoTimers(betting_seconds=seconds),
-        presenter=presenter,
-        owns_guild=bot.shard_plan.owns,
-    )
-    presenter.service = service
-    bot.punto_banco = service
-    # one table per channel, chips in play at one table of a server, whatever the game
-    untie = together(bot.pontoon, service)
-    bot.add_dynamic_items(PuntoBancoButton)
-    await bot.add_cog(Baccarat(bot, service, presenter, untie))
+    await bot.add_cog(Baccarat(bot))

@@ -9,6 +9,7 @@ without Discord); the buttons from cogs/punto_banco/controls.py.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -17,7 +18,9 @@ import discord
 
 from bot.i18n import DEFAULT_LOCALE, Raw, choose, from_english, t
 from bot.i18n.languages import languages_of
+from bot.metrics import METRICS
 from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService
+from cogs.common import GameBot
 from cogs.punto_banco.controls import betting_view
 from cogs.punto_banco.text import (
     banco_note,
@@ -34,7 +37,7 @@ from engine.punto_banco import Bet, BetOutcome, CoupResult, Side
 from engine.records import Transfer
 
 if TYPE_CHECKING:
-    from discord.ext import commands
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -183,10 +186,36 @@ def summary_embed(
 class PuntoBancoPresenter:
     """The PuntoBancoService's presenter, speaking discord.py."""
 
-    def __init__(self, bot: commands.Bot, *, card_delay: float = 0.5) -> None:
+    def __init__(self, bot: GameBot, *, card_delay: float | None = None) -> None:
         self.bot = bot
+        if card_delay is None:  # a tenth of the betting window, at most half a second
+            seconds = float(bot.settings.baccarat_betting_seconds)
+            card_delay = min(0.5, seconds / 10)
         self.card_delay = card_delay
         self.service: PuntoBancoService | None = None  # set once the service exists
+        self._restart_check: asyncio.Task[None] | None = None
+
+    def check_after_restart(self, tables: list[OpenPuntoBancoTable]) -> None:
+        """After a restart, in the background: post each reloaded table's betting
+        message again (the bot's close() cancels it before the HTTP session closes)."""
+        self._restart_check = asyncio.create_task(
+            self._show_restored(tables), name="punto-banco-restart-check"
+        )
+
+    async def _show_restored(self, tables: list[OpenPuntoBancoTable]) -> None:
+        for live in tables:
+            try:
+                await self.table_restored(live)
+            except Exception:
+                log.exception("could not show restored table %s", live.table_id)
+
+    async def close(self) -> None:
+        """At shutdown, before the HTTP session closes: stop the restart re-check."""
+        check, self._restart_check = self._restart_check, None
+        if check is not None:
+            check.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await check
 
     def _channel(self, live: OpenPuntoBancoTable) -> discord.PartialMessageable:
         return self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
@@ -240,8 +269,14 @@ class PuntoBancoPresenter:
                 return
             except discord.NotFound:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
-            except discord.HTTPException:
-                log.exception("could not edit the table message of %s", live.table_id)
+            except Exception as exc:  # any failure (HTTP, network, closed session): the
+                # next change redraws the message; one line, no traceback
+                log.warning(
+                    "could not edit the table message of %s (%s: %s); the next change redraws it",
+                    live.table_id,
+                    type(exc).__name__,
+                    exc,
+                )
                 return
         if closed_reason is None and round_no is None:
             await self._post_table(live)
@@ -266,6 +301,7 @@ class PuntoBancoPresenter:
     async def coup_dealt(
         self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
     ) -> None:
+        METRICS.round_played("punto_banco")
         channel = self._channel(live)
         # betting closed: the window's message keeps its bets, its buttons go off
         await self.refresh(

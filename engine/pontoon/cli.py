@@ -1,4 +1,4 @@
-"""Pontoon commands of ``python -m engine`` (see shared/formats/engine-cli.md).
+"""Pontoon commands of ``python -m engine`` (see docs/engine-cli.md).
 
 - ``replay FILE``: play a scripted game (``replay_doc`` does it in-process).
 - ``simulate pontoon``: one punter against a house banker, stake 1, twist-only play.
@@ -242,7 +242,7 @@ def _replay_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
 
 def add_replay_parser(sub: Any) -> None:
     p = sub.add_parser("replay", help="replay a scripted Pontoon game from a JSON file")
-    p.add_argument("file", help="replay file (see shared/formats/engine-cli.md)")
+    p.add_argument("file", help="replay file (see docs/engine-cli.md)")
     p.set_defaults(func=_replay_cmd)
 
 

@@ -1,4 +1,4 @@
-"""Table options of a Pontoon table (rule ids in shared/rules/pontoon.md)."""
+"""Table options of a Pontoon table (rule ids in docs/rules/pontoon.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Pontoon table: a round state machine that plays shared/rules/pontoon.md.
+"""The Pontoon table: a round state machine that plays docs/rules/pontoon.md.
 
 Pure: no I/O, no global random; chance comes in through the ``Chance`` given to ``apply``.
 Every action runs all of its checks before it changes anything, so an illegal action

@@ -1,6 +1,6 @@
 """Punto Banco (mini baccarat): tableau, coup, bets and settlement, exact odds.
 
-Pure: no discord, no asyncio, no I/O, no global random. Rules: shared/rules/punto-banco.md.
+Pure: no discord, no asyncio, no I/O, no global random. Rules: docs/rules/punto-banco.md.
 
     from engine.punto_banco import PuntoBancoRules, PuntoBancoTable, Side
     table = PuntoBancoTable(PuntoBancoRules(packs=1, tableau="seed"))

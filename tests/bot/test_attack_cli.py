@@ -65,8 +65,8 @@ def test_a_second_bot_on_another_name_of_the_same_database_is_refused(
         name = other / "same.sqlite3"
         name.symlink_to(db)
     else:
-        # a relative DATABASE_PATH is taken from the project folder, whatever the cwd
-        name, cwd = Path(os.path.relpath(db, REPO)), other
+        # a relative DATABASE_PATH is taken from the working folder (issue 23)
+        name, cwd = Path(os.path.relpath(db, other)), other
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(db)],
         stdout=subprocess.PIPE,

@@ -18,7 +18,7 @@ import pytest
 from bot.audit import audit
 from bot.errors import BusyElsewhere, ServiceError, TableExists
 from bot.punto_banco import (
-    GAME_BACCARAT,
+    GAME_PUNTO_BANCO,
     OpenPuntoBancoTable,
     Phase,
     PuntoBancoService,
@@ -143,7 +143,7 @@ async def test_bets_move_to_escrow_with_the_snapshot(store: Store) -> None:
     assert await escrow(store, live) == 36 == live.engine.escrow
 
     rec_db = await store.get_table(live.table_id)
-    assert rec_db is not None and rec_db.game == GAME_BACCARAT
+    assert rec_db is not None and rec_db.game == GAME_PUNTO_BANCO
     stored = json.loads(rec_db.state_json)
     assert sorted((b["bettor"], b["side"], b["amount"]) for b in stored["engine"]["bets"]) == [
         (str(ALICE), "banco", 20),

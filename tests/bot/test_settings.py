@@ -8,11 +8,15 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import DEFAULT_DATABASE_PATH, PROJECT_ROOT, Settings
+from bot.settings import Settings
+
+REPO = Path(__file__).resolve().parents[2]
 
 ENV_NAMES = (
     "DISCORD_TOKEN",
     "DATABASE_PATH",
+    "DATA_DIR",
+    "BACKUP_DIR",
     "DISCORD_API_BASE",
     "DISCORD_GATEWAY_URL",
     "DEV_GUILD_ID",
@@ -35,10 +39,14 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name.lower(), raising=False)
 
 
-def test_defaults() -> None:
+def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     s = Settings(_env_file=None)
     assert s.discord_token is None
-    assert s.database_path == DEFAULT_DATABASE_PATH == PROJECT_ROOT / "data" / "pontoon.sqlite3"
+    # the data lives where the bot is run, never next to the installed package
+    assert s.data_dir == tmp_path / "data"
+    assert s.database_path == tmp_path / "data" / "pontoon.sqlite3"
+    assert s.backup_dir == tmp_path / "data" / "backups"
     assert (s.discord_api_base, s.discord_gateway_url, s.dev_guild_id) == (None, None, None)
     assert (s.starting_chips, s.daily_chips, s.daily_cooldown_hours) == (1000, 100, 20)
     assert (s.bet_timer_seconds, s.turn_timer_seconds) == (60, 60)
@@ -63,7 +71,10 @@ def test_environment_is_case_insensitive_and_token_secret(monkeypatch: pytest.Mo
     assert s.log_level == "DEBUG" and s.log_level_number == 10
 
 
-def test_env_file_and_relative_database_path(tmp_path: Path) -> None:
+def test_env_file_and_relative_database_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     env = tmp_path / ".env"
     env.write_text(
         "DATABASE_PATH=data/other.sqlite3\n"
@@ -75,7 +86,7 @@ def test_env_file_and_relative_database_path(tmp_path: Path) -> None:
         "SHUFFLE_SEED=\n"
     )
     s = Settings(_env_file=env)
-    assert s.database_path == PROJECT_ROOT / "data" / "other.sqlite3"
+    assert s.database_path == tmp_path / "data" / "other.sqlite3"
     assert s.discord_api_base == "http://127.0.0.1:8080/api/v10"
     assert s.discord_gateway_url == "ws://127.0.0.1:8080/gateway"
     assert s.discord_token is None and s.dev_guild_id is None
@@ -123,11 +134,49 @@ def test_database_path_may_not_be_a_directory(tmp_path: Path) -> None:
 
 
 def test_env_example_documents_every_setting() -> None:
-    text = (PROJECT_ROOT / ".env.example").read_text()
+    text = (REPO / ".env.example").read_text()
     for name in Settings.model_fields:
         assert f"# {name.upper()}=" in text, name
     # Nothing is set in the example: every assignment is commented out.
     assert all(line.startswith("#") or not line.strip() for line in text.splitlines()), (
         "the example must not set values"
     )
-    assert Settings(_env_file=PROJECT_ROOT / ".env.example") == Settings(_env_file=None)
+    assert Settings(_env_file=REPO / ".env.example") == Settings(_env_file=None)
+
+
+def test_env_file_is_read_from_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: a `.env` where the bot is run counts, wherever the package is installed."""
+    (tmp_path / ".env").write_text("STARTING_CHIPS=77\nDATABASE_PATH=db/x.sqlite3\n")
+    monkeypatch.chdir(tmp_path)
+    s = Settings()
+    assert s.starting_chips == 77
+    assert s.database_path == tmp_path / "db" / "x.sqlite3"
+    assert s.backup_dir == tmp_path / "data" / "backups"
+
+
+def test_data_dir_holds_the_database_and_backups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATA_DIR", "state")
+    s = Settings(_env_file=None)
+    assert s.data_dir == tmp_path / "state"
+    assert s.database_path == tmp_path / "state" / "pontoon.sqlite3"
+    assert s.backup_dir == tmp_path / "state" / "backups"
+    # an explicit DATABASE_PATH or BACKUP_DIR still wins
+    s = Settings(_env_file=None, backup_dir=Path("/srv/b"), database_path=Path("d.sqlite3"))
+    assert (s.backup_dir, s.database_path) == (Path("/srv/b"), tmp_path / "d.sqlite3")
+
+
+def test_data_dir_may_not_be_a_file(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(ValidationError):
+        Settings(_env_file=None, data_dir=tmp_path / "f")
+
+
+def test_no_path_hangs_off_the_installed_package() -> None:
+    """Nothing in bot/settings.py derives a path from the package's own location."""
+    source = (REPO / "bot" / "settings.py").read_text()
+    assert "__file__" not in source

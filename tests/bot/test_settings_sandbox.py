@@ -7,30 +7,37 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import PROJECT_ROOT, Settings
+from bot.settings import Settings
 
-NAMES = ("SANDBOX_HOST", "SANDBOX_PORT", "SANDBOX_DATABASE_PATH", "DATABASE_PATH")
+NAMES = ("SANDBOX_HOST", "SANDBOX_PORT", "SANDBOX_DATABASE_PATH", "DATABASE_PATH", "DATA_DIR")
 
 
 @pytest.fixture(autouse=True)
-def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in NAMES:
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
 
 
-def test_defaults_are_local_and_apart_from_the_real_database() -> None:
+def test_defaults_are_local_and_apart_from_the_real_database(tmp_path: Path) -> None:
     s = Settings(_env_file=None)
     assert s.sandbox_host == "127.0.0.1"
     assert s.sandbox_port == 8765
-    assert s.sandbox_database_path == PROJECT_ROOT / "data" / "sandbox.sqlite3"
+    assert s.sandbox_database_path == tmp_path / "data" / "sandbox.sqlite3"
     assert s.sandbox_database_path != s.database_path
 
 
-def test_relative_path_and_free_port(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("SANDBOX_DATABASE_PATH", "data/play.sqlite3")
+def test_data_dir_holds_it_and_a_relative_path_is_from_the_working_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DATA_DIR", str(tmp_path / "elsewhere"))
+    assert Settings(_env_file=None).sandbox_database_path == (
+        tmp_path / "elsewhere" / "sandbox.sqlite3"
+    )
+    monkeypatch.setenv("SANDBOX_DATABASE_PATH", "play/play.sqlite3")
     monkeypatch.setenv("SANDBOX_PORT", "0")
     s = Settings(_env_file=None)
-    assert s.sandbox_database_path == PROJECT_ROOT / "data" / "play.sqlite3"
+    assert s.sandbox_database_path == tmp_path / "play" / "play.sqlite3"
     assert s.sandbox_port == 0
 
 

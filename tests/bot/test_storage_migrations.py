@@ -143,3 +143,26 @@ async def test_games_are_not_a_check_constraint_any_more(tmp_path: Path) -> None
                 "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
                 "created_at, updated_at) VALUES ('t3', 1, 11, 'pontoon', 1, '{}', 'x', 'x')"
             )
+
+
+async def test_punto_banco_tables_stored_as_baccarat_take_the_games_one_name(
+    tmp_path: Path,
+) -> None:
+    """Migration 007: an open Punto Banco table saved by older code under 'baccarat'
+    reloads under 'punto_banco', the name bot/games.py gives the game; Pontoon's rows
+    are untouched."""
+    db = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(db, isolation_level=None)
+    migrate(con, load_migrations()[:6])
+    for table_id, channel, game in (("b1", 20, "baccarat"), ("p1", 21, "pontoon")):
+        con.execute(
+            "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
+            f"created_at, updated_at) VALUES ('{table_id}', 1, {channel}, '{game}', 1, "
+            "'{}', 'x', 'x')"
+        )
+    con.close()
+    store = await Store.open(db)
+    baccarat, pontoon = await store.table_for_channel(20), await store.table_for_channel(21)
+    await store.close()
+    assert baccarat is not None and baccarat.game == "punto_banco"
+    assert pontoon is not None and pontoon.game == "pontoon"

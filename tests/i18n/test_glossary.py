@@ -1,16 +1,33 @@
 """docs/glossary.md quotes each language's game words from the seed rule texts: every
-quoted word must really be in that language's seed (../shared/seeds, next to the repo;
-skipped where the seeds are not present, e.g. a fresh clone on CI)."""
+quoted word must really be in that language's seed. The seeds are not part of the
+repository: they are looked for in PONTOON_SEEDS, else in ``shared/seeds`` beside the
+repository or beside any folder above it (a git worktree lives deeper than the clone);
+skipped where there are none, e.g. a fresh clone on CI."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+def find_seeds() -> Path:
+    """The seed folder: PONTOON_SEEDS, else the nearest ``shared/seeds`` beside the
+    repository or one of the folders above it (a missing path when there is none)."""
+    named = os.environ.get("PONTOON_SEEDS")
+    if named:
+        return Path(named)
+    for folder in ROOT.parents:
+        if (folder / "shared" / "seeds").is_dir():
+            return folder / "shared" / "seeds"
+    return ROOT.parent / "shared" / "seeds"
+
+
+SEEDS = find_seeds()
 GLOSSARY = ROOT / "docs" / "glossary.md"
 #: glossary column -> seed files (by number prefix)
 COLUMNS = {"de": ("000", "004"), "fr": ("001",), "fa": ("002",), "hi": ("003",)}

@@ -10,7 +10,7 @@ from engine.errors import ConfigError
 from engine.punto_banco import Coup, Side, banco_draws, hand_total, play_cards, winner_of
 from engine.punto_banco.coup import punto_draws
 
-# B-BANCO-2 written out from shared/rules/punto-banco.md, independent of the engine's table:
+# B-BANCO-2 written out from docs/rules/punto-banco.md, independent of the engine's table:
 # Banco total -> values of Punto's third card on which Banco DRAWS.
 SEED_TABLEAU = {
     0: set(range(10)),

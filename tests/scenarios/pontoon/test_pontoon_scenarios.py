@@ -1,4 +1,4 @@
-"""Replay scenarios (shared/formats/engine-cli.md): every JSON file here is a scripted game
+"""Replay scenarios (docs/engine-cli.md): every JSON file here is a scripted game
 with an ``expect`` block. Most run in-process through the CLI function; a few run as
 ``python -m engine replay FILE`` subprocesses."""
 
