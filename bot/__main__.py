@@ -27,7 +27,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("bot")
 
 USAGE = """\
-usage: python -m bot                  run the bot (settings from .env / the environment)
+usage: python -m bot                  run the bot (settings from .env / the environment);
+                                      without DISCORD_TOKEN, the sandbox
+       python -m bot sandbox          a local Discord with the bot and a web page to play
+                                      on (SANDBOX_PORT); play chips in SANDBOX_DATABASE_PATH
        python -m bot --version        print the bot's version
        python -m bot audit [--db PATH] check the chip ledger; exit 1 on any discrepancy
        python -m bot init             create a new, empty database on purpose
@@ -132,11 +135,12 @@ def cmd_run(args: Sequence[str]) -> int:
         ],
     )
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
-        return fail(
-            "no DISCORD_TOKEN. Copy .env.example to .env and put your bot's token in "
-            "DISCORD_TOKEN (Discord Developer Portal -> your application -> Bot -> Reset Token).",
-            EXIT_USAGE,
+        print(
+            "No DISCORD_TOKEN: starting the sandbox (a local Discord on this machine). To run "
+            "the bot on Discord, put your bot's token in .env (see README, Settings).",
+            file=sys.stderr,
         )
+        return sandbox(settings)
     if _stop_asked:
         return stopped_early()
     return asyncio.run(run(settings))
@@ -147,6 +151,59 @@ def note_stops_on(loop: asyncio.AbstractEventLoop) -> None:
     a signal wakes the loop at once)."""
     for signum in STOP_SIGNALS:
         loop.add_signal_handler(signum, note_stop, signum)
+
+
+# ----------------------------------------------------------------------- the sandbox
+def cmd_sandbox(args: Sequence[str]) -> int:
+    if args:
+        return fail(
+            f"`python -m bot sandbox` takes no arguments, got {' '.join(args)!r}", EXIT_USAGE
+        )
+    settings = load_settings()
+    if isinstance(settings, int):
+        return settings
+    return sandbox(settings)
+
+
+def sandbox(settings: Settings) -> int:
+    """The local Discord (localdiscord) and its page, with this bot started as a child
+    process pointed at it like at Discord: same code, its own token and its own database."""
+    from localdiscord.sandbox import run_sandbox
+
+    db = settings.sandbox_database_path
+    if db == settings.database_path:
+        return fail("SANDBOX_DATABASE_PATH must not be the bot's DATABASE_PATH", EXIT_USAGE)
+    # the page is the place to watch; the terminal gets warnings (LOG_LEVEL=DEBUG: all)
+    from bot.logs import configure_logging
+
+    level = "WARNING" if settings.log_level == "INFO" else settings.log_level
+    configure_logging(level, settings.log_format)
+    env = {
+        "LOG_LEVEL": level,
+        "DATABASE_PATH": str(db),
+        "DATABASE_URL": "",  # never the real (PostgreSQL) ledger
+        "SHARD_COUNT": "",
+        "SHARD_IDS": "",
+        "DEV_GUILD_ID": "",
+        "METRICS_PORT": "",  # the real bot's metrics port stays the real bot's
+        "BACKUP_INTERVAL_MINUTES": "0",
+        "PYTHONUNBUFFERED": "1",
+    }
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return fail(f"cannot create {db.parent} for the sandbox's database: {exc}", EXIT_DATABASE)
+    try:
+        return asyncio.run(
+            run_sandbox(
+                host=settings.sandbox_host,
+                port=settings.sandbox_port,
+                bot_argv=[sys.executable, "-m", "bot", "run"],
+                bot_env=env,
+            )
+        )
+    except KeyboardInterrupt:
+        return 130
 
 
 async def open_database(settings: Settings) -> Store | str:
@@ -572,6 +629,7 @@ def cmd_health(args: Sequence[str]) -> int:
 
 COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "run": cmd_run,
+    "sandbox": cmd_sandbox,
     "audit": cmd_audit,
     "init": cmd_init,
     "backup": cmd_backup,

@@ -26,6 +26,7 @@ ENV_FILE = ".env"
 #: the data folder, relative to the working directory unless DATA_DIR says otherwise
 DEFAULT_DATA_DIR = Path("data")
 DATABASE_NAME = "pontoon.sqlite3"
+SANDBOX_DATABASE_NAME = "sandbox.sqlite3"
 BACKUPS_NAME = "backups"
 
 MAX_CHIPS = 10**9
@@ -97,6 +98,14 @@ class Settings(BaseSettings):
     metrics_port: Annotated[int, Field(ge=1, le=65535)] | None = None
     metrics_host: str = "127.0.0.1"
 
+    # The sandbox (`python -m bot` without a token, or `python -m bot sandbox`): a local
+    # Discord-compatible server with a web page, on this address (port 0: a free port),
+    # and its own database of play chips (default DATA_DIR/sandbox.sqlite3), never
+    # DATABASE_PATH.
+    sandbox_host: str = "127.0.0.1"
+    sandbox_port: Annotated[int, Field(ge=0, le=65_535)] = 8765
+    sandbox_database_path: Path = DEFAULT_DATA_DIR / SANDBOX_DATABASE_NAME
+
     # Tests only: a fixed shuffle seed makes games reproducible. Never set it in production
     # (anyone who knows the seed knows every card).
     shuffle_seed: int | None = None
@@ -146,7 +155,7 @@ class Settings(BaseSettings):
             raise ValueError("must be a ws(s) URL, e.g. ws://127.0.0.1:8080/gateway")
         return value
 
-    @field_validator("database_path")
+    @field_validator("database_path", "sandbox_database_path")
     @classmethod
     def _resolve_path(cls, value: Path) -> Path:
         if str(value).strip() in ("", "."):
@@ -242,6 +251,8 @@ class Settings(BaseSettings):
                 raise ValueError(f"{self.database_path} is a directory, not a database file")
         if "backup_dir" not in self.model_fields_set:
             self.backup_dir = self.data_dir / BACKUPS_NAME
+        if "sandbox_database_path" not in self.model_fields_set:
+            self.sandbox_database_path = self.data_dir / SANDBOX_DATABASE_NAME
         return self
 
     @field_validator("log_level", mode="before")

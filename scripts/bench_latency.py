@@ -37,10 +37,10 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from tests.fakediscord import FakeDiscord, FakeMember, InteractionResult  # noqa: E402
-from tests.fakediscord.server import die_with_parent  # noqa: E402
+from localdiscord import FakeDiscord, FakeMember, InteractionResult  # noqa: E402
+from localdiscord.server import die_with_parent  # noqa: E402
 
-MINIMAL_BOT = f"{shlex.quote(sys.executable)} -m tests.fakediscord.minimal_bot"
+MINIMAL_BOT = f"{shlex.quote(sys.executable)} -m tests.e2e.minimal_bot"
 
 
 def percentile(values: list[float], pct: float) -> float:

@@ -40,7 +40,7 @@ from bot.endpoints import configure_endpoints  # noqa: E402
 from bot.storage import Store, house_account, member_account  # noqa: E402
 from cogs.card_emojis import sync_card_emojis  # noqa: E402
 from cogs.stats import stats_png  # noqa: E402
-from tests.fakediscord import FakeDiscord  # noqa: E402
+from localdiscord import FakeDiscord  # noqa: E402
 
 GUILD, USER = 111, 1001
 

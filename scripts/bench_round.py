@@ -57,7 +57,7 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from bot.cards_art import all_codes, emoji_name  # noqa: E402
-from tests.fakediscord import (  # noqa: E402
+from localdiscord import (  # noqa: E402
     FakeChannel,
     FakeDiscord,
     FakeMember,
@@ -65,8 +65,8 @@ from tests.fakediscord import (  # noqa: E402
     InteractionResult,
     RateLimits,
 )
-from tests.fakediscord.app_emojis import AppEmoji  # noqa: E402
-from tests.fakediscord.server import die_with_parent  # noqa: E402
+from localdiscord.app_emojis import AppEmoji  # noqa: E402
+from localdiscord.server import die_with_parent  # noqa: E402
 
 TABLE_BUTTON = "Show my cards"
 # the banker's buttons (labels differ between versions of the bot)

@@ -52,14 +52,14 @@ from bot.storage import Store  # noqa: E402
 from bot.storage.pg import PgStore  # noqa: E402
 from engine.pontoon import PontoonRules  # noqa: E402
 from engine.pontoon.types import ActionKind  # noqa: E402
-from tests.fakediscord import (  # noqa: E402
+from localdiscord import (  # noqa: E402
     FakeChannel,
     FakeDiscord,
     FakeMember,
     FakeMessage,
     InteractionResult,
 )
-from tests.fakediscord.server import die_with_parent  # noqa: E402
+from localdiscord.server import die_with_parent  # noqa: E402
 
 DEFAULT_PG = os.environ.get("PONTOON_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 

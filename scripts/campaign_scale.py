@@ -40,9 +40,9 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from localdiscord import FakeDiscord, RateLimits  # noqa: E402
 from tests.e2e.conftest import BOT_ARGS, BotProcess, launch  # noqa: E402
 from tests.e2e.scale_scenario import play_scale, split_shards  # noqa: E402
-from tests.fakediscord import FakeDiscord, RateLimits  # noqa: E402
 
 DEFAULT_PG = os.environ.get("PONTOON_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 

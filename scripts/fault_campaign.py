@@ -48,7 +48,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from tests.fakediscord import (  # noqa: E402
+from localdiscord import (  # noqa: E402
     FakeChannel,
     FakeDiscord,
     FakeGuild,

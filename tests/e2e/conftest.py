@@ -7,7 +7,7 @@
                        is killed at teardown (and by a hard timeout), and its output is
                        printed when the test failed.
 ``world``              a guild "Casino" with #pontoon and members alice (manage_guild), bob, carol
-``minimal_bot``        the minimal bot (tests/fakediscord/minimal_bot.py) connected to the fake
+``minimal_bot``        the minimal bot (tests/e2e/minimal_bot.py) connected to the fake
 ``shared``             for tests that need no bot of their own: one ``python -m bot`` process
                        and one fake Discord for the whole session (started at the first
                        such test), and a fresh guild "Casino" with #pontoon, alice, bob and
@@ -34,11 +34,11 @@ from typing import IO, Any, Protocol
 import pytest
 import pytest_asyncio
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, RateLimits
-from tests.fakediscord.server import die_with_parent
+from localdiscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, RateLimits
+from localdiscord.server import die_with_parent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-MINIMAL_BOT_ARGS = [sys.executable, "-m", "tests.fakediscord.minimal_bot"]
+MINIMAL_BOT_ARGS = [sys.executable, "-m", "tests.e2e.minimal_bot"]
 BOT_ARGS = [sys.executable, "-m", "bot"]
 # A test on the shared bot (the ``shared`` fixture) runs on the session's event loop,
 # where the shared fake Discord lives.
@@ -379,7 +379,7 @@ async def shared_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def shared_minimal_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[SharedBot]:
-    """The minimal bot (tests/fakediscord/minimal_bot.py) on a fake Discord of its own, for
+    """The minimal bot (tests/e2e/minimal_bot.py) on a fake Discord of its own, for
     the whole session."""
     scale = float(os.environ.get("FAKE_DISCORD_RATE_SCALE", "0.2"))
     fake = FakeDiscord(rate_limits=RateLimits(scale=scale))

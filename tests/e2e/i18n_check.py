@@ -21,7 +21,7 @@ import string
 from collections.abc import Iterable, Sequence
 
 from bot.i18n import FSI, PDI, catalog
-from tests.fakediscord import FakeDiscord, FakeMessage, InteractionResult
+from localdiscord import FakeDiscord, FakeMessage, InteractionResult
 
 # Discord markup (a command mention </pontoon start:ID> shows in the reader's language)
 _MARKUP = re.compile(r"</[^<>\n]+:\d+>|<[@#:!&a-zA-Z/][^<>\s]*>|`[^`]*`")

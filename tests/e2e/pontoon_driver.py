@@ -16,8 +16,8 @@ from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon import Table as EngineTable
 from engine.pontoon.types import Action, ActionKind, Phase
+from localdiscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
 from tests.e2e.conftest import LIVE_BOTS, BotProcess, StartBot, World
-from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
 
 BOT_ARGS = [sys.executable, "-m", "bot"]
 TABLE_FOOTER = "Show my cards"

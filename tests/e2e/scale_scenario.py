@@ -20,10 +20,10 @@ from typing import Any
 
 from bot.audit import audit
 from bot.storage.pg import PgStore
+from localdiscord import FakeDiscord, FakeMessage
 from tests.e2e.conftest import REPO_ROOT, BotProcess, World
 from tests.e2e.pontoon_driver import BOT_ARGS, Table, bot_env
 from tests.e2e.test_pontoon_e2e import banker_name, open_table, play_out
-from tests.fakediscord import FakeDiscord, FakeMessage
 
 START_CHIPS = 1000
 

@@ -12,9 +12,9 @@ import pytest
 
 from engine.cards import RandomChance
 from engine.punto_banco import PuntoBancoRules, PuntoBancoTable, Side
+from localdiscord import FakeDiscord, FakeMember, FakeMessage
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.pontoon_driver import Table, start
-from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage
 
 pytestmark = pytest.mark.e2e
 

@@ -12,11 +12,11 @@ import aiohttp
 import pytest
 
 from bot import cards_art
+from localdiscord import FakeDiscord
+from localdiscord.app_emojis import AppEmoji
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.pontoon_driver import BOT_ARGS, bot_env
 from tests.e2e.test_baccarat_e2e import Baccarat
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.app_emojis import AppEmoji
 
 pytestmark = pytest.mark.e2e
 

@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
+from localdiscord import FakeDiscord
 from tests.bot.cli_helpers import one_error_line, run_bot
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.pontoon_driver import BOT_ARGS, Table, bot_env, start
-from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
 

@@ -10,8 +10,8 @@ import time
 import aiohttp
 import pytest
 
-from tests.fakediscord import FakeDiscord, InteractionFailed, NoResponse
-from tests.fakediscord.minimal_bot import SECRET
+from localdiscord import FakeDiscord, InteractionFailed, NoResponse
+from tests.e2e.minimal_bot import SECRET
 
 from .conftest import MINIMAL_BOT_ARGS, SHARED, BotProcess, Shared, StartBot, World
 
@@ -379,7 +379,7 @@ async def test_discord_rate_limits_are_enforced_with_headers() -> None:
     """Creates and edits in one channel share a bucket of 5 per window; the 6th gets a 429
     shaped like Discord's; other channels and interaction callbacks are not affected; the
     global limit counts everything but interaction endpoints."""
-    from tests.fakediscord import RateLimits
+    from localdiscord import RateLimits
 
     fake = FakeDiscord(rate_limits=RateLimits(scale=0.4))  # 5 per 2 s, 50 per 0.4 s
     await fake.start()

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from cogs.common import display
+from localdiscord import FakeDiscord, FakeMember, FakeMessage
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.pontoon_driver import Table, start
-from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage
 
 pytestmark = pytest.mark.e2e
 

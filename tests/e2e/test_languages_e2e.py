@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import Raw, signed, t
+from localdiscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
+from localdiscord.server import command_problems
 from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.i18n_check import english_leaks, modal_texts, seen_by
 from tests.e2e.pontoon_driver import Table, start
-from tests.fakediscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
-from tests.fakediscord.server import command_problems
 
 pytestmark = pytest.mark.e2e
 

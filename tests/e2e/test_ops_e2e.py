@@ -15,9 +15,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from localdiscord import FakeDiscord
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.pontoon_driver import Table, start
-from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from localdiscord import FakeDiscord
+from localdiscord.models import EMBED_LINKS, SEND_MESSAGES
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.pontoon_driver import start
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.models import EMBED_LINKS, SEND_MESSAGES
 
 pytestmark = pytest.mark.e2e
 

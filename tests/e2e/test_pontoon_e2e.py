@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from localdiscord import FakeDiscord, FakeMember
 from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.pontoon_driver import Table, cards_in, start
-from tests.fakediscord import FakeDiscord, FakeMember
 
 pytestmark = pytest.mark.e2e
 

@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
+from localdiscord import FakeDiscord, FakeMember, InteractionResult
 from tests.e2e.conftest import SHARED, Shared
 from tests.e2e.pontoon_driver import Table
-from tests.fakediscord import FakeDiscord, FakeMember, InteractionResult
 
 pytestmark = pytest.mark.e2e
 

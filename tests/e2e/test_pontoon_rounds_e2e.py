@@ -11,10 +11,10 @@ import pytest
 from engine.pontoon import Table as EngineTable
 from engine.pontoon.hands import best_total
 from engine.pontoon.types import ActionKind, Phase
+from localdiscord import FakeDiscord
 from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.pontoon_driver import Table, cards_in, find_seed, start
 from tests.e2e.test_pontoon_e2e import balances, banker_name, member_by_name, open_table, play_out
-from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.e2e
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from localdiscord import FakeDiscord, FakeMember
 from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.pontoon_driver import Table, cards_in, start
-from tests.fakediscord import FakeDiscord, FakeMember
 
 
 def who(t: Table, people: dict[str, FakeMember], pattern: str) -> FakeMember | None:

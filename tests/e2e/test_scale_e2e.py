@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from localdiscord import FakeDiscord, RateLimits
 from tests.e2e.conftest import BotProcess, StartBot
 from tests.e2e.pontoon_driver import BOT_ARGS
 from tests.e2e.scale_scenario import play_scale, split_shards
-from tests.fakediscord import FakeDiscord, RateLimits
 
 pytestmark = pytest.mark.e2e
 

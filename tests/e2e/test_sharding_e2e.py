@@ -16,9 +16,9 @@ import aiohttp
 import pytest
 
 from bot.sharding import shard_of
+from localdiscord import FakeDiscord, FakeGuild
 from tests.e2e.conftest import StartBot
 from tests.e2e.pontoon_driver import bot_env
-from tests.fakediscord import FakeDiscord, FakeGuild
 
 pytestmark = pytest.mark.e2e
 

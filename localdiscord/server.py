@@ -31,7 +31,7 @@ import sys
 import time
 import unicodedata
 import zlib
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +81,7 @@ from .models import (
     walk_components,
 )
 
-log = logging.getLogger("fakediscord")
+log = logging.getLogger("localdiscord")
 
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
@@ -401,6 +401,8 @@ class FakeDiscord:
         bot_name: str = "PontoonBot",
         rate_limits: RateLimits | bool = True,
         shard_count: int = 1,
+        token: str | None = None,
+        host: str = "127.0.0.1",
     ) -> None:
         if isinstance(rate_limits, bool):
             rate_limits = RateLimits(enabled=rate_limits)
@@ -412,7 +414,12 @@ class FakeDiscord:
         self.interaction_deadline = interaction_deadline
         self.validate = validate
         self.heartbeat_interval_ms = heartbeat_interval_ms
-        self.host = "127.0.0.1"
+        self.host = host
+        #: when set, REST requests must carry ``Authorization: Bot <token>`` (the sandbox)
+        self.token = token
+        #: called (with no arguments) after every change, for live views (the sandbox page)
+        self.change_listeners: list[Callable[[], None]] = []
+        self._id_source: Iterator[int] | None = None
         self.port: int | None = None
         self._last_id = 0
         self._runner: web.AppRunner | None = None
@@ -456,8 +463,15 @@ class FakeDiscord:
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # ================================================================= lifecycle
-    async def start(self, port: int = 0) -> FakeDiscord:
+    async def start(
+        self, port: int = 0, *, extra_routes: Callable[[web.Application], None] | None = None
+    ) -> FakeDiscord:
+        """Listen on ``host:port`` (0: a free port). ``extra_routes`` adds routes of its own
+        to the app before it starts (the sandbox's page); paths outside ``/api`` and the
+        gateway are left alone by the fake."""
         app = web.Application(middlewares=[self._middleware], client_max_size=32 * 1024 * 1024)
+        if extra_routes is not None:
+            extra_routes(app)
         app.router.add_get(GATEWAY_PATH, self._gateway_handler)
         app.router.add_get(GATEWAY_PATH + "/", self._gateway_handler)
         r = app.router
@@ -540,21 +554,35 @@ class FakeDiscord:
             raise RuntimeError("FakeDiscord not started")
         return f"ws://{self.host}:{self.port}{GATEWAY_PATH}"
 
-    def bot_env(self, token: str = "fake-token") -> dict[str, str]:
+    def bot_env(self, token: str | None = None) -> dict[str, str]:
         """Environment variables that point a bot process at this fake."""
         return {
             "DISCORD_API_BASE": self.api_base,
             "DISCORD_GATEWAY_URL": self.gateway_url,
-            "DISCORD_TOKEN": token,
+            "DISCORD_TOKEN": token or self.token or "fake-token",
         }
 
     # ================================================================= helpers
+    @contextlib.contextmanager
+    def ids_from(self, ids: Iterator[int]) -> Iterator[None]:
+        """Objects created inside take their ids from ``ids`` (the sandbox's world keeps the
+        same ids from one start to the next, so its database still fits)."""
+        self._id_source = ids
+        try:
+            yield
+        finally:
+            self._id_source = None
+
     def _next_id(self) -> int:
+        if self._id_source is not None:
+            return next(self._id_source)
         now = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
         self._last_id = max(self._last_id + 1, now)
         return self._last_id
 
     def _notify(self) -> None:
+        for listener in self.change_listeners:
+            listener()
         for fut in list(self._waiters):
             if not fut.done():
                 fut.set_result(None)
@@ -1799,6 +1827,8 @@ class FakeDiscord:
         auth = request.headers.get("Authorization", "")
         if not auth.startswith("Bot ") or len(auth) <= 4:
             raise _HTTPError(401, (0, "401: Unauthorized"))
+        if self.token is not None and not secrets.compare_digest(auth[4:], self.token):
+            raise _HTTPError(401, (0, "401: Unauthorized"))
 
     async def _body(self, request: web.Request) -> tuple[Any, list[JSON]]:
         """JSON body (or multipart ``payload_json``) and the attachments uploaded."""
@@ -2119,7 +2149,7 @@ class FakeDiscord:
         raise web.HTTPMethodNotAllowed(request.method, ["GET", "PUT", "POST"])
 
     async def _app_emojis(self, request: web.Request) -> web.Response:
-        """The application's own emojis (tests/fakediscord/app_emojis.py has the limits)."""
+        """The application's own emojis (localdiscord/app_emojis.py has the limits)."""
         self._check_auth(request)
         if request.match_info["app_id"] != str(self.app_id):
             raise _HTTPError(404, (10002, "Unknown Application"))

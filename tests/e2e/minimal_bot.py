@@ -1,6 +1,6 @@
 """A tiny discord.py bot used to test the fake Discord and as a latency baseline.
 
-Run as its own process: ``python -m tests.fakediscord.minimal_bot`` with DISCORD_TOKEN,
+Run as its own process: ``python -m tests.e2e.minimal_bot`` with DISCORD_TOKEN,
 DISCORD_API_BASE and DISCORD_GATEWAY_URL set (``FakeDiscord.bot_env()``).
 
 Commands (one group, ``/demo``):
