@@ -14,6 +14,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
+from bot.errors import ServiceError
 from bot.host import TableHost
 from bot.i18n.languages import Languages
 from bot.pontoon import OpenPontoonTable, PontoonService
@@ -22,6 +23,8 @@ from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
 from bot.text import NAME_MAX, shorten
+from cogs.permissions import missing_permissions
+from cogs.permissions import refusal as permissions_refusal
 
 log = logging.getLogger(__name__)
 
@@ -141,3 +144,26 @@ def display(raw: str) -> str:
     text = discord.utils.escape_mentions(shorten(text.strip() or "?", NAME_MAX))
     text = discord.utils.escape_markdown(text).replace("<", "\\<")
     return _SCHEME.sub("\\1:\u200b\\2", text)
+
+
+async def where_to_open(
+    interaction: Interaction,
+    locale: str,
+    *,
+    dm: ServiceError,
+    min_bet: int,
+    max_bet: int,
+) -> tuple[int, int] | None:
+    """What every game checks before it opens a table here, in one place: a server
+    channel (else ``dm`` is raised), the bot's permissions there (else the member is told
+    which are missing and None is returned: open nothing), bet limits in order. Returns
+    (server id, channel id) for the table."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise dm
+    missing = missing_permissions(interaction)
+    if missing:  # the table message could not be posted: open nothing
+        await reply(interaction, permissions_refusal(locale, missing))
+        return None
+    if min_bet > max_bet:
+        raise ServiceError("The minimum bet cannot be above the maximum bet.", key="err.min_max")
+    return interaction.guild_id, interaction.channel_id

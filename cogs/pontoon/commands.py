@@ -14,10 +14,8 @@ from bot.errors import BadAmount, ServiceError, friendly, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import CardDelivery, OpenPontoonTable, seat_of
-from cogs.common import GameBot, Interaction, can_manage_guild, display, reply
+from cogs.common import GameBot, Interaction, can_manage_guild, display, reply, where_to_open
 from cogs.help import first_join_hint
-from cogs.permissions import missing_permissions
-from cogs.permissions import refusal as permissions_refusal
 from cogs.pontoon.controls import (
     MODAL_PREFIX,
     handle_modal,
@@ -139,19 +137,18 @@ class Pontoon(
     ) -> None:
         locale = await locale_of(interaction)
         try:
-            if interaction.guild_id is None or interaction.channel_id is None:
-                raise ServiceError(
+            place = await where_to_open(
+                interaction,
+                locale,
+                dm=ServiceError(
                     "Pontoon tables live in server channels, not in DMs.", key="err.pt.dm"
-                )
-            missing = missing_permissions(interaction)
-            if missing:  # the table message could not be posted: open nothing
-                await reply(interaction, permissions_refusal(locale, missing))
+                ),
+                min_bet=min_bet,
+                max_bet=max_bet,
+            )
+            if place is None:
                 return
-            if min_bet > max_bet:
-                raise ServiceError(
-                    "The minimum bet cannot be above the maximum bet.",
-                    key="err.pt.min_max",
-                )
+            guild_id, channel_id = place
             if shoot and kitty_min > kitty_max:
                 raise ServiceError(
                     "The kitty minimum cannot be above its maximum.",
@@ -180,8 +177,8 @@ class Pontoon(
             click = Click(interaction, "")
             with member_action(click):
                 live = await self.bot.pontoon.open_table(
-                    interaction.guild_id,
-                    interaction.channel_id,
+                    guild_id,
+                    channel_id,
                     interaction.user.id,
                     rules,
                     opener_name=interaction.user.display_name,

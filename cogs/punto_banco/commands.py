@@ -21,7 +21,7 @@ from bot.errors import BadAmount, ServiceError, friendly, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable
-from cogs.common import GameBot, Interaction, can_manage_guild, display, reply
+from cogs.common import GameBot, Interaction, can_manage_guild, display, reply, where_to_open
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
 from cogs.punto_banco.controls import MODAL_PREFIX, handle_modal
@@ -78,19 +78,18 @@ class Baccarat(
     ) -> None:
         locale = await locale_of(interaction)
         try:
-            if interaction.guild_id is None or interaction.channel_id is None:
-                raise ServiceError(
+            place = await where_to_open(
+                interaction,
+                locale,
+                dm=ServiceError(
                     "Punto Banco tables live in server channels, not in DMs.", key="err.pb.dm"
-                )
-            missing = missing_permissions(interaction)
-            if missing:  # the table message could not be posted: open nothing
-                await reply(interaction, permissions_refusal(locale, missing))
+                ),
+                min_bet=min_bet,
+                max_bet=max_bet,
+            )
+            if place is None:
                 return
-            if min_bet > max_bet:
-                raise ServiceError(
-                    "The minimum bet cannot be above the maximum bet.",
-                    key="err.pb.min_max",
-                )
+            guild_id, channel_id = place
             try:
                 rules = PuntoBancoRules(
                     packs=packs, tableau=tableau, min_bet=min_bet, max_bet=max_bet
@@ -99,8 +98,8 @@ class Baccarat(
                 raise ConfigError(str(exc).splitlines()[0]) from exc
             await interaction.response.defer(ephemeral=True, thinking=True)
             live = await self.service.open_table(
-                interaction.guild_id,
-                interaction.channel_id,
+                guild_id,
+                channel_id,
                 interaction.user.id,
                 rules,
                 betting_seconds=betting_seconds,
