@@ -87,11 +87,18 @@ class TextFormatter(logging.Formatter):
         return f"{first} [{' '.join(ids)}]{sep}{rest}"
 
 
+def _not_about_voice(record: logging.LogRecord) -> bool:
+    """discord.py warns at every start that voice libraries are missing; the bot has no
+    voice, so the warning says nothing to its operator."""
+    return "voice will NOT be supported" not in record.getMessage()
+
+
 def configure_logging(level: str, fmt: str = "text", secrets: Iterable[str] = ()) -> None:
     """Log to stderr at ``level``, as ``fmt`` ("text" or "json")."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     handler.addFilter(ContextFilter(secrets))
+    handler.addFilter(_not_about_voice)
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

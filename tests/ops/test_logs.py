@@ -75,3 +75,15 @@ def test_log_format_is_a_setting(fmt: str, monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("LOG_FORMAT", "xml")
     with pytest.raises(ValueError):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+def test_the_voice_library_warning_is_not_shown(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.logs import configure_logging
+
+    configure_logging("INFO", "text")
+    logging.getLogger("discord.client").warning(
+        "PyNaCl is not installed, voice will NOT be supported"
+    )
+    logging.getLogger("discord.client").warning("something else")
+    err = capsys.readouterr().err
+    assert "voice" not in err and "something else" in err
