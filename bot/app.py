@@ -193,7 +193,7 @@ class CardBot(GameBot):
         for game in GAMES:
             # after a restart these messages may be stale; a table opened since is not
             self._reloaded[game.name] = await self.games[game.name].load()
-            log.info("reloaded %d open %s table(s)", len(self._reloaded[game.name]), game.title)
+            log.info("reloaded %d open table(s) of %s", len(self._reloaded[game.name]), game.title)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -349,14 +349,17 @@ class PontoonDiscordPresenter:
         L = locale
         eng = live.engine
         em = discord.Embed(title=t(L, "pt.payouts"), colour=discord.Colour.gold())
-        banker_seat = eng.banker
         banker_net = self._banker_net.pop(live.table_id, 0)
+        # the round's banker and hand from its log: the bank may have passed since
+        hand = render.round_banker_hand(logged.event for logged in live.round_log)
+        banker_seat = (
+            hand.seat
+            if hand is not None
+            else next((lg.banker for lg in live.round_log if lg.banker), eng.banker)
+        )
         if banker_seat is not None and banker_seat != HOUSE:
-            view = eng.public_view()
-            results = [
-                *results,
-                render.banker_result_line(name(banker_seat), view.banker_hand, banker_net, L),
-            ]
+            line = render.banker_result_line(name(banker_seat), hand, banker_net, L)
+            results = [*results, line]
         em.description = render.shorten("\n".join(results), 4000)
         balances = [
             t(L, "pt.balance_line", name=name(s), chips=eng.balances.get(s, 0))

@@ -12,6 +12,7 @@ from bot.text import shorten
 from engine.cards import parse_card
 from engine.pontoon import HandView, PontoonRules, TableView
 from engine.pontoon.types import Event, EventKind, Phase
+from engine.pontoon.views import HandStatus
 from engine.records import HOUSE
 
 Namer = Callable[[str], str]
@@ -378,6 +379,33 @@ def result_line(ev: Event, name: Namer, locale: str = DEFAULT_LOCALE) -> str:
         detail=detail,
         net=sign,
     )
+
+
+def round_banker_hand(events: Iterable[Event]) -> HandView | None:
+    """The banker's hand of a round as its public events showed it (turned over, drawn
+    to, or a pontoon), so the payouts name the round's banker even after the bank has
+    passed. None when the banker never played a hand (a house bank, every hand bust)."""
+    seat: str | None = None
+    cards: list[str] = []
+    total: int | None = None
+    status = HandStatus.STUCK
+    for ev in events:
+        if ev.kind in (EventKind.BANKER_REVEAL, EventKind.BANKER_PONTOON):
+            seat, cards, total = ev.seat, list(ev.cards), ev.total
+            if ev.kind is EventKind.BANKER_PONTOON:
+                status = HandStatus.PONTOON
+        elif ev.kind is EventKind.BANKER_DRAW and seat is not None:
+            cards.extend(ev.cards)
+            total = ev.total
+        elif ev.kind is EventKind.BANKER_STAYS and ev.total is not None:
+            total = ev.total
+    if seat is None:
+        return None
+    if total is not None and total > 21:
+        status = HandStatus.BUST
+    elif len(cards) >= 5 and status is not HandStatus.PONTOON:
+        status = HandStatus.FIVE_CARD_TRICK
+    return HandView(seat, 0, tuple(cards), 0, 0, 0, status, total)
 
 
 def banker_result_line(

@@ -130,3 +130,20 @@ def test_the_table_says_when_the_bankers_cover_limits_bets() -> None:
     assert "banker can cover only 2" in line and "Twist" in line
     assert t("en", "pt.modal.hint.cover", min=2, max=2) == "2 to 2 (the banker cannot cover more)"
     assert len(t("fr", "pt.modal.hint.cover", min=10**9, max=10**9)) <= 100  # placeholder limit
+
+
+def test_the_banker_line_names_the_rounds_banker_even_after_the_bank_passed() -> None:
+    """The payouts are drawn after the bank passed on a pontoon: the banker's line comes
+    from the round's own events, not from the table's new banker (who showed "—")."""
+    events = [
+        Event(EventKind.BANKER_REVEAL, "1", 0, ("KH", "8S"), None, 18),
+        Event(EventKind.BANKER_STAYS, "1", 0, (), None, 18),
+        Event(EventKind.BANK_PASSES, "2", 0, (), None, None, None, "pontoon"),
+    ]
+    hand = render.round_banker_hand(events)
+    assert hand is not None and hand.seat == "1"
+    assert render.banker_result_line("alice", hand, -4) == "🏦 Banker alice: K♥ 8♠ = 18 (-4)"
+    drawn = [*events[:1], Event(EventKind.BANKER_DRAW, "1", 0, ("5C",), None, 23)]
+    bust = render.round_banker_hand(drawn)
+    assert bust is not None and bust.status is HandStatus.BUST and bust.cards[-1] == "5C"
+    assert render.round_banker_hand(events[2:]) is None

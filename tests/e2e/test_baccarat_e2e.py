@@ -136,7 +136,7 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     bot = await start(start_bot_process, db, BACCARAT_BETTING_SECONDS="300")
     t = Baccarat(fake_discord, world)
     await t.bac(world.alice, "start", {"packs": 8, "tableau": "standard", "max_bet": 500})
-    assert "8 packs · standard tableau" in t.message().text
+    assert "8 packs · casino standard drawing rules" in t.message().text
     assert "alice: Banco 40" in await t.bet_form(world.alice, "Banco", "40")
     await t.bac(world.bob, "bet", {"side": "punto", "amount": 25})
     # one table per channel, whatever the game; a member with bets cannot sit at Pontoon

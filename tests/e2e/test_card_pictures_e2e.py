@@ -81,7 +81,8 @@ async def test_pictures_upload_once_are_reused_after_a_restart_and_show_on_the_t
 
     t = Baccarat(fake_discord, world)
     assert "Punto Banco table open" in await t.bac(world.alice, "start", {"max_bet": 100})
-    assert "placed" in await t.bet_form(world.alice, "Banco", "10")
+    # the bet is answered with the table, which shows the bettor's line as the receipt
+    assert "alice: Banco 10" in await t.bet_form(world.alice, "Banco", "10")
     await fake_discord.wait_until(
         lambda: any("Coup #1" in str(m.embeds) for m in t.public()), timeout=20
     )

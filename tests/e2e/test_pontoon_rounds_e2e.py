@@ -54,7 +54,7 @@ async def test_split_and_buy(
     assert "Buy" in t.enabled()
     if True:
         await t.form(splitter, "Buy", "5")  # too much: refused, nothing changes
-        assert "P-BUY-2" in t.last_ephemeral(splitter)
+        assert "at most twice the original stake" in t.last_ephemeral(splitter)
         sub = await t.form(splitter, "Buy", "3")
         assert sub.callback_type == 7  # answered with the table (issue 9)
         assert len(cards_in(t.dm_text(splitter))) > dm_before  # the bought card came by DM
@@ -87,7 +87,10 @@ async def test_pontoon_passes_the_bank_then_bank_sale(
     assert "declares a **pontoon**" in t.channel_text()
     await play_out(t, world)
     # P-NEXT-2: the player's pontoon takes the bank; P-NEXT-1: the pack is shuffled
-    assert re.search(rf"bank passes to \*\*{holder}\*\*", t.channel_text()), t.channel_text()
+    text = t.channel_text()
+    assert re.search(rf"\*\*{holder}\*\* made a pontoon and takes the bank", text), text
+    # the payouts' banker line is the round's banker, with the cards they played
+    assert re.search(rf"Banker {old_banker}: \S+ \S+", text) and f"Banker {holder}:" not in text
     assert banker_name(t) == holder
     assert "shuffled" in t.embed_text()
     # P-SELL-1: the new banker sells the bank back for 5
@@ -125,7 +128,7 @@ async def test_shoot_round_and_end_returns_the_kitty(shared: Shared) -> None:
     player = world.bob if banker is world.alice else world.alice
     assert "kitty" in t.embed_text().lower()
     r = await t.slash(player, "kitty", {"amount": 20}, command="bank")
-    assert "P-SHOOT-1" in r.all_text  # only the banker puts up the kitty
+    assert "Only the banker puts up the kitty" in r.all_text  # P-SHOOT-1
     r = await t.slash(banker, "kitty", {"amount": 20}, command="bank")
     assert "Kitty: 20" in r.all_text
     await t.form(player, "Bet", "2")

@@ -36,12 +36,15 @@ async def play_round(
     r = await t.click(dealer, "Deal")
     clicks += 1
     assert r.callback_type == 7, r.all_text
+    previous_banker = banker
     banker = who(t, people, r"Banker: \*\*(.+?)\*\*")
     for m in people.values():
         if m is banker:
             continue
         assert "Waiting for" in t.embed_text() and "to bet" in t.embed_text()
-        if same_bet:
+        # Same bet repeats a stake; last round's banker (the bank can pass on a pontoon,
+        # and the shared bot's deals depend on the other tests) has none to repeat
+        if same_bet and m is not previous_banker:
             r = await t.click(m, "Same bet")
             clicks += 1
         else:
@@ -172,7 +175,7 @@ async def test_double_and_no_double_commands_exist(shared: Shared) -> None:
     await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10, "banker_doubles": True})
     await t.click(world.bob, "Join")
     r = await t.slash(world.bob, "double")
-    assert r.ephemeral and "P-" in r.all_text  # refused with the rule, nothing changed
+    assert r.ephemeral and "not possible now" in r.all_text  # refused, nothing changed
 
 
 async def test_a_timer_move_says_so_on_the_table(
