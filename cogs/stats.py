@@ -27,7 +27,7 @@ from bot.i18n import num, pct, t
 from bot.i18n.languages import locale_of
 from bot.storage import member_account
 from bot.storage.history import ChipHistory
-from cogs.common import GameBot
+from cogs.common import GameBot, display
 from engine.punto_banco import PuntoBancoRules, odds_for
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,10 @@ async def send_odds_chart(
 
 
 def stats_caption(locale: str, name: str, history: ChipHistory, chips: int) -> str:
+    """The caption under the /stats chart; ``name`` is the member's raw display name
+    (made inert here with ``display``, as every name is)."""
     L = locale
+    name = display(name)
     first, last = history.points[0].ts.date(), history.points[-1].ts.date()
     lines = [
         t(L, "stats.title", name=name),
@@ -146,7 +149,7 @@ class Stats(commands.Cog):
             history = await self.bot.store.chip_history(account)
             if not history.points:
                 await interaction.followup.send(
-                    t(locale, "stats.empty", name=who.display_name), ephemeral=True
+                    t(locale, "stats.empty", name=display(who.display_name)), ephemeral=True
                 )
                 return
             file = await chart_file("stats.png", stats_png, history, locale)

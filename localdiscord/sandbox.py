@@ -31,6 +31,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from .app_emojis import MAGIC
 from .models import (
     BUTTON,
     DISCORD_EPOCH_MS,
@@ -118,6 +119,7 @@ class Sandbox:
         app.router.add_get("/", self._index)
         app.router.add_get("/sandbox/ws", self._ws)
         app.router.add_get("/sandbox/api/view", self._view)
+        app.router.add_get(r"/sandbox/emojis/{id:\d+}.png", self._emoji)
         app.router.add_get("/sandbox/{name}", self._static)
         app.router.add_post("/sandbox/api/{action}", self._action)
 
@@ -138,6 +140,20 @@ class Sandbox:
             content_type=WEB_FILES[name],
             charset="utf-8",
             headers={"Cache-Control": "no-store"},
+        )
+
+    async def _emoji(self, request: web.Request) -> web.Response:
+        """An application emoji's picture, as Discord's CDN serves it to the client: the
+        page draws ``<:name:id>`` in a message with it."""
+        wanted = request.match_info["id"]
+        emoji = next((e for e in self.fake.app_emojis.emojis if str(e.id) == wanted), None)
+        if emoji is None:
+            raise web.HTTPNotFound()
+        kind = next((k for k, magic in MAGIC.items() if emoji.image.startswith(magic)), "png")
+        return web.Response(
+            body=emoji.image,
+            content_type=f"image/{kind}",
+            headers={"Cache-Control": "max-age=3600"},
         )
 
     # ------------------------------------------------------------------ live updates

@@ -342,6 +342,12 @@ function markdown(src, v) {
     codes.push(`<code>${escapeHtml(code)}</code>`);
     return `\u0000${codes.length - 1}\u0000`;
   });
+  // custom emojis <:name:id> (the bot's card pictures among them) as Discord draws them:
+  // the picture the application uploaded, ":name:" as its alt and title text
+  s = s.replace(/<(a?):([A-Za-z0-9_]{2,32}):(\d{1,20})>/g, (_, animated, name, id) => {
+    codes.push(`<img class="emoji" src="/sandbox/emojis/${id}.png" alt=":${name}:" title=":${name}:" draggable="false">`);
+    return `\u0000${codes.length - 1}\u0000`;
+  });
   const lines = s.split("\n").map((line) => {
     let cls = null;
     let m;

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import pytest
 
+from bot.cards_art import EMOJI_PREFIX
+from engine.cards import parse_card
 from tests.e2e.conftest import REPO_ROOT
 
 if TYPE_CHECKING:
@@ -34,11 +36,16 @@ CHROMIUM_ARGS = [
 ]
 NO_BROWSER = "no browser for the sandbox test"
 URL_LINE = re.compile(r"Sandbox: open (http://[0-9.]+:\d+)/")
-CARD = re.compile(r"\b(10|[2-9AJQK])[♠♥♦♣]")
+#: a card as text (``A♠``), or as its picture: the application emoji ``<:pc_AS:123>`` in a
+#: message's JSON, ``:pc_AS:`` as the page's image alt text (CARD_STYLE=emoji, the default)
+CARD = re.compile(rf"\b(?:(10|[2-9AJQK])[♠♥♦♣]|{EMOJI_PREFIX}((?:10|[2-9AJQK])[SHDC])(?=:))")
 
 
 def cards_in(text: str) -> list[str]:
-    return [m.group(0) for m in CARD.finditer(text)]
+    """Every card in ``text``, in either form, as text (``A♠``)."""
+    return [
+        parse_card(m.group(2)).pretty if m.group(2) else m.group(0) for m in CARD.finditer(text)
+    ]
 
 
 def chromium_or_skip() -> None:
@@ -255,3 +262,12 @@ class Member:
 
     async def text(self) -> str:
         return await self.page.locator("#messages").inner_text()
+
+    async def everything_shown(self) -> str:
+        """The whole page's text, with the alt text of every emoji picture on it (a card
+        drawn as a picture is in no inner text)."""
+        text = await self.page.locator("body").inner_text()
+        alts: list[str] = await self.page.locator("img.emoji").evaluate_all(
+            "nodes => nodes.map((n) => n.alt)"
+        )
+        return "\n".join([text, *alts])

@@ -178,9 +178,12 @@ async def play_scale(
     # Restarted, it waits out its dead predecessor's leases, reloads only its guilds'
     # tables, and the rounds go on where they stopped.
     procs[-1] = await (restarting or start(env[-1], killed_shards))
-    await fake.wait_until(lambda: "reloaded" in procs[-1].output(), timeout=10)
-    reloaded = rf"reloaded {len(on_killed)} open table\(s\)"
-    assert re.search(reloaded, procs[-1].output()), procs[-1].output()
+    # Start-up logs one line per game (bot/games.py's registry), Punto Banco's last:
+    # every killed guild has one open Pontoon table and one open Punto Banco table.
+    await fake.wait_until(lambda: "Punto Banco table(s)" in procs[-1].output(), timeout=10)
+    for title in ("Pontoon", "Punto Banco"):
+        reloaded = rf"reloaded {len(on_killed)} open {title} table\(s\)"
+        assert re.search(reloaded, procs[-1].output()), procs[-1].output()
     lap("restarted")
     for i in on_killed:
         await play_out(tables[i], guilds[i].pontoon)

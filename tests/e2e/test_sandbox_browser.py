@@ -165,13 +165,17 @@ async def check_privacy(
         hidden[name] = mine
     for viewer in NAMES:
         seen = await everything_seen_by(sb, viewer)
-        page_text = await people[viewer].page.locator("body").inner_text()
+        page_text = await people[viewer].everything_shown()
+        # cards as text or as pictures (the emoji in the JSON, the image's alt on the page)
+        seen_cards, page_cards = set(cards_in(seen)), set(cards_in(page_text))
         for owner, cards in hidden.items():
             if owner == viewer:
                 continue
             for card in cards:
                 assert card not in seen, f"{viewer}'s page received {owner}'s card {card}"
+                assert card not in seen_cards, f"{viewer}'s page received {owner}'s card {card}"
                 assert card not in page_text, f"{viewer}'s page shows {owner}'s card {card}"
+                assert card not in page_cards, f"{viewer}'s page shows {owner}'s card {card}"
     return True
 
 
@@ -194,6 +198,7 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
             BET_TIMER_SECONDS="60",
             TURN_TIMER_SECONDS="60",
             BACCARAT_BETTING_SECONDS="3",
+            CARD_STYLE="emoji",  # the default: cards as the application emojis' pictures
         ) as sb,
         async_playwright() as pw,
     ):
@@ -234,6 +239,14 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
         # the round's result is posted in the channel, seen by everyone
         for member in people.values():
             await expect(member.page.locator("#messages")).to_contain_text("Payouts")
+        # the cards are drawn as the pictures the bot uploaded (as Discord would show them)
+        pictures = ann.page.locator("#messages img.emoji")
+        await expect(pictures.first).to_be_visible()
+        loaded = await pictures.evaluate_all(
+            "nodes => nodes.map((n) => [n.alt, n.complete && n.naturalWidth > 0])"
+        )
+        assert loaded and all(ok for _, ok in loaded), loaded
+        assert cards_in(" ".join(alt for alt, _ in loaded)), loaded
 
         print(f"pontoon round done at {time.monotonic() - started:.1f} s")
         # the opener closes the table, so the players may sit at the Punto Banco table
