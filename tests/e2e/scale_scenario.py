@@ -180,9 +180,9 @@ async def play_scale(
     procs[-1] = await (restarting or start(env[-1], killed_shards))
     # Start-up logs one line per game (bot/games.py's registry), Punto Banco's last:
     # every killed guild has one open Pontoon table and one open Punto Banco table.
-    await fake.wait_until(lambda: "Punto Banco table(s)" in procs[-1].output(), timeout=10)
+    await fake.wait_until(lambda: "table(s) of Punto Banco" in procs[-1].output(), timeout=10)
     for title in ("Pontoon", "Punto Banco"):
-        reloaded = rf"reloaded {len(on_killed)} open {title} table\(s\)"
+        reloaded = rf"reloaded {len(on_killed)} open table\(s\) of {title}"
         assert re.search(reloaded, procs[-1].output()), procs[-1].output()
     lap("restarted")
     for i in on_killed:
