@@ -5,6 +5,8 @@ are as they were; an admin erases a member who left by their user id."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,10 @@ async def test_privacy_show_delete_and_forget(
     assert "1000" in await run(world.alice, "balance", None, {})
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
+    cli = subprocess.run(
+        [sys.executable, "-m", "bot", "audit", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert cli.returncode == 0, cli.stdout + cli.stderr
