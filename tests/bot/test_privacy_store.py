@@ -94,3 +94,18 @@ async def test_chips_in_play_refuse_with_nothing_changed(store: Store) -> None:
     assert await raw_sql(store, "SELECT COUNT(*) FROM transfers") == count
     # in another server she has nothing in play: an admin there may forget her
     assert not (await store.forget_member(ALICE, G2)).refused
+
+
+async def test_the_language_cache_forgets_too(store: Store) -> None:
+    from bot.i18n.languages import Languages
+
+    langs = Languages(store)
+    await langs.load()
+    await langs.choose_member(ALICE, "fa")
+    assert await langs.member(ALICE) == "fa"
+    assert not (await store.forget_member(ALICE)).refused
+    langs.forgotten(ALICE)
+    assert await langs.member_choice(ALICE) is None
+    fresh = Languages(store)
+    await fresh.load()
+    assert await fresh.member_choice(ALICE) is None
