@@ -58,6 +58,8 @@ async def test_forget_everywhere_anonymises_and_audit_passes(store: Store) -> No
     assert reasons == [(2,)]
     report = await audit(store)
     assert report.ok, report.summary()
+    board = await store.leaderboard(G)
+    assert [e.user_id for e in board] == [BOB]
 
 
 async def test_a_returning_member_starts_fresh(store: Store) -> None:
