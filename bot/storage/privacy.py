@@ -13,7 +13,8 @@ play there):
 * their ``members`` row is deleted: the account is left with no owner row and a zero
   balance. The ledger is append-only, so its old rows keep the account id; nothing
   links it to the member any more but that number. If they come back they start afresh
-  (a new members row and the server's starting chips).
+  (a new members row and the server's starting chips); /stats shows them only the
+  rows after the erasure, /leaderboard leaves the emptied account out.
 
 Forgetting everywhere (/privacy delete) does that in every server and deletes their
 language choice and hints too.
@@ -25,10 +26,9 @@ from dataclasses import dataclass, field
 
 from bot.storage.accounts import house_account, member_account
 from bot.storage.base import Con, StoreBase, one, rows
+from bot.storage.history import FORGET_REASON
 from bot.storage.ledger import apply_tx, balance_tx
 from bot.storage.models import Move
-
-FORGET_REASON = "member data erased"
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,8 @@ async def test_a_returning_member_starts_fresh(store: Store) -> None:
     await _setup(store)
     await store.forget_member(ALICE)
     assert await store.ensure_member(G, ALICE) == 1000
+    history = await store.chip_history(member_account(G, ALICE))
+    assert [p.balance for p in history.points] == [1000]
     report = await audit(store)
     assert report.ok, report.summary()
 
