@@ -39,6 +39,7 @@ EXTENSIONS: Sequence[str] = (
     "cogs.help",
     "cogs.card_emojis",
     "cogs.stats",
+    "cogs.privacy",
 )
 
 

@@ -15,6 +15,7 @@ from bot.i18n import DEFAULT_LOCALE, Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
 from bot.storage import member_account
 from cogs.common import GameBot, can_manage_guild, display, reply
+from cogs.privacy import forget_in_server
 from cogs.stats import chart_file, leaderboard_png
 
 log = logging.getLogger(__name__)
@@ -183,6 +184,23 @@ class Chips(commands.Cog):
             )
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
+
+    @chips.command(
+        name="forget", description="Erase a member's data in this server (Manage Server)"
+    )
+    @app_commands.describe(
+        member="the member, if still in the server",
+        user_id="or their user id (a member who left)",
+        confirm="True: erase now (it cannot be undone)",
+    )
+    async def forget(
+        self,
+        interaction: Interaction,
+        member: discord.User | None = None,
+        user_id: str | None = None,
+        confirm: bool = False,
+    ) -> None:
+        await forget_in_server(self.bot, interaction, member, user_id, confirm)
 
     @chips.command(name="audit", description="Check the chip ledger (Manage Server)")
     async def audit_cmd(self, interaction: Interaction) -> None:

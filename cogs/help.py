@@ -53,8 +53,8 @@ GROUPS: Sequence[tuple[str, Sequence[str]]] = (
     ),
     ("chips", ("balance", "daily", "leaderboard")),
     ("bank", ("bank sell", "bank kitty", "bank auction", "bank bid")),
-    ("settings", ("language", "help")),
-    ("admin", ("chips grant", "chips settings", "chips audit")),
+    ("settings", ("language", "help", "privacy show", "privacy delete")),
+    ("admin", ("chips grant", "chips settings", "chips audit", "chips forget")),
 )
 
 #: the one-time hint's name in the store

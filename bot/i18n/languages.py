@@ -81,6 +81,11 @@ class Languages:
         await self.store.set_member_language(user_id, locale)
         self._member_choice[user_id] = locale
 
+    def forgotten(self, user_id: int) -> None:
+        """The member's data was erased (/privacy delete): forget their choice here too."""
+        self._member_choice[user_id] = None
+        self._member_discord.pop(user_id, None)
+
     async def choose_guild(self, guild_id: int, locale: str | None, by: int | None) -> None:
         await self.store.set_guild_language(guild_id, locale, by)
         self._guild_choice[guild_id] = locale

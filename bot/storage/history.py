@@ -37,8 +37,12 @@ _HISTORY_SQL = (
     "SELECT t.ts AS ts, CASE WHEN t.dst = ? THEN t.amount ELSE -t.amount END AS delta, "
     "t.table_id AS table_id, g.game AS game "
     "FROM transfers t LEFT JOIN game_tables g ON g.id = t.table_id "
-    "WHERE t.dst = ? OR t.src = ? ORDER BY t.id"
+    "WHERE (t.dst = ? OR t.src = ?) AND t.id > ? ORDER BY t.id"
 )
+# The account's last "member data erased" row (/privacy delete, /chips forget, in
+# bot/storage/privacy.py): a member who comes back starts afresh, their history too.
+_FORGOTTEN_SQL = "SELECT MAX(id) AS id FROM transfers WHERE src = ? AND reason = ?"
+FORGET_REASON = "member data erased"
 
 
 def _parse_ts(text: str) -> datetime:
@@ -51,7 +55,9 @@ def history_tx(con: Con, account: str) -> ChipHistory:
     nets: dict[str, int] = {}
     tables: dict[str, set[str]] = {}
     last_ts: str | None = None
-    for r in rows(con, _HISTORY_SQL, (account, account, account)):
+    found = rows(con, _FORGOTTEN_SQL, (account, FORGET_REASON))
+    after = int(found[0]["id"]) if found and found[0]["id"] is not None else 0
+    for r in rows(con, _HISTORY_SQL, (account, account, account, after)):
         ts = str(r["ts"])
         balance += int(r["delta"])
         if r["game"] is not None:

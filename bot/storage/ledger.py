@@ -219,7 +219,9 @@ class LedgerStore(StoreBase):
         found = await self._read(
             lambda con: rows(
                 con,
-                "SELECT user_id, balance FROM accounts WHERE guild_id = ? AND kind = 'member' "
+                "SELECT user_id, balance FROM accounts a WHERE guild_id = ? AND kind = 'member' "
+                # a forgotten member (/privacy delete): no members row, no chips
+                "AND (balance > 0 OR EXISTS (SELECT 1 FROM members m WHERE m.account_id = a.id)) "
                 "ORDER BY balance DESC, user_id ASC LIMIT ?",
                 (guild_id, limit),
             )

@@ -10,6 +10,7 @@ by concern:
 ``bot/storage/audit_queries.py``   the consistent snapshot ``bot.audit`` checks
 ``bot/storage/languages.py``   member and server languages (/language)
 ``bot/storage/history.py``     a member's chips over time (/stats)
+``bot/storage/privacy.py``     what is stored about a member, erasing it (/privacy)
 =============================  ====================================================
 
 Create with ``await Store.open(path)``. Another backend (e.g. PostgreSQL) implements the
@@ -24,6 +25,7 @@ from bot.storage.guild_settings import GuildSettingsStore
 from bot.storage.history import HistoryQueries
 from bot.storage.languages import HintStore, LanguageStore
 from bot.storage.ledger import LedgerStore
+from bot.storage.privacy import PrivacyStore
 from bot.storage.tables import TableStore, share
 
 
@@ -35,6 +37,7 @@ class Store(
     LanguageStore,
     HintStore,
     HistoryQueries,
+    PrivacyStore,
 ):
     """All persistent state of the bot. Create with ``await Store.open(path)``."""
 

@@ -17,7 +17,7 @@ from bot.storage import Store
 from cogs.help import GROUPS, HELP_HINT, first_join_hint, help_embed, help_text
 
 IDS = {"pontoon": 11, "bank": 12, "baccarat": 13, "balance": 14, "daily": 15}
-IDS |= {"leaderboard": 16, "chips": 17, "language": 18, "help": 19}
+IDS |= {"leaderboard": 16, "chips": 17, "language": 18, "help": 19, "privacy": 20}
 
 
 @pytest.fixture
