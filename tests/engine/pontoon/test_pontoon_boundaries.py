@@ -510,3 +510,49 @@ def test_a_split_hand_dealt_a_plain_21_stands_at_once() -> None:
     out = act(t, "ann", K.SPLIT)  # K + A after a split: a pontoon (P-SPLIT-3), declared
     assert E.TWENTY_ONE not in kinds(out)
     assert {x.kind for x in t.legal_actions("ann")} == {K.DECLARE}
+
+
+# ------------------------------------------------------------ the banker's turn on the last card
+
+
+def restored_with_pack(t: Table, pack: Sequence[str]) -> Table:
+    """``t`` saved and restored with only ``pack`` left in it (a pack nearly used up)."""
+    d = t.to_json()
+    d["pack"] = list(pack)
+    return Table.from_json(d)
+
+
+@pytest.mark.rule("P-BANKER-2")
+@pytest.mark.rule("P-TABLE-1")
+def test_the_banker_may_twist_the_last_card_of_the_pack_and_no_more() -> None:
+    t = playing(("10S", "9S"), banker=("5H", "7H"))
+    act(t, "ann", K.STICK)
+    act(t, "bob", K.STICK)
+    t = restored_with_pack(t, ["2D"])
+    assert {x.kind for x in t.legal_actions("cat")} == {K.TWIST, K.STICK}
+    out = act(t, "cat", K.TWIST)  # the only card left: 14
+    draws = [(e.cards, e.total) for e in out.events if e.kind is E.BANKER_DRAW]
+    assert draws == [(("2D",), 14)]
+    assert len(t.pack) == 0
+    err = refusal(t, "cat", K.TWIST)
+    assert (err.rule, err.key) == ("P-TABLE-1", "engine.pack_empty")
+    assert {x.kind for x in t.legal_actions("cat")} == {K.STICK}
+
+
+@pytest.mark.rule("P-BANKER-1")
+@pytest.mark.rule("P-TABLE-1")
+def test_the_house_draws_the_last_card_of_the_pack_then_stays() -> None:
+    t = table(
+        stack([("10S", "9S"), ("JC", "7C")], ("5H", "7H")), seats=("ann", "bob"), house_bank=True
+    )
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 5)
+    act(t, "ann", K.STICK)
+    t = restored_with_pack(t, ["3D"])
+    out = act(t, "bob", K.STICK)  # the house's 12 draws the only card left, 15, and stays
+    house = [(e.kind, e.cards, e.total) for e in out.events if e.seat == HOUSE]
+    assert house == [
+        (E.BANKER_REVEAL, ("5H", "7H"), 12),
+        (E.BANKER_DRAW, ("3D",), 15),
+        (E.BANKER_STAYS, (), 15),
+    ]
