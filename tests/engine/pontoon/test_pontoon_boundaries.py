@@ -13,7 +13,7 @@ import pytest
 from pontoon_helpers import HOUSE, E, K, act, kinds, stack, table, total_chips
 
 from engine.errors import RuleError
-from engine.pontoon import HandStatus, Phase, Table
+from engine.pontoon import HandStatus, Outcome, Phase, Table
 
 
 def playing(
@@ -389,6 +389,7 @@ def test_P_SHOOT_3_after_a_banker_pontoon_the_whole_kitty_may_be_shot_again() ->
 
 @pytest.mark.rule("P-BUST-1")
 @pytest.mark.rule("P-FIVE-1")
+@pytest.mark.rule("P-RANK-1")
 @pytest.mark.parametrize(
     ("codes", "expected"),
     [
@@ -398,6 +399,7 @@ def test_P_SHOOT_3_after_a_banker_pontoon_the_whole_kitty_may_be_shot_again() ->
         (("2S", "3S", "4S", "5S", "7S"), "five card trick"),  # five cards of 21
         (("AS", "2S", "3S", "4S", "KS"), "five card trick"),  # 20, the ace as 1
         (("7S", "7H", "7D"), "21"),  # three sevens without P-VAR-6
+        (("AS", "KH"), "pontoon"),  # exactly the pontoon score
     ],
 )
 def test_hand_scores_at_the_bust_and_five_card_boundaries(
@@ -556,3 +558,40 @@ def test_the_house_draws_the_last_card_of_the_pack_then_stays() -> None:
         (E.BANKER_DRAW, ("3D",), 15),
         (E.BANKER_STAYS, (), 15),
     ]
+
+
+# ------------------------------------------------------------ 21s against the banker's 21
+
+
+def results(out: Outcome) -> dict[str | None, tuple[int | None, str]]:
+    return {e.seat: (e.amount, e.detail) for e in out.events if e.kind is E.HAND_RESULT}
+
+
+@pytest.mark.rule("P-RANK-1")
+@pytest.mark.rule("P-RANK-3")
+@pytest.mark.rule("P-RANK-6")
+def test_a_pontoon_beats_the_bankers_three_card_21_and_a_17_loses() -> None:
+    t = playing(("AS", "KS"), banker=("5H", "6H"), draws=["10D"])
+    act(t, "ann", K.DECLARE)
+    act(t, "bob", K.STICK)
+    out = act(t, "cat", K.TWIST)  # the banker's 5, 6, 10: 21 in three cards
+    assert results(out) == {
+        "ann": (10, "win: pontoon beats banker's 21"),
+        "bob": (-5, "lose: 17 loses to banker's 21"),
+    }
+    assert t.balances == {"ann": 110, "bob": 95, "cat": 95}
+
+
+@pytest.mark.rule("P-VAR-6")
+@pytest.mark.rule("P-RANK-6")
+def test_with_royal_pontoon_three_sevens_beat_the_bankers_21_but_other_21s_tie() -> None:
+    t = playing(
+        ("7S", "7H"), ("5C", "6C"), ("5H", "6H"), draws=["7D", "KC", "10D"], royal_pontoon=True
+    )
+    act(t, "ann", K.TWIST)  # three sevens
+    act(t, "bob", K.TWIST)  # 5, 6, K: an ordinary 21 in three cards
+    out = act(t, "cat", K.TWIST)  # the banker's 21 in three cards
+    assert results(out) == {
+        "ann": (15, "win: royal pontoon beats banker's 21"),
+        "bob": (-5, "lose: 21 loses to banker's 21"),
+    }
