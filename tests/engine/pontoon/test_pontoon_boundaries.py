@@ -595,3 +595,39 @@ def test_with_royal_pontoon_three_sevens_beat_the_bankers_21_but_other_21s_tie()
         "ann": (15, "win: royal pontoon beats banker's 21"),
         "bob": (-5, "lose: 21 loses to banker's 21"),
     }
+
+
+# ------------------------------------------------------------------ joining and leaving
+
+
+@pytest.mark.rule("P-TABLE-1")
+def test_a_seat_joins_with_the_chips_it_brings_never_a_negative_balance() -> None:
+    t = table(deal=False)
+    err = refusal(t, "dan", K.JOIN, -5)
+    assert (err.rule, err.key) == ("P-TABLE-1", "engine.negative_balance")
+    assert "dan" not in t.seats
+    act(t, "dan", K.JOIN)  # no amount: a seat with no chips
+    assert t.balances["dan"] == 0
+    act(t, "eve", K.JOIN, 0)
+    assert t.balances["eve"] == 0
+
+
+@pytest.mark.rule("P-TABLE-1")
+def test_a_full_one_pack_table_refuses_with_the_cards_reason() -> None:
+    seats = [f"p{i}" for i in range(26)]
+    t = table(seats=seats, banker="p0", packs=1, deal=False)
+    err = refusal(t, "late", K.JOIN, 10)
+    assert (err.rule, err.key) == ("P-TABLE-1", "engine.table_full")
+    assert err.params["limit"] == 26
+
+
+@pytest.mark.rule("P-SELL-1")
+def test_the_banker_leaves_only_last_and_others_leave_the_bank_in_place() -> None:
+    t = table(deal=False)
+    act(t, "ann", K.LEAVE)
+    assert (t.banker, t.seats) == ("cat", ["bob", "cat"])
+    err = refusal(t, "cat", K.LEAVE)
+    assert (err.rule, err.key) == ("P-SELL-1", "engine.banker_cannot_leave")
+    act(t, "bob", K.LEAVE)
+    act(t, "cat", K.LEAVE)  # the banker alone may go
+    assert (t.banker, t.seats) == (None, [])
