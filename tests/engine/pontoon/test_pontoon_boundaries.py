@@ -631,3 +631,42 @@ def test_the_banker_leaves_only_last_and_others_leave_the_bank_in_place() -> Non
     act(t, "bob", K.LEAVE)
     act(t, "cat", K.LEAVE)  # the banker alone may go
     assert (t.banker, t.seats) == (None, [])
+
+
+# ------------------------------------------------------------------ the deal's events
+
+
+@pytest.mark.rule("P-DEAL-1")
+@pytest.mark.rule("P-DEAL-3")
+@pytest.mark.rule("P-VAR-7")
+def test_the_deal_counts_rounds_and_names_hand_0_and_a_dealt_21() -> None:
+    t = table(
+        stack([("AS", "10S"), ("JC", "7C")], ("10H", "8H")),
+        deal=False,
+        pontoon_strength="ace_ten_not_pontoon",  # ace and ten: a 21, not a pontoon
+    )
+    assert t.round_no == 0
+    first = act(t, "cat", K.DEAL)
+    assert t.round_no == 1
+    bets = [act(t, "ann", K.BET, 5), act(t, "bob", K.BET, 5)]
+    events = [e for out in (first, *bets) for e in out.events]
+    assert [(e.kind, e.seat, e.hand) for e in events] == [
+        (E.CARD_DEALT, "ann", 0),
+        (E.CARD_DEALT, "bob", 0),
+        (E.CARD_DEALT, "cat", 0),
+        (E.BET, "ann", 0),
+        (E.BET, "bob", 0),
+        (E.CARD_DEALT, "ann", 0),
+        (E.CARD_DEALT, "bob", 0),
+        (E.CARD_DEALT, "cat", 0),
+        (E.TWENTY_ONE, "ann", 0),  # ann's 21 ends her turn at once; bob's 17 plays
+        (E.TURN, "bob", 0),
+    ]
+    assert (t.phase, t.turn) == (Phase.PLAYING, ("bob", 0))
+    act(t, "bob", K.STICK)
+    act(t, "cat", K.STICK)
+    assert (t.phase, t.round_no) == (Phase.ROUND_OVER, 1)
+    act(t, "cat", K.NEXT_ROUND)
+    assert (t.phase, t.round_no) == (Phase.WAITING, 1)
+    act(t, "cat", K.DEAL)
+    assert (t.phase, t.round_no) == (Phase.BETTING, 2)
