@@ -6,7 +6,14 @@ import pytest
 from helpers_pb import card, stack
 
 from engine.cards import parse_cards
-from engine.punto_banco import Coup, banco_draws, hand_total, play_cards
+from engine.punto_banco import (
+    Coup,
+    PuntoBancoRules,
+    amount_refusal,
+    banco_draws,
+    hand_total,
+    play_cards,
+)
 
 
 @pytest.mark.rule("B-NAT-1")
@@ -74,3 +81,13 @@ def test_B_VAL_1_the_total_of_values_keeps_the_last_digit() -> None:
     from engine.punto_banco.coup import total
 
     assert [total(v) for v in ([5, 6], [0, 9], [7, 8, 9], [1, 0, 0], [])] == [1, 9, 4, 1, 0]
+
+
+@pytest.mark.rule("B-BET-1")
+@pytest.mark.parametrize(("balance", "says"), [(0, 0), (-3, 0), (4, 4)])
+def test_B_BET_1_a_bet_beyond_the_chips_names_what_the_bettor_has(balance: int, says: int) -> None:
+    rules = PuntoBancoRules(packs=1, min_bet=1, max_bet=100)
+    err = amount_refusal(5, rules, balance=balance)
+    assert err is not None
+    assert (err.rule, err.key, err.params["amount"]) == ("B-BET-1", "engine.pb.only", says)
+    assert amount_refusal(5, rules, balance=5) is None
