@@ -670,3 +670,16 @@ def test_the_deal_counts_rounds_and_names_hand_0_and_a_dealt_21() -> None:
     assert (t.phase, t.round_no) == (Phase.WAITING, 1)
     act(t, "cat", K.DEAL)
     assert (t.phase, t.round_no) == (Phase.BETTING, 2)
+
+
+@pytest.mark.rule("P-TABLE-2")
+@pytest.mark.parametrize("amount", [0, 11])
+def test_a_bet_outside_the_table_limits_is_refused(amount: int) -> None:
+    t = table()  # min_bet 1, max_bet 10
+    err = refusal(t, "ann", K.BET, amount)
+    assert (err.rule, err.key, err.params) == (
+        "P-TABLE-2",
+        "engine.bet_range",
+        {"low": 1, "high": 10},
+    )
+    assert t.balances["ann"] == 100
