@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from helpers_pb import card, stack
 
-from engine.cards import parse_cards
+from engine.cards import RandomChance, parse_cards
+from engine.errors import ConfigError
 from engine.punto_banco import (
     Coup,
     PuntoBancoRules,
+    PuntoBancoTable,
+    Shoe,
+    Side,
     amount_refusal,
     banco_draws,
     hand_total,
@@ -91,3 +97,30 @@ def test_B_BET_1_a_bet_beyond_the_chips_names_what_the_bettor_has(balance: int, 
     assert err is not None
     assert (err.rule, err.key, err.params["amount"]) == ("B-BET-1", "engine.pb.only", says)
     assert amount_refusal(5, rules, balance=5) is None
+
+
+@pytest.mark.rule("B-TABLE-1")
+def test_B_TABLE_1_each_action_bumps_the_version_and_each_deal_the_coup_number() -> None:
+    table = PuntoBancoTable(PuntoBancoRules(packs=1))
+    assert (table.version, table.coup_no) == (0, 0)
+    table.place_bet("ann", Side.PUNTO, 5)
+    assert (table.version, table.coup_no) == (1, 0)
+    table.deal(RandomChance(random.Random(3)))
+    assert (table.version, table.coup_no) == (2, 1)
+    table.deal(RandomChance(random.Random(4)))  # a coup with no bets is still a coup
+    assert (table.version, table.coup_no) == (3, 2)
+    again = PuntoBancoTable.from_json(table.to_json())
+    assert (again.version, again.coup_no) == (3, 2)
+
+
+@pytest.mark.rule("B-TABLE-2")
+@pytest.mark.parametrize("packs", [1, 8])
+def test_B_TABLE_2_a_shoe_holds_one_to_eight_packs(packs: int) -> None:
+    assert Shoe(packs).packs == packs
+
+
+@pytest.mark.rule("B-TABLE-2")
+@pytest.mark.parametrize("packs", [0, 9])
+def test_B_TABLE_2_a_shoe_of_no_pack_or_nine_is_refused(packs: int) -> None:
+    with pytest.raises(ConfigError):
+        Shoe(packs)
