@@ -10,7 +10,11 @@ from helpers_pb import card, stack
 from engine.cards import RandomChance, parse_cards
 from engine.errors import ConfigError
 from engine.punto_banco import (
+    CROUPIER,
+    Action,
+    ActionKind,
     Coup,
+    LegalAction,
     PuntoBancoRules,
     PuntoBancoTable,
     Shoe,
@@ -117,6 +121,7 @@ def test_B_TABLE_1_each_action_bumps_the_version_and_each_deal_the_coup_number()
 @pytest.mark.parametrize("packs", [1, 8])
 def test_B_TABLE_2_a_shoe_holds_one_to_eight_packs(packs: int) -> None:
     assert Shoe(packs).packs == packs
+    assert Shoe().packs == 1  # a new shoe is one pack unless told
 
 
 @pytest.mark.rule("B-TABLE-2")
@@ -124,3 +129,30 @@ def test_B_TABLE_2_a_shoe_holds_one_to_eight_packs(packs: int) -> None:
 def test_B_TABLE_2_a_shoe_of_no_pack_or_nine_is_refused(packs: int) -> None:
     with pytest.raises(ConfigError):
         Shoe(packs)
+
+
+@pytest.mark.rule("B-BET-1")
+def test_B_BET_1_what_each_actor_may_do_and_when_a_coup_is_over() -> None:
+    table = PuntoBancoTable(PuntoBancoRules(packs=1, min_bet=1, max_bet=50))
+    bets = [LegalAction(ActionKind.BET, side, 1, 50) for side in Side]
+    assert table.legal_actions(CROUPIER) == [LegalAction(ActionKind.DEAL)]
+    assert table.legal_actions("@house") == []
+    assert table.legal_actions("ann") == bets
+    assert table.is_terminal() is False and table.returns() == {}
+    assert table.why_not(Action("ann", ActionKind.BET, Side.PUNTO, 5)) is None
+    err = table.why_not(Action("ann", ActionKind.BET, Side.PUNTO, 0))
+    assert err is not None and err.key == "engine.pb.zero"
+    table.place_bet("ann", Side.PUNTO, 5)
+    assert table.legal_actions("ann") == [
+        *bets,
+        LegalAction(ActionKind.WITHDRAW, Side.PUNTO),
+        LegalAction(ActionKind.WITHDRAW),
+    ]
+    assert table.legal_actions("bob") == bets
+    assert table.is_terminal() is False
+    table.deal(RandomChance(random.Random(3)))
+    assert table.is_terminal() is True
+    assert set(table.returns()) == {"ann"}
+    assert table.legal_actions("ann") == [*bets, LegalAction(ActionKind.REPEAT)]
+    table.place_bet("bob", Side.BANCO, 5)
+    assert table.is_terminal() is False
