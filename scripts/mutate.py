@@ -78,9 +78,11 @@ MODULES: dict[str, list[str]] = {
     "engine/errors.py": ALL_ENGINE_TESTS,
     "engine/records.py": ALL_ENGINE_TESTS,
     "engine/__main__.py": ALL_ENGINE_TESTS,
+    "engine/game.py": ALL_ENGINE_TESTS,
     **{
         f"engine/pontoon/{m}.py": [*PONTOON_TESTS, "tests/engine/test_engine_cli.py"]
         for m in (
+            "bank",
             "banker_turn",
             "betting",
             "cli",
@@ -99,7 +101,7 @@ MODULES: dict[str, list[str]] = {
     },
     **{
         f"engine/punto_banco/{m}.py": [*PB_TESTS, "tests/engine/test_engine_cli.py"]
-        for m in ("bets", "cli", "coup", "odds", "rules", "simulate", "table")
+        for m in ("actions", "bets", "cli", "coup", "odds", "rules", "simulate", "table")
     },
     "bot/storage/ledger.py": LEDGER_TESTS,
 }

@@ -13,7 +13,7 @@ import pytest
 from pontoon_helpers import HOUSE, E, K, act, kinds, stack, table, total_chips
 
 from engine.errors import RuleError
-from engine.pontoon import HandStatus, Phase, Table
+from engine.pontoon import HandStatus, Outcome, Phase, Table
 
 
 def playing(
@@ -389,6 +389,7 @@ def test_P_SHOOT_3_after_a_banker_pontoon_the_whole_kitty_may_be_shot_again() ->
 
 @pytest.mark.rule("P-BUST-1")
 @pytest.mark.rule("P-FIVE-1")
+@pytest.mark.rule("P-RANK-1")
 @pytest.mark.parametrize(
     ("codes", "expected"),
     [
@@ -398,6 +399,7 @@ def test_P_SHOOT_3_after_a_banker_pontoon_the_whole_kitty_may_be_shot_again() ->
         (("2S", "3S", "4S", "5S", "7S"), "five card trick"),  # five cards of 21
         (("AS", "2S", "3S", "4S", "KS"), "five card trick"),  # 20, the ace as 1
         (("7S", "7H", "7D"), "21"),  # three sevens without P-VAR-6
+        (("AS", "KH"), "pontoon"),  # exactly the pontoon score
     ],
 )
 def test_hand_scores_at_the_bust_and_five_card_boundaries(
@@ -510,3 +512,174 @@ def test_a_split_hand_dealt_a_plain_21_stands_at_once() -> None:
     out = act(t, "ann", K.SPLIT)  # K + A after a split: a pontoon (P-SPLIT-3), declared
     assert E.TWENTY_ONE not in kinds(out)
     assert {x.kind for x in t.legal_actions("ann")} == {K.DECLARE}
+
+
+# ------------------------------------------------------------ the banker's turn on the last card
+
+
+def restored_with_pack(t: Table, pack: Sequence[str]) -> Table:
+    """``t`` saved and restored with only ``pack`` left in it (a pack nearly used up)."""
+    d = t.to_json()
+    d["pack"] = list(pack)
+    return Table.from_json(d)
+
+
+@pytest.mark.rule("P-BANKER-2")
+@pytest.mark.rule("P-TABLE-1")
+def test_the_banker_may_twist_the_last_card_of_the_pack_and_no_more() -> None:
+    t = playing(("10S", "9S"), banker=("5H", "7H"))
+    act(t, "ann", K.STICK)
+    act(t, "bob", K.STICK)
+    t = restored_with_pack(t, ["2D"])
+    assert {x.kind for x in t.legal_actions("cat")} == {K.TWIST, K.STICK}
+    out = act(t, "cat", K.TWIST)  # the only card left: 14
+    draws = [(e.cards, e.total) for e in out.events if e.kind is E.BANKER_DRAW]
+    assert draws == [(("2D",), 14)]
+    assert len(t.pack) == 0
+    err = refusal(t, "cat", K.TWIST)
+    assert (err.rule, err.key) == ("P-TABLE-1", "engine.pack_empty")
+    assert {x.kind for x in t.legal_actions("cat")} == {K.STICK}
+
+
+@pytest.mark.rule("P-BANKER-1")
+@pytest.mark.rule("P-TABLE-1")
+def test_the_house_draws_the_last_card_of_the_pack_then_stays() -> None:
+    t = table(
+        stack([("10S", "9S"), ("JC", "7C")], ("5H", "7H")), seats=("ann", "bob"), house_bank=True
+    )
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 5)
+    act(t, "ann", K.STICK)
+    t = restored_with_pack(t, ["3D"])
+    out = act(t, "bob", K.STICK)  # the house's 12 draws the only card left, 15, and stays
+    house = [(e.kind, e.cards, e.total) for e in out.events if e.seat == HOUSE]
+    assert house == [
+        (E.BANKER_REVEAL, ("5H", "7H"), 12),
+        (E.BANKER_DRAW, ("3D",), 15),
+        (E.BANKER_STAYS, (), 15),
+    ]
+
+
+# ------------------------------------------------------------ 21s against the banker's 21
+
+
+def results(out: Outcome) -> dict[str | None, tuple[int | None, str]]:
+    return {e.seat: (e.amount, e.detail) for e in out.events if e.kind is E.HAND_RESULT}
+
+
+@pytest.mark.rule("P-RANK-1")
+@pytest.mark.rule("P-RANK-3")
+@pytest.mark.rule("P-RANK-6")
+def test_a_pontoon_beats_the_bankers_three_card_21_and_a_17_loses() -> None:
+    t = playing(("AS", "KS"), banker=("5H", "6H"), draws=["10D"])
+    act(t, "ann", K.DECLARE)
+    act(t, "bob", K.STICK)
+    out = act(t, "cat", K.TWIST)  # the banker's 5, 6, 10: 21 in three cards
+    assert results(out) == {
+        "ann": (10, "win: pontoon beats banker's 21"),
+        "bob": (-5, "lose: 17 loses to banker's 21"),
+    }
+    assert t.balances == {"ann": 110, "bob": 95, "cat": 95}
+
+
+@pytest.mark.rule("P-VAR-6")
+@pytest.mark.rule("P-RANK-6")
+def test_with_royal_pontoon_three_sevens_beat_the_bankers_21_but_other_21s_tie() -> None:
+    t = playing(
+        ("7S", "7H"), ("5C", "6C"), ("5H", "6H"), draws=["7D", "KC", "10D"], royal_pontoon=True
+    )
+    act(t, "ann", K.TWIST)  # three sevens
+    act(t, "bob", K.TWIST)  # 5, 6, K: an ordinary 21 in three cards
+    out = act(t, "cat", K.TWIST)  # the banker's 21 in three cards
+    assert results(out) == {
+        "ann": (15, "win: royal pontoon beats banker's 21"),
+        "bob": (-5, "lose: 21 loses to banker's 21"),
+    }
+
+
+# ------------------------------------------------------------------ joining and leaving
+
+
+@pytest.mark.rule("P-TABLE-1")
+def test_a_seat_joins_with_the_chips_it_brings_never_a_negative_balance() -> None:
+    t = table(deal=False)
+    err = refusal(t, "dan", K.JOIN, -5)
+    assert (err.rule, err.key) == ("P-TABLE-1", "engine.negative_balance")
+    assert "dan" not in t.seats
+    act(t, "dan", K.JOIN)  # no amount: a seat with no chips
+    assert t.balances["dan"] == 0
+    act(t, "eve", K.JOIN, 0)
+    assert t.balances["eve"] == 0
+
+
+@pytest.mark.rule("P-TABLE-1")
+def test_a_full_one_pack_table_refuses_with_the_cards_reason() -> None:
+    seats = [f"p{i}" for i in range(26)]
+    t = table(seats=seats, banker="p0", packs=1, deal=False)
+    err = refusal(t, "late", K.JOIN, 10)
+    assert (err.rule, err.key) == ("P-TABLE-1", "engine.table_full")
+    assert err.params["limit"] == 26
+
+
+@pytest.mark.rule("P-SELL-1")
+def test_the_banker_leaves_only_last_and_others_leave_the_bank_in_place() -> None:
+    t = table(deal=False)
+    act(t, "ann", K.LEAVE)
+    assert (t.banker, t.seats) == ("cat", ["bob", "cat"])
+    err = refusal(t, "cat", K.LEAVE)
+    assert (err.rule, err.key) == ("P-SELL-1", "engine.banker_cannot_leave")
+    act(t, "bob", K.LEAVE)
+    act(t, "cat", K.LEAVE)  # the banker alone may go
+    assert (t.banker, t.seats) == (None, [])
+
+
+# ------------------------------------------------------------------ the deal's events
+
+
+@pytest.mark.rule("P-DEAL-1")
+@pytest.mark.rule("P-DEAL-3")
+@pytest.mark.rule("P-VAR-7")
+def test_the_deal_counts_rounds_and_names_hand_0_and_a_dealt_21() -> None:
+    t = table(
+        stack([("AS", "10S"), ("JC", "7C")], ("10H", "8H")),
+        deal=False,
+        pontoon_strength="ace_ten_not_pontoon",  # ace and ten: a 21, not a pontoon
+    )
+    assert t.round_no == 0
+    first = act(t, "cat", K.DEAL)
+    assert t.round_no == 1
+    bets = [act(t, "ann", K.BET, 5), act(t, "bob", K.BET, 5)]
+    events = [e for out in (first, *bets) for e in out.events]
+    assert [(e.kind, e.seat, e.hand) for e in events] == [
+        (E.CARD_DEALT, "ann", 0),
+        (E.CARD_DEALT, "bob", 0),
+        (E.CARD_DEALT, "cat", 0),
+        (E.BET, "ann", 0),
+        (E.BET, "bob", 0),
+        (E.CARD_DEALT, "ann", 0),
+        (E.CARD_DEALT, "bob", 0),
+        (E.CARD_DEALT, "cat", 0),
+        (E.TWENTY_ONE, "ann", 0),  # ann's 21 ends her turn at once; bob's 17 plays
+        (E.TURN, "bob", 0),
+    ]
+    assert (t.phase, t.turn) == (Phase.PLAYING, ("bob", 0))
+    act(t, "bob", K.STICK)
+    act(t, "cat", K.STICK)
+    assert (t.phase, t.round_no) == (Phase.ROUND_OVER, 1)
+    act(t, "cat", K.NEXT_ROUND)
+    assert (t.phase, t.round_no) == (Phase.WAITING, 1)
+    act(t, "cat", K.DEAL)
+    assert (t.phase, t.round_no) == (Phase.BETTING, 2)
+
+
+@pytest.mark.rule("P-TABLE-2")
+@pytest.mark.parametrize("amount", [0, 11])
+def test_a_bet_outside_the_table_limits_is_refused(amount: int) -> None:
+    t = table()  # min_bet 1, max_bet 10
+    err = refusal(t, "ann", K.BET, amount)
+    assert (err.rule, err.key, err.params) == (
+        "P-TABLE-2",
+        "engine.bet_range",
+        {"low": 1, "high": 10},
+    )
+    assert t.balances["ann"] == 100

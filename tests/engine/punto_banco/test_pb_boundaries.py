@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from helpers_pb import card, stack
 
-from engine.cards import parse_cards
-from engine.punto_banco import Coup, banco_draws, hand_total, play_cards
+from engine.cards import RandomChance, parse_cards
+from engine.errors import ConfigError
+from engine.punto_banco import (
+    CROUPIER,
+    Action,
+    ActionKind,
+    Coup,
+    LegalAction,
+    PuntoBancoRules,
+    PuntoBancoTable,
+    Shoe,
+    Side,
+    amount_refusal,
+    banco_draws,
+    hand_total,
+    play_cards,
+)
 
 
 @pytest.mark.rule("B-NAT-1")
@@ -74,3 +91,68 @@ def test_B_VAL_1_the_total_of_values_keeps_the_last_digit() -> None:
     from engine.punto_banco.coup import total
 
     assert [total(v) for v in ([5, 6], [0, 9], [7, 8, 9], [1, 0, 0], [])] == [1, 9, 4, 1, 0]
+
+
+@pytest.mark.rule("B-BET-1")
+@pytest.mark.parametrize(("balance", "says"), [(0, 0), (-3, 0), (4, 4)])
+def test_B_BET_1_a_bet_beyond_the_chips_names_what_the_bettor_has(balance: int, says: int) -> None:
+    rules = PuntoBancoRules(packs=1, min_bet=1, max_bet=100)
+    err = amount_refusal(5, rules, balance=balance)
+    assert err is not None
+    assert (err.rule, err.key, err.params["amount"]) == ("B-BET-1", "engine.pb.only", says)
+    assert amount_refusal(5, rules, balance=5) is None
+
+
+@pytest.mark.rule("B-TABLE-1")
+def test_B_TABLE_1_each_action_bumps_the_version_and_each_deal_the_coup_number() -> None:
+    table = PuntoBancoTable(PuntoBancoRules(packs=1))
+    assert (table.version, table.coup_no) == (0, 0)
+    table.place_bet("ann", Side.PUNTO, 5)
+    assert (table.version, table.coup_no) == (1, 0)
+    table.deal(RandomChance(random.Random(3)))
+    assert (table.version, table.coup_no) == (2, 1)
+    table.deal(RandomChance(random.Random(4)))  # a coup with no bets is still a coup
+    assert (table.version, table.coup_no) == (3, 2)
+    again = PuntoBancoTable.from_json(table.to_json())
+    assert (again.version, again.coup_no) == (3, 2)
+
+
+@pytest.mark.rule("B-TABLE-2")
+@pytest.mark.parametrize("packs", [1, 8])
+def test_B_TABLE_2_a_shoe_holds_one_to_eight_packs(packs: int) -> None:
+    assert Shoe(packs).packs == packs
+    assert Shoe().packs == 1  # a new shoe is one pack unless told
+
+
+@pytest.mark.rule("B-TABLE-2")
+@pytest.mark.parametrize("packs", [0, 9])
+def test_B_TABLE_2_a_shoe_of_no_pack_or_nine_is_refused(packs: int) -> None:
+    with pytest.raises(ConfigError):
+        Shoe(packs)
+
+
+@pytest.mark.rule("B-BET-1")
+def test_B_BET_1_what_each_actor_may_do_and_when_a_coup_is_over() -> None:
+    table = PuntoBancoTable(PuntoBancoRules(packs=1, min_bet=1, max_bet=50))
+    bets = [LegalAction(ActionKind.BET, side, 1, 50) for side in Side]
+    assert table.legal_actions(CROUPIER) == [LegalAction(ActionKind.DEAL)]
+    assert table.legal_actions("@house") == []
+    assert table.legal_actions("ann") == bets
+    assert table.is_terminal() is False and table.returns() == {}
+    assert table.why_not(Action("ann", ActionKind.BET, Side.PUNTO, 5)) is None
+    err = table.why_not(Action("ann", ActionKind.BET, Side.PUNTO, 0))
+    assert err is not None and err.key == "engine.pb.zero"
+    table.place_bet("ann", Side.PUNTO, 5)
+    assert table.legal_actions("ann") == [
+        *bets,
+        LegalAction(ActionKind.WITHDRAW, Side.PUNTO),
+        LegalAction(ActionKind.WITHDRAW),
+    ]
+    assert table.legal_actions("bob") == bets
+    assert table.is_terminal() is False
+    table.deal(RandomChance(random.Random(3)))
+    assert table.is_terminal() is True
+    assert set(table.returns()) == {"ann"}
+    assert table.legal_actions("ann") == [*bets, LegalAction(ActionKind.REPEAT)]
+    table.place_bet("bob", Side.BANCO, 5)
+    assert table.is_terminal() is False
