@@ -26,7 +26,7 @@ Both engines implement :class:`Game`: ``engine.pontoon.Table`` and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 from engine.cards import Chance
@@ -91,4 +91,41 @@ class Game(Protocol[ActionT, OfferT, EventT]):
     def from_json(cls, data: dict[str, Any]) -> Self: ...
 
 
-__all__ = ["Game", "Outcome"]
+class _HasKind(Protocol):
+    @property
+    def kind(self) -> Hashable: ...
+
+
+StateT = TypeVar("StateT")
+KindedT = TypeVar("KindedT", bound=_HasKind)
+ChangeT = TypeVar("ChangeT")
+Rules = Mapping[Any, tuple[Callable[[StateT, KindedT], RuleError | None], ChangeT]]
+
+
+def refusal_by_rules(
+    rules: Rules[StateT, KindedT, ChangeT],
+    state: StateT,
+    action: KindedT,
+    unknown: Callable[[KindedT], RuleError],
+) -> RuleError | None:
+    """``why_not`` for a game whose rules are a table of (check, change) per action
+    kind: the kind's check, or ``unknown`` for a kind the game does not have."""
+    found = rules.get(action.kind)
+    return unknown(action) if found is None else found[0](state, action)
+
+
+def change_by_rules(
+    rules: Rules[StateT, KindedT, ChangeT],
+    state: StateT,
+    action: KindedT,
+    unknown: Callable[[KindedT], RuleError],
+) -> ChangeT:
+    """``apply``'s first half for such a game: the change to make, once the action's
+    check has passed (its refusal is raised otherwise, and nothing has changed)."""
+    refusal = refusal_by_rules(rules, state, action, unknown)
+    if refusal is not None:
+        raise refusal
+    return rules[action.kind][1]
+
+
+__all__ = ["Game", "Outcome", "change_by_rules", "refusal_by_rules"]

@@ -50,6 +50,7 @@ from typing import Any
 
 from engine.cards import Chance
 from engine.errors import RuleError
+from engine.game import change_by_rules, refusal_by_rules
 from engine.pontoon import bank, banker_turn, betting, play, seating
 from engine.pontoon.hands import Hand
 from engine.pontoon.seating import BETWEEN_ROUNDS
@@ -294,20 +295,11 @@ class Table(TableState):
 
     def why_not(self, action: Action) -> RuleError | None:
         """The refusal ``apply(action)`` would raise now, or None. Changes nothing."""
-        found = ACTIONS.get(action.kind)
-        if found is None:
-            return _unknown(action)
-        return found[0](self, action)
+        return refusal_by_rules(ACTIONS, self, action, _unknown)
 
     def apply(self, action: Action, chance: Chance) -> Outcome:
         """Apply one action. Raises RuleError (state untouched) when it is illegal."""
-        found = ACTIONS.get(action.kind)
-        if found is None:
-            raise _unknown(action)
-        check, change = found
-        refusal = check(self, action)
-        if refusal is not None:
-            raise refusal
+        change = change_by_rules(ACTIONS, self, action, _unknown)
         out = Outcome()
         change(self, action, chance, out)
         self.version += 1

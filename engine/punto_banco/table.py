@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_cards
 from engine.errors import ConfigError, RuleError
+from engine.game import change_by_rules, refusal_by_rules
 from engine.punto_banco.actions import (
     CROUPIER,
     Action,
@@ -160,21 +161,12 @@ class PuntoBancoTable:
 
     def why_not(self, action: Action) -> RuleError | None:
         """The refusal :meth:`apply` would raise for ``action`` now, or None."""
-        found = _ACTIONS.get(action.kind)
-        if found is None:
-            return _unknown(action)
-        return found[0](self, action)
+        return refusal_by_rules(_ACTIONS, self, action, _unknown)
 
     def apply(self, action: Action, chance: Chance | None = None) -> Outcome:
         """Apply one action (``chance`` shuffles the shoe when a DEAL needs it).
         Raises RuleError and changes nothing when it is refused."""
-        found = _ACTIONS.get(action.kind)
-        if found is None:
-            raise _unknown(action)
-        check, change = found
-        refusal = check(self, action)
-        if refusal is not None:
-            raise refusal
+        change = change_by_rules(_ACTIONS, self, action, _unknown)
         out = Outcome()
         change(self, action, chance, out)
         self.version += 1
