@@ -396,20 +396,15 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             chosen = Side(side)
         except ValueError:
             raise ServiceError("Bet on punto, banco or egalite.", key="err.pb.side") from None
-        live = self.get(table_id)
         seat = seat_of(user_id)
-        async with self.lock(table_id):
-            self._check_can_bet(live, user_id, round_no)
-            balance = await self.store.ensure_member(live.guild_id, user_id)
-            await self._change(
-                live,
-                Action(seat, ActionKind.BET, chosen, amount, balance),
-                f"{seat} bets {amount} on {chosen.value}",
-                name=(seat, name),
-            )
-            receipt = await self._receipt(live, user_id)
-        await self._present(self.presenter.bets_changed(live))
-        return receipt
+        return await self._stake(
+            table_id,
+            user_id,
+            lambda balance: Action(seat, ActionKind.BET, chosen, amount, balance),
+            f"{seat} bets {amount} on {chosen.value}",
+            round_no=round_no,
+            name=name,
+        )
 
     async def repeat(
         self,
@@ -420,17 +415,34 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         name: str | None = None,
     ) -> BetReceipt:
         """B-BET-1: place the member's bets of the previous coup again (all or nothing)."""
+        seat = seat_of(user_id)
+        return await self._stake(
+            table_id,
+            user_id,
+            lambda balance: Action(seat, ActionKind.REPEAT, balance=balance),
+            f"{seat} repeats last bets",
+            round_no=round_no,
+            name=name,
+        )
+
+    async def _stake(
+        self,
+        table_id: str,
+        user_id: int,
+        action: Callable[[int], Action],
+        note: str,
+        *,
+        round_no: int | None,
+        name: str | None,
+    ) -> BetReceipt:
+        """A bet or a repeat: under the table's lock, with the member's balance from the
+        ledger (``action`` builds the engine action from it), then the receipt."""
         live = self.get(table_id)
         seat = seat_of(user_id)
         async with self.lock(table_id):
             self._check_can_bet(live, user_id, round_no)
             balance = await self.store.ensure_member(live.guild_id, user_id)
-            await self._change(
-                live,
-                Action(seat, ActionKind.REPEAT, balance=balance),
-                f"{seat} repeats last bets",
-                name=(seat, name),
-            )
+            await self._change(live, action(balance), note, name=(seat, name))
             receipt = await self._receipt(live, user_id)
         await self._present(self.presenter.bets_changed(live))
         return receipt
