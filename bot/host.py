@@ -27,7 +27,14 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Collection,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -62,6 +69,22 @@ class Holdings:
 def is_member_seat(seat: str) -> bool:
     """A seat that is a member's (their user id), not the house's or a test's name."""
     return seat.isascii() and seat.isdigit()
+
+
+class Settles(Protocol):
+    """The part of the game interface (``engine.game.Game``) that tells a round's end."""
+
+    def is_terminal(self) -> bool: ...
+
+    def returns(self) -> dict[str, int]: ...
+
+
+def settled_returns(engine: Settles, was_terminal: bool) -> dict[str, int] | None:
+    """Each player's net chips when the change just made settled the round or coup (the
+    state was in play and is now terminal), for ``round_results``; otherwise None."""
+    if was_terminal or not engine.is_terminal():
+        return None
+    return engine.returns()
 
 
 class Backoff:
@@ -101,6 +124,7 @@ class StoreLike(Protocol):
         log: str | None,
         *,
         in_play: Collection[int] | None = None,
+        results: Mapping[str, int] | None = None,
     ) -> None: ...
 
     async def close_table(
@@ -141,10 +165,16 @@ class HostedTable(Snapshotted, Protocol):
 
 
 async def save_snapshot(
-    store: StoreLike, live: Snapshotted, game: str, transfers: Sequence[Transfer], note: str
+    store: StoreLike,
+    live: Snapshotted,
+    game: str,
+    transfers: Sequence[Transfer],
+    note: str,
+    results: Mapping[str, int] | None = None,
 ) -> None:
     """Write a live table's snapshot, the chip moves that produced it and a log line in
-    one transaction, at the next store version (optimistic concurrency)."""
+    one transaction, at the next store version (optimistic concurrency); with
+    ``results`` (a round was settled), each player's net from it too."""
     version = live.store_version + 1
     await store.save_table(
         live.table_id,
@@ -157,6 +187,7 @@ async def save_snapshot(
         list(transfers),
         note,
         in_play=live.in_play(),
+        results=results,
     )
     live.store_version = version
 
@@ -415,13 +446,16 @@ class TableHost(Generic[T]):
         note: str,
         *,
         before: str | None = None,
+        results: Mapping[str, int] | None = None,
     ) -> None:
         """Save the table's snapshot with the chip moves that produced it, in one
-        transaction. If the write fails and ``before`` (an earlier ``live.snapshot()``)
-        is given, the table is put back to it: memory never runs ahead of the database."""
+        transaction (with ``results`` when the change settled a round: see
+        :func:`settled_returns`). If the write fails and ``before`` (an earlier
+        ``live.snapshot()``) is given, the table is put back to it: memory never runs
+        ahead of the database."""
         started = time.perf_counter()
         try:
-            await save_snapshot(self.store, live, self.game, transfers, note)
+            await save_snapshot(self.store, live, self.game, transfers, note, results)
         except BaseException:
             if before is not None:
                 live.restore(before)

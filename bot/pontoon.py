@@ -32,6 +32,7 @@ from bot.host import (
     is_member_seat,
     new_table_id,
     seat_of,
+    settled_returns,
 )
 from bot.settings import Settings
 from bot.storage.errors import StorageError
@@ -455,6 +456,8 @@ class PontoonService(TableHost[OpenPontoonTable]):
         before = live.snapshot()  # put back whole (engine, round log) on any failure
         outcome = Outcome()
         notes: list[str] = []
+        was_terminal = live.engine.is_terminal()
+        results: dict[str, int] | None = None
         try:
             last: ActionKind | None = None
             for step in steps:
@@ -465,6 +468,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 notes.append(f"{action.seat} {action.kind.value}")
                 last = action.kind
             eng = live.engine
+            results = settled_returns(eng, was_terminal)  # before NEXT_ROUND clears them
             if eng.phase is Phase.ROUND_OVER and last not in (None, ActionKind.NEXT_ROUND):
                 # Between hands the table waits in WAITING: the bank passes (P-NEXT-2),
                 # people may join, leave or sell the bank (P-SELL-1) before the next Deal.
@@ -490,7 +494,8 @@ class PontoonService(TableHost[OpenPontoonTable]):
             )
             raise engine_fault(exc) from exc
         live.note(outcome.events, by_timer=by_timer)
-        await self._persist(live, outcome.transfers, "; ".join(notes) or "no-op", before=before)
+        note = "; ".join(notes) or "no-op"
+        await self._persist(live, outcome.transfers, note, before=before, results=results)
         live.last_activity = time.monotonic()
         return outcome
 

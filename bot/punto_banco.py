@@ -48,6 +48,7 @@ from bot.host import (
     is_member_seat,
     new_table_id,
     seat_of,
+    settled_returns,
 )
 from bot.settings import Settings
 from bot.storage import Move, Store, member_account, parse_account
@@ -548,7 +549,8 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
                     live.phase = Phase.DEALING
                     live.empty_windows = 0
                     live.last_results = results_to_json(result.settlement)
-                    await self._persist(live, result.transfers, _coup_note(result))
+                    results = settled_returns(live.engine, was_terminal=False)
+                    await self._persist(live, result.transfers, _coup_note(result), results=results)
                 except BaseException as exc:
                     live.restore(before)
                     self._open_window(live)  # try again after another window

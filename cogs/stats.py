@@ -121,6 +121,17 @@ def stats_caption(locale: str, name: str, history: ChipHistory, chips: int) -> s
             )
             for g in history.games
         )
+    lines.extend(
+        t(
+            L,
+            "stats.rounds",
+            game=GAME_TITLES.get(r.game, r.game),
+            won=r.won,
+            lost=r.lost,
+            pushed=r.pushed,
+        )
+        for r in history.rounds
+    )
     lines.append(t(L, "stats.rounds_note"))
     return "\n".join(lines)
 

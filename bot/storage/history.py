@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.storage.accounts import parse_account
@@ -28,9 +28,20 @@ class GameNet:
 
 
 @dataclass(frozen=True, slots=True)
+class GameRounds:
+    """How a member's settled rounds (coups) of one game ended: chips up, down or even."""
+
+    game: str
+    won: int
+    lost: int
+    pushed: int
+
+
+@dataclass(frozen=True, slots=True)
 class ChipHistory:
     points: list[BalancePoint]
     games: list[GameNet]
+    rounds: list[GameRounds] = field(default_factory=list)
 
 
 _HISTORY_SQL = (
@@ -43,6 +54,16 @@ _HISTORY_SQL = (
 # bot/storage/privacy.py): a member who comes back starts afresh, their history too.
 _FORGOTTEN_SQL = "SELECT MAX(id) AS id FROM transfers WHERE src = ? AND reason = ?"
 FORGET_REASON = "member data erased"
+_FORGOTTEN_AT_SQL = "SELECT MAX(ts) AS ts FROM transfers WHERE src = ? AND reason = ?"
+# round_results (migration 009): one row per member and settled round
+_ROUNDS_SQL = (
+    "SELECT g.game AS game, "
+    "SUM(CASE WHEN r.net > 0 THEN 1 ELSE 0 END) AS won, "
+    "SUM(CASE WHEN r.net < 0 THEN 1 ELSE 0 END) AS lost, "
+    "SUM(CASE WHEN r.net = 0 THEN 1 ELSE 0 END) AS pushed "
+    "FROM round_results r JOIN game_tables g ON g.id = r.table_id "
+    "WHERE r.account = ? AND r.ts > ? GROUP BY g.game ORDER BY g.game"
+)
 
 
 def _parse_ts(text: str) -> datetime:
@@ -70,7 +91,17 @@ def history_tx(con: Con, account: str) -> ChipHistory:
             points.append(BalancePoint(_parse_ts(ts), balance))
             last_ts = ts
     games = [GameNet(g, nets[g], len(tables[g])) for g in sorted(nets)]
-    return ChipHistory(points, games)
+    return ChipHistory(points, games, rounds_tx(con, account))
+
+
+def rounds_tx(con: Con, account: str) -> list[GameRounds]:
+    """The account's settled rounds per game, counted since its data was last erased."""
+    found = rows(con, _FORGOTTEN_AT_SQL, (account, FORGET_REASON))
+    since = str(found[0]["ts"]) if found and found[0]["ts"] is not None else ""
+    return [
+        GameRounds(str(r["game"]), int(r["won"]), int(r["lost"]), int(r["pushed"]))
+        for r in rows(con, _ROUNDS_SQL, (account, since))
+    ]
 
 
 class HistoryQueries(StoreBase):

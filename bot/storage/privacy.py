@@ -2,15 +2,16 @@
 
 A member's data: their ``members`` row (first sight, last /daily) and ``member:{g}:{u}``
 account in each server, the ledger rows of that account, their language
-(``member_languages``), the one-time hints they were shown (``member_hints``), and
-their seat or bets in table snapshots (``game_tables.state_json``).
+(``member_languages``), the one-time hints they were shown (``member_hints``), how
+each of their settled rounds ended (``round_results``, for /stats), and their seat or
+bets in table snapshots (``game_tables.state_json``).
 
 Forgetting a member of a server (refused, nothing changed, while they have chips in
 play there):
 
 * their chips go to the server's house account by one recorded ledger transfer
   (reason ``member data erased``), so every balance and the audit still add up;
-* their ``members`` row is deleted: the account is left with no owner row and a zero
+* their ``round_results`` rows and their ``members`` row are deleted: the account is left with no owner row and a zero
   balance. The ledger is append-only, so its old rows keep the account id; nothing
   links it to the member any more but that number. If they come back they start afresh
   (a new members row and the server's starting chips); /stats shows them only the
@@ -69,6 +70,7 @@ def _forget_in_guild_tx(con: Con, guild_id: int, user_id: int, now: str) -> int:
             now=now,
         )
     con.execute("DELETE FROM members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+    con.execute("DELETE FROM round_results WHERE account = ?", (account,))
     return chips
 
 

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.storage.accounts import (
     escrow_account,
     house_account,
     kitty_account,
     map_engine_account,
+    member_account,
     parse_account,
 )
 from bot.storage.base import TABLE_COLUMNS, Con, StoreBase, one, rows, table_record, table_tx
@@ -124,6 +125,22 @@ def log_tx(con: Con, table_id: str, version: int, text: str, now: str) -> None:
     )
 
 
+def results_tx(
+    con: Con, guild_id: int, table_id: str, results: Mapping[str, int], now: str
+) -> None:
+    """One ``round_results`` row per member of a settled round (migration 009)."""
+    for seat, net in results.items():
+        if not (seat.isascii() and seat.isdigit()):
+            continue  # the house, a kitty...: not a member's round
+        if isinstance(net, bool) or not isinstance(net, int):
+            raise ValueError(f"bad round result {net!r} for {seat!r}")
+        con.execute(
+            "INSERT INTO round_results (ts, guild_id, table_id, account, net) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (now, guild_id, table_id, member_account(guild_id, int(seat)), net),
+        )
+
+
 class TableStore(StoreBase):
     """Open, save, close and read game tables."""
 
@@ -140,6 +157,7 @@ class TableStore(StoreBase):
         log: str | None = None,
         *,
         in_play: Collection[int] | None = None,
+        results: Mapping[str, int] | None = None,
     ) -> None:
         """Write a table's new state, the chip moves that produced it and an action-log
         row in ONE transaction.
@@ -217,6 +235,8 @@ class TableStore(StoreBase):
             apply_tx(con, batch, table_id=table_id, guild_id=guild_id, now=now)
             if log is not None:
                 log_tx(con, table_id, version, log, now)
+            if results:
+                results_tx(con, guild_id, table_id, results, now)
 
         await self._write(work)
 
