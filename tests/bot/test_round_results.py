@@ -150,7 +150,7 @@ async def test_an_egalite_is_a_push_in_the_stats(store: Store) -> None:
     history = await store.chip_history(member_account(G_PB, CAROL))
     assert [(r.game, r.won, r.lost, r.pushed) for r in history.rounds] == [("punto_banco", 0, 0, 1)]
     caption = stats_caption("de", "carol", history, 1000)
-    assert "Punto Banco: 0 Runden gewonnen, 0 verloren, 1 unentschieden" in caption
+    assert "Punto Banco-Runden – gewonnen: 0, verloren: 0, unentschieden: 1" in caption
     await service.shutdown()
 
 

@@ -6,6 +6,7 @@ cards as pictures, falls back to text when Discord refuses; /stats answers with 
 from __future__ import annotations
 
 import base64
+import re
 from pathlib import Path
 
 import aiohttp
@@ -103,6 +104,9 @@ async def test_pictures_upload_once_are_reused_after_a_restart_and_show_on_the_t
     files = [a for m in r.messages for a in m.attachments]
     assert files[0]["filename"] == "stats.png" and files[0]["size"] > 1000
     assert "Chips of alice" in r.all_text and "Punto Banco" in r.all_text
+    # alice's one coup is counted, won, lost or pushed (round_results, migration 009)
+    counts = re.search(r"Punto Banco rounds — won: (\d+), lost: (\d+), pushed: (\d+)", r.all_text)
+    assert counts is not None and sum(map(int, counts.groups())) == 1, r.all_text
 
     # /leaderboard and /baccarat odds draw theirs when asked
     r = await fake_discord.slash(
