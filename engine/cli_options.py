@@ -49,3 +49,15 @@ def whole_number(least: int, most: int) -> Callable[[str], int]:
 def seconds(least: float, most: float) -> Callable[[str], float]:
     """An argparse type: a number of seconds from ``least`` to ``most``."""
     return _bounded(float, "a number of seconds", least, most, " seconds")
+
+
+def add_play_options(parser: argparse.ArgumentParser, count: str, what: str) -> None:
+    """A simulation's ``--<count>`` (how many rounds or coups to play, 1 to MAX_ROUNDS)
+    and ``--seed`` (the shuffles'), the same for every game."""
+    parser.add_argument(
+        f"--{count}",
+        type=whole_number(1, MAX_ROUNDS),
+        default=100_000,
+        help=f"{what} to play, 1 to {MAX_ROUNDS:,}",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the shuffles")

@@ -34,7 +34,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_card
-from engine.cli_options import MAX_ROUNDS, MAX_SECONDS, whole_number
+from engine.cli_options import MAX_ROUNDS, MAX_SECONDS, add_play_options, whole_number
 from engine.errors import ConfigError, RuleError
 from engine.pontoon.hands import PONTOON
 from engine.pontoon.rules import PontoonRules
@@ -325,13 +325,7 @@ def _simulate_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
 
 def add_simulate_parser(sub: Any) -> None:
     p = sub.add_parser("pontoon", help="one punter against the banker, stake 1, twist-only")
-    p.add_argument(
-        "--rounds",
-        type=whole_number(1, MAX_ROUNDS),
-        default=100_000,
-        help=f"rounds to play, 1 to {MAX_ROUNDS:,}",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of the shuffles")
+    add_play_options(p, "rounds", "rounds")
     p.add_argument(
         "--punter-stick",
         type=whole_number(2, 22),

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_card
-from engine.cli_options import MAX_ROUNDS, whole_number
+from engine.cli_options import add_play_options, whole_number
 from engine.errors import ConfigError, RuleError
 from engine.punto_banco.actions import CROUPIER, Action, ActionKind, CoupResult
 from engine.punto_banco.coup import Side
@@ -63,13 +63,7 @@ def add_odds_parser(sub: Any) -> None:
 
 def add_simulate_parser(sub: Any) -> None:
     p = sub.add_parser("punto-banco", help="Punto Banco measured by play from a shoe")
-    p.add_argument(
-        "--coups",
-        type=whole_number(1, MAX_ROUNDS),
-        default=100_000,
-        help=f"coups to deal, 1 to {MAX_ROUNDS:,}",
-    )
-    p.add_argument("--seed", type=int, default=0, help="seed of the shuffles")
+    add_play_options(p, "coups", "coups")
     _add_table_options(p)
     p.set_defaults(func=run_simulate)
 
