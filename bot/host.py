@@ -257,6 +257,19 @@ class StoredTable:
     engine: dict[str, Any]  # the engine's JSON
     meta: dict[str, Any]  # the bot's side: names, timers, what the game keeps besides
 
+    def where(self) -> dict[str, Any]:
+        """What every game's live table takes back from its record: where it lives, its
+        message and store version, and the members' names."""
+        return {
+            "table_id": self.table_id,
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "opener_id": self.opener_id,
+            "message_id": self.message_id,
+            "store_version": self.version,
+            "names": dict(self.meta.get("names") or {}),
+        }
+
     @classmethod
     def read(cls, rec: Any) -> StoredTable:
         data = json.loads(rec.state_json)
@@ -438,6 +451,14 @@ class TableHost(Generic[T]):
     async def set_message(self, live: T, message_id: int) -> None:
         live.message_id = message_id
         await self.store.set_table_message(live.table_id, message_id)
+
+    async def present(self, call: Awaitable[None], what: str) -> None:
+        """Run a presenter call; a failure is logged, never raised: presentation must never
+        undo a committed move."""
+        try:
+            await call
+        except Exception:
+            log.exception("presenting %s failed", what)
 
     async def _persist(
         self,

@@ -291,15 +291,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
             else:
                 auction = None
         live = OpenPontoonTable(
-            table_id=stored.table_id,
-            guild_id=stored.guild_id,
-            channel_id=stored.channel_id,
-            opener_id=stored.opener_id,
+            **stored.where(),
             engine=engine,
-            message_id=stored.message_id,
-            store_version=stored.version,
-            sale_offer=tuple(offer) if offer else None,  # type: ignore[arg-type]
-            names=dict(meta.get("names") or {}),
+            sale_offer=tuple(offer) if offer else None,
             auction=None if auction is None else {"ends_at": float(auction["ends_at"])},
             turn_seconds=meta.get("turn_seconds"),
             cards=CardDelivery(meta.get("cards", CardDelivery.DM)),
@@ -510,10 +504,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     async def _after_change(self, live: OpenPontoonTable, outcome: Outcome) -> None:
         self._arm_timer(live)
-        try:
-            await self.presenter.table_changed(live, outcome)
-        except Exception:  # presentation must never undo a committed move
-            log.exception("presenting table %s failed", live.table_id)
+        await self.present(self.presenter.table_changed(live, outcome), f"table {live.table_id}")
 
     # --------------------------------------------------------------- the bank
     async def offer_bank(self, table_id: str, seller_id: int, buyer_id: int, price: int) -> None:
@@ -619,10 +610,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         if closed is None:
             return
         live, _ = closed
-        try:
-            await self.presenter.table_closed(live, reason)
-        except Exception:
-            log.exception("presenting the close of %s failed", table_id)
+        await self.present(self.presenter.table_closed(live, reason), f"the close of {table_id}")
 
     # ------------------------------------------------------------------ timers
     def set_deadline(self, live: OpenPontoonTable) -> None:

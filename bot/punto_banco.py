@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -290,18 +290,12 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         full betting period."""
         meta = stored.meta
         live = OpenPuntoBancoTable(
-            table_id=stored.table_id,
-            guild_id=stored.guild_id,
-            channel_id=stored.channel_id,
-            opener_id=stored.opener_id,
+            **stored.where(),
             engine=PuntoBancoTable.from_json(stored.engine),
             betting_seconds=float(meta["betting_seconds"]),
-            message_id=stored.message_id,
-            store_version=stored.version,
             empty_windows=int(meta.get("empty_windows", 0)),
             announced=int(meta.get("announced", 0)),
             last_results=list(meta.get("last_results") or []),
-            names=dict(meta.get("names") or {}),
         )
         self._open_window(live)
         return live
@@ -362,7 +356,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             await self._persist(live, [], "open")
             self._register(live)
             self._arm_timer(live)
-        await self._present(self.presenter.table_opened(live))
+        await self.present(self.presenter.table_opened(live), f"Punto Banco table {live.table_id}")
         return live
 
     # -------------------------------------------------------------------- bets
@@ -445,7 +439,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             balance = await self.store.ensure_member(live.guild_id, user_id)
             await self._change(live, action(balance), note, name=(seat, name))
             receipt = await self._receipt(live, user_id)
-        await self._present(self.presenter.bets_changed(live))
+        await self.present(self.presenter.bets_changed(live), f"Punto Banco table {live.table_id}")
         return receipt
 
     async def withdraw(
@@ -481,7 +475,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
                 f"{seat} withdraws {chosen or 'all'}",
             )
             receipt = await self._receipt(live, user_id)
-        await self._present(self.presenter.bets_changed(live))
+        await self.present(self.presenter.bets_changed(live), f"Punto Banco table {live.table_id}")
         return receipt
 
     async def _receipt(self, live: OpenPuntoBancoTable, user_id: int) -> BetReceipt:
@@ -569,9 +563,13 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             await self.close(table_id, close_reason)
             return None
         if result is None:
-            await self._present(self.presenter.window_extended(live))
+            await self.present(
+                self.presenter.window_extended(live), f"Punto Banco table {live.table_id}"
+            )
             return None
-        await self._present(self.presenter.coup_dealt(live, result, balances))
+        await self.present(
+            self.presenter.coup_dealt(live, result, balances), "a Punto Banco change"
+        )
         await self._next_window(live)
         return result
 
@@ -586,7 +584,9 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
                 await self._persist(live, [], "betting open")
             except Exception:  # the state in memory is right; the next write catches up
                 log.exception("saving the new window of %s failed", live.table_id)
-        await self._present(self.presenter.betting_opened(live))
+        await self.present(
+            self.presenter.betting_opened(live), f"Punto Banco table {live.table_id}"
+        )
 
     # ------------------------------------------------------------------- close
     async def close(self, table_id: str, reason: str) -> list[Transfer]:
@@ -605,7 +605,9 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         live, applied = closed
         live.deadline = live.closes_at = None
         refunds = [t if isinstance(t, Transfer) else _engine_transfer(t) for t in applied]
-        await self._present(self.presenter.table_closed(live, reason, refunds))
+        await self.present(
+            self.presenter.table_closed(live, reason, refunds), "a Punto Banco change"
+        )
         return refunds
 
     # ------------------------------------------------------------------ timers
@@ -629,12 +631,6 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         if live.deadline is not None and live.deadline <= time.monotonic():
             self._open_window(live)
             live.deadline = time.monotonic() + max(delay, live.betting_seconds)
-
-    async def _present(self, call: Awaitable[None]) -> None:
-        try:
-            await call
-        except Exception:  # presentation must never undo a committed move
-            log.exception("presenting a Punto Banco change failed")
 
 
 def _engine_transfer(move: Move) -> Transfer:
