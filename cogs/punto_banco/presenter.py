@@ -104,7 +104,7 @@ def betting_embed(
             locale,
             "pb.footer",
             rules=rules_line(rules, locale),
-            cards=len(live.engine.shoe),
+            cards=live.engine.shoe.cards_for_next_coup,
             table=live.table_id,
         )
     )

@@ -58,6 +58,12 @@ class Shoe:
         """B-TABLE-2: fewer than 6 cards left before a coup."""
         return len(self.pack) < RESHUFFLE_BELOW
 
+    @property
+    def cards_for_next_coup(self) -> int:
+        """How many cards the next coup is dealt from: the cards left, or the full shoe
+        when it is shuffled first (B-TABLE-2; a new shoe is, before its first coup)."""
+        return len(full_pack(self.packs)) if self.needs_shuffle else len(self.pack)
+
     def shuffle(self, chance: Chance) -> None:
         """Gather every card and shuffle the full shoe."""
         self.pack.replace(chance.shuffle(full_pack(self.packs)))

@@ -57,6 +57,18 @@ def test_b_table_2_reshuffle_only_below_six_cards() -> None:
 
 
 @pytest.mark.rule("B-TABLE-2")
+def test_b_table_2_the_cards_the_next_coup_is_dealt_from() -> None:
+    """A new (empty) shoe and one below six cards are shuffled whole before the coup, so
+    the table shows the full shoe; otherwise the cards left."""
+    assert Shoe(2).cards_for_next_coup == 104  # the table footer said 0 before coup 1
+    assert Shoe(1, full_pack(1)[:5]).cards_for_next_coup == 52
+    assert Shoe(1, full_pack(1)[:6]).cards_for_next_coup == 6
+    table = PuntoBancoTable(PuntoBancoRules(packs=3))
+    result = table.deal(chance())
+    assert table.shoe.cards_for_next_coup == 156 - result.coup.cards_used == len(table.shoe)
+
+
+@pytest.mark.rule("B-TABLE-2")
 def test_b_table_2_a_long_session_keeps_the_shoe_consistent() -> None:
     table = PuntoBancoTable(PuntoBancoRules(packs=1))
     rng = chance(7)
