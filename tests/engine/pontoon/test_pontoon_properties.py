@@ -239,8 +239,16 @@ def test_random_games_keep_every_invariant(
             c2 = RandomChance(random.Random())
             c2.rng.setstate(chance.rng.getstate())
             twin = (restored, c2)
+        was_terminal = t.is_terminal()
         out = t.apply(a, chance)
         ck.after(t, out)
+        if any(e.kind is E.ROUND_OVER for e in out.events):
+            # the bot records a round's results when a change takes the state from in
+            # play to terminal (bot.host.settled_returns): a round never ends otherwise
+            assert not was_terminal and t.is_terminal()
+            nets = t.returns()
+            hands = [e for e in out.events if e.kind is E.HAND_RESULT]
+            assert set(nets) >= {e.seat for e in hands}
         if twin is not None:
             out2 = twin[0].apply(a, twin[1])
             assert out2.events == out.events and out2.transfers == out.transfers
