@@ -112,7 +112,7 @@ def test_B_TABLE_2_the_odds_of_a_shoe_default_to_one_pack_and_the_seed_tableau()
 @pytest.mark.parametrize("packs", [0, 9])
 def test_B_TABLE_2_odds_for_no_pack_or_nine_packs_are_refused(packs: int) -> None:
     """B-TABLE-2: a shoe holds 1 to 8 packs."""
-    with pytest.raises(ValueError, match="1..8"):
+    with pytest.raises(ValueError, match=r"1\.\.8"):
         exact_odds(packs)
 
 

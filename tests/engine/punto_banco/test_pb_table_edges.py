@@ -91,9 +91,7 @@ def test_B_BET_1_leaving_a_bet_in_place_costs_only_what_is_missing_on_that_side(
     assert table.why_not(Action("ann", ActionKind.REPEAT, balance=20)) is None
     err = table.why_not(Action("ann", ActionKind.REPEAT, balance=19))
     assert err is not None and err.key == "engine.pb.only"
-    assert table.repeat_bets("ann", balance=20) == [
-        Transfer("ann", ESCROW, 20, "banco bet raised")
-    ]
+    assert table.repeat_bets("ann", balance=20) == [Transfer("ann", ESCROW, 20, "banco bet raised")]
     assert table.escrow == 50
 
 
