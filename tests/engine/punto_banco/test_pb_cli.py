@@ -13,7 +13,20 @@ import pytest
 from engine.__main__ import build_parser, main
 from engine.errors import ConfigError
 from engine.punto_banco import ActionKind, PuntoBancoTable
+from engine.punto_banco import cli as pb_cli
 from engine.punto_banco.cli import bench, replay_doc
+
+
+class _Clock:
+    """A clock for ``time.perf_counter`` that moves 0.0123456 s on every reading."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def perf_counter(self) -> float:
+        now = self.now
+        self.now += 0.0123456
+        return now
 
 
 def _odds(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
@@ -25,14 +38,16 @@ def _odds(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
 @pytest.mark.rule("B-TABLE-2")
 @pytest.mark.rule("B-WIN-1")
 @pytest.mark.rule("B-TIE-1")
-def test_the_odds_command_s_defaults_are_the_table_s(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_odds_command_s_defaults_are_the_table_s(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Without options: one pack (B-TABLE-2), the seed's tableau, 5% commission (B-WIN-1),
-    Egalité 8:1 (B-TIE-1); the time it took is a few seconds at most, to 4 places."""
+    Egalité 8:1 (B-TIE-1); the time it took, to 4 places."""
+    monkeypatch.setattr(pb_cli, "time", _Clock())
     doc = _odds(capsys)
     assert (doc["packs"], doc["tableau"]) == (1, "seed")
     assert (doc["banco_commission_pct"], doc["tie_pays"]) == (5, 8)
-    assert 0 <= doc["seconds"] < 60
-    assert round(doc["seconds"], 4) == doc["seconds"]
+    assert doc["seconds"] == 0.0123  # one step of the clock below
 
 
 @pytest.mark.rule("B-TABLE-2")
@@ -64,7 +79,7 @@ def test_the_simulation_s_defaults() -> None:
 
 def test_the_bench_counts_the_coups_it_dealt(monkeypatch: pytest.MonkeyPatch) -> None:
     """`bench`: three BETs and a DEAL per coup through `apply`; the coups it reports are
-    the coups dealt, and coups per second is their number over the time."""
+    the coups dealt, and coups per second is their number over the time it took."""
     kinds: list[ActionKind] = []
     apply = PuntoBancoTable.apply
 
@@ -73,16 +88,15 @@ def test_the_bench_counts_the_coups_it_dealt(monkeypatch: pytest.MonkeyPatch) ->
         return apply(self, action, chance)
 
     monkeypatch.setattr(PuntoBancoTable, "apply", counting)
-    doc = bench(0.2)
+    monkeypatch.setattr(pb_cli, "time", _Clock())
+    doc = bench(0.05)
     deals = kinds.count(ActionKind.DEAL)
-    assert doc["coups"] == deals > 0
+    # the clock is read once per batch of 100 coups: 5 readings reach 0.05 s
+    assert doc["coups"] == deals == 500
     assert doc["bets_per_coup"] == kinds.count(ActionKind.BET) / deals == 3
-    assert doc["coups_per_second"] == pytest.approx(doc["coups"] / doc["seconds"], rel=0.02)
-    assert round(doc["coups_per_second"], 1) == doc["coups_per_second"]
-    assert 0.2 <= doc["seconds"] < 60 and round(doc["seconds"], 3) == doc["seconds"]
-    for packs in ("1", "8"):
-        took = doc["odds_enumeration_seconds"][packs]
-        assert 0 <= took < 60 and round(took, 4) == took
+    assert doc["seconds"] == 0.062  # 5 x 0.0123456 s, to 3 places
+    assert doc["coups_per_second"] == 8100.1  # 500 / 0.061728, to 1 place
+    assert doc["odds_enumeration_seconds"] == {"1": 0.0123, "8": 0.0123}  # to 4 places
 
 
 # ------------------------------------------------------------------ replay files
