@@ -197,7 +197,7 @@ def rule_text(locale: str, exc: RuleError, *, me: object = None) -> str:
     key = exc.key
     if key is not None and me is not None and str(exc.params.get("seat")) == str(me):
         key = key + ".you" if has(key + ".you") else key
-    if key is not None and key != "err.rule.generic" and has(key):
+    if key is not None and has(key):  # err.rule.generic too: a refusal meant to say little
         text = t(locale, key, **rule_params(exc))
     else:
         log.error("bug: rule refusal without a known message id: %s (%s)", exc.message, exc.rule)
