@@ -46,7 +46,9 @@ def _played_events(seed: int) -> list[Event]:
         if la.min_amount is not None:
             top = la.max_amount if la.max_amount is not None else la.min_amount + 5
             amount = rng.randint(la.min_amount, top)
-        seen += [ev for ev in table.apply(Action(seat, la.kind, amount), chance).events if ev.public]
+        seen += [
+            ev for ev in table.apply(Action(seat, la.kind, amount), chance).events if ev.public
+        ]
     return seen
 
 
