@@ -3,28 +3,20 @@
 Cogs never build error text themselves: they call :func:`friendly` on whatever a service
 call raised, with the reader's language, and send the result ephemerally.
 
-A :class:`ServiceError` may carry a message id (``key``) and its placeholders; one raised
-with English text only is matched against the English catalog (``bot.i18n.from_english``)
-so it reaches the member in their language too. Engine ``RuleError`` refusals carry
-their message id and values the same way (the English matching is only a fallback).
+Every refusal names its catalog message: a :class:`ServiceError` its ``key`` (required)
+and placeholder values, a storage error its ``key``/``params`` (``bot.storage.errors``),
+an engine ``RuleError`` or ``ConfigError`` its ``key`` and ``params``. Their English
+texts are for logs only: nothing here reads English back into a message id. A refusal
+whose id is missing or unknown is a bug: it is logged, and the member reads a generic line.
 """
 
 from __future__ import annotations
 
 import logging
 
-from bot.i18n import (
-    DEFAULT_LOCALE,
-    Msg,
-    catalog,
-    english_key,
-    from_english,
-    has,
-    placeholders,
-    t,
-    without_rule_ids,
-)
+from bot.i18n import DEFAULT_LOCALE, Msg, catalog, has, placeholders, t
 from bot.metrics import METRICS
+from bot.storage.errors import StorageError
 from engine.errors import ConfigError, RuleError, Word
 
 log = logging.getLogger(__name__)
@@ -33,11 +25,11 @@ log = logging.getLogger(__name__)
 class ServiceError(Exception):
     """A request the bot refuses, with a message fit to show the member.
 
-    ``message`` is the English text; ``key`` and ``params`` (optional) name the catalog
-    message to show in other languages."""
+    ``message`` is the English text (for logs); ``key`` and ``params`` name the catalog
+    message the member reads, in their language (English too)."""
 
     def __init__(
-        self, message: str, rule: str | None = None, *, key: str | None = None, **params: object
+        self, message: str, rule: str | None = None, *, key: str, **params: object
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -49,11 +41,19 @@ class ServiceError(Exception):
     def localized(self, locale: str) -> str:
         """The refusal in ``locale``, from the catalog (English too, so the words are the
         catalog's); the rule id, if any, stays in the logs."""
-        if self.key is not None and has(self.key):
-            if placeholders(catalog(DEFAULT_LOCALE)[self.key]) <= set(self.params):
-                return t(locale, self.key, **self.params)
-            log.warning("refusal %s lacks values for its placeholders", self.key)
-        return from_english(locale, self.message)
+        return catalog_text(locale, self.key, self.params, what=self.message)
+
+
+def catalog_text(locale: str, key: str | None, params: dict[str, object], *, what: str) -> str:
+    """The catalog message ``key`` in ``locale`` with ``params``; a missing or unknown id,
+    or values missing for its placeholders, is a bug: logged, and the generic refusal."""
+    if key is not None and has(key):
+        if placeholders(catalog(DEFAULT_LOCALE)[key]) <= set(params):
+            return t(locale, key, **params)
+        log.error("bug: refusal %s lacks values for its placeholders (%r)", key, what)
+    else:
+        log.error("bug: refusal without a known message id %r (%r)", key, what)
+    return t(locale, "err.generic.refused")
 
 
 class NoTable(ServiceError):
@@ -174,28 +174,34 @@ def parse_amount(text: str | int | None, what: str = "amount") -> int:
 def rule_params(exc: RuleError) -> dict[str, object]:
     """A refusal's placeholder values for :func:`t`: an engine :class:`Word` becomes its
     catalog message; seat ids stay ids (the presenters say them as names)."""
-    return {name: Msg(v.key) if isinstance(v, Word) else v for name, v in exc.params.items()}
+    return {name: word_value(v) for name, v in exc.params.items()}
+
+
+def word_value(value: object) -> object:
+    """A placeholder value from the engine: a :class:`Word` (and the Words inside it)
+    becomes its catalog message; anything else stays as it is."""
+    return word_msg(value) if isinstance(value, Word) else value
+
+
+def word_msg(word: Word) -> Msg:
+    """An engine :class:`Word` as the catalog message it names (with its inner Words)."""
+    return Msg(word.key, **{n: word_value(v) for n, v in word.params})
 
 
 def rule_text(locale: str, exc: RuleError, *, me: object = None) -> str:
     """An engine rule refusal in ``locale``, capitalised, without the rule id and without
     a closing full stop (the message around it puts one). The engine gives the message id
-    (its own English text is for logs); a refusal without one is matched by its English
-    text. Said to ``me`` (a seat id), a refusal about that seat has a second-person text
+    (its own English text is for logs). Said to ``me`` (a seat id), a refusal about that seat has a second-person text
     where the catalog has one (``<id>.you``: "You cannot cover..." instead of "bob
     cannot...")."""
     key = exc.key
     if key is not None and me is not None and str(exc.params.get("seat")) == str(me):
         key = key + ".you" if has(key + ".you") else key
-    if key is not None and key != "err.rule.generic" and has(key):
+    if key is not None and has(key):  # err.rule.generic too: a refusal meant to say little
         text = t(locale, key, **rule_params(exc))
     else:
-        message = without_rule_ids(exc.message)
-        found = english_key(message) or english_key(message[:1].upper() + message[1:])
-        if found is not None:
-            text = t(locale, found[0], **found[1])
-        else:
-            text = message if locale == DEFAULT_LOCALE else t(locale, "err.rule.generic")
+        log.error("bug: rule refusal without a known message id: %s (%s)", exc.message, exc.rule)
+        text = t(locale, "err.rule.generic")
     text = text.strip().rstrip(".।")
     return text[:1].upper() + text[1:]
 
@@ -210,9 +216,27 @@ def friendly(exc: BaseException, locale: str = DEFAULT_LOCALE, *, me: object = N
     if isinstance(exc, RuleError):
         return t(locale, "err.rule", text=rule_text(locale, exc, me=me), rule=exc.rule)
     if isinstance(exc, ConfigError):
-        detail = from_english(locale, str(exc), fallback="err.config.unknown")
-        return t(locale, "err.config", detail=detail)
-    user_message = getattr(exc, "user_message", None)
-    if isinstance(user_message, str):
-        return from_english(locale, user_message)
+        return t(locale, "err.config", detail=config_detail(exc))
+    if isinstance(exc, StorageError):
+        return catalog_text(locale, exc.key, exc.params, what=str(exc))
     return t(locale, "err.generic")
+
+
+def config_detail(exc: ConfigError) -> Msg:
+    """Why table options were refused, as a catalog message; an engine ``ConfigError``
+    without a known id is a bug (logged) and reads "they do not fit together"."""
+    if exc.key is not None and has(exc.key):
+        return Msg(exc.key, **exc.params)
+    log.error("bug: table options refused without a known message id: %s", exc)
+    return Msg("err.config.unknown")
+
+
+def options_error(exc: ValueError) -> ConfigError:
+    """The engine's own refusal inside a rules model's validation error (pydantic keeps
+    it as the error's ``ctx["error"]``), or a ``ConfigError`` without an id."""
+    errors = getattr(exc, "errors", None)
+    for error in errors() if callable(errors) else ():
+        found = (error.get("ctx") or {}).get("error")
+        if isinstance(found, ConfigError):
+            return found
+    return ConfigError(str(exc).splitlines()[0])

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.errors import BusyElsewhere, ServiceError, TableExists
+from bot.i18n import Msg
 from bot.metrics import METRICS
 from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
 from engine.cards import Chance, RandomChance
@@ -196,7 +197,7 @@ async def close_in_store(
     store: StoreLike,
     live: Snapshotted,
     refunds_of: Callable[[], Sequence[Transfer]],
-    reason: str,
+    reason: Msg,
 ) -> list[Transfer] | list[Any]:
     """Return every chip on a table and mark it closed, in one transaction, whatever the
     game. The engine's refunds (``refunds_of()``) are used when the ledger agrees with
@@ -205,7 +206,7 @@ async def close_in_store(
     be closed. Returns the moves applied: the engine's Transfers, or the ledger's Moves.
     The close is refused (StaleVersion) when the stored table is not at the version
     this process holds: a stale copy never closes the live table."""
-    note = f"closed: {reason}"[:200]
+    note = f"closed: {reason.render('en')}"[:200]  # the log's note, in English
     try:
         refunds: list[Transfer] | None = list(refunds_of())
     except Exception:
@@ -484,7 +485,7 @@ class TableHost(Generic[T]):
         METRICS.write_seconds.observe(time.perf_counter() - started)
 
     async def _close_table(
-        self, table_id: str, reason: str, refunds_of: Callable[[T], Sequence[Transfer]]
+        self, table_id: str, reason: Msg, refunds_of: Callable[[T], Sequence[Transfer]]
     ) -> tuple[T, list[Transfer] | list[Any]] | None:
         """Return every chip on the table (``refunds_of(live)``, or the ledger's escrow
         entries) and close it; stop its timer. Returns the table and the moves applied,

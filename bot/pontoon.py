@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 from bot.errors import NoTable, NotSeated, ServiceError, StaleButton, engine_fault
 from bot.host import (
@@ -34,10 +35,11 @@ from bot.host import (
     seat_of,
     settled_returns,
 )
+from bot.i18n import Msg
 from bot.settings import Settings
 from bot.storage.errors import StorageError
 from engine.cards import Chance
-from engine.errors import RuleError
+from engine.errors import RuleError, Word
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Outcome, Phase
 from engine.records import ESCROW, HOUSE
@@ -93,7 +95,70 @@ class LoggedEvent(NamedTuple):
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> LoggedEvent:
-        return cls(Event.from_json(d["event"]), d.get("banker"), bool(d.get("timer")))
+        event = Event.from_json(d["event"])
+        if event.says is None and event.detail:  # saved before events said it in words
+            event = event._replace(says=legacy_says(event))
+        return cls(event, d.get("banker"), bool(d.get("timer")))
+
+
+# ------------------------------------------------- round logs saved by an older bot
+#: the engine's English kitty details, as it wrote them before events carried words
+LEGACY_KITTY: Final = {
+    "added": "engine.kitty.added",
+    "returned": "engine.kitty.returned",
+    "empty (P-SHOOT-8)": "engine.kitty.empty",
+}
+#: a hand's result reasons without values, as the engine wrote them
+LEGACY_WHY: Final = {
+    "banker bust": "engine.why.banker_bust",
+    "bust": "engine.why.bust",
+    "pontoon beats banker's pontoon": "engine.why.pontoon_beats",
+    "banker's pontoon": "engine.why.banker_pontoon",
+}
+#: a player's hand as the engine named it in a result (a plain total is its number)
+LEGACY_LABEL: Final = {
+    "royal pontoon": "engine.label.royal",
+    "pontoon": "engine.label.pontoon",
+    "five card trick": "engine.label.five",
+}
+LEGACY_VERSUS: Final = re.compile(r"(.+) (beats|loses to) banker's (five card trick|\d+)")
+
+
+def legacy_says(event: Event) -> Word | None:
+    """The words of an event a table saved before the engine gave them (its round log
+    kept the engine's English ``detail``): a fixed table of the few details the engine
+    wrote for the kitty, the bank passing and a hand's result. Anything else: None."""
+    detail = event.detail
+    if event.kind is EventKind.KITTY and detail in LEGACY_KITTY:
+        return Word(LEGACY_KITTY[detail])
+    if event.kind is EventKind.BANK_PASSES:
+        if detail.startswith("pontoon; from "):
+            return Word.of("engine.bank_passes.from", old=detail.removeprefix("pontoon; from "))
+        return Word("engine.bank_passes.pontoon") if detail == "pontoon (P-NEXT-2)" else None
+    if event.kind is not EventKind.HAND_RESULT:
+        return None
+    outcome, _, why = detail.partition(": ")
+    if outcome not in ("win", "lose"):
+        return None
+    if why in LEGACY_WHY:
+        return Word.of(f"engine.result.{outcome}", why=Word(LEGACY_WHY[why]))
+    found = LEGACY_VERSUS.fullmatch(why)
+    if found is None:
+        return None
+    label, verb, against = found.groups()
+    if label.isdigit():
+        player: object = int(label)
+    elif label in LEGACY_LABEL:
+        player = Word(LEGACY_LABEL[label])
+    else:
+        return None
+    banker = (
+        Word.of("engine.label.banker_total", total=int(against))
+        if against.isdigit()
+        else Word("engine.label.banker_five")
+    )
+    key = "engine.why.beats" if verb == "beats" else "engine.why.loses_to"
+    return Word.of(f"engine.result.{outcome}", why=Word.of(key, label=player, blabel=banker))
 
 
 @dataclass
@@ -210,14 +275,14 @@ class Presenter(Protocol):
 
     async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None: ...
 
-    async def table_closed(self, live: OpenPontoonTable, reason: str) -> None: ...
+    async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None: ...
 
 
 class NullPresenter:
     async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None:
         return None
 
-    async def table_closed(self, live: OpenPontoonTable, reason: str) -> None:
+    async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None:
         return None
 
 
@@ -604,8 +669,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
         return max(0.0, float(live.auction["ends_at"]) - time.time())
 
     # ------------------------------------------------------------------ close
-    async def close(self, table_id: str, reason: str) -> None:
-        """Close a table, returning every chip in escrow and the kitty to its owner."""
+    async def close(self, table_id: str, reason: Msg) -> None:
+        """Close a table, returning every chip in escrow and the kitty to its owner.
+        ``reason`` is a catalog message (``reason.*``), said in each reader's language."""
         closed = await self._close_table(table_id, reason, lambda live: live.engine.abandon())
         if closed is None:
             return
@@ -656,7 +722,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         return None
 
     async def _close_idle(self, table_id: str) -> None:
-        await self.close(table_id, "the table was idle")
+        await self.close(table_id, Msg("reason.idle"))
         self._backoff.succeeded(table_id)
 
     async def _on_deadline(self, live: OpenPontoonTable) -> None:

@@ -50,6 +50,7 @@ from bot.host import (
     seat_of,
     settled_returns,
 )
+from bot.i18n import Msg
 from bot.settings import Settings
 from bot.storage import Move, Store, member_account, parse_account
 from bot.storage.errors import StorageError
@@ -190,7 +191,7 @@ class BaccaratPresenter(Protocol):
     async def betting_opened(self, live: OpenPuntoBancoTable) -> None: ...
 
     async def table_closed(
-        self, live: OpenPuntoBancoTable, reason: str, refunds: Sequence[Transfer]
+        self, live: OpenPuntoBancoTable, reason: Msg, refunds: Sequence[Transfer]
     ) -> None: ...
 
 
@@ -213,7 +214,7 @@ class NullBaccaratPresenter:
         return None
 
     async def table_closed(
-        self, live: OpenPuntoBancoTable, reason: str, refunds: Sequence[Transfer]
+        self, live: OpenPuntoBancoTable, reason: Msg, refunds: Sequence[Transfer]
     ) -> None:
         return None
 
@@ -519,17 +520,14 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         live = self.get(table_id)
         result: CoupResult | None = None
         balances: dict[str, int] = {}
-        close_reason: str | None = None
+        close_reason: Msg | None = None
         async with self.lock(table_id):
             if table_id not in self.tables or live.phase is not Phase.BETTING:
                 return None
             if not live.engine.bets:
                 live.empty_windows += 1
                 if live.empty_windows >= self.timers.idle_windows:
-                    close_reason = (
-                        f"no bets in {live.empty_windows} betting windows in a row, "
-                        "so the table went idle"
-                    )
+                    close_reason = Msg("reason.pb_idle", windows=live.empty_windows)
                 else:
                     try:
                         await self._persist(live, [], "empty window", before=live.snapshot())
@@ -589,8 +587,9 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         )
 
     # ------------------------------------------------------------------- close
-    async def close(self, table_id: str, reason: str) -> list[Transfer]:
-        """Close a table, returning every open bet from escrow to its owner."""
+    async def close(self, table_id: str, reason: Msg) -> list[Transfer]:
+        """Close a table, returning every open bet from escrow to its owner. ``reason``
+        is a catalog message (``reason.*``), said in each reader's language."""
         closed = await self._close_table(
             table_id,
             reason,

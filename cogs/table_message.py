@@ -22,6 +22,7 @@ from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import discord
 
+from bot.i18n import Msg
 from cogs.common import Interaction
 
 log = logging.getLogger(__name__)
@@ -143,13 +144,13 @@ class TableMessages(Generic[T]):
     def __init__(
         self,
         client: discord.Client,
-        draw: Callable[[T, str | None], Drawing],
+        draw: Callable[[T, Msg | None], Drawing],
         posted: Callable[[T, int], Awaitable[None]],
     ) -> None:
         self.client = client
         self._draw = draw  # the table (closed with this reason) as its message shows it
         self._posted = posted  # a new table message was posted: remember its id
-        self._pending: dict[str, tuple[T, str | None]] = {}
+        self._pending: dict[str, tuple[T, Msg | None]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         # table id -> (message id, what it shows): compared only when the writer draws
         self._shown: dict[str, tuple[int, Drawing]] = {}
@@ -189,7 +190,7 @@ class TableMessages(Generic[T]):
             self.request(live)
 
     # ----------------------------------------------------------------- the writer
-    def request(self, live: T, closed_reason: str | None = None) -> None:
+    def request(self, live: T, closed_reason: Msg | None = None) -> None:
         """Draw ``live`` on its message soon (post one if it has none)."""
         prev = self._pending.get(live.table_id)
         if prev is not None and prev[1] is not None and closed_reason is None:
@@ -236,7 +237,7 @@ class TableMessages(Generic[T]):
         finally:
             self._tasks.pop(table_id, None)
 
-    async def _draw_once(self, live: T, closed_reason: str | None, failures: int) -> bool:
+    async def _draw_once(self, live: T, closed_reason: Msg | None, failures: int) -> bool:
         """One draw; any exception (a network error that is no discord.HTTPException, a
         timeout, a closed session) is a failed draw to retry, logged once per streak."""
         try:
@@ -264,7 +265,7 @@ class TableMessages(Generic[T]):
                 await task
         self._pending.clear()
 
-    async def draw(self, live: T, closed_reason: str | None) -> bool:
+    async def draw(self, live: T, closed_reason: Msg | None) -> bool:
         """Edit (or post) the table message with the table as it is now. False: try later."""
         drawing = self._draw(live, closed_reason)
         shown = self._shown.get(live.table_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 class EngineError(Exception):
@@ -12,9 +13,30 @@ class EngineError(Exception):
 @dataclass(frozen=True)
 class Word:
     """A value inside a refusal that is itself a catalog message (an action's or a phase's
-    name), so the bot can say it in the reader's language too."""
+    name, a hand's result), so the bot can say it in the reader's language too.
+
+    ``key`` is the bot's catalog id; ``params`` its placeholder values as (name, value)
+    pairs: numbers, seat ids, or other :class:`Word` s. Build one with :meth:`of`."""
 
     key: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, key: str, /, **params: object) -> Word:
+        return cls(key, tuple(params.items()))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"key": ..., "params": {...}}``, a Word inside as its own JSON object."""
+        params = {n: v.to_json() if isinstance(v, Word) else v for n, v in self.params}
+        return {"key": self.key, "params": params} if params else {"key": self.key}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Word:
+        params = d.get("params") or {}
+        return cls.of(
+            str(d["key"]),
+            **{n: cls.from_json(v) if isinstance(v, dict) else v for n, v in params.items()},
+        )
 
 
 class RuleError(EngineError):
@@ -35,4 +57,19 @@ class RuleError(EngineError):
 
 
 class ConfigError(EngineError):
-    """Table options or a replay file that do not make sense."""
+    """Table options or a replay file that do not make sense.
+
+    The message is plain English (for logs, the CLI and tests). ``key`` and ``params``,
+    where given, name the bot's catalog message with the same meaning (like
+    :class:`RuleError`); without one the bot says a generic line."""
+
+    def __init__(self, message: str, key: str | None = None, **params: object) -> None:
+        super().__init__(message)
+        self.key = key
+        self.params = params
+
+
+class OptionsError(ConfigError, ValueError):
+    """Table options that do not fit together, raised inside a rules model's validator (a
+    ValueError, so pydantic reports it as a validation error and keeps it as the
+    error's ``ctx["error"]``)."""

@@ -9,10 +9,8 @@ the English text lives in the ``en`` catalog like any other language. Placeholde
 languages, wraps every inserted value (names, cards, numbers) in Unicode bidi isolates
 (FSI ... PDI) so it stays readable inside Persian text.
 
-Text raised by code that has no message id (service errors and close reasons given in
-English only; engine ``RuleError`` refusals carry their id) is matched against the English
-catalog by :func:`from_english` and rendered in the reader's language; anything unknown
-becomes a polite generic line.
+Everything the bot says is named by its message id (refusals, storage errors, close
+reasons, the engine's words carry theirs): English text is never read back into an id.
 """
 
 from __future__ import annotations
@@ -46,14 +44,6 @@ LOCALE_NAMES: Final = {
 }
 FSI: Final = "\u2068"  # FIRST STRONG ISOLATE
 PDI: Final = "\u2069"  # POP DIRECTIONAL ISOLATE
-
-#: message-id prefixes whose English text :func:`from_english` recognises
-REVERSE_PREFIXES: Final = ("err.", "engine.", "reason.")
-#: message id -> the engine's own English (its log text) where the catalog's English
-#: was reworded for players; both are recognised
-ENGINE_ENGLISH: Final = {"engine.why.banker_bust": "banker bust", "engine.why.bust": "bust"}
-#: wrappers that fit any sentence: never what an English text is matched to
-NOT_REVERSED: Final = frozenset({"err.rule"})
 
 
 def normalize(value: object) -> str | None:
@@ -306,97 +296,6 @@ def choose(n: int, one: str, other: str) -> str:
     return one if n == 1 else other
 
 
-# ------------------------------------------------------------ English text -> message id
-#: a rule id in parentheses, as the engine's English texts (for logs) carry them
-RULE_ID: Final = re.compile(
-    r"\s*\((?:rule )?[PB]-[A-Z]+(?:-[A-Z0-9]+)*(?:/\d+|\.\.\d+)?(?:, [^()]*)?\)"
-)
-
-
-def without_rule_ids(text: str) -> str:
-    """``text`` without its ``(P-NEXT-2)`` / ``(rule P-TURN-END)`` references: rule ids
-    are for logs and tests, never for players."""
-    return RULE_ID.sub("", text)
-
-
-_NUMBER = re.compile(r"-?\d{1,3}(?:,\d{3})+|-?\d{1,12}")  # not ids (17+ digits)
-
-
-@functools.cache
-def _english_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    found: list[tuple[int, str, re.Pattern[str]]] = []
-    english = [*catalog(DEFAULT_LOCALE).items(), *ENGINE_ENGLISH.items()]
-    for key, text in english:
-        if not key.startswith(REVERSE_PREFIXES) or key in NOT_REVERSED:
-            continue
-        parts: list[str] = []
-        literal = 0
-        for lit, name, _, _ in string.Formatter().parse(text):
-            parts.append(_literal_pattern(lit))
-            literal += len(lit)
-            if name:
-                group = f"(?P<{name}>.+?)" if f"(?P<{name}>" not in "".join(parts) else ".+?"
-                parts.append(group)
-        if literal == 0:
-            continue  # a bare "{text}" would match anything
-        found.append((literal, key, re.compile("".join(parts), re.DOTALL)))
-    found.sort(key=lambda item: -item[0])  # the most specific pattern wins
-    return tuple((key, rx) for _, key, rx in found)
-
-
-def _literal_pattern(lit: str) -> str:
-    """A catalog text's literal part as a pattern; a command reference ``</pontoon start>``
-    matches the mention, the name in code style, or the reference as written."""
-    out: list[str] = []
-    last = 0
-    for match in COMMAND_REF.finditer(lit):
-        out.append(re.escape(lit[last : match.start()]))
-        path = re.escape(match.group(1))
-        out.append(f"(?:</{path}(?::\\d+)?>|`/{path}`)")
-        last = match.end()
-    out.append(re.escape(lit[last:]))
-    return "".join(out)
-
-
-def english_key(text: str) -> tuple[str, dict[str, object]] | None:
-    """The message id (and its placeholder values) whose English text is ``text``."""
-    for key, rx in _english_patterns():
-        match = rx.fullmatch(text)
-        if match is not None:
-            params: dict[str, object] = {}
-            for name, value in match.groupdict().items():
-                params[name] = _english_value(value)
-            return key, params
-    return None
-
-
-def _english_value(value: str) -> object:
-    """A value captured from English text: a number, a known English phrase (as a
-    :class:`Msg`, so it is translated too), or the text itself (a name, a card)."""
-    if _NUMBER.fullmatch(value):
-        return int(value.replace(",", ""))
-    found = english_key(value)
-    if found is not None:
-        return Msg(found[0], **found[1])
-    return value
-
-
-def from_english(locale: str, text: str, *, fallback: str = "err.generic.refused") -> str:
-    """``text`` (English, from code without message ids) in ``locale``, from the catalog
-    (so English reads the catalog's words too, without rule ids). English text the
-    catalogs do not know stays as it is in English and becomes the ``fallback`` message
-    in other languages."""
-    text = without_rule_ids(text)
-    found = english_key(text)
-    if found is None:
-        if _babel(locale) == DEFAULT_LOCALE:
-            return text
-        log.warning("no message id for English text %r", text)
-        return t(locale, fallback)
-    key, params = found
-    return t(locale, key, **params)
-
-
 def all_keys() -> Iterable[str]:
     return catalog(DEFAULT_LOCALE).keys()
 
@@ -406,7 +305,6 @@ __all__ = [
     "FSI",
     "LOCALES",
     "LOCALE_NAMES",
-    "NOT_REVERSED",
     "PDI",
     "RTL_LOCALES",
     "Msg",
@@ -417,8 +315,6 @@ __all__ = [
     "choose",
     "command",
     "command_name",
-    "english_key",
-    "from_english",
     "has",
     "isolate",
     "normalize",
@@ -430,5 +326,4 @@ __all__ = [
     "set_command_ids",
     "signed",
     "t",
-    "without_rule_ids",
 ]

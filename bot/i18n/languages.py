@@ -13,12 +13,27 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bot.i18n import DEFAULT_LOCALE, normalize
 
-if TYPE_CHECKING:
-    from bot.storage import Store
+
+class Store(Protocol):
+    """What the languages need of the store (``bot.storage.Store`` is one): the storage
+    layer uses ``bot.i18n`` for its messages, so ``bot.i18n`` names no storage class."""
+
+    async def all_languages(self) -> tuple[dict[int, str], dict[int, str]]: ...
+
+    async def member_language(self, user_id: int) -> str | None: ...
+
+    async def guild_language(self, guild_id: int) -> str | None: ...
+
+    async def set_member_language(self, user_id: int, locale: str | None) -> None: ...
+
+    async def set_guild_language(
+        self, guild_id: int, locale: str | None, by_user_id: int | None = None
+    ) -> None: ...
+
 
 log = logging.getLogger(__name__)
 

@@ -43,6 +43,7 @@ from typing import Any, Literal, Self, TypeVar, cast
 
 import aiosqlite
 
+from bot.i18n import Msg
 from bot.storage.errors import (
     DatabaseBusy,
     DatabaseCorrupt,
@@ -254,11 +255,11 @@ def log_refusal(exc: StorageError) -> None:
 
 def check_amount(amount: object, *, low: int, high: int) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int):
-        raise InvalidAmount(amount, "must be a whole number of chips")
+        raise InvalidAmount(amount, Msg("err.storage.amount.whole"))
     if amount < low:
-        raise InvalidAmount(amount, f"must be at least {low}")
+        raise InvalidAmount(amount, Msg("err.storage.amount.min", low=low))
     if amount > high:
-        raise InvalidAmount(amount, f"must be at most {high:,}")
+        raise InvalidAmount(amount, Msg("err.storage.amount.max", high=high))
     return amount
 
 

@@ -1,28 +1,51 @@
 """Domain errors of the storage layer.
 
-Every error carries a ``user_message``: a sentence fit to show the member (ephemerally)
-as it is. When one of these is raised, nothing was written: the transaction that would
-have made the change was rolled back, so the ledger and the tables are as they were.
+Every error carries a message id (``key``) and its placeholder values (``params``):
+what the member reads, in their language (``bot.errors.friendly``). ``user_message`` is
+the same sentence in English, for logs and the command line. When one of these is raised,
+nothing was written: the transaction that would have made the change was rolled back, so
+the ledger and the tables are as they were.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from bot.i18n import Msg, Raw
+
 
 class StorageError(Exception):
     """Base class of every error the storage raises on purpose."""
 
-    user_message: str = "The chip bank refused that; nothing was changed."
+    #: the catalog message a member reads (a class's own, or given to the constructor)
+    key: str = "err.storage.refused"
+    params: dict[str, object]
     # What kind of refusal this is, for the log ("busy", "disk full", a rule...).
     cause: str = "refused"
     # True when the process must stop writing for good (the file vanished...).
     fatal: bool = False
 
-    def __init__(self, message: str | None = None, *, user_message: str | None = None) -> None:
-        if user_message is not None:
-            self.user_message = user_message
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        key: str | None = None,
+        params: dict[str, object] | None = None,
+    ) -> None:
+        if key is not None:
+            self.key = key
+        self.params = dict(params or {})
         super().__init__(message or self.user_message)
+
+    @property
+    def msg(self) -> Msg:
+        """What the member reads, not yet in a language."""
+        return Msg(self.key, **self.params)
+
+    @property
+    def user_message(self) -> str:
+        """The member's sentence in English (logs, the command line)."""
+        return self.msg.render("en")
 
 
 class StorageUnavailable(StorageError):
@@ -34,49 +57,35 @@ class StorageUnavailable(StorageError):
 
     cause = "unavailable"
 
-    user_message = (
-        "The chip bank is busy or unavailable right now, so nothing was changed. "
-        "Please try again in a moment."
-    )
+    key = "err.storage.unavailable"
 
 
 class DatabaseBusy(StorageUnavailable):
     """Another connection held the database's write lock for longer than the busy timeout."""
 
     cause = "busy"
-    user_message = (
-        "The chip bank is busy right now, so nothing was changed. Please try again in a moment."
-    )
+    key = "err.storage.busy"
 
 
 class DatabaseReadOnly(StorageUnavailable):
     """The database file (or its directory) cannot be written."""
 
     cause = "read-only"
-    user_message = (
-        "The chip bank cannot save anything: its database is read-only (a problem on the "
-        "bot's server, not yours). Nothing was changed; the bot's operator has been told."
-    )
+    key = "err.storage.read_only"
 
 
 class DatabaseFull(StorageUnavailable):
     """The disk (or the database's size limit) is full."""
 
     cause = "disk full"
-    user_message = (
-        "The chip bank cannot save anything: the bot's disk is full. Nothing was changed; "
-        "the bot's operator has been told."
-    )
+    key = "err.storage.full"
 
 
 class DatabaseCorrupt(StorageUnavailable):
     """The database file is damaged or is not an SQLite database."""
 
     cause = "corrupt"
-    user_message = (
-        "The chip bank's database is damaged, so nothing was changed. The bot's operator "
-        "has been told (restore it from a backup with `python -m bot restore FILE`)."
-    )
+    key = "err.storage.corrupt"
 
 
 class DatabaseGone(StorageUnavailable):
@@ -85,10 +94,7 @@ class DatabaseGone(StorageUnavailable):
 
     cause = "file vanished or replaced"
     fatal = True
-    user_message = (
-        "The chip bank's database file disappeared, so nothing was changed and the bot is "
-        "stopping. The bot's operator has been told."
-    )
+    key = "err.storage.gone"
 
 
 class DatabaseMadeReadOnly(DatabaseReadOnly):
@@ -108,7 +114,7 @@ class DatabaseRefused(StorageError):
 class SchemaError(StorageError):
     """The database's schema is not one this code can use (e.g. written by a newer bot)."""
 
-    user_message = "The chip bank's database is not in a state this bot can use."
+    key = "err.storage.schema"
 
 
 class InsufficientChips(StorageError):
@@ -118,11 +124,10 @@ class InsufficientChips(StorageError):
         self.account = account
         self.needed = needed
         self.has = has
-        who = _describe(account)
         super().__init__(
             f"{account} needs {needed} chips but has {has}",
-            user_message=f"Not enough chips: {who} needs {needed} but has only {has}. "
-            "Nothing was changed.",
+            key="err.storage.insufficient",
+            params={"who": _describe(account), "needed": needed, "has": has},
         )
 
     @property
@@ -135,19 +140,27 @@ class InsufficientChips(StorageError):
 
 
 class InvalidAmount(StorageError):
-    """A chip amount out of range (zero, negative, not an integer, absurdly large)."""
+    """A chip amount out of range (zero, negative, not an integer, absurdly large).
+    ``why`` says which, as a catalog message (``err.storage.amount.*``)."""
 
-    def __init__(self, amount: object, why: str) -> None:
+    def __init__(self, amount: object, why: Msg) -> None:
         self.amount = amount
-        super().__init__(f"invalid amount {amount!r}: {why}", user_message=f"That amount {why}.")
+        super().__init__(
+            f"invalid amount {amount!r}: {why}", key="err.storage.amount", params={"why": why}
+        )
 
 
 class InvalidSetting(StorageError):
-    """A server setting that does not exist or a value out of range."""
+    """A server setting that does not exist or a value out of range. ``why`` says which,
+    as a catalog message (``err.storage.setting.*``)."""
 
-    def __init__(self, key: str, why: str) -> None:
-        self.key = key
-        super().__init__(f"invalid setting {key}: {why}", user_message=f"`{key}`: {why}.")
+    def __init__(self, key: str, why: Msg) -> None:
+        self.setting = key
+        super().__init__(
+            f"invalid setting {key}: {why}",
+            key="err.storage.setting",
+            params={"key": Raw(key), "why": why},
+        )
 
 
 class DailyNotReady(StorageError):
@@ -155,26 +168,24 @@ class DailyNotReady(StorageError):
 
     def __init__(self, next_at: datetime) -> None:
         self.next_at = next_at
-        stamp = int(next_at.timestamp())
+        # Discord renders <t:...:R> as a relative time in the reader's locale.
         super().__init__(
             f"daily chips available again at {next_at.isoformat()}",
-            # Discord renders <t:...:R> as a relative time in the reader's locale.
-            user_message=f"You have already claimed your daily chips. Come back <t:{stamp}:R>.",
+            key="err.storage.daily",
+            params={"stamp": Raw(str(int(next_at.timestamp())))},
         )
 
 
 class TableNotFound(StorageError):
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
-        super().__init__(
-            f"no table {table_id!r}", user_message="That table does not exist any more."
-        )
+        super().__init__(f"no table {table_id!r}", key="err.storage.table_gone")
 
 
 class TableClosed(StorageError):
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
-        super().__init__(f"table {table_id!r} is closed", user_message="That table is closed.")
+        super().__init__(f"table {table_id!r} is closed", key="err.storage.table_closed")
 
 
 class TableAlreadyOpen(StorageError):
@@ -184,8 +195,7 @@ class TableAlreadyOpen(StorageError):
         self.channel_id = channel_id
         self.table_id = table_id
         super().__init__(
-            f"channel {channel_id} already has open table {table_id!r}",
-            user_message="This channel already has an open table: one table per channel.",
+            f"channel {channel_id} already has open table {table_id!r}", key="err.table_exists"
         )
 
 
@@ -198,8 +208,7 @@ class StaleVersion(StorageError):
         self.found = found
         super().__init__(
             f"table {table_id!r}: expected stored version {expected}, found {found}",
-            user_message="The table changed while you were acting; nothing was changed. "
-            "Please look at the table again and retry.",
+            key="err.storage.stale",
         )
 
 
@@ -213,8 +222,7 @@ class ChipsInPlayElsewhere(StorageError):
         self.table_id = table_id
         super().__init__(
             f"member {user_id} of server {guild_id} has chips in play at table {table_id!r}",
-            user_message="You already have chips in play at another table in this server; "
-            "finish or leave that table first. Nothing was changed.",
+            key="err.storage.busy_elsewhere",
         )
 
 
@@ -227,18 +235,18 @@ class TableNotEmpty(StorageError):
         self.balance = balance
         super().__init__(
             f"table {table_id!r}: {account} still holds {balance} chips",
-            user_message="The table cannot close while chips are still on it; nothing was changed.",
+            key="err.storage.not_empty",
         )
 
 
-def _describe(account: str) -> str:
+def _describe(account: str) -> object:
+    """An account as a member reads it: a member's mention, the escrow, the kitty or the
+    house (never the internal account id)."""
     parts = account.split(":")
     if parts[0] == "member" and len(parts) == 3:
-        return f"<@{parts[2]}>"
+        return Raw(f"<@{parts[2]}>")
     if parts[0] == "escrow":
-        return "the table's escrow"
+        return Msg("err.storage.escrow")
     if parts[0] == "kitty":
-        return "the kitty"
-    if parts[0] == "house":
-        return "the house"
-    return account
+        return Msg("err.storage.kitty")
+    return Msg("err.storage.house")

@@ -3,6 +3,7 @@ default from ``Store.defaults``."""
 
 from __future__ import annotations
 
+from bot.i18n import Msg, Raw
 from bot.storage.base import Con, StoreBase, rows
 from bot.storage.errors import InvalidSetting
 from bot.storage.models import GUILD_SETTING_KEYS, MAX_GRANT, GuildSettings
@@ -33,10 +34,11 @@ class GuildSettingsStore(StoreBase):
         Returns the server's settings after the change."""
         if key not in GUILD_SETTING_KEYS:
             raise InvalidSetting(
-                key, f"unknown setting; choose one of {', '.join(GUILD_SETTING_KEYS)}"
+                key,
+                Msg("err.storage.setting.unknown", keys=Raw(", ".join(GUILD_SETTING_KEYS))),
             )
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_GRANT:
-            raise InvalidSetting(key, f"must be a whole number from 0 to {MAX_GRANT:,}")
+            raise InvalidSetting(key, Msg("err.storage.setting.range", high=MAX_GRANT))
 
         def work(con: Con) -> GuildSettings:
             con.execute(

@@ -45,7 +45,7 @@ class ShardsTaken(StorageError):
             parts.append(f"{what} is run by {lease.owner} until {lease.expires_at:%H:%M:%S} UTC")
         super().__init__(
             "; ".join(parts),
-            user_message="Another bot process is running these shards.",
+            key="err.storage.shards",
         )
 
 

@@ -37,7 +37,7 @@ class DatabaseInUse(StorageError):
             f"the database {database} is in use by another bot process{who}; "
             "stop that one first (one bot per database)"
         )
-        super().__init__(text, user_message=text)
+        super().__init__(text, key="err.storage.in_use")
 
 
 def lock_path(database: str | Path) -> Path:

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.errors import BadAmount, ServiceError, friendly, options_error, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import CardDelivery, OpenPontoonTable, seat_of
@@ -24,7 +24,7 @@ from cogs.pontoon.controls import (
 )
 from cogs.pontoon.render import rules_text
 from cogs.table_message import Click, answer, member_action
-from engine.errors import ConfigError, EngineError
+from engine.errors import EngineError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
 
@@ -173,7 +173,7 @@ class Pontoon(
                     house_bank=banker == "house",
                 )
             except ValueError as exc:
-                raise ConfigError(str(exc).splitlines()[0]) from exc
+                raise options_error(exc) from exc
             click = Click(interaction, "")
             with member_action(click):
                 live = await self.bot.pontoon.open_table(
@@ -310,7 +310,8 @@ class Pontoon(
             click = Click(interaction, "")
             with member_action(click):
                 await self.bot.pontoon.close(
-                    live.table_id, f"ended by {display(interaction.user.display_name)}"
+                    live.table_id,
+                    Msg("reason.ended_by", name=display(interaction.user.display_name)),
                 )
             await answer(click, t(locale, "pt.done.end"))
         except (ServiceError, EngineError) as exc:

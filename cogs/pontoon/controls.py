@@ -114,15 +114,21 @@ ACT_KIND: dict[str, ActionKind] = {
 }
 
 
+#: a seat id no member has (Discord ids are never 0): asked for what a newcomer may do
+NEWCOMER = "0"
+
+
 def legal_union(live: OpenPontoonTable) -> set[str]:
     """Names of the buttons someone at the table may use right now."""
     eng = live.engine
     kinds: set[ActionKind] = set()
     for seat in eng.seats:
         kinds.update(la.kind for la in eng.legal_actions(seat))
+    # Join: whether the engine would seat someone new now (the phase, the seat limit)
+    kinds.update(la.kind for la in eng.legal_actions(NEWCOMER))
     names = {name for name, kind in ACT_KIND.items() if kind in kinds}
     if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
-        names.update({"join", "deal"})
+        names.add("deal")
         if len(eng.seats) > 0:
             names.add("leave")
     if "bet" in names:

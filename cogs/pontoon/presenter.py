@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, Raw, from_english, t
+from bot.i18n import DEFAULT_LOCALE, Msg, Raw, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
 from bot.pontoon import (
@@ -128,7 +128,7 @@ class PontoonDiscordPresenter:
         name = self.namer(live, locale)
         return SEAT_ID.sub(lambda m: name(m.group(0)), text)
 
-    def embed(self, live: OpenPontoonTable, closed_reason: str | None = None) -> discord.Embed:
+    def embed(self, live: OpenPontoonTable, closed_reason: Msg | None = None) -> discord.Embed:
         eng = live.engine
         locale = self.guild_locale(live)
         seconds_left = self.bot.pontoon.seconds_left(live)
@@ -159,7 +159,7 @@ class PontoonDiscordPresenter:
             em.set_footer(text=text.footer)
         return em
 
-    def _render(self, live: OpenPontoonTable, closed_reason: str | None) -> Drawing:
+    def _render(self, live: OpenPontoonTable, closed_reason: Msg | None) -> Drawing:
         embed = self.embed(live, closed_reason)
         view = table_view(live, closed=closed_reason is not None, locale=self.guild_locale(live))
         return Drawing(embed, view)
@@ -287,7 +287,8 @@ class PontoonDiscordPresenter:
                 finished = True
                 METRICS.round_played("pontoon")
             elif ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
-                if ev.kind is EventKind.BANK_PASSES and (ev.detail or "").startswith("pontoon;"):
+                passes = ev.says is not None and ev.says.key == "engine.bank_passes.from"
+                if ev.kind is EventKind.BANK_PASSES and passes:
                     continue  # the payouts already said who takes the bank: said once
                 line = render.event_line(ev, name, banker, locale)
                 if line:
@@ -452,11 +453,11 @@ class PontoonDiscordPresenter:
         name = self.namer(live, locale)(seat)
         await self._safe_send(channel, t(locale, "pt.dm.closed_public", name=name))
 
-    def _closed_text(self, live: OpenPontoonTable, reason: str) -> str:
+    def _closed_text(self, live: OpenPontoonTable, reason: Msg) -> str:
         locale = self.guild_locale(live)
-        return t(locale, "pt.table_closed", reason=from_english(locale, reason))
+        return t(locale, "pt.table_closed", reason=reason)
 
-    async def table_closed(self, live: OpenPontoonTable, reason: str) -> None:
+    async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None:
         self.writer.request(live, closed_reason=reason)
         channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
         self._in_background(

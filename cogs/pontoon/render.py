@@ -7,9 +7,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.card_faces import card_face, faces
-from bot.i18n import DEFAULT_LOCALE, Msg, Raw, bidi, from_english, num, t, without_rule_ids
+from bot.errors import word_msg
+from bot.i18n import DEFAULT_LOCALE, Msg, Raw, bidi, num, t
 from bot.text import shorten
 from engine.cards import parse_card
+from engine.errors import Word
 from engine.pontoon import HandView, PontoonRules, TableView
 from engine.pontoon.types import Event, EventKind, Phase
 from engine.pontoon.views import HandStatus
@@ -156,7 +158,7 @@ def table_text(
     *,
     seconds_left: float | None = None,
     deadline_epoch: int | None = None,
-    closed_reason: str | None = None,
+    closed_reason: Msg | None = None,
     waiting_on: Sequence[str] = (),
     dealer: str | None = None,
     log: Sequence[str] = (),
@@ -176,7 +178,7 @@ def table_text(
     round_no = view.round_no
     title = t(L, "pt.title") + (t(L, "pt.title.shoot") if rules.shoot else "")
     if closed_reason is not None:
-        reason = from_english(L, closed_reason)
+        reason = closed_reason
         return TableText(
             title + t(L, "pt.title.closed"),
             shorten(t(L, "pt.closed", reason=reason), 4000),
@@ -338,21 +340,23 @@ def event_line(
     if k is EventKind.SHOOT and ev.amount:
         return t(L, "pt.ev.shoot", who=who, amount=ev.amount, hand=hand)
     if k is EventKind.KITTY:
-        detail = from_english(L, ev.detail, fallback="pt.button.kitty") if ev.detail else ""
+        detail = word_msg(ev.says) if ev.says is not None else ""
         return t(L, "pt.ev.kitty", detail=detail, amount=ev.amount or "").rstrip()
     if k is EventKind.BANK_PASSES:
-        detail = without_rule_ids(ev.detail or "")
         taker = name(ev.seat or "?")
-        if detail.startswith("pontoon; from "):
-            old = name(detail.removeprefix("pontoon; from "))
-            return t(L, "pt.ev.bank_passes.from", name=taker, old=old)
-        if detail.startswith("pontoon"):
-            return t(L, "pt.ev.bank_passes.pontoon", name=taker)
-        shown = from_english(L, ev.detail, fallback="pt.status.pontoon") if ev.detail else ""
-        return t(L, "pt.ev.bank_passes", name=taker, detail=shown).rstrip()
+        says = dict(ev.says.params) if ev.says is not None else {}
+        if ev.says is not None and ev.says.key == "engine.bank_passes.from":
+            return t(L, ev.says.key, name=taker, old=name(str(says.get("old", "?"))))
+        # the bank passes for a pontoon (P-NEXT-2): the engine's only reason
+        return t(L, "engine.bank_passes.pontoon", name=taker)
     if k is EventKind.BANK_SOLD:
         return t(L, "pt.ev.bank_sold", name=name(ev.seat or "?"), amount=ev.amount)
     return None
+
+
+#: a hand won because the banker went bust (said more fully for a five card trick or a
+#: pontoon)
+BANKER_BUST_WIN = Word.of("engine.result.win", why=Word("engine.why.banker_bust"))
 
 
 def result_line(ev: Event, name: Namer, locale: str = DEFAULT_LOCALE) -> str:
@@ -362,13 +366,13 @@ def result_line(ev: Event, name: Namer, locale: str = DEFAULT_LOCALE) -> str:
     net = ev.amount or 0
     sign = f"+{num(L, net)}" if net > 0 else num(L, net)
     total = Raw(t(L, "pt.result_total", total=ev.total) if ev.total is not None else "")
-    why = without_rule_ids(ev.detail or "")
-    if why == "win: banker bust" and len(ev.cards) == 5:
+    says = ev.says
+    if says == BANKER_BUST_WIN and len(ev.cards) == 5:
         detail = t(L, "engine.result.win", why=Msg("engine.why.five_banker_bust"))
-    elif why == "win: banker bust" and len(ev.cards) == 2 and ev.total == 21:
+    elif says == BANKER_BUST_WIN and len(ev.cards) == 2 and ev.total == 21:
         detail = t(L, "engine.result.win", why=Msg("engine.why.pontoon_banker_bust"))
-    else:
-        detail = from_english(L, why, fallback="err.generic.refused")
+    else:  # every result of the engine says why (an old saved one: bot.pontoon maps it)
+        detail = word_msg(says).render(L) if says is not None else ""
     return t(
         L,
         "pt.result",

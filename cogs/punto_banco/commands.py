@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.errors import BadAmount, ServiceError, friendly, options_error, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable
@@ -29,7 +29,7 @@ from cogs.punto_banco.presenter import PuntoBancoPresenter
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
 from cogs.stats import send_odds_chart
 from cogs.table_message import Click, answer, member_action
-from engine.errors import ConfigError, EngineError
+from engine.errors import EngineError
 from engine.punto_banco import PuntoBancoRules, Side
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class Baccarat(
                     packs=packs, tableau=tableau, min_bet=min_bet, max_bet=max_bet
                 )
             except ValueError as exc:
-                raise ConfigError(str(exc).splitlines()[0]) from exc
+                raise options_error(exc) from exc
             await interaction.response.defer(ephemeral=True, thinking=True)
             live = await self.service.open_table(
                 guild_id,
@@ -220,7 +220,7 @@ class Baccarat(
                 )
             await interaction.response.defer(ephemeral=True, thinking=True)
             refunds = await self.service.close(
-                live.table_id, f"ended by {display(interaction.user.display_name)}"
+                live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
             )
             back = sum(transfer.amount for transfer in refunds)
             await reply(interaction, t(locale, "pb.ended", amount=back))

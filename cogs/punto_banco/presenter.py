@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, Raw, choose, from_english, t
+from bot.i18n import DEFAULT_LOCALE, Msg, Raw, choose, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
 from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService, results_from_json
@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 def betting_embed(
     live: OpenPuntoBancoTable,
     *,
-    closed_reason: str | None = None,
+    closed_reason: Msg | None = None,
     idle_windows: int | None = None,
     round_no: int | None = None,
     bets: Sequence[Bet] | None = None,
@@ -62,7 +62,7 @@ def betting_embed(
         bets = live.engine.bets
     title = t(locale, "pb.title", coup=live.round if round_no is None else round_no)
     if closed_reason is not None:
-        desc = t(locale, "pb.closed", reason=from_english(locale, closed_reason))
+        desc = t(locale, "pb.closed", reason=closed_reason)
         colour = discord.Colour.dark_grey()
     elif round_no is not None or live.phase is Phase.DEALING or live.closes_at is None:
         desc = t(locale, "pb.dealing")
@@ -246,7 +246,7 @@ class PuntoBancoPresenter:
     def _idle_windows(self) -> int | None:
         return self.service.timers.idle_windows if self.service else None
 
-    def _draw(self, live: OpenPuntoBancoTable, closed_reason: str | None) -> Drawing:
+    def _draw(self, live: OpenPuntoBancoTable, closed_reason: Msg | None) -> Drawing:
         """The table message as it stands: the betting window open, or closed with the
         bets of the coup being dealt (``live.last_results``), or the table closed."""
         locale = self._locale_now(live)
@@ -324,11 +324,11 @@ class PuntoBancoPresenter:
         )
 
     async def table_closed(
-        self, live: OpenPuntoBancoTable, reason: str, refunds: Sequence[Transfer]
+        self, live: OpenPuntoBancoTable, reason: Msg, refunds: Sequence[Transfer]
     ) -> None:
         self.messages.request(live, closed_reason=reason)
         locale = await self._locale(live)
-        text = t(locale, "pb.table_closed", reason=from_english(locale, reason))
+        text = t(locale, "pb.table_closed", reason=reason)
         if refunds:
             back: dict[str, int] = {}
             for transfer in refunds:

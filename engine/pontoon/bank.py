@@ -5,7 +5,7 @@ or auctioned (P-SHOOT-8); closing a table and syncing its balances. Each action 
 from __future__ import annotations
 
 from engine.cards import Chance
-from engine.errors import RuleError
+from engine.errors import RuleError, Word
 from engine.pontoon.seating import BETWEEN_ROUNDS
 from engine.pontoon.state import Refusal, TableState
 from engine.pontoon.types import (
@@ -85,7 +85,15 @@ def sell_bank(t: TableState, action: Action, chance: Chance, out: Outcome) -> No
 def return_kitty(t: TableState, out: Outcome, old_banker: str) -> None:
     """P-SHOOT-9: the old banker takes back what is left in the kitty."""
     if t.kitty:
-        out.events.append(Event(EventKind.KITTY, old_banker, amount=t.kitty, detail="returned"))
+        out.events.append(
+            Event(
+                EventKind.KITTY,
+                old_banker,
+                amount=t.kitty,
+                detail="returned",
+                says=Word("engine.kitty.returned"),
+            )
+        )
         t._move(out, KITTY, old_banker, t.kitty, "kitty returned (P-SHOOT-9)")
 
 
@@ -231,7 +239,12 @@ def next_round(t: TableState, action: Action, chance: Chance, out: Outcome) -> N
         t.banker = new_banker
         t.auction = None
         out.events.append(
-            Event(EventKind.BANK_PASSES, new_banker, detail=f"pontoon; from {old_banker}")
+            Event(
+                EventKind.BANK_PASSES,
+                new_banker,
+                detail=f"pontoon; from {old_banker}",
+                says=Word.of("engine.bank_passes.from", old=old_banker),
+            )
         )
     t._next_banker = None
     t.phase = Phase.WAITING

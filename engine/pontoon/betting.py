@@ -6,7 +6,7 @@ makes the change; ``Table.apply`` runs the one, then the other."""
 from __future__ import annotations
 
 from engine.cards import Card, Chance, Pack, full_pack
-from engine.errors import RuleError
+from engine.errors import RuleError, Word
 from engine.pontoon import play, seating, settlement
 from engine.pontoon.hands import Hand
 from engine.pontoon.state import CARDS_IN_A_PACK, Refusal, TableState
@@ -143,7 +143,14 @@ def put_up_kitty(t: TableState, action: Action, chance: Chance, out: Outcome) ->
     if amount:
         t._move(out, action.seat, KITTY, amount, "kitty (P-SHOOT-1)")
         out.events.append(
-            Event(EventKind.KITTY, action.seat, amount=amount, total=t.kitty, detail="added")
+            Event(
+                EventKind.KITTY,
+                action.seat,
+                amount=amount,
+                total=t.kitty,
+                detail="added",
+                says=Word("engine.kitty.added"),
+            )
         )
     deal_first(t, out, new_order)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from engine.errors import Word
 from engine.pontoon.hands import BUST, FIVE, PONTOON, ROYAL
 from engine.pontoon.rules import PontoonRules
 
@@ -93,6 +94,26 @@ def result_label(score: int) -> str:
     if score == FIVE:
         return "five card trick"
     return str(score)
+
+
+def result_word(score: int) -> Word | int:
+    """:func:`result_label` as the bot's catalog word (a plain total stays a number)."""
+    if score == ROYAL:
+        return Word("engine.label.royal")
+    if score >= PONTOON:
+        return Word("engine.label.pontoon")
+    if score == FIVE:
+        return Word("engine.label.five")
+    return score
+
+
+def banker_word(score: int) -> Word:
+    """:func:`banker_label` as the bot's catalog word."""
+    if score == BUST:
+        return Word("engine.why.banker_bust")
+    if score == FIVE:
+        return Word("engine.label.banker_five")
+    return Word.of("engine.label.banker_total", total=score)
 
 
 def banker_label(score: int) -> str:

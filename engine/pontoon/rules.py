@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from engine.errors import OptionsError
+
 PontoonPays = Literal["double", "single", "triple", "players_double_banker_single"]
 PontoonStrength = Literal["standard", "picture_beats_ten", "ace_ten_not_pontoon", "natural"]
 BurnOption = Literal["off", "13", "14"]
@@ -39,17 +41,21 @@ class PontoonRules(BaseModel):
     @model_validator(mode="after")
     def _check(self) -> PontoonRules:
         if self.min_bet < 1 or self.max_bet < self.min_bet:
-            raise ValueError("need 1 <= min_bet <= max_bet (P-TABLE-2)")
+            raise OptionsError("need 1 <= min_bet <= max_bet (P-TABLE-2)", "err.config.bets")
         if self.packs is not None and self.packs not in (1, 2):
-            raise ValueError("packs must be 1 or 2 (P-TABLE-1)")
+            raise OptionsError("packs must be 1 or 2 (P-TABLE-1)", "err.config.packs")
         if self.kitty_min < 1 or self.kitty_max < self.kitty_min:
-            raise ValueError("need 1 <= kitty_min <= kitty_max (P-SHOOT-1)")
+            raise OptionsError("need 1 <= kitty_min <= kitty_max (P-SHOOT-1)", "err.config.kitty")
         if self.house_bank and self.shoot:
-            raise ValueError("a house-banked table does not play Shoot Pontoon")
+            raise OptionsError(
+                "a house-banked table does not play Shoot Pontoon", "err.config.house_shoot"
+            )
         if self.max_seats is not None and self.max_seats < 2:
-            raise ValueError("max_seats must be at least 2 (P-TABLE-1)")
+            raise OptionsError("max_seats must be at least 2 (P-TABLE-1)", "err.config.seats")
         if not 2 <= self.house_stands_on <= 21:
-            raise ValueError("house_stands_on must be between 2 and 21")
+            raise OptionsError(
+                "house_stands_on must be between 2 and 21", "err.config.house_stands"
+            )
         return self
 
     # Payouts per result: engine.pontoon.payouts.Payouts.for_rules(rules)

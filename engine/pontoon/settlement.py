@@ -5,8 +5,9 @@ What each result pays comes from the payout table (``engine.pontoon.payouts``).
 
 from __future__ import annotations
 
+from engine.errors import Word
 from engine.pontoon.hands import BUST, FIVE, Hand
-from engine.pontoon.payouts import banker_label, result_label
+from engine.pontoon.payouts import banker_label, banker_word, result_label, result_word
 from engine.pontoon.state import TableState
 from engine.pontoon.types import ESCROW, KITTY, Event, EventKind, Outcome, Phase
 from engine.pontoon.views import HandStatus
@@ -26,6 +27,7 @@ def settle(t: TableState, out: Outcome) -> None:
         banker_score = banker_total
     rule = {BUST: "P-PAY-BUST", FIVE: "P-PAY-FIVE"}.get(banker_score, "P-PAY-STAY")
     against = banker_label(banker_score)
+    blabel = banker_word(banker_score)
     loss = t.payouts.player_loss(banker_score, t._doubled)
     for seat in t._active:
         for i, hand in enumerate(t._hands[seat]):
@@ -36,15 +38,23 @@ def settle(t: TableState, out: Outcome) -> None:
             label = result_label(score)
             if banker_score == BUST or score > banker_score:
                 why = "banker bust" if banker_score == BUST else f"{label} beats {against}"
+                says = (
+                    Word("engine.why.banker_bust")
+                    if banker_score == BUST
+                    else Word.of("engine.why.beats", label=result_word(score), blabel=blabel)
+                )
                 win = hand.stake * t.payouts.player_win(score, t._doubled)
                 pay_player(t, out, seat, hand, win, f"{label} wins ({rule})")
                 shoot_net = shoot_won(t, out, seat, hand)
-                result(t, out, seat, i, hand, score, win, shoot_net, "win", why)
+                result(t, out, seat, i, hand, score, win, shoot_net, "win", why, says)
             else:
                 why = f"{label} loses to {against}"
+                says = Word.of("engine.why.loses_to", label=result_word(score), blabel=blabel)
                 collect(t, out, seat, hand, hand.stake * loss, f"loses ({rule})")
                 shoot_net = shoot_lost(t, out, hand, "P-SHOOT-7")
-                result(t, out, seat, i, hand, score, -hand.stake * loss, shoot_net, "lose", why)
+                result(
+                    t, out, seat, i, hand, score, -hand.stake * loss, shoot_net, "lose", why, says
+                )
     t._open_stake = 0
     t._shoot_out = 0
     finish_round(t, out)
@@ -73,7 +83,8 @@ def banker_pontoon_collects(t: TableState, out: Outcome) -> None:
                 t._shoot_out -= shoot_net
                 hand.status = HandStatus.PONTOON
                 why = "pontoon beats banker's pontoon"
-                result(t, out, seat, i, hand, score, win, shoot_net, "win", why)
+                says = Word("engine.why.pontoon_beats")
+                result(t, out, seat, i, hand, score, win, shoot_net, "win", why, says)
                 continue
             collect(t, out, seat, hand, hand.stake * loss, "banker's pontoon (P-DEAL-4)")
             shoot_net = shoot_lost(t, out, hand, "P-SHOOT-3")
@@ -89,6 +100,7 @@ def banker_pontoon_collects(t: TableState, out: Outcome) -> None:
                 shoot_net,
                 "lose",
                 "banker's pontoon",
+                Word("engine.why.banker_pontoon"),
             )
     t._open_stake = 0
     finish_round(t, out)
@@ -103,7 +115,7 @@ def lose_bust_hand(t: TableState, out: Outcome, seat: str, i: int, hand: Hand) -
     t._open_stake -= hand.stake
     shoot_net = shoot_lost(t, out, hand, "P-SHOOT-6")
     t._shoot_out += shoot_net
-    result(t, out, seat, i, hand, BUST, -loss, shoot_net, "lose", "bust")
+    result(t, out, seat, i, hand, BUST, -loss, shoot_net, "lose", "bust", Word("engine.why.bust"))
     t.pack.add_to_bottom(hand.cards)
 
 
@@ -149,8 +161,10 @@ def result(
     shoot_net: int,
     outcome: str,
     why: str,
+    says: Word,
 ) -> None:
-    """A HAND_RESULT event and its line in ``results``."""
+    """A HAND_RESULT event and its line in ``results``: ``why`` in English (logs, the
+    command line), ``says`` the same as the bot's catalog word."""
     codes = hand.codes()
     out.events.append(
         Event(
@@ -161,6 +175,7 @@ def result(
             amount=net + shoot_net,
             total=hand.total,
             detail=f"{outcome}: {why}",
+            says=Word.of(f"engine.result.{outcome}", why=says),
         )
     )
     t._results.append((seat, i, codes, score, hand.stake, outcome, net, shoot_net, why))
@@ -181,9 +196,24 @@ def finish_round(t: TableState, out: Outcome) -> None:
         t.needs_shuffle = True
     t._next_banker = next_banker
     if next_banker is not None:
-        out.events.append(Event(EventKind.BANK_PASSES, next_banker, detail="pontoon (P-NEXT-2)"))
+        out.events.append(
+            Event(
+                EventKind.BANK_PASSES,
+                next_banker,
+                detail="pontoon (P-NEXT-2)",
+                says=Word("engine.bank_passes.pontoon"),
+            )
+        )
     t.phase = Phase.ROUND_OVER
     assert t.escrow == 0, "escrow must be empty after a round"
     if t.rules.shoot and t.kitty == 0:
-        out.events.append(Event(EventKind.KITTY, t.banker, amount=0, detail="empty (P-SHOOT-8)"))
+        out.events.append(
+            Event(
+                EventKind.KITTY,
+                t.banker,
+                amount=0,
+                detail="empty (P-SHOOT-8)",
+                says=Word("engine.kitty.empty"),
+            )
+        )
     out.events.append(Event(EventKind.ROUND_OVER, amount=t.round_no))

@@ -11,6 +11,7 @@ from dataclasses import FrozenInstanceError, dataclass, field
 from enum import Enum
 from typing import Any, NamedTuple
 
+from engine.errors import Word
 from engine.records import ESCROW, HOUSE, KITTY, Transfer, give_dataclass_fields
 
 
@@ -121,7 +122,10 @@ class Event(NamedTuple):
     amount: int | None = None
     total: int | None = None
     to: str | None = None  # None = public; otherwise private to this seat
-    detail: str = ""  # free text / outcome label for results
+    detail: str = ""  # free text / outcome label for results (English, for logs)
+    # what the detail says as the bot's catalog message (a result, the kitty's change,
+    # why the bank passes): what players read, in their language
+    says: Word | None = None
 
     @property
     def public(self) -> bool:
@@ -150,6 +154,8 @@ class Event(NamedTuple):
             d["to"] = self.to
         if self.detail:
             d["detail"] = self.detail
+        if self.says is not None:
+            d["says"] = self.says.to_json()
         return d
 
     @classmethod
@@ -163,6 +169,7 @@ class Event(NamedTuple):
             d.get("total"),
             d.get("to"),
             d.get("detail", ""),
+            Word.from_json(d["says"]) if d.get("says") else None,
         )
 
 
@@ -176,6 +183,7 @@ class _EventFields:
     total: int | None = None
     to: str | None = None
     detail: str = ""
+    says: Word | None = None
 
 
 give_dataclass_fields(Event, _EventFields)

@@ -8,6 +8,8 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from engine.errors import OptionsError
+
 Tableau = Literal["seed", "standard"]
 
 # B-TABLE-2: the shoe is reshuffled when fewer than this many cards are left before a coup.
@@ -43,7 +45,7 @@ class PuntoBancoRules(BaseModel):
     @model_validator(mode="after")
     def _limits(self) -> Self:
         if self.min_bet > self.max_bet:
-            raise ValueError("min_bet must not exceed max_bet")
+            raise OptionsError("min_bet must not exceed max_bet", "err.config.bets")
         return self
 
     @property

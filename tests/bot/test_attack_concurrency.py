@@ -19,6 +19,7 @@ import pytest
 
 from bot.audit import audit
 from bot.errors import friendly
+from bot.i18n import Msg
 from bot.pontoon import OpenPontoonTable, PontoonService
 from bot.storage import Store, escrow_account
 from engine.pontoon import PontoonRules
@@ -116,8 +117,8 @@ async def test_joins_at_three_tables_a_pb_bet_and_a_bank_sale_at_once(
     report = await audit(store)  # after a bank sale
     assert report.ok, report.summary()
     for t in (t1, t2, t3, sale):
-        await pontoon.close(t.table_id, "ended")
-    await bacc.close(b1.table_id, "ended")
+        await pontoon.close(t.table_id, Msg("reason.ended_by", name="alice"))
+    await bacc.close(b1.table_id, Msg("reason.ended_by", name="alice"))
     assert await in_play_rows(store) == []
     assert await chips_total(store, members, tables) == before
     report = await audit(store)
@@ -163,7 +164,7 @@ async def test_double_submitted_bet_and_buy_forms_stake_once(store: Store) -> No
             assert await store.balance(escrow_account(live.table_id)) == stake + amount
     report = await audit(store)
     assert report.ok, report.summary()
-    await pontoon.close(live.table_id, "ended")
+    await pontoon.close(live.table_id, Msg("reason.ended_by", name="alice"))
     assert await store.member_balance(G, player) == 1000
     await pontoon.shutdown()
 
@@ -178,7 +179,7 @@ async def test_audit_after_a_shoot_kitty_round(store: Store) -> None:
         await play_round_out(pontoon, live, bet=5)
         report = await audit(store)
         assert report.ok, report.summary()
-    await pontoon.close(live.table_id, "ended")
+    await pontoon.close(live.table_id, Msg("reason.ended_by", name="alice"))
     report = await audit(store)
     assert report.ok, report.summary()
     total = sum([await store.member_balance(G, u) for u in HOSTS])

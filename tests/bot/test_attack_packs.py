@@ -14,6 +14,7 @@ import pytest
 
 from bot.audit import audit
 from bot.errors import ServiceError
+from bot.i18n import Msg
 from bot.pontoon import PontoonService, Timers
 from bot.storage import Store, escrow_account
 from bot.storage.accounts import house_account, kitty_account
@@ -114,7 +115,7 @@ async def test_two_packs_most_seats_random_moves_never_lose_a_chip(
         assert driest <= 2, f"the pack never ran dry mid-round ({driest} cards left at least)"
         report = await audit(store)
         assert report.ok, report.summary()
-        await svc.close(live.table_id, "ended")
+        await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
         assert await store.balance(escrow_account(live.table_id)) == 0
         assert await total_chips(store, live.table_id, members) == granted
         report = await audit(store)

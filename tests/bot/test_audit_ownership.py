@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from bot.audit import audit
+from bot.i18n import Msg
 from bot.pontoon import OpenPontoonTable, PontoonService, Timers
 from bot.punto_banco import PuntoBancoService, PuntoBancoTimers
 from bot.storage import Store, escrow_account, member_account
@@ -154,7 +155,7 @@ async def test_honest_play_passes(store: Store) -> None:
         await svc.act(live.table_id, int(live.engine.to_act()[0]), ActionKind.BET, amount=3)
     report = await audit(store)
     assert report.ok, report.summary()
-    await svc.close(live.table_id, "ended")
+    await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
     assert (await audit(store)).ok
     await svc.shutdown()
 

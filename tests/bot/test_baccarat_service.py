@@ -17,6 +17,7 @@ import pytest
 
 from bot.audit import audit
 from bot.errors import BusyElsewhere, ServiceError, TableExists
+from bot.i18n import Msg
 from bot.punto_banco import (
     GAME_PUNTO_BANCO,
     OpenPuntoBancoTable,
@@ -75,7 +76,7 @@ class Recorder:
         self.calls.append(("betting", live.round))
 
     async def table_closed(
-        self, live: OpenPuntoBancoTable, reason: str, refunds: Sequence[Transfer]
+        self, live: OpenPuntoBancoTable, reason: Msg, refunds: Sequence[Transfer]
     ) -> None:
         self.calls.append(("closed", reason, [(t.dst, t.amount) for t in refunds]))
 
@@ -379,7 +380,7 @@ async def test_end_refunds_open_bets(store: Store) -> None:
     await service.bet(live.table_id, BOB, "punto", 30)
     await service.bet(live.table_id, CAROL, "banco", 20)
     await service.bet(live.table_id, CAROL, "egalite", 5)
-    refunds = await service.close(live.table_id, "ended by alice")
+    refunds = await service.close(live.table_id, Msg("reason.ended_by", name="alice"))
     assert sorted((t.src, t.dst, t.amount) for t in refunds) == [
         ("@escrow", str(BOB), 30),
         ("@escrow", str(CAROL), 5),
@@ -388,7 +389,7 @@ async def test_end_refunds_open_bets(store: Store) -> None:
     assert await balance(store, BOB) == START and await balance(store, CAROL) == START
     assert await escrow(store, live) == 0
     assert await store.balance(house_account(G)) == 0
-    assert rec.calls[-1][:2] == ("closed", "ended by alice")
+    assert rec.calls[-1][:2] == ("closed", Msg("reason.ended_by", name="alice"))
     assert (await store.get_table(live.table_id)).status == "closed"  # type: ignore[union-attr]
     await assert_audit_ok(store)
 
@@ -552,7 +553,9 @@ async def test_while_the_cards_are_shown_bets_wait_and_end_still_works(store: St
     with pytest.raises(ServiceError, match="being dealt"):
         await service.withdraw(live.table_id, BOB)
     assert await service.close_window(live.table_id) is None  # no second deal
-    assert await service.close(live.table_id, "ended by alice") == []  # coup already settled
+    assert (
+        await service.close(live.table_id, Msg("reason.ended_by", name="alice")) == []
+    )  # coup already settled
     release.set()
     result = await dealing
     assert result is not None and result.coup.winner is Side.PUNTO

@@ -18,6 +18,7 @@ import pytest
 from bot.audit import audit
 from bot.errors import friendly
 from bot.host import together
+from bot.i18n import Msg
 from bot.pontoon import OpenPontoonTable, PontoonService, Timers
 from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService, PuntoBancoTimers
 from bot.storage import Store
@@ -167,8 +168,8 @@ async def test_leaving_and_closing_free_the_member(store: Store) -> None:
     assert "another table" in friendly(info.value)
     await pontoon.act(t1.table_id, CAT, ActionKind.LEAVE)
     await bacc.bet(b1.table_id, CAT, Side.PUNTO, 50)
-    await bacc.close(b1.table_id, "ended")
-    await pontoon.close(t1.table_id, "ended")
+    await bacc.close(b1.table_id, Msg("reason.ended_by", name="alice"))
+    await pontoon.close(t1.table_id, Msg("reason.ended_by", name="alice"))
     assert await in_play_rows(store) == []
     assert (await audit(store)).ok
     await pontoon.shutdown()

@@ -246,3 +246,29 @@ def test_each_log_event_is_formatted_once_and_only_the_tail_is_drawn() -> None:
     assert formatted == [150] and "150" in lines[-1] and "139" in lines[0]
     formatted.clear()
     assert p.log_lines(live, "de") and len(formatted) == render.LOG_LINES_MAX  # per language
+
+
+def _join_disabled(live: OpenPontoonTable) -> bool:
+    found = [
+        b.item.disabled  # type: ignore[attr-defined]
+        for b in table_view(live).children
+        if b.item.label == t("en", "pt.button.join")  # type: ignore[attr-defined]
+    ]
+    assert len(found) == 1
+    return bool(found[0])
+
+
+@pytest.mark.rule("P-TABLE-1")
+def test_join_is_enabled_only_while_the_engine_would_seat_someone_new() -> None:
+    """The Join button asks the engine (its legal actions for a newcomer): off when the
+    table is full under its seat limit or in a phase that seats nobody (issue 18)."""
+    rules = PontoonRules(min_bet=1, max_bet=10, packs=1, max_seats=3)
+    live = live_table(2, rules)
+    assert not _join_disabled(live)  # a seat is free while waiting
+    live.engine.apply(Action(IDS[2], ActionKind.JOIN, amount=1000), RandomChance(random.Random(1)))
+    assert live.engine.why_not(Action(IDS[3], ActionKind.JOIN, 1000)) is not None
+    assert _join_disabled(live)  # three of three: full
+    roomy = live_table(2)
+    play_to(roomy, Phase.BETTING)
+    assert _join_disabled(roomy)  # a round is on: the engine seats nobody now
+    assert roomy.engine.why_not(Action(IDS[5], ActionKind.JOIN, 1000)) is not None

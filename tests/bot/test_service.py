@@ -12,6 +12,7 @@ import pytest
 
 from bot.audit import audit
 from bot.errors import BusyElsewhere, NotSeated, ServiceError, StaleButton, TableExists
+from bot.i18n import Msg
 from bot.pontoon import OpenPontoonTable, PontoonService, Timers
 from bot.storage import Store
 from bot.storage.errors import DatabaseBusy
@@ -126,7 +127,9 @@ async def test_bank_sale_moves_chips_and_the_bank(store: Store) -> None:
     buyer = BOB if banker == ANN else ANN
     with pytest.raises(RuleError):  # between hands only
         await svc.offer_bank(live.table_id, banker, buyer, 5)
-    await svc.close(live.table_id, "test")  # mid-round: stakes back, ledger balanced
+    await svc.close(
+        live.table_id, Msg("reason.ended_by", name="alice")
+    )  # mid-round: stakes back, ledger balanced
     await ledger_ok(store)
 
     live = await seated(svc)
@@ -305,7 +308,7 @@ async def test_a_failing_presenter_does_not_fail_the_opening(store: Store) -> No
         async def table_changed(self, live: OpenPontoonTable, outcome: object) -> None:
             raise RuntimeError("discord is down")
 
-        async def table_closed(self, live: OpenPontoonTable, reason: str) -> None:
+        async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None:
             raise RuntimeError("discord is down")
 
     svc = PontoonService(

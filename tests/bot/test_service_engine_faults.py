@@ -21,6 +21,7 @@ import pytest
 import bot.host as host_module
 from bot.audit import audit
 from bot.errors import ServiceError, friendly
+from bot.i18n import Msg
 from bot.pontoon import PontoonService, Timers
 from bot.punto_banco import PuntoBancoService, PuntoBancoTimers
 from bot.storage import Store, escrow_account, member_account
@@ -106,7 +107,7 @@ async def test_engine_failure_mid_bet_restores_the_table(
     await ledger_ok(store)
     # and the table plays on: the same bet now goes through, the table ends cleanly
     await svc.act(live.table_id, other, ActionKind.BET, amount=10)
-    await svc.close(live.table_id, "ended")
+    await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
     await ledger_ok(store)
     for uid in (ANN, BOB, CAT):
         assert await store.member_balance(G, uid) == 1000
@@ -141,7 +142,7 @@ async def test_engine_failure_in_the_deal_commits_nothing(
     assert live.engine.banker is None  # the cut was not kept either
     await svc.deal(live.table_id, ANN)
     assert live.engine.phase is Phase.BETTING
-    await svc.close(live.table_id, "ended")
+    await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
     await ledger_ok(store)
     await svc.shutdown()
 
@@ -169,7 +170,7 @@ async def test_one_pack_many_seats_never_locks_chips(store: Store) -> None:
             assert live.engine.to_json() == before, exc
             break
     await ledger_ok(store)
-    await svc.close(live.table_id, "ended")
+    await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
     await ledger_ok(store)
     assert await store.balance(escrow_account(live.table_id)) == 0
     for uid in [ANN, *players]:
@@ -197,7 +198,7 @@ async def test_close_refunds_from_the_ledger_when_the_engine_disagrees(store: St
     for hands in live.engine._hands.values():
         for h in hands:
             h.stake += 7
-    await svc.close(live.table_id, "ended")
+    await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
     assert live.table_id not in svc.tables
     await ledger_ok(store)
     for uid in (ANN, BOB, CAT):
@@ -241,7 +242,7 @@ async def test_timer_survives_an_unexpected_error(
     real_close = svc.close
     calls = [0]
 
-    async def flaky_close(table_id: str, reason: str) -> None:
+    async def flaky_close(table_id: str, reason: Msg) -> None:
         calls[0] += 1
         if calls[0] == 1:
             raise RuntimeError("a bug")
@@ -281,7 +282,7 @@ async def test_baccarat_engine_failure_mid_bet_restores_the_table(
     assert live.snapshot() == saved
     assert await store.member_balance(G, CAT) == 1000
     await ledger_ok(store)
-    await svc.close(live.table_id, "ended")
+    await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
     await ledger_ok(store)
     assert await store.member_balance(G, BOB) == 1000
     await svc.shutdown()
@@ -332,7 +333,7 @@ async def test_baccarat_close_refunds_from_the_ledger_when_the_engine_disagrees(
     await store.ensure_member(G, ANN)
     # memory drifts from the ledger: a bet the ledger never saw
     live.engine.place_bet(str(ANN), Side.PUNTO, 50, balance=1000)
-    refunds = await svc.close(live.table_id, "ended")
+    refunds = await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
     assert live.table_id not in svc.tables
     assert sorted((t.dst, t.amount) for t in refunds) == [(str(BOB), 20), (str(CAT), 30)]
     await ledger_ok(store)

@@ -15,6 +15,7 @@ import pytest
 from bot.audit import audit
 from bot.errors import ServiceError, TableExists
 from bot.host import together
+from bot.i18n import Msg
 from bot.pontoon import PontoonService, Timers
 from bot.punto_banco import PuntoBancoService
 from bot.storage import Store
@@ -90,7 +91,9 @@ async def test_deal_waiting_while_the_table_closes(store: Store) -> None:
     await svc.act(live.table_id, BOB, ActionKind.JOIN)
     version = live.engine.version
     async with svc.lock(live.table_id):  # both queue behind this, close first
-        closing = asyncio.create_task(svc.close(live.table_id, "ended"))
+        closing = asyncio.create_task(
+            svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
+        )
         await asyncio.sleep(0)
         dealing = asyncio.create_task(svc.deal(live.table_id, ANN, version=version))
         await asyncio.sleep(0)

@@ -18,6 +18,7 @@ import pytest
 import bot.host as host_module
 from bot.audit import audit
 from bot.errors import friendly
+from bot.i18n import Msg
 from bot.pontoon import OpenPontoonTable, PontoonService, Timers
 from bot.storage import Store
 from bot.storage.errors import StorageUnavailable
@@ -153,7 +154,7 @@ async def _do(svc: PontoonService, live: OpenPontoonTable, what: str) -> None:
     elif what == "leave":
         await svc.act(tid, player_of(live), ActionKind.LEAVE)
     elif what == "close":
-        await svc.close(tid, "ended")
+        await svc.close(tid, Msg("reason.ended_by", name="alice"))
 
 
 @pytest.mark.parametrize("what", ACTIONS)

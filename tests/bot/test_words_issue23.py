@@ -10,7 +10,7 @@ import pytest
 from bot.errors import friendly
 from bot.i18n import LOCALES, command_name, t
 from cogs.pontoon import render
-from engine.errors import RuleError
+from engine.errors import RuleError, Word
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import Event, EventKind
 from engine.pontoon.views import HandStatus, HandView
@@ -20,6 +20,9 @@ RULE_ID = re.compile(r"\b[PB]-[A-Z]{2,}")
 
 def name(seat: str) -> str:
     return {"1": "ann", "2": "bob", "3": "cat"}.get(seat, seat)
+
+
+BANKER_BUST = Word.of("engine.result.win", why=Word("engine.why.banker_bust"))
 
 
 def test_a_five_card_trick_paid_double_says_so() -> None:
@@ -33,11 +36,20 @@ def test_a_five_card_trick_paid_double_says_so() -> None:
         21,
         None,
         "win: banker bust",
+        BANKER_BUST,
     )
     line = render.result_line(ev, name)
     assert "five card trick" in line and "paid double" in line and "+40" in line
     plain = Event(
-        EventKind.HAND_RESULT, "3", 0, ("2H", "10D", "AD", "2D"), 20, 15, None, "win: banker bust"
+        EventKind.HAND_RESULT,
+        "3",
+        0,
+        ("2H", "10D", "AD", "2D"),
+        20,
+        15,
+        None,
+        "win: banker bust",
+        BANKER_BUST,
     )
     assert "the banker went bust" in render.result_line(plain, name)
     assert "five card trick" not in render.result_line(plain, name)
@@ -46,7 +58,8 @@ def test_a_five_card_trick_paid_double_says_so() -> None:
 @pytest.mark.parametrize("locale", ["fr", "fa", "de"])
 def test_a_bust_is_not_lose_lose(locale: str) -> None:
     """F6/F11: `perdu : perdu`, `باخت: شکست خورده`."""
-    ev = Event(EventKind.HAND_RESULT, "3", 0, ("QD", "5S", "QS"), -20, 25, None, "lose: bust")
+    bust = Word.of("engine.result.lose", why=Word("engine.why.bust"))
+    ev = Event(EventKind.HAND_RESULT, "3", 0, ("QD", "5S", "QS"), -20, 25, None, "lose: bust", bust)
     line = render.result_line(ev, name, locale)
     assert line.count(t(locale, "engine.why.bust")) == 1
     assert t(locale, "engine.why.bust") not in t(locale, "engine.result.lose", why="")
@@ -54,8 +67,12 @@ def test_a_bust_is_not_lose_lose(locale: str) -> None:
 
 def test_the_bank_passing_on_a_pontoon_is_one_sentence_without_rule_ids() -> None:
     """F8: `The bank passes to **ann** pontoon (P-NEXT-2)` / `...pontoon; from cat`."""
-    settle = Event(EventKind.BANK_PASSES, "1", 0, (), None, None, None, "pontoon (P-NEXT-2)")
-    deal = Event(EventKind.BANK_PASSES, "1", 0, (), None, None, None, "pontoon; from 3")
+    pontoon = Word("engine.bank_passes.pontoon")
+    settle = Event(
+        EventKind.BANK_PASSES, "1", 0, (), None, None, None, "pontoon (P-NEXT-2)", pontoon
+    )
+    from_cat = Word.of("engine.bank_passes.from", old="3")
+    deal = Event(EventKind.BANK_PASSES, "1", 0, (), None, None, None, "pontoon; from 3", from_cat)
     for locale in LOCALES:
         for ev in (settle, deal):
             line = render.event_line(ev, name, None, locale) or ""

@@ -191,7 +191,7 @@ class PgStore(Store):
     async def backup(self, dest: str | Path) -> Path:
         raise StorageError(
             "backups of a PostgreSQL database are made with pg_dump, not by the bot",
-            user_message="Backups of this bot's PostgreSQL database are made with pg_dump.",
+            key="err.storage.pg_backup",
         )
 
     async def close(self) -> None:

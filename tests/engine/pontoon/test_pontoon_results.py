@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from pontoon_helpers import E, K, act, stack, table
 
-from engine.errors import RuleError
+from engine.errors import RuleError, Word
 from engine.pontoon import Outcome, Table
 
 
@@ -236,3 +236,79 @@ def test_a_hand_losing_in_a_doubled_round_shows_the_doubled_loss() -> None:
         ("ann", 0, 10, "win: 19 beats banker's 18"),
         ("bob", 0, -6, "lose: 17 loses to banker's 18"),
     ]
+
+
+# ------------------------------------------------ the same results in the bot's words
+def says(out: Outcome, kind: E = E.HAND_RESULT) -> list[tuple[str | None, Word | None]]:
+    return [(e.seat, e.says) for e in out.events if e.kind is kind]
+
+
+def win(why: Word) -> Word:
+    return Word.of("engine.result.win", why=why)
+
+
+def lose(why: Word) -> Word:
+    return Word.of("engine.result.lose", why=why)
+
+
+def banker_total(total: int) -> Word:
+    return Word.of("engine.label.banker_total", total=total)
+
+
+@pytest.mark.rule("P-PAY-STAY")
+@pytest.mark.rule("P-SHOOT-8")
+def test_results_say_who_beat_whom_in_catalog_words() -> None:
+    t = table(stack([("10S", "9S"), ("JC", "7C")], ("10H", "8H")), shoot=True)
+    kitty = says(act(t, "cat", K.KITTY, 20), E.KITTY)
+    assert kitty == [("cat", Word("engine.kitty.added"))]
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 5)
+    act(t, "ann", K.SHOOT, 20)
+    act(t, "bob", K.SHOOT, 0)
+    act(t, "ann", K.STICK)
+    act(t, "bob", K.STICK)
+    out = act(t, "cat", K.STICK)
+    assert says(out) == [
+        ("ann", win(Word.of("engine.why.beats", label=19, blabel=banker_total(18)))),
+        ("bob", lose(Word.of("engine.why.loses_to", label=17, blabel=banker_total(18)))),
+    ]
+    assert says(out, E.KITTY) == [("cat", Word("engine.kitty.empty"))]
+
+
+@pytest.mark.rule("P-PAY-BUST")
+@pytest.mark.rule("P-BUST-1")
+def test_a_bust_on_either_side_is_said_as_such() -> None:
+    t = table(stack([("10S", "9S"), ("JC", "7C")], ("10H", "6H"), ["KD"]))
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 3)
+    act(t, "ann", K.STICK)
+    act(t, "bob", K.STICK)
+    bust = win(Word("engine.why.banker_bust"))
+    assert says(act(t, "cat", K.TWIST)) == [("ann", bust), ("bob", bust)]
+    t = table(stack([("10S", "6S"), ("JC", "7C")], ("10H", "8H"), ["KD"]))
+    act(t, "ann", K.BET, 4)
+    act(t, "bob", K.BET, 5)
+    assert says(act(t, "ann", K.TWIST)) == [("ann", lose(Word("engine.why.bust")))]
+
+
+@pytest.mark.rule("P-DEAL-4")
+@pytest.mark.rule("P-NEXT-2")
+def test_pontoons_and_the_bank_passing_are_said_in_words() -> None:
+    t = table(stack([("10S", "9S"), ("JC", "7C")], ("AH", "KH")))
+    act(t, "ann", K.BET, 5)
+    out = act(t, "bob", K.BET, 3)
+    banker_pontoon = lose(Word("engine.why.banker_pontoon"))
+    assert says(out) == [("ann", banker_pontoon), ("bob", banker_pontoon)]
+    t = table(stack([("10S", "9S"), ("AC", "KC")], ("10H", "8H")))
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 5)
+    act(t, "ann", K.STICK)
+    act(t, "bob", K.DECLARE)
+    out = act(t, "cat", K.STICK)
+    assert (
+        "bob",
+        win(
+            Word.of("engine.why.beats", label=Word("engine.label.pontoon"), blabel=banker_total(18))
+        ),
+    ) in says(out)
+    assert says(out, E.BANK_PASSES) == [("bob", Word("engine.bank_passes.pontoon"))]

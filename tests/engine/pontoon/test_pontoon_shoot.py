@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 from pontoon_helpers import KITTY, E, K, act, kinds, stack, table, total_chips
 
-from engine.errors import RuleError
+from engine.errors import RuleError, Word
 from engine.pontoon import Phase, Table
 
 
@@ -178,6 +178,13 @@ def test_P_SHOOT_9_old_banker_takes_kitty_back_when_bank_passes() -> None:
     out = act(t, "cat", K.NEXT_ROUND)
     assert t.kitty == 0 and t.balances["cat"] == cat_before + 30
     assert any(e.kind is E.BANK_PASSES for e in out.events)
+    words = [
+        (e.kind, e.seat, e.amount, e.says) for e in out.events if e.kind in (E.KITTY, E.BANK_PASSES)
+    ]
+    assert words == [
+        (E.KITTY, "cat", 30, Word("engine.kitty.returned")),
+        (E.BANK_PASSES, "ann", None, Word.of("engine.bank_passes.from", old="cat")),
+    ]
     assert t.banker == "ann"
     act(t, "ann", K.DEAL)
     assert t.phase is Phase.KITTY and t.to_act() == ["ann"]
