@@ -26,7 +26,8 @@ play there), in one transaction:
 
 If they come back they start afresh (a new members row and the server's starting
 chips). Forgetting everywhere (/privacy delete) does that in every server and deletes
-their language choice and hints too.
+their language choice and hints too; so does /chips forget in the last server where
+they had an account.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class ForgetResult:
     chips_to_house: int = 0
     guilds: list[int] = field(default_factory=list)
     ledger_rows: int = 0  # ledger rows anonymised
+    settings_erased: bool = False  # their language choice and hints went too
 
     @property
     def refused(self) -> bool:
@@ -112,6 +114,12 @@ class _Scrubber:
         except json.JSONDecodeError:
             return self.text(state_json)
         return json.dumps(self.value(data), separators=(",", ":"))
+
+
+def scrub_snapshot(state_json: str, user_id: int, token: str) -> str:
+    """A table snapshot with the member's id replaced by ``token`` (a numeric id, such as
+    the table's opener, by 0); used on the stored snapshots and on the live tables."""
+    return _Scrubber(user_id, token).state(state_json)
 
 
 def _scrub_tables_tx(con: Con, guild_id: int, user_id: int, token: str) -> None:
@@ -170,6 +178,15 @@ def _forget_in_guild_tx(con: Con, guild_id: int, user_id: int, now: str) -> tupl
     _clear_admin_marks_tx(con, guild_id, user_id)
     _scrub_tables_tx(con, guild_id, user_id, "anon" + token)
     return chips, ledger_rows
+
+
+def _known_anywhere_tx(con: Con, user_id: int) -> bool:
+    """Does the member still have a members row or an account in any server?"""
+    return (
+        one(con, "SELECT 1 FROM members WHERE user_id = ?", (user_id,)) is not None
+        or one(con, "SELECT 1 FROM accounts WHERE kind = 'member' AND user_id = ?", (user_id,))
+        is not None
+    )
 
 
 def _clear_admin_marks_tx(con: Con, guild_id: int | None, user_id: int) -> None:
@@ -238,9 +255,14 @@ class PrivacyStore(StoreBase):
                 chips, ledger_rows = _forget_in_guild_tx(con, g, user_id, now)
                 moved += chips
                 anonymised += ledger_rows
-            if guild_id is None:
-                con.execute("DELETE FROM member_languages WHERE user_id = ?", (user_id,))
-                con.execute("DELETE FROM member_hints WHERE user_id = ?", (user_id,))
+            erased = bool(guilds)
+            # /chips forget of a member's last server: nothing is left that their
+            # language choice and hints would serve; they go as with /privacy delete
+            last = guild_id is not None and erased and not _known_anywhere_tx(con, user_id)
+            if guild_id is None or last:
+                for table in ("member_languages", "member_hints"):
+                    gone = con.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+                    erased = erased or gone.rowcount > 0
                 _clear_admin_marks_tx(con, None, user_id)
                 # servers where they had no account but are named at a table
                 for r in rows(
@@ -250,22 +272,34 @@ class PrivacyStore(StoreBase):
                 ):
                     if int(r["guild_id"]) not in guilds:
                         _scrub_tables_tx(con, int(r["guild_id"]), user_id, "anon" + new_token())
-            con.execute(
-                "INSERT INTO erasures (erased_at, scope, accounts, ledger_rows, chips_to_house) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (
-                    now,
-                    "everywhere" if guild_id is None else "server",
-                    len(guilds),
-                    anonymised,
-                    moved,
-                ),
-            )
+            if erased:  # a member the store never knew leaves no record either
+                con.execute(
+                    "INSERT INTO erasures (erased_at, scope, accounts, ledger_rows, chips_to_house) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (
+                        now,
+                        "everywhere" if guild_id is None else "server",
+                        len(guilds),
+                        anonymised,
+                        moved,
+                    ),
+                )
             return ForgetResult(
-                servers=len(guilds), chips_to_house=moved, guilds=guilds, ledger_rows=anonymised
+                servers=len(guilds),
+                chips_to_house=moved,
+                guilds=guilds,
+                ledger_rows=anonymised,
+                settings_erased=guild_id is None or last,
             )
 
         return await self._write(work)
 
 
-__all__ = ["FORGET_REASON", "ForgetResult", "MemberData", "PrivacyStore", "new_token"]
+__all__ = [
+    "FORGET_REASON",
+    "ForgetResult",
+    "MemberData",
+    "PrivacyStore",
+    "new_token",
+    "scrub_snapshot",
+]

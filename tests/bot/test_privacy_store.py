@@ -303,3 +303,21 @@ async def test_the_ledger_stays_append_only_after_an_erasure(store: Store) -> No
         await raw_sql(store, "DELETE FROM erasures")
     report = await audit(store)
     assert report.ok, report.summary()
+
+
+async def test_forgetting_the_last_server_takes_the_language_too(store: Store) -> None:
+    await store.ensure_member(G, CAROL)
+    await store.set_member_language(CAROL, "hi")
+    await store.mark_hint_shown(CAROL, "help")
+    result = await store.forget_member(CAROL, G)
+    assert result.settings_erased
+    assert await store.member_language(CAROL) is None
+    assert not await store.hint_shown(CAROL, "help")
+    assert str(CAROL) not in await _everything(store)
+
+
+async def test_a_member_never_seen_leaves_no_erasure_record(store: Store) -> None:
+    for guild in (None, G):
+        result = await store.forget_member(CAROL, guild)
+        assert not result.refused and result.servers == 0
+    assert await raw_sql(store, "SELECT COUNT(*) FROM erasures") == [(0,)]
