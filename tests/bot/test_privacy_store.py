@@ -321,3 +321,32 @@ async def test_a_member_never_seen_leaves_no_erasure_record(store: Store) -> Non
         result = await store.forget_member(CAROL, guild)
         assert not result.refused and result.servers == 0
     assert await raw_sql(store, "SELECT COUNT(*) FROM erasures") == [(0,)]
+
+
+async def test_another_process_forgets_the_language_within_its_ttl(store: Store) -> None:
+    """Two bot processes' language caches (one per process): the erasure runs in one;
+    the other stops using the erased choice once its cache is ``ttl`` old."""
+    from bot.i18n.languages import Languages
+
+    now = [0.0]
+    here = Languages(store, ttl=30.0, clock=lambda: now[0])
+    there = Languages(store, ttl=30.0, clock=lambda: now[0])
+    await here.load()
+    await here.choose_member(CAROL, "fa")
+    await here.choose_member(DAVE, "de")
+    await there.load()
+    assert await there.member(CAROL) == "fa"
+    await store.ensure_member(G, CAROL)
+    assert not (await store.forget_member(CAROL)).refused
+    here.forgotten(CAROL)
+    assert await here.member(CAROL) == "en"
+    now[0] = 29.0
+    assert await there.member(CAROL) == "fa"  # still within its ttl
+    now[0] = 31.0
+    assert await there.member(CAROL) == "en"
+    assert there.member_now(CAROL) == "en"
+    assert await there.member(DAVE) == "de"  # everyone else's choice stays
+    # a choice made in a process is kept by its own next reload
+    await there.choose_member(DAVE, "hi")
+    now[0] = 70.0
+    assert await there.member(DAVE) == "hi" and await here.member(DAVE) == "hi"
