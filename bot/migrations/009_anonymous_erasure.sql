@@ -8,7 +8,10 @@
 -- an 'anon' account of the same server, and its granting admin's id (by_user_id)
 -- cleared. Every other column of the row must stay as it was; a DELETE is refused.
 -- `erasures` records that an erasure happened (when, how many accounts and rows), and
--- no id. SQLite cannot change a CHECK in place: accounts is rebuilt the documented way.
+-- no id. Members erased before this migration (their chips moved to the house with the
+-- reason 'member data erased', no members row left, nothing since) are anonymised here
+-- the same way. SQLite cannot change a CHECK in place: accounts is rebuilt the
+-- documented way.
 -- pragma: foreign_keys=off
 
 CREATE TABLE accounts_new (
@@ -46,6 +49,23 @@ WHEN NOT COALESCE((
 BEGIN
     SELECT RAISE(ABORT, 'the ledger is append-only');
 END;
+
+-- Members erased before this migration: the same rewrite, a random token each.
+CREATE TABLE erased_before_009 AS
+SELECT a.id AS old_id, 'anon:' || lower(hex(randomblob(16))) AS new_id, a.guild_id AS guild_id
+FROM accounts a
+WHERE a.kind = 'member' AND a.balance = 0
+  AND NOT EXISTS (SELECT 1 FROM members m WHERE m.account_id = a.id)
+  AND EXISTS (SELECT 1 FROM transfers t WHERE t.src = a.id AND t.reason = 'member data erased');
+INSERT INTO accounts (id, kind, guild_id, user_id, table_id, balance, created_at)
+SELECT new_id, 'anon', guild_id, NULL, NULL, 0, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+FROM erased_before_009;
+UPDATE transfers SET src = (SELECT e.new_id FROM erased_before_009 e WHERE e.old_id = transfers.src)
+WHERE src IN (SELECT old_id FROM erased_before_009);
+UPDATE transfers SET dst = (SELECT e.new_id FROM erased_before_009 e WHERE e.old_id = transfers.dst)
+WHERE dst IN (SELECT old_id FROM erased_before_009);
+DELETE FROM accounts WHERE id IN (SELECT old_id FROM erased_before_009);
+DROP TABLE erased_before_009;
 
 CREATE TABLE erasures (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -2,7 +2,8 @@
 -- ../009_anonymous_erasure.sql: an 'anon' account kind (no user id, never any chips),
 -- the append-only guard letting exactly one rewrite through (a `member:<g>:<u>` source
 -- or destination replaced by an 'anon' account of the same server, the granting
--- admin's id cleared, every other column unchanged), and the `erasures` record.
+-- admin's id cleared, every other column unchanged), and the `erasures` record; members
+-- erased before this migration anonymised the same way.
 
 ALTER TABLE accounts DROP CONSTRAINT accounts_kind_check;
 ALTER TABLE accounts ADD CONSTRAINT accounts_kind_check
@@ -31,6 +32,21 @@ BEGIN
     RAISE EXCEPTION 'the ledger is append-only';
 END;
 $$;
+
+CREATE TEMP TABLE erased_before_009 ON COMMIT DROP AS
+SELECT a.id AS old_id, 'anon:' || replace(gen_random_uuid()::text, '-', '') AS new_id,
+       a.guild_id AS guild_id
+FROM accounts a
+WHERE a.kind = 'member' AND a.balance = 0
+  AND NOT EXISTS (SELECT 1 FROM members m WHERE m.account_id = a.id)
+  AND EXISTS (SELECT 1 FROM transfers t WHERE t.src = a.id AND t.reason = 'member data erased');
+INSERT INTO accounts (id, kind, guild_id, user_id, table_id, balance, created_at)
+SELECT new_id, 'anon', guild_id, NULL, NULL, 0,
+       to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+FROM erased_before_009;
+UPDATE transfers t SET src = e.new_id FROM erased_before_009 e WHERE t.src = e.old_id;
+UPDATE transfers t SET dst = e.new_id FROM erased_before_009 e WHERE t.dst = e.old_id;
+DELETE FROM accounts WHERE id IN (SELECT old_id FROM erased_before_009);
 
 CREATE TABLE erasures (
     id             BIGSERIAL PRIMARY KEY,
