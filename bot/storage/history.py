@@ -39,8 +39,10 @@ _HISTORY_SQL = (
     "FROM transfers t LEFT JOIN game_tables g ON g.id = t.table_id "
     "WHERE (t.dst = ? OR t.src = ?) AND t.id > ? ORDER BY t.id"
 )
-# The account's last "member data erased" row (/privacy delete, /chips forget, in
-# bot/storage/privacy.py): a member who comes back starts afresh, their history too.
+# The account's last "member data erased" row: a member erased before migration 009 who
+# came back kept their account id, and starts afresh, their history too. (Since 009 an
+# erasure moves the rows to an anonymous account and drops the member's: bot/storage/
+# privacy.py.)
 _FORGOTTEN_SQL = "SELECT MAX(id) AS id FROM transfers WHERE src = ? AND reason = ?"
 FORGET_REASON = "member data erased"
 
