@@ -6,7 +6,8 @@ Checks, over one consistent snapshot of the database:
   (grants in + transfers in - transfers out);
 * for every server, the sum of all its balances (members, escrows, kitties, house)
   equals the sum of its grants: chips enter only by grants and never leak;
-* no account except a house is negative;
+* no account except a house is negative; an erased member's anonymous account holds
+  nothing (its rows still count in every other account's balance);
 * every escrow and kitty account belongs to an existing table of the same server, and
   holds chips only while that table is open;
 * every open table's escrow and kitty hold exactly what the table's saved game state says;
@@ -58,6 +59,7 @@ class GuildTotals:
     kitty: int = 0
     house: int = 0
     granted: int = 0
+    anonymised: int = 0  # erased members' anonymous accounts (they hold no chips)
 
     @property
     def total(self) -> int:
@@ -162,6 +164,12 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
             t.kitty += a.balance
         elif a.kind == "house":
             t.house += a.balance
+        elif a.kind == "anon":
+            t.anonymised += 1
+            if a.balance:
+                problems.append(
+                    f"{a.account}: an erased member's anonymous account holds {a.balance:,} chips"
+                )
         else:
             problems.append(f"{a.account}: unknown account kind {a.kind!r}")
 

@@ -42,6 +42,7 @@ from bot.errors import BusyElsewhere, ServiceError, TableExists
 from bot.i18n import Msg
 from bot.metrics import METRICS
 from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
+from bot.storage.privacy import new_token, scrub_snapshot
 from engine.cards import Chance, RandomChance
 from engine.records import Transfer
 
@@ -161,6 +162,7 @@ class HostedTable(Snapshotted, Protocol):
     """A live table the host can hold: saved, put back after a failed write, timed."""
 
     deadline: float | None  # monotonic time the current timer runs out (None: none)
+    opener_id: int  # who opened it (0 once their data is erased)
 
     def restore(self, snapshot: str) -> None: ...
 
@@ -483,6 +485,28 @@ class TableHost(Generic[T]):
                 live.restore(before)
             raise
         METRICS.write_seconds.observe(time.perf_counter() - started)
+
+    async def forget_member(self, user_id: int, guild_id: int | None = None) -> int:
+        """After an erasure (/privacy delete; /chips forget in ``guild_id``): the member's
+        id leaves this process's open tables too (the names, the round's log, the
+        opener), saved at once, so the next save cannot write it back. The member has
+        nothing in play (the erasure refuses otherwise). Returns the tables changed."""
+        changed = 0
+        for table_id, live in list(self.tables.items()):
+            if guild_id is not None and live.guild_id != guild_id:
+                continue
+            async with self.lock(table_id):
+                if self.tables.get(table_id) is not live:
+                    continue
+                before = live.snapshot()
+                if str(user_id) not in before:
+                    continue
+                live.restore(scrub_snapshot(before, user_id, "anon" + new_token()))
+                if live.opener_id == user_id:
+                    live.opener_id = 0
+                await self._persist(live, [], "member data erased", before=before)
+                changed += 1
+        return changed
 
     async def _close_table(
         self, table_id: str, reason: Msg, refunds_of: Callable[[T], Sequence[Transfer]]

@@ -9,6 +9,8 @@ hints are deleted, the ledger's past rows stay. Refused while they have chips in
 
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -17,6 +19,8 @@ from bot.errors import ServiceError, friendly
 from bot.i18n import LOCALE_NAMES, t
 from bot.i18n.languages import locale_of
 from cogs.common import GameBot, can_manage_guild, reply
+
+log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[discord.Client]
 
@@ -67,6 +71,7 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
                 await reply(interaction, t(reader, "privacy.in_play"))
                 return
             self.bot.languages.forgotten(user_id)
+            await forget_at_tables(self.bot, user_id, None)
             text = t(
                 reader,
                 "privacy.delete.done",
@@ -76,6 +81,17 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
             await reply(interaction, text)
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
+
+
+async def forget_at_tables(bot: GameBot, user_id: int, guild_id: int | None) -> None:
+    """The erased member's id out of this process's open tables too (their names, the
+    round's log): the store's copies are scrubbed already, and the live tables would
+    write it back at their next save. A failure here is logged: the erasure stands."""
+    for service in bot.games.values():
+        try:
+            await service.forget_member(user_id, guild_id)
+        except Exception:
+            log.exception("could not scrub an erased member from the open %s tables", service.game)
 
 
 def _user_id(member: discord.User | None, user_id: str | None) -> int:
@@ -121,6 +137,9 @@ async def forget_in_server(
         if not result.servers:
             await reply(interaction, t(reader, "privacy.forget.unknown", user=str(who)))
             return
+        await forget_at_tables(bot, who, guild_id)
+        if result.settings_erased:  # their last server: their language went too
+            bot.languages.forgotten(who)
         text = t(reader, "privacy.forget.done", user=str(who), chips=result.chips_to_house)
         await reply(interaction, text)
     except Exception as exc:

@@ -67,7 +67,7 @@ async def tamper(store: Store, *statements: str) -> None:
     """Change the database behind the Store's back the way a broken tool or a person with
     a SQL shell could, with the schema's own checks switched off (SQLite:
     ignore_check_constraints, the append-only triggers dropped; PostgreSQL: the balance
-    CHECK dropped, triggers off)."""
+    CHECKs dropped, triggers off)."""
     from bot.storage.pg import PgStore
 
     if isinstance(store, PgStore):
@@ -75,6 +75,7 @@ async def tamper(store: Store, *statements: str) -> None:
         try:
             await conn.execute("SET session_replication_role = replica")
             await conn.execute("ALTER TABLE accounts DROP CONSTRAINT balance_not_negative")
+            await conn.execute("ALTER TABLE accounts DROP CONSTRAINT IF EXISTS anon_holds_nothing")
             for sql in statements:
                 await conn.execute(sql)
         finally:

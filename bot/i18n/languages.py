@@ -5,13 +5,17 @@
 - Public table messages follow the server: its ``/language server:`` choice, else the
   server's preferred locale (``interaction.guild_locale`` / ``Guild.preferred_locale``).
 
-Choices are stored (bot/storage, migration 003) and cached here; the Discord locales seen
-in interactions are remembered in memory so DMs sent later (cards) use them too.
+Choices are stored (bot/storage, migration 006) and cached here; the Discord locales seen
+in interactions are remembered in memory so DMs sent later (cards) use them too. The
+cache is read again from the store once it is ``ttl`` seconds old (at the next lookup
+that may wait for the database), so a choice changed or erased by another bot process
+(/privacy delete on another shard) is not kept here for longer than that.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -42,9 +46,17 @@ class Languages:
     """Resolves and remembers member and server languages."""
 
     def __init__(
-        self, store: Store, guild_preferred: Callable[[int], object] | None = None
+        self,
+        store: Store,
+        guild_preferred: Callable[[int], object] | None = None,
+        *,
+        ttl: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
+        self.ttl = ttl
+        self._clock = clock
+        self._loaded_at = 0.0
         self._guild_preferred = guild_preferred
         self._member_choice: dict[int, str | None] = {}
         self._guild_choice: dict[int, str | None] = {}
@@ -55,10 +67,25 @@ class Languages:
     async def load(self) -> None:
         """Read every stored choice once (at start-up), so the ``*_now`` lookups that
         rendering code uses need no database."""
+        seen_members, seen_guilds = dict(self._member_choice), dict(self._guild_choice)
         members, guilds = await self.store.all_languages()
-        self._member_choice.update(members)
-        self._guild_choice.update(guilds)
+        # replaced, not merged: a choice erased meanwhile is gone here too; one made in
+        # this process while the read was under way is kept
+        self._member_choice = _fresh(members, self._member_choice, seen_members)
+        self._guild_choice = _fresh(guilds, self._guild_choice, seen_guilds)
         self._loaded = True
+        self._loaded_at = self._clock()
+
+    async def refresh_if_stale(self) -> None:
+        """Read every choice again once the cache is ``ttl`` seconds old. A failed read
+        keeps the cache as it is and is tried again ``ttl`` seconds later."""
+        if not self._loaded or self._clock() - self._loaded_at < self.ttl:
+            return
+        self._loaded_at = self._clock()  # one reader at a time; none while it fails
+        try:
+            await self.load()
+        except Exception:
+            log.exception("could not read the language choices again")
 
     # --------------------------------------------------------------- what Discord says
     def note(self, interaction: Any) -> None:
@@ -83,11 +110,13 @@ class Languages:
 
     # ------------------------------------------------------------------------ choices
     async def member_choice(self, user_id: int) -> str | None:
+        await self.refresh_if_stale()
         if user_id not in self._member_choice and not self._loaded:
             self._member_choice[user_id] = await self.store.member_language(user_id)
         return self._member_choice.get(user_id)
 
     async def guild_choice(self, guild_id: int) -> str | None:
+        await self.refresh_if_stale()
         if guild_id not in self._guild_choice and not self._loaded:
             self._guild_choice[guild_id] = await self.store.guild_language(guild_id)
         return self._guild_choice.get(guild_id)
@@ -155,6 +184,17 @@ class Languages:
         """The language of public messages in this interaction's server."""
         self.note(interaction)
         return await self.guild(getattr(interaction, "guild_id", None))
+
+
+def _fresh(
+    stored: dict[int, str], now: dict[int, str | None], before: dict[int, str | None]
+) -> dict[int, str | None]:
+    """The stored choices, with those changed here since ``before`` kept as they are now."""
+    fresh: dict[int, str | None] = dict(stored)
+    for key, value in now.items():
+        if key not in before or before[key] != value:
+            fresh[key] = value
+    return fresh
 
 
 def languages_of(client: Any) -> Languages | None:

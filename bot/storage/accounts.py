@@ -7,6 +7,8 @@ Account ids are short strings:
 ``escrow:{table}``     stakes on a table, held until settlement
 ``kitty:{table}``      a Shoot Pontoon table's kitty
 ``house:{g}``          the server's house (banker of house-banked tables)
+``anon:{token}``       an erased member's old ledger rows (/privacy delete,
+                       /chips forget): a random token, never any chips
 =====================  ===================================================
 
 The engines name accounts by seat id (a Discord user id as a string) or by the special
@@ -18,8 +20,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-AccountKind = Literal["member", "escrow", "kitty", "house"]
-ACCOUNT_KINDS: tuple[AccountKind, ...] = ("member", "escrow", "kitty", "house")
+AccountKind = Literal["member", "escrow", "kitty", "house", "anon"]
+ACCOUNT_KINDS: tuple[AccountKind, ...] = ("member", "escrow", "kitty", "house", "anon")
+ANON_PREFIX = "anon:"
 
 ENGINE_ESCROW = "@escrow"
 ENGINE_KITTY = "@kitty"
@@ -77,7 +80,8 @@ def map_engine_account(name: str, guild_id: int, table_id: str) -> str:
 def parse_account(account: str) -> tuple[AccountKind, int | None, int | None, str | None]:
     """Split a ledger id into (kind, guild_id, user_id, table_id); ValueError if malformed.
 
-    guild_id is None for escrow/kitty ids (their guild is the table's).
+    guild_id is None for escrow/kitty ids (their guild is the table's) and for anonymous
+    ids (their guild is in their accounts row).
     """
     parts = account.split(":") if isinstance(account, str) else []
     kind = parts[0] if parts else ""
@@ -87,7 +91,16 @@ def parse_account(account: str) -> tuple[AccountKind, int | None, int | None, st
         return "house", int(parts[1]), None, None
     if kind in ("escrow", "kitty") and len(parts) == 2 and parts[1] and len(parts[1]) <= 64:
         return ("escrow" if kind == "escrow" else "kitty"), None, None, parts[1]
+    if kind == "anon" and len(parts) == 2 and parts[1].isascii() and parts[1].isalnum():
+        return "anon", None, None, None
     raise ValueError(f"not a ledger account id: {account!r}")
+
+
+def anon_account(token: str) -> str:
+    """An erased member's anonymous account id (``token``: random, fresh per erasure)."""
+    if not token or not token.isascii() or not token.isalnum() or len(token) > 64:
+        raise ValueError(f"bad anonymous token {token!r}")
+    return ANON_PREFIX + token
 
 
 def _digits(text: str) -> bool:

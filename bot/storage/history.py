@@ -50,12 +50,14 @@ _HISTORY_SQL = (
     "FROM transfers t LEFT JOIN game_tables g ON g.id = t.table_id "
     "WHERE (t.dst = ? OR t.src = ?) AND t.id > ? ORDER BY t.id"
 )
-# The account's last "member data erased" row (/privacy delete, /chips forget, in
-# bot/storage/privacy.py): a member who comes back starts afresh, their history too.
+# The account's last "member data erased" row: a member erased before migration 009 who
+# came back kept their account id, and starts afresh, their history too. (Since 009 an
+# erasure moves the rows to an anonymous account and drops the member's: bot/storage/
+# privacy.py.)
 _FORGOTTEN_SQL = "SELECT MAX(id) AS id FROM transfers WHERE src = ? AND reason = ?"
 FORGET_REASON = "member data erased"
 _FORGOTTEN_AT_SQL = "SELECT MAX(ts) AS ts FROM transfers WHERE src = ? AND reason = ?"
-# round_results (migration 009): one row per member and settled round
+# round_results (migration 010): one row per member and settled round
 _ROUNDS_SQL = (
     "SELECT g.game AS game, "
     "SUM(CASE WHEN r.net > 0 THEN 1 ELSE 0 END) AS won, "

@@ -124,6 +124,8 @@ def account_tx(con: Con, account: str, now: str) -> tuple[str, int, int]:
     """(kind, guild_id, balance) of an account, created at zero when missing.
     Escrow and kitty accounts must belong to an open table."""
     kind, guild, user, table_id = parse_account(account)
+    if kind == "anon":
+        raise ValueError(f"{account} is an erased member's anonymous account: no chips move")
     if table_id is not None:
         table = table_tx(con, table_id)
         if table is None:

@@ -7,25 +7,40 @@ each of their settled rounds ended (``round_results``, for /stats), and their se
 bets in table snapshots (``game_tables.state_json``).
 
 Forgetting a member of a server (refused, nothing changed, while they have chips in
-play there):
+play there), in one transaction:
 
 * their chips go to the server's house account by one recorded ledger transfer
   (reason ``member data erased``), so every balance and the audit still add up;
-* their ``round_results`` rows and their ``members`` row are deleted: the account is left with no owner row and a zero
-  balance. The ledger is append-only, so its old rows keep the account id; nothing
-  links it to the member any more but that number. If they come back they start afresh
-  (a new members row and the server's starting chips); /stats shows them only the
-  rows after the erasure, /leaderboard leaves the emptied account out.
+* their ledger rows are anonymised: the ``member:{g}:{u}`` account id in them is
+  replaced by ``anon:{token}``, a random token drawn fresh for this erasure and server
+  (not derived from the user id), whose accounts row has no user id and no chips
+  (migration 009 lets exactly this rewrite through the ledger's append-only guard).
+  Other members' rows with them keep every amount, so every balance and the audit still
+  add up;
+* their ``members`` row and ``member:{g}:{u}`` account are deleted; where they granted
+  chips as an admin, the grant's ``by_user_id`` is cleared; where they last changed a
+  server setting or language, ``updated_by`` is cleared;
+* the server's table snapshots and table logs name them by the same token instead
+  (seat ids, names, mentions; a numeric id such as a table's opener becomes 0);
+* an ``erasures`` row records that it happened: when, how many accounts and ledger
+  rows, how many chips went to the house, and no id;
+* how their settled rounds ended (``round_results``, for /stats) is deleted.
 
-Forgetting everywhere (/privacy delete) does that in every server and deletes their
-language choice and hints too.
+If they come back they start afresh (a new members row and the server's starting
+chips). Forgetting everywhere (/privacy delete) does that in every server and deletes
+their language choice and hints too; so does /chips forget in the last server where
+they had an account.
 """
 
 from __future__ import annotations
 
+import json
+import re
+import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
-from bot.storage.accounts import house_account, member_account
+from bot.storage.accounts import anon_account, house_account, member_account
 from bot.storage.base import Con, StoreBase, one, rows
 from bot.storage.history import FORGET_REASON
 from bot.storage.ledger import apply_tx, balance_tx
@@ -51,14 +66,91 @@ class ForgetResult:
     servers: int = 0
     chips_to_house: int = 0
     guilds: list[int] = field(default_factory=list)
+    ledger_rows: int = 0  # ledger rows anonymised
+    settings_erased: bool = False  # their language choice and hints went too
 
     @property
     def refused(self) -> bool:
         return self.in_play is not None
 
 
-def _forget_in_guild_tx(con: Con, guild_id: int, user_id: int, now: str) -> int:
-    """Move the member's chips to the house and drop their members row; the chips moved."""
+def new_token() -> str:
+    """A fresh random token for one erasure in one server (128 bits, hex)."""
+    return secrets.token_hex(16)
+
+
+class _Scrubber:
+    """Replaces one member's id in saved JSON and log text by their anonymous token."""
+
+    def __init__(self, user_id: int, token: str) -> None:
+        self.user = str(user_id)
+        self.user_id = user_id
+        self.token = token
+        self.pattern = re.compile(rf"(?<!\d){self.user}(?!\d)")
+
+    def text(self, value: str) -> str:
+        return self.pattern.sub(self.token, value)
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            out: dict[str, Any] = {}
+            for key, item in value.items():
+                if key == self.user and isinstance(item, str):
+                    out[self.token] = self.token  # e.g. their display name by id
+                else:
+                    out[self.text(str(key))] = self.value(item)
+            return out
+        if isinstance(value, list):
+            return [self.value(v) for v in value]
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value == self.user_id:
+            return 0
+        if isinstance(value, str):
+            return self.text(value)
+        return value
+
+    def state(self, state_json: str) -> str:
+        try:
+            data = json.loads(state_json)
+        except json.JSONDecodeError:
+            return self.text(state_json)
+        return json.dumps(self.value(data), separators=(",", ":"))
+
+
+def scrub_snapshot(state_json: str, user_id: int, token: str) -> str:
+    """A table snapshot with the member's id replaced by ``token`` (a numeric id, such as
+    the table's opener, by 0); used on the stored snapshots and on the live tables."""
+    return _Scrubber(user_id, token).state(state_json)
+
+
+def _scrub_tables_tx(con: Con, guild_id: int, user_id: int, token: str) -> None:
+    """The server's table snapshots and table logs: the member's id becomes ``token``."""
+    scrub = _Scrubber(user_id, token)
+    like = f"%{user_id}%"
+    for r in rows(
+        con,
+        "SELECT id, state_json FROM game_tables WHERE guild_id = ? AND state_json LIKE ?",
+        (guild_id, like),
+    ):
+        cleaned = scrub.state(str(r["state_json"]))
+        con.execute("UPDATE game_tables SET state_json = ? WHERE id = ?", (cleaned, r["id"]))
+    for r in rows(
+        con,
+        "SELECT a.id, a.description FROM table_actions a JOIN game_tables g "
+        "ON g.id = a.table_id WHERE g.guild_id = ? AND a.description LIKE ?",
+        (guild_id, like),
+    ):
+        con.execute(
+            "UPDATE table_actions SET description = ? WHERE id = ?",
+            (scrub.text(str(r["description"])), r["id"]),
+        )
+
+
+def _forget_in_guild_tx(con: Con, guild_id: int, user_id: int, now: str) -> tuple[int, int]:
+    """Move the member's chips to the house, anonymise their ledger rows, drop their
+    members row and account, and clear their id from the server's records: (chips
+    moved, ledger rows anonymised)."""
     account = member_account(guild_id, user_id)
     chips = balance_tx(con, account)
     if chips > 0:
@@ -69,9 +161,44 @@ def _forget_in_guild_tx(con: Con, guild_id: int, user_id: int, now: str) -> int:
             guild_id=guild_id,
             now=now,
         )
+    token = new_token()
+    found = one(
+        con, "SELECT COUNT(*) AS n FROM transfers WHERE src = ? OR dst = ?", (account, account)
+    )
+    ledger_rows = 0 if found is None else int(found["n"])
+    if ledger_rows:
+        anon = anon_account(token)
+        con.execute(
+            "INSERT INTO accounts (id, kind, guild_id, user_id, table_id, balance, created_at) "
+            "VALUES (?, 'anon', ?, NULL, NULL, 0, ?)",
+            (anon, guild_id, now),
+        )
+        con.execute("UPDATE transfers SET src = ? WHERE src = ?", (anon, account))
+        con.execute("UPDATE transfers SET dst = ? WHERE dst = ?", (anon, account))
     con.execute("DELETE FROM members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
     con.execute("DELETE FROM round_results WHERE account = ?", (account,))
-    return chips
+    con.execute("DELETE FROM accounts WHERE id = ?", (account,))
+    _clear_admin_marks_tx(con, guild_id, user_id)
+    _scrub_tables_tx(con, guild_id, user_id, "anon" + token)
+    return chips, ledger_rows
+
+
+def _known_anywhere_tx(con: Con, user_id: int) -> bool:
+    """Does the member still have a members row or an account in any server?"""
+    return (
+        one(con, "SELECT 1 FROM members WHERE user_id = ?", (user_id,)) is not None
+        or one(con, "SELECT 1 FROM accounts WHERE kind = 'member' AND user_id = ?", (user_id,))
+        is not None
+    )
+
+
+def _clear_admin_marks_tx(con: Con, guild_id: int | None, user_id: int) -> None:
+    """Where the member acted as an admin (grants, settings, the server's language)."""
+    where = "" if guild_id is None else " AND guild_id = ?"
+    params: tuple[int, ...] = (user_id,) if guild_id is None else (user_id, guild_id)
+    con.execute(f"UPDATE transfers SET by_user_id = NULL WHERE by_user_id = ?{where}", params)
+    for table in ("guild_settings", "guild_languages"):
+        con.execute(f"UPDATE {table} SET updated_by = NULL WHERE updated_by = ?{where}", params)
 
 
 class PrivacyStore(StoreBase):
@@ -113,16 +240,69 @@ class PrivacyStore(StoreBase):
             if busy is not None:
                 return ForgetResult(in_play=(int(busy["guild_id"]), str(busy["table_id"])))
             guilds = sorted(
-                int(r["guild_id"])
-                for r in rows(con, f"SELECT guild_id FROM members WHERE {where}", params)
+                {
+                    int(r["guild_id"])
+                    for r in rows(con, f"SELECT guild_id FROM members WHERE {where}", params)
+                }
+                | {
+                    int(r["guild_id"])
+                    for r in rows(
+                        con,
+                        f"SELECT guild_id FROM accounts WHERE kind = 'member' AND {where}",
+                        params,
+                    )
+                }
             )
-            moved = sum(_forget_in_guild_tx(con, g, user_id, now) for g in guilds)
-            if guild_id is None:
-                con.execute("DELETE FROM member_languages WHERE user_id = ?", (user_id,))
-                con.execute("DELETE FROM member_hints WHERE user_id = ?", (user_id,))
-            return ForgetResult(servers=len(guilds), chips_to_house=moved, guilds=guilds)
+            moved = anonymised = 0
+            for g in guilds:
+                chips, ledger_rows = _forget_in_guild_tx(con, g, user_id, now)
+                moved += chips
+                anonymised += ledger_rows
+            erased = bool(guilds)
+            # /chips forget of a member's last server: nothing is left that their
+            # language choice and hints would serve; they go as with /privacy delete
+            last = guild_id is not None and erased and not _known_anywhere_tx(con, user_id)
+            if guild_id is None or last:
+                for table in ("member_languages", "member_hints"):
+                    gone = con.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+                    erased = erased or gone.rowcount > 0
+                _clear_admin_marks_tx(con, None, user_id)
+                # servers where they had no account but are named at a table
+                for r in rows(
+                    con,
+                    "SELECT DISTINCT guild_id FROM game_tables WHERE state_json LIKE ?",
+                    (f"%{user_id}%",),
+                ):
+                    if int(r["guild_id"]) not in guilds:
+                        _scrub_tables_tx(con, int(r["guild_id"]), user_id, "anon" + new_token())
+            if erased:  # a member the store never knew leaves no record either
+                con.execute(
+                    "INSERT INTO erasures (erased_at, scope, accounts, ledger_rows, chips_to_house) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (
+                        now,
+                        "everywhere" if guild_id is None else "server",
+                        len(guilds),
+                        anonymised,
+                        moved,
+                    ),
+                )
+            return ForgetResult(
+                servers=len(guilds),
+                chips_to_house=moved,
+                guilds=guilds,
+                ledger_rows=anonymised,
+                settings_erased=guild_id is None or last,
+            )
 
         return await self._write(work)
 
 
-__all__ = ["FORGET_REASON", "ForgetResult", "MemberData", "PrivacyStore"]
+__all__ = [
+    "FORGET_REASON",
+    "ForgetResult",
+    "MemberData",
+    "PrivacyStore",
+    "new_token",
+    "scrub_snapshot",
+]

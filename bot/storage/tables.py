@@ -128,7 +128,7 @@ def log_tx(con: Con, table_id: str, version: int, text: str, now: str) -> None:
 def results_tx(
     con: Con, guild_id: int, table_id: str, results: Mapping[str, int], now: str
 ) -> None:
-    """One ``round_results`` row per member of a settled round (migration 009)."""
+    """One ``round_results`` row per member of a settled round (migration 010)."""
     for seat, net in results.items():
         if not (seat.isascii() and seat.isdigit()):
             continue  # the house, a kitty...: not a member's round

@@ -160,3 +160,27 @@ def test_cli_refuses_an_unmigrated_database(
     sqlite3.connect(db).close()
     assert main(["audit", "--db", str(db)]) == 2
     assert "schema" in capsys.readouterr().err
+
+
+async def test_an_erasure_keeps_every_total(store: Store) -> None:
+    before = await audit(store)
+    bob = await store.member_balance(G, BOB)
+    assert not (await store.forget_member(BOB)).refused
+    report = await audit(store)
+    assert report.ok, report.summary()
+    g, was = report.guilds[G], before.guilds[G]
+    assert (g.members, g.anonymised) == (1, 1)
+    assert g.house == was.house + bob and g.member_chips == was.member_chips - bob
+    assert (g.total, g.granted) == (was.total, was.granted)
+    assert report.transfers == before.transfers + 1
+
+
+async def test_chips_on_an_erased_members_account_are_caught(store: Store) -> None:
+    assert not (await store.forget_member(BOB)).refused
+    await tamper(
+        store,
+        "UPDATE accounts SET balance = 7 WHERE kind = 'anon'",
+        "UPDATE accounts SET balance = balance - 7 WHERE id = 'house:111'",
+    )
+    report = await audit(store)
+    assert any("anonymous account holds 7 chips" in p for p in report.problems), report.problems

@@ -166,3 +166,73 @@ async def test_punto_banco_tables_stored_as_baccarat_take_the_games_one_name(
     await store.close()
     assert baccarat is not None and baccarat.game == "punto_banco"
     assert pontoon is not None and pontoon.game == "pontoon"
+
+
+async def test_anonymous_accounts_arrive_without_losing_a_row(tmp_path: Path) -> None:
+    """Migration 009 rebuilds accounts (a new kind, 'anon'): a database at version 8 with
+    members, grants and transfers keeps every row and foreign key, audits clean, and its
+    members can then be erased (their rows anonymised)."""
+    from bot.audit import audit
+
+    db = tmp_path / "v8.sqlite3"
+    con = sqlite3.connect(db, isolation_level=None)
+    con.execute("PRAGMA foreign_keys = ON")
+    migrate(con, load_migrations()[:8])
+    for user in (7, 8):
+        account = member_account(1, user)
+        con.execute(
+            "INSERT INTO accounts (id, kind, guild_id, user_id, balance, created_at) "
+            "VALUES (?, 'member', 1, ?, 0, 'x')",
+            (account, user),
+        )
+        con.execute(
+            "INSERT INTO members (guild_id, user_id, account_id, joined_at) VALUES (1, ?, ?, 'x')",
+            (user, account),
+        )
+        con.execute(
+            "INSERT INTO transfers (ts, guild_id, kind, src, dst, amount, reason) "
+            "VALUES ('x', 1, 'grant', NULL, ?, 100, 'starting chips')",
+            (account,),
+        )
+        con.execute("UPDATE accounts SET balance = 100 WHERE id = ?", (account,))
+    con.execute(
+        "INSERT INTO transfers (ts, guild_id, kind, src, dst, amount, reason) "
+        "VALUES ('x', 1, 'transfer', ?, ?, 30, 'gift')",
+        (member_account(1, 7), member_account(1, 8)),
+    )
+    con.execute("UPDATE accounts SET balance = 70 WHERE id = ?", (member_account(1, 7),))
+    con.execute("UPDATE accounts SET balance = 130 WHERE id = ?", (member_account(1, 8),))
+    # member 9 was erased before 009: chips to the house, members row gone, rows kept
+    gone = member_account(1, 9)
+    con.execute(
+        "INSERT INTO accounts (id, kind, guild_id, user_id, balance, created_at) "
+        "VALUES (?, 'member', 1, 9, 0, 'x'), ('house:1', 'house', 1, NULL, 50, 'x')",
+        (gone,),
+    )
+    con.execute(
+        "INSERT INTO transfers (ts, guild_id, kind, src, dst, amount, reason) "
+        "VALUES ('x', 1, 'grant', NULL, ?, 50, 'starting chips'), "
+        "('y', 1, 'transfer', ?, 'house:1', 50, 'member data erased')",
+        (gone, gone),
+    )
+    con.close()
+    store = await Store.open(db)
+    try:
+        assert await store.schema_version() == len(load_migrations())
+        assert (await store.member_balance(1, 7), await store.member_balance(1, 8)) == (70, 130)
+        assert (await audit(store)).ok
+        assert await store.balance("house:1") == 50
+        result = await store.forget_member(7)
+        assert (result.chips_to_house, result.ledger_rows) == (70, 3)
+        report = await audit(store)
+        assert report.ok, report.summary()
+        assert await store.member_balance(1, 8) == 130
+    finally:
+        await store.close()
+    with sqlite3.connect(db) as con:
+        assert con.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert con.execute("SELECT COUNT(*) FROM transfers").fetchone() == (6,)
+        assert con.execute("SELECT COUNT(*) FROM accounts WHERE kind = 'anon'").fetchone() == (2,)
+        dump = "\n".join(con.iterdump())
+        assert "member:1:9" not in dump and "member:1:7" not in dump
+        assert "member:1:8" in dump

@@ -182,3 +182,48 @@ async def test_endless_conflicts_are_refused_within_the_retry_time(
         await store._write(lambda con: None)
     assert loop.time() - started < 1.0  # within the retry time (0.2 s), with slack
     assert len(calls) > 1
+
+
+async def test_members_erased_before_009_are_anonymised(pg_url: str) -> None:
+    """A PostgreSQL schema at version 8 where a member was erased the old way (chips to
+    the house, members row gone, rows under member:...): migration 009 moves their rows
+    to an anonymous account and drops the member account; the audit passes."""
+    from bot.audit import audit
+    from bot.storage.pg.migrations import pg_migrate
+
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await pg_migrate(conn, load_pg_migrations()[:8])
+        await conn.execute(
+            "INSERT INTO accounts (id, kind, guild_id, user_id, balance, created_at) VALUES "
+            "('member:1:9', 'member', 1, 9, 0, 'x'), ('member:1:8', 'member', 1, 8, 50, 'x'), "
+            "('house:1', 'house', 1, NULL, 50, 'x')"
+        )
+        await conn.execute(
+            "INSERT INTO members (guild_id, user_id, account_id, joined_at) "
+            "VALUES (1, 8, 'member:1:8', 'x')"
+        )
+        await conn.execute(
+            "INSERT INTO transfers (ts, guild_id, kind, src, dst, amount, reason) VALUES "
+            "('x', 1, 'grant', NULL, 'member:1:9', 50, 'starting chips'), "
+            "('x', 1, 'grant', NULL, 'member:1:8', 50, 'starting chips'), "
+            "('y', 1, 'transfer', 'member:1:9', 'house:1', 50, 'member data erased')"
+        )
+    finally:
+        await conn.close()
+    store = await PgStore.connect(pg_url)
+    try:
+        assert await store.schema_version() == len(load_pg_migrations())
+        report = await audit(store)
+        assert report.ok, report.summary()
+        conn = await asyncpg.connect(pg_url)
+        try:
+            ids = {r[0] for r in await conn.fetch("SELECT id FROM accounts")}
+            used = {r[0] for r in await conn.fetch("SELECT src FROM transfers")}
+        finally:
+            await conn.close()
+        anon = {a for a in ids if a.startswith("anon:")}
+        assert "member:1:9" not in ids and "member:1:9" not in used and len(anon) == 1
+        assert {"member:1:8", "house:1"} <= ids and anon <= used
+    finally:
+        await store.close()

@@ -104,7 +104,7 @@ async def test_pictures_upload_once_are_reused_after_a_restart_and_show_on_the_t
     files = [a for m in r.messages for a in m.attachments]
     assert files[0]["filename"] == "stats.png" and files[0]["size"] > 1000
     assert "Chips of alice" in r.all_text and "Punto Banco" in r.all_text
-    # alice's one coup is counted, won, lost or pushed (round_results, migration 009)
+    # alice's one coup is counted, won, lost or pushed (round_results, migration 010)
     counts = re.search(r"Punto Banco rounds — won: (\d+), lost: (\d+), pushed: (\d+)", r.all_text)
     assert counts is not None and sum(map(int, counts.groups())) == 1, r.all_text
 

@@ -5,6 +5,7 @@ are as they were; an admin erases a member who left by their user id."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -53,6 +54,14 @@ async def test_privacy_show_delete_and_forget(
     assert "Done" in text and "1000 chips went to the house" in text
     text = await run(world.bob, "privacy", "show", {})
     assert "0 in all" in text and "0 chips" in text
+    # nothing in the database names Bob any more: his ledger rows are anonymised, the
+    # open table he sat at names him by a token
+    assert str(world.bob.user.id) not in _dump(db)
+    assert _erasures(db) == [("everywhere", 1, 1000)]
+    # the table carries on, and its next save does not bring him back
+    await t.click(world.carol, "Join")
+    assert str(world.bob.user.id) not in _dump(db)
+    await t.click(world.carol, "Leave")
 
     # an admin forgets a member who left, by user id; a plain member may not
     carol = str(world.carol.user.id)
@@ -62,6 +71,8 @@ async def test_privacy_show_delete_and_forget(
     assert "confirm: True" in text
     text = await run(world.alice, "chips", "forget", {"user_id": carol, "confirm": True})
     assert f"member {carol}" in text and "1000 chips went to the house" in text
+    assert carol not in _dump(db)
+    assert _erasures(db) == [("everywhere", 1, 1000), ("server", 1, 1000)]
     text = await run(world.alice, "chips", "forget", {"user_id": "not an id", "confirm": True})
     assert "not a Discord user id" in text
 
@@ -77,3 +88,21 @@ async def test_privacy_show_delete_and_forget(
         timeout=60,
     )
     assert cli.returncode == 0, cli.stdout + cli.stderr
+
+
+def _dump(db: Path) -> str:
+    """Every row of every table of the bot's database, as SQL text."""
+    con = sqlite3.connect(db)
+    try:
+        return "\n".join(con.iterdump())
+    finally:
+        con.close()
+
+
+def _erasures(db: Path) -> list[tuple[str, int, int]]:
+    con = sqlite3.connect(db)
+    try:
+        found = con.execute("SELECT scope, accounts, chips_to_house FROM erasures ORDER BY id")
+        return [(str(r[0]), int(r[1]), int(r[2])) for r in found]
+    finally:
+        con.close()

@@ -1,4 +1,4 @@
--- 009 (PostgreSQL): how each member's rounds ended, as ../009_round_results.sql.
+-- 010 (PostgreSQL): how each member's rounds ended, as ../010_round_results.sql.
 
 CREATE TABLE round_results (
     id        BIGSERIAL PRIMARY KEY,

@@ -1,4 +1,4 @@
--- 009: how each member's rounds ended, for /stats ("rounds won, lost or pushed per game").
+-- 010: how each member's rounds ended, for /stats ("rounds won, lost or pushed per game").
 --
 -- The ledger records chips, not rounds: a Pontoon round's stake, buys and payouts are
 -- written over several clicks, so a round's result cannot be read back from it. One row
