@@ -163,3 +163,4 @@ async def test_rounds_before_a_data_erasure_are_not_counted(store: Store) -> Non
     await store.close_table("t1")
     await store.forget_member(ANN, G)
     assert (await store.chip_history(acc)).rounds == []
+    assert [r for r in await result_rows(store) if str(ANN) in r[1]] == []  # nothing names them
