@@ -56,12 +56,19 @@ def catalog_text(locale: str, key: str | None, params: dict[str, object], *, wha
     return t(locale, "err.generic.refused")
 
 
-class NoTable(ServiceError):
+class NoTableHere(ServiceError):
+    """A game's "no table of mine in this channel": the message is the class's."""
+
+    key_of: str
+    english: str
+
     def __init__(self) -> None:
-        super().__init__(
-            "There is no open table in this channel. Start one with `/pontoon start`.",
-            key="err.no_table",
-        )
+        super().__init__(self.english, key=self.key_of)
+
+
+class NoTable(NoTableHere):
+    key_of = "err.no_table"
+    english = "There is no open table in this channel. Start one with `/pontoon start`."
 
 
 class TableExists(ServiceError):

@@ -38,7 +38,7 @@ from collections.abc import (
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from bot.errors import BusyElsewhere, ServiceError, TableExists
+from bot.errors import BusyElsewhere, NoTableHere, ServiceError, TableExists
 from bot.i18n import Msg
 from bot.metrics import METRICS
 from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
@@ -305,6 +305,10 @@ class TableHost(Generic[T]):
 
     game: ClassVar[str]  # the game's name in the store (game_tables.game)
     timer_name: ClassVar[str]  # the timer tasks' names start with this
+    # what in_channel() raises for a channel without a table of this game
+    no_table_error: ClassVar[type[NoTableHere]]
+    # what get() says of a table of this game that has closed: (message id, English)
+    closed_message: ClassVar[tuple[str, str]]
 
     def __init__(
         self,
@@ -336,12 +340,11 @@ class TableHost(Generic[T]):
 
     # ------------------------------------------------- what the game tells the host
     def no_table(self) -> ServiceError:
-        """What in_channel() raises for a channel without a table of this game."""
-        raise NotImplementedError
+        return self.no_table_error()
 
     def closed_error(self) -> ServiceError:
-        """What get() raises for a table of this game that has closed."""
-        raise NotImplementedError
+        key, english = self.closed_message
+        return ServiceError(english, key=key)
 
     def table_from_record(self, stored: StoredTable) -> T:
         """The live table for a stored table of this game (at a reload)."""

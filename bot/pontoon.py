@@ -317,6 +317,11 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     game = GAME_PONTOON
     timer_name = "timer"
+    no_table_error = NoTable
+    closed_message = (
+        "err.svc.closed",
+        "That table is closed. Start a new one with `/pontoon start`.",
+    )
 
     def __init__(
         self,
@@ -330,14 +335,6 @@ class PontoonService(TableHost[OpenPontoonTable]):
         super().__init__(store, chance=chance, owns_guild=owns_guild)
         self.timers = timers or Timers()
         self.presenter: Presenter = presenter or NullPresenter()
-
-    def no_table(self) -> ServiceError:
-        return NoTable()
-
-    def closed_error(self) -> ServiceError:
-        return ServiceError(
-            "That table is closed. Start a new one with `/pontoon start`.", key="err.svc.closed"
-        )
 
     def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from bot.errors import ServiceError, engine_fault
+from bot.errors import NoTableHere, ServiceError, engine_fault
 from bot.host import (
     Holdings,
     StoredTable,
@@ -85,12 +85,9 @@ class Phase(StrEnum):
     DEALING = "dealing"
 
 
-class NoBaccaratTable(ServiceError):
-    def __init__(self) -> None:
-        super().__init__(
-            "There is no Punto Banco table in this channel. Open one with `/baccarat start`.",
-            key="err.pb.no_table",
-        )
+class NoBaccaratTable(NoTableHere):
+    key_of = "err.pb.no_table"
+    english = "There is no Punto Banco table in this channel. Open one with `/baccarat start`."
 
 
 class WindowClosed(ServiceError):
@@ -255,6 +252,11 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
 
     game = GAME_PUNTO_BANCO
     timer_name = "punto_banco"
+    no_table_error = NoBaccaratTable
+    closed_message = (
+        "err.pb.closed",
+        "That Punto Banco table is closed. Open a new one with `/baccarat start`.",
+    )
     store: Store
 
     def __init__(
@@ -270,15 +272,6 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         super().__init__(store, chance=chance, owns_guild=owns_guild, run_timers=run_timers)
         self.timers = timers or PuntoBancoTimers()
         self.presenter: BaccaratPresenter = presenter or NullBaccaratPresenter()
-
-    def no_table(self) -> ServiceError:
-        return NoBaccaratTable()
-
-    def closed_error(self) -> ServiceError:
-        return ServiceError(
-            "That Punto Banco table is closed. Open a new one with `/baccarat start`.",
-            key="err.pb.closed",
-        )
 
     def has_chips_at(self, live: OpenPuntoBancoTable, user_id: int) -> bool:
         return bool(live.engine.bets_of(seat_of(user_id)))

@@ -102,6 +102,20 @@ ChangeT = TypeVar("ChangeT")
 Rules = Mapping[Any, tuple[Callable[[StateT, KindedT], RuleError | None], ChangeT]]
 
 
+def unknown_action(rule: str) -> Callable[[Any], RuleError]:
+    """A game's refusal of an action kind it does not know, citing the game's ``rule``."""
+
+    def refuse(action: Any) -> RuleError:
+        return RuleError(
+            rule,
+            f"unknown action {action.kind!r}",
+            key="engine.unknown_action",
+            action=repr(action.kind),
+        )
+
+    return refuse
+
+
 def refusal_by_rules(
     rules: Rules[StateT, KindedT, ChangeT],
     state: StateT,

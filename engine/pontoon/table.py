@@ -50,7 +50,7 @@ from typing import Any
 
 from engine.cards import Chance
 from engine.errors import RuleError
-from engine.game import change_by_rules, refusal_by_rules
+from engine.game import change_by_rules, refusal_by_rules, unknown_action
 from engine.pontoon import bank, banker_turn, betting, play, seating
 from engine.pontoon.hands import Hand
 from engine.pontoon.seating import BETWEEN_ROUNDS
@@ -116,13 +116,7 @@ ACTIONS: dict[ActionKind, tuple[Check, Change]] = {
 }
 
 
-def _unknown(action: Action) -> RuleError:
-    return RuleError(
-        "P-TABLE-1",
-        f"unknown action {action.kind!r}",
-        key="engine.unknown_action",
-        action=repr(action.kind),
-    )
+_unknown = unknown_action("P-TABLE-1")
 
 
 class Table(TableState):

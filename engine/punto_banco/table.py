@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_cards
 from engine.errors import ConfigError, RuleError
-from engine.game import change_by_rules, refusal_by_rules
+from engine.game import change_by_rules, refusal_by_rules, unknown_action
 from engine.punto_banco.actions import (
     CROUPIER,
     Action,
@@ -388,13 +388,7 @@ def _no_bettor(actor: object) -> RuleError:
     return RuleError("B-BET-1", f"{actor!r} cannot bet at this table", key="err.rule.generic")
 
 
-def _unknown(action: Action) -> RuleError:
-    return RuleError(
-        "B-BET-1",
-        f"unknown action {action.kind!r}",
-        key="engine.unknown_action",
-        action=repr(action.kind),
-    )
+_unknown = unknown_action("B-BET-1")
 
 
 _BET: Final = EventKind.BET

@@ -19,6 +19,7 @@ import bot.storage.lock
 from bot.errors import (
     BadAmount,
     EngineFault,
+    NoTableHere,
     ServiceError,
     config_detail,
     engine_fault,
@@ -179,6 +180,8 @@ def _service_errors() -> list[ServiceError]:
             ]
         elif cls is EngineFault:
             out += [EngineFault(), engine_fault(ConfigError("the pack is empty"))]
+        elif cls is NoTableHere:
+            continue  # the base of each game's "no table here", never raised itself
         else:
             out.append(cls())
     return out
