@@ -9,12 +9,12 @@ import logging
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord.ext import commands
 
-from bot.errors import ServiceError
+from bot.errors import ServiceError, options_error
 from bot.host import TableHost
 from bot.i18n.languages import Languages
 from bot.pontoon import OpenPontoonTable, PontoonService
@@ -29,6 +29,7 @@ from cogs.permissions import refusal as permissions_refusal
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[discord.Client]
+RulesT = TypeVar("RulesT")
 
 
 class PontoonPresenter(Protocol):
@@ -167,3 +168,25 @@ async def where_to_open(
     if min_bet > max_bet:
         raise ServiceError("The minimum bet cannot be above the maximum bet.", key="err.min_max")
     return interaction.guild_id, interaction.channel_id
+
+
+async def place_and_rules(
+    interaction: Interaction,
+    locale: str,
+    *,
+    dm: ServiceError,
+    min_bet: int,
+    max_bet: int,
+    rules: Callable[[], RulesT],
+) -> tuple[int, int, RulesT] | None:
+    """:func:`where_to_open`, then the table's rules built by ``rules()``: options the
+    engine refuses become the member's message (``options_error``). None: open nothing
+    (the member was already told why)."""
+    place = await where_to_open(interaction, locale, dm=dm, min_bet=min_bet, max_bet=max_bet)
+    if place is None:
+        return None
+    try:
+        made = rules()
+    except ValueError as exc:
+        raise options_error(exc) from exc
+    return place[0], place[1], made

@@ -10,11 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BadAmount, ServiceError, friendly, options_error, parse_amount
+from bot.errors import BadAmount, ServiceError, friendly, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import CardDelivery, OpenPontoonTable, seat_of
-from cogs.common import GameBot, Interaction, can_manage_guild, display, reply, where_to_open
+from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
 from cogs.help import first_join_hint
 from cogs.pontoon.controls import (
     MODAL_PREFIX,
@@ -137,7 +137,12 @@ class Pontoon(
     ) -> None:
         locale = await locale_of(interaction)
         try:
-            place = await where_to_open(
+            if shoot and kitty_min > kitty_max:
+                raise ServiceError(
+                    "The kitty minimum cannot be above its maximum.",
+                    key="err.pt.kitty_min_max",
+                )
+            opened = await place_and_rules(
                 interaction,
                 locale,
                 dm=ServiceError(
@@ -145,17 +150,7 @@ class Pontoon(
                 ),
                 min_bet=min_bet,
                 max_bet=max_bet,
-            )
-            if place is None:
-                return
-            guild_id, channel_id = place
-            if shoot and kitty_min > kitty_max:
-                raise ServiceError(
-                    "The kitty minimum cannot be above its maximum.",
-                    key="err.pt.kitty_min_max",
-                )
-            try:
-                rules = PontoonRules(
+                rules=lambda: PontoonRules(
                     min_bet=min_bet,
                     max_bet=max_bet,
                     packs=packs,
@@ -171,9 +166,11 @@ class Pontoon(
                     pontoon_strength=pontoon_strength,
                     burn=burn,
                     house_bank=banker == "house",
-                )
-            except ValueError as exc:
-                raise options_error(exc) from exc
+                ),
+            )
+            if opened is None:
+                return
+            guild_id, channel_id, rules = opened
             click = Click(interaction, "")
             with member_action(click):
                 live = await self.bot.pontoon.open_table(

@@ -17,11 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BadAmount, ServiceError, friendly, options_error, parse_amount
+from bot.errors import BadAmount, ServiceError, friendly, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable
-from cogs.common import GameBot, Interaction, can_manage_guild, display, reply, where_to_open
+from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
 from cogs.punto_banco.controls import MODAL_PREFIX, handle_modal
@@ -78,7 +78,7 @@ class Baccarat(
     ) -> None:
         locale = await locale_of(interaction)
         try:
-            place = await where_to_open(
+            opened = await place_and_rules(
                 interaction,
                 locale,
                 dm=ServiceError(
@@ -86,16 +86,13 @@ class Baccarat(
                 ),
                 min_bet=min_bet,
                 max_bet=max_bet,
-            )
-            if place is None:
-                return
-            guild_id, channel_id = place
-            try:
-                rules = PuntoBancoRules(
+                rules=lambda: PuntoBancoRules(
                     packs=packs, tableau=tableau, min_bet=min_bet, max_bet=max_bet
-                )
-            except ValueError as exc:
-                raise options_error(exc) from exc
+                ),
+            )
+            if opened is None:
+                return
+            guild_id, channel_id, rules = opened
             await interaction.response.defer(ephemeral=True, thinking=True)
             live = await self.service.open_table(
                 guild_id,
