@@ -339,6 +339,14 @@ class TableHost(Generic[T]):
         self._backoff = Backoff()
 
     # ------------------------------------------------- what the game tells the host
+    def check_may_end(self, live: T, user_id: int, *, is_admin: bool) -> None:
+        """/end: only the table's opener or a server manager may close a table."""
+        if user_id != live.opener_id and not is_admin:
+            raise ServiceError(
+                "Only the table's opener or a server manager can end the table.",
+                key="err.end_denied",
+            )
+
     def no_table(self) -> ServiceError:
         return self.no_table_error()
 

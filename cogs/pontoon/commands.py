@@ -298,12 +298,9 @@ class Pontoon(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            is_admin = can_manage_guild(interaction)
-            if interaction.user.id != live.opener_id and not is_admin:
-                raise ServiceError(
-                    "Only the table's opener or a server manager can end the table.",
-                    key="err.end_denied",
-                )
+            self.bot.pontoon.check_may_end(
+                live, interaction.user.id, is_admin=can_manage_guild(interaction)
+            )
             click = Click(interaction, "")
             with member_action(click):
                 await self.bot.pontoon.close(

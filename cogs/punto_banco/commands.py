@@ -209,12 +209,9 @@ class Baccarat(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            is_admin = can_manage_guild(interaction)
-            if interaction.user.id != live.opener_id and not is_admin:
-                raise ServiceError(
-                    "Only the table's opener or a server manager can end the table.",
-                    key="err.end_denied",
-                )
+            self.service.check_may_end(
+                live, interaction.user.id, is_admin=can_manage_guild(interaction)
+            )
             await interaction.response.defer(ephemeral=True, thinking=True)
             refunds = await self.service.close(
                 live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
