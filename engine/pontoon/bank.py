@@ -151,7 +151,7 @@ def no_auction(t: TableState) -> Refusal | None:
 
 def best_bid(t: TableState) -> int:
     """The highest bid so far (0 before the first)."""
-    return max(t.auction.values(), default=0) if t.auction else 0
+    return max((t.auction or {}).values(), default=0)
 
 
 def bid_refusal(t: TableState, seat: str, amount: int) -> Refusal | None:

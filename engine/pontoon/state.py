@@ -266,11 +266,11 @@ class TableState:
                 staked += hand.stake
         return staked
 
-    def _player_cap(self, seat: str, reserve: int = 0) -> int:
-        """The largest new stake ``seat`` can cover after putting ``reserve`` chips aside:
-        a player must be able to pay ``player_cover`` x every open stake (P-PAY-LIMIT)."""
+    def _player_cap(self, seat: str) -> int:
+        """The largest new stake ``seat`` can cover: a player must be able to pay
+        ``player_cover`` x every open stake (P-PAY-LIMIT)."""
         cover = self.payouts.player_cover
-        return (self.balances[seat] - reserve - self._staked(seat) * (cover - 1)) // cover
+        return (self.balances[seat] - self._staked(seat) * (cover - 1)) // cover
 
     def _banker_cap(self) -> int:
         """The largest new stake the banker can cover: ``banker_cover`` x every open stake

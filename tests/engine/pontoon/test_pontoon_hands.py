@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from engine.cards import parse_card
+from engine.cards import Card, full_pack, parse_card
 from engine.pontoon.hands import (
     BUST,
     FIVE,
     PONTOON,
     ROYAL,
     STRONG_PONTOON,
+    Hand,
     best_total,
     hard_total,
     score,
@@ -108,3 +111,38 @@ def test_P_VAR_7_pontoon_strengths() -> None:
     assert score(cs("AS", "QH"), "natural") == STRONG_PONTOON
     assert score(cs("AS", "JH"), "natural") == PONTOON
     assert score(cs("AS", "10H"), "natural") == PONTOON
+
+
+@pytest.mark.rule("P-VAL-2")
+@pytest.mark.rule("P-RANK-2")
+@pytest.mark.parametrize(
+    ("codes", "expected"),
+    [
+        (("KS", "QH", "2C"), BUST),  # exactly 22
+        (("2S", "3H", "4C", "5D", "8S"), BUST),  # 22 in five cards: no five card trick
+        (("2S", "3H", "4C", "5D", "7S"), FIVE),  # 21 in five cards
+        (("KS", "9H", "2C"), 21),
+        (("KS", "QH"), 20),
+    ],
+)
+def test_P_VAL_2_a_hand_over_21_scores_bust_even_with_five_cards(
+    codes: tuple[str, ...], expected: int
+) -> None:
+    assert Hand(cs(*codes)).score("standard", False) == expected
+
+
+_ANY_PACK = full_pack()
+
+
+@pytest.mark.rule("P-RANK-1")
+@pytest.mark.rule("P-VAR-6")
+@pytest.mark.rule("P-VAR-7")
+@given(
+    cards=st.lists(st.sampled_from(_ANY_PACK), min_size=1, max_size=5),
+    strength=st.sampled_from(["standard", "picture_beats_ten", "ace_ten_not_pontoon", "natural"]),
+    royal=st.booleans(),
+)
+def test_a_hands_score_is_the_score_of_its_cards(
+    cards: list[Card], strength: str, royal: bool
+) -> None:
+    assert Hand(cards).score(strength, royal) == score(cards, strength, royal)
