@@ -304,8 +304,27 @@ class TableMessages(Generic[T]):
             except discord.NotFound:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
             except discord.HTTPException as exc:
+                if exc.status == 400 and drawing.embed is None and not drawing.final:
+                    # a message Discord will not turn into a layout (one posted as an
+                    # embed before an upgrade): the table moves to a new message
+                    log.warning(
+                        "table message of %s refused the layout (%s); posting anew",
+                        live.table_id,
+                        exc,
+                    )
+                    return await self._post(live, channel, drawing, closed_reason)
                 log.warning("could not edit the table message of %s: %s", live.table_id, exc)
                 return closed_reason is not None or drawing.final
+        return await self._post(live, channel, drawing, closed_reason)
+
+    async def _post(
+        self,
+        live: T,
+        channel: discord.PartialMessageable,
+        drawing: Drawing,
+        closed_reason: Msg | None,
+    ) -> bool:
+        """Post the table as a new message (the old one is gone or refused the edit)."""
         if closed_reason is not None or drawing.final:
             return True
         try:

@@ -5,6 +5,7 @@ Discord's limits for layout messages at the largest table, in every language."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -126,3 +127,43 @@ def test_a_closed_table_has_greyed_buttons_and_says_why() -> None:
     assert buttons and all(b.get("disabled") for b in buttons)
     header = comps[0]["components"][0]["content"]
     assert "closed" in header.lower() and "(" not in header.split("\n")[0][:3]
+
+
+async def test_a_message_that_refuses_the_layout_moves_the_table_to_a_new_one() -> None:
+    """A table message posted as an embed before the upgrade, which Discord will not
+    turn into a layout (a 400): the writer posts the table anew and remembers it."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from cogs.table_message import TableMessages
+
+    live = live_table(3)
+    live.message_id = 77
+    p = presenter()
+    sent: list[dict[str, Any]] = []
+    posted: list[int] = []
+
+    class Old:
+        async def edit(self, **kw: Any) -> None:
+            resp = SimpleNamespace(status=400, reason="Bad Request")
+            raise discord.HTTPException(resp, {"code": 50035, "message": "Invalid Form Body"})  # type: ignore[arg-type]
+
+    class Channel:
+        def get_partial_message(self, mid: int) -> Old:
+            return Old()
+
+        async def send(self, **kw: Any) -> Any:
+            sent.append(kw)
+            return SimpleNamespace(id=88)
+
+    client: Any = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: Channel())
+
+    async def remember(lv: Any, mid: int) -> None:
+        posted.append(mid)
+        lv.message_id = mid
+
+    writer: TableMessages[Any] = TableMessages(client, p._render, remember)
+    assert await writer.draw(live, None)
+    assert posted == [88] and live.message_id == 88
+    assert isinstance(sent[0]["view"], discord.ui.LayoutView) and "embed" not in sent[0]
