@@ -1,5 +1,5 @@
 """Words and layout for what the bot posts. Pure functions: engine views and events in,
-plain text out (the presenter wraps them in discord embeds and buttons)."""
+plain text out (the presenter lays them out as Discord components with buttons)."""
 
 from __future__ import annotations
 
