@@ -167,3 +167,29 @@ async def test_a_message_that_refuses_the_layout_moves_the_table_to_a_new_one() 
     assert await writer.draw(live, None)
     assert posted == [88] and live.message_id == 88
     assert isinstance(sent[0]["view"], discord.ui.LayoutView) and "embed" not in sent[0]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_button_of_every_variation_at_the_largest_table(
+    locale: str, pictures: object
+) -> None:
+    """Shoot mode, the banker's double and burning show all sixteen buttons (four rows):
+    the seats still fit, grouped, within the 40 components."""
+    from bot.pontoon import with_seat_limit
+
+    rules = with_seat_limit(
+        PontoonRules(min_bet=1, max_bet=10, packs=2, shoot=True, banker_doubles=True, burn="13")
+    )
+    n = rules.max_seats or 0
+    assert n == largest()
+    live = live_table(n, rules=rules, names=hostile_names(locale, n))
+    p = presenter()
+    p.guild_locale = lambda live: locale  # type: ignore[method-assign]
+    comps = p.layout(live).to_components()
+    assert layout_errors("", [], comps, FLAG_COMPONENTS_V2) == []
+    rows = [c for c in comps[0]["components"] if c["type"] == 1]
+    assert sum(len(r["components"]) for r in rows) == 16 and len(rows) == 4
+    assert count_components(comps) <= 40
+    whole = "\n".join(c["content"] for c in comps[0]["components"] if c["type"] == 10)
+    for seat in live.engine.seats:
+        assert display(live.names[seat])[:10] in whole
