@@ -18,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import discord
 
@@ -126,15 +126,31 @@ T = TypeVar("T", bound=OpenTable)
 
 
 class Drawing(NamedTuple):
-    """A table message as a game draws it. ``final``: a state that is not drawn again
-    when its edit fails (a closed table, a betting window that has closed)."""
+    """A table message as a game draws it: an embed and its buttons, or (``embed`` None)
+    a layout of components (Discord's IS_COMPONENTS_V2 message, no content, no embed).
+    ``final``: a state that is not drawn again when its edit fails (a closed table, a
+    betting window that has closed)."""
 
-    embed: discord.Embed
-    view: discord.ui.View
+    embed: discord.Embed | None
+    view: discord.ui.View | discord.ui.LayoutView
     final: bool = False
 
     def key(self) -> object:
-        return (str(self.embed.to_dict()), str(self.view.to_components()))
+        shown = self.embed.to_dict() if self.embed is not None else None
+        return (str(shown), str(self.view.to_components()))
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """What an edit (or an UPDATE_MESSAGE answer) sends. A layout clears the content
+        and the embeds: Discord turns a classic message into a layout one only so."""
+        if self.embed is None:
+            return {"content": None, "embed": None, "view": self.view}
+        return {"embed": self.embed, "view": self.view}
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """What a new message sends."""
+        if self.embed is None:
+            return {"view": self.view}
+        return {"embed": self.embed, "view": self.view}
 
 
 class TableMessages(Generic[T]):
@@ -173,7 +189,7 @@ class TableMessages(Generic[T]):
         drawing = self._draw(live, None)
         try:
             await interaction.response.edit_message(
-                embed=drawing.embed, view=drawing.view, allowed_mentions=NO_PINGS
+                **drawing.edit_kwargs(), allowed_mentions=NO_PINGS
             )
         except discord.HTTPException as exc:
             log.warning("update of %s on its click failed: %s", live.table_id, exc)
@@ -281,21 +297,38 @@ class TableMessages(Generic[T]):
             message_id = live.message_id
             try:
                 await channel.get_partial_message(message_id).edit(
-                    embed=drawing.embed, view=drawing.view, allowed_mentions=NO_PINGS
+                    **drawing.edit_kwargs(), allowed_mentions=NO_PINGS
                 )
                 self._shown[live.table_id] = (message_id, drawing)
                 return True
             except discord.NotFound:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
             except discord.HTTPException as exc:
+                if exc.status == 400 and drawing.embed is None and not drawing.final:
+                    # a message Discord will not turn into a layout (one posted as an
+                    # embed before an upgrade): the table moves to a new message
+                    log.warning(
+                        "table message of %s refused the layout (%s); posting anew",
+                        live.table_id,
+                        exc,
+                    )
+                    return await self._post(live, channel, drawing, closed_reason)
                 log.warning("could not edit the table message of %s: %s", live.table_id, exc)
                 return closed_reason is not None or drawing.final
+        return await self._post(live, channel, drawing, closed_reason)
+
+    async def _post(
+        self,
+        live: T,
+        channel: discord.PartialMessageable,
+        drawing: Drawing,
+        closed_reason: Msg | None,
+    ) -> bool:
+        """Post the table as a new message (the old one is gone or refused the edit)."""
         if closed_reason is not None or drawing.final:
             return True
         try:
-            msg = await channel.send(
-                embed=drawing.embed, view=drawing.view, allowed_mentions=NO_PINGS
-            )
+            msg = await channel.send(**drawing.send_kwargs(), allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
             log.warning("could not post the table message of %s: %s", live.table_id, exc)
             return False

@@ -325,6 +325,7 @@ class Sandbox:
             "content": m.content,
             "embeds": m.embeds,
             "components": m.components,
+            "flags": m.flags,
             "ephemeral": m.ephemeral,
             "loading": m.loading,
             "edited": m.edited_timestamp is not None,

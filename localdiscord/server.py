@@ -38,6 +38,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from .app_emojis import AppEmojiStore
+from .layout import FLAG_COMPONENTS_V2, layout_errors
 from .models import (
     ACTION_ROW,
     APPLICATION_COMMAND,
@@ -1897,6 +1898,7 @@ class FakeDiscord:
         if total > 6000:
             errors.append("embeds: Embed size exceeds maximum size of 6000")
         is_v2 = bool(flags & (1 << 15))
+        errors.extend(layout_errors(content, embeds, components, flags))
         if not is_v2:
             if len(components) > 5:
                 errors.append("components: Must be 5 or fewer in length.")
@@ -2001,6 +2003,17 @@ class FakeDiscord:
         elif files:
             attachments = msg.attachments + files
         flags = msg.flags & ~FLAG_LOADING
+        if "flags" in body and body["flags"] is not None:
+            asked = int(body["flags"])
+            if msg.flags & FLAG_COMPONENTS_V2 and not asked & FLAG_COMPONENTS_V2:
+                self.rejected.append({"errors": ["IS_COMPONENTS_V2 removed"]})
+                self._record("rejected", detail="IS_COMPONENTS_V2 cannot be removed")
+                raise _HTTPError(
+                    400,
+                    ERR_INVALID_FORM,
+                    {"errors": _form_errors(["flags: IS_COMPONENTS_V2 cannot be removed"])},
+                )
+            flags |= asked & FLAG_COMPONENTS_V2
         self._validate(content, embeds, components, len(attachments), flags)
         msg.content, msg.embeds, msg.components, msg.attachments = (
             content,

@@ -66,6 +66,7 @@ from localdiscord import (  # noqa: E402
     RateLimits,
 )
 from localdiscord.app_emojis import AppEmoji  # noqa: E402
+from localdiscord.models import walk_components  # noqa: E402
 from localdiscord.server import die_with_parent  # noqa: E402
 
 TABLE_BUTTON = "Show my cards"
@@ -114,27 +115,20 @@ class Seat:
         return self.fake.latest_message_with_button(self.channel, TABLE_BUTTON)
 
     def version(self) -> int:
-        for row in self.message().components:
-            for c in row.get("components", []):
-                cid = str(c.get("custom_id", ""))
-                if cid.startswith("pt:"):
-                    return int(cid.rsplit(":", 1)[1])
+        for c in walk_components(self.message().components):
+            cid = str(c.get("custom_id", ""))
+            if cid.startswith("pt:"):
+                return int(cid.rsplit(":", 1)[1])
         return -1
 
     def text(self) -> str:
-        msg = self.message()
-        return " ".join(
-            str(e.get("description", ""))
-            + " "
-            + " ".join(f"{f.get('name')} {f.get('value')}" for f in e.get("fields", []))
-            for e in msg.embeds
-        )
+        """The table message's texts (a layout's text displays, or an embed's)."""
+        return self.message().text
 
     def enabled(self) -> set[str]:
         return {
             str(c.get("label"))
-            for row in self.message().components
-            for c in row.get("components", [])
+            for c in walk_components(self.message().components)
             if c.get("type") == 2 and not c.get("disabled")
         }
 

@@ -149,30 +149,56 @@ def shown_buttons(live: OpenPontoonTable) -> list[str]:
     return [b[0] for b in BUTTONS if b[0] not in hide]
 
 
-def table_view(
-    live: OpenPontoonTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
-) -> discord.ui.View:
-    """The table message's buttons, labelled in the server's language."""
-    view = discord.ui.View(timeout=None)
+def _table_buttons(
+    live: OpenPontoonTable, closed: bool, locale: str
+) -> list[tuple[int, PontoonButton]]:
+    """(row, button) of every button the table message shows now, in order."""
     enabled = set() if closed else legal_union(live)
     shown = shown_buttons(live)
     banker_turn = live.engine.phase is Phase.BANKER
+    out: list[tuple[int, PontoonButton]] = []
     for name, label, style, row in BUTTONS:
         if name not in shown:
             continue
         key = BANKER_LABELS.get(name, label) if banker_turn else label
-        view.add_item(
-            PontoonButton(
-                live.table_id,
-                name,
-                live.engine.version,
-                label=t(locale, key),
-                style=style,
-                disabled=name not in enabled,
-                row=row,
-            )
+        button = PontoonButton(
+            live.table_id,
+            name,
+            live.engine.version,
+            label=t(locale, key),
+            style=style,
+            disabled=name not in enabled,
         )
+        out.append((row, button))
+    return out
+
+
+def table_view(
+    live: OpenPontoonTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
+) -> discord.ui.View:
+    """The table message's buttons, labelled in the server's language (a classic view)."""
+    view = discord.ui.View(timeout=None)
+    for row, button in _table_buttons(live, closed, locale):
+        button.row = row
+        view.add_item(button)
     return view
+
+
+def table_rows(
+    live: OpenPontoonTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
+) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
+    """The table message's buttons as action rows of a layout (at most 5 a row), with
+    the same custom ids as ever: restarts and stale clicks work the same."""
+    rows: dict[int, discord.ui.ActionRow[discord.ui.LayoutView]] = {}
+    for row, button in _table_buttons(live, closed, locale):
+        action_row = rows.setdefault(row, discord.ui.ActionRow())
+        action_row.add_item(button)
+    return [rows[k] for k in sorted(rows)]
+
+
+def row_components(rows: list[discord.ui.ActionRow[discord.ui.LayoutView]]) -> int:
+    """How many components these rows are (each row and each of its buttons)."""
+    return sum(1 + len(r.children) for r in rows)
 
 
 # ---------------------------------------------------------------------- the amount form
@@ -408,7 +434,7 @@ async def handle_modal(interaction: Interaction) -> None:
         await refuse(interaction, exc, table_id, click, locale)
 
 
-def _custom_ids(components: object) -> set[str]:
+def custom_ids(components: object) -> set[str]:
     """Every custom id in a message's components (rows, containers, sections)."""
     found: set[str] = set()
     stack = list(components) if isinstance(components, list | tuple) else []
@@ -437,7 +463,7 @@ async def handle_orphan_click(interaction: Interaction) -> None:
     if int(data.get("component_type", 2) or 2) != discord.ComponentType.button.value:
         return
     msg = interaction.message
-    if msg is not None and custom_id in _custom_ids(msg.components):
+    if msg is not None and custom_id in custom_ids(msg.components):
         return  # discord.py dispatches it to its item
     # Every button of this bot is a DynamicItem, which discord.py dispatches only from
     # the message the click carries; no View is registered for a custom id, so nothing

@@ -29,7 +29,7 @@ from bot.pontoon import (
 )
 from cogs.common import GameBot, display
 from cogs.pontoon import render
-from cogs.pontoon.controls import table_view
+from cogs.pontoon.controls import custom_ids, row_components, table_rows
 from cogs.table_message import NO_PINGS, Drawing, TableMessages
 from engine.pontoon.types import Event, EventKind, Outcome, Phase
 from engine.records import HOUSE
@@ -45,7 +45,7 @@ FIRST_CARD_PHASES = (Phase.KITTY, Phase.BETTING, Phase.DOUBLING, Phase.SHOOTING)
 NOT_LOGGED = frozenset(
     {EventKind.HAND_RESULT, EventKind.ROUND_OVER, EventKind.BANK_PASSES, EventKind.BANK_SOLD}
 )
-SEAT_ID = re.compile(r"(?<![<@#&\d])\d{15,21}(?!\d)")
+SEAT_ID = re.compile(r"(?<![<@#&:\d])\d{15,21}(?!\d)")
 
 
 def banker_cover(live: OpenPontoonTable) -> int | None:
@@ -128,7 +128,8 @@ class PontoonDiscordPresenter:
         name = self.namer(live, locale)
         return SEAT_ID.sub(lambda m: name(m.group(0)), text)
 
-    def embed(self, live: OpenPontoonTable, closed_reason: Msg | None = None) -> discord.Embed:
+    def parts(self, live: OpenPontoonTable, closed_reason: Msg | None = None) -> render.TableParts:
+        """What the table message says now, in the server's language."""
         eng = live.engine
         locale = self.guild_locale(live)
         seconds_left = self.bot.pontoon.seconds_left(live)
@@ -136,7 +137,7 @@ class PontoonDiscordPresenter:
         if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
             nxt = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
             dealer = nxt or (str(live.opener_id) if str(live.opener_id) in eng.seats else None)
-        text = render.table_text(
+        return render.table_parts(
             eng.public_view(),
             eng.rules,
             self.namer(live),
@@ -149,6 +150,19 @@ class PontoonDiscordPresenter:
             locale=locale,
             cover=banker_cover(live),
         )
+
+    def embed(self, live: OpenPontoonTable, closed_reason: Msg | None = None) -> discord.Embed:
+        """The table as an embed (the texts of :meth:`layout`, in an embed's limits)."""
+        locale = self.guild_locale(live)
+        parts = self.parts(live, closed_reason)
+        fields = list(parts.seats)
+        if parts.banker is not None:
+            fields.append(parts.banker)
+        if parts.log:
+            fields.append((t(locale, "pt.log_title"), render.log_text(parts.log)))
+        text = render.TableText(
+            parts.title, "\n".join(parts.lines), fields, parts.footer, locale
+        ).fitted()
         colour = (
             discord.Colour.dark_green() if closed_reason is None else discord.Colour.dark_grey()
         )
@@ -159,10 +173,50 @@ class PontoonDiscordPresenter:
             em.set_footer(text=text.footer)
         return em
 
+    def layout(
+        self, live: OpenPontoonTable, closed_reason: Msg | None = None
+    ) -> discord.ui.LayoutView:
+        """The table laid out as a table (Discord's layout components): one container,
+        the header (phase, whose move, countdown), the banker's block, the seats, the
+        round's log, the footer, then the buttons in action rows. At most 40 components
+        and 4,000 characters at the largest table, in every language."""
+        locale = self.guild_locale(live)
+        closed = closed_reason is not None
+        rows = table_rows(live, closed=closed, locale=locale)
+        parts = self.parts(live, closed_reason)
+        # the container, header, banker, log, footer and three separators; the rest of
+        # Discord's 40 components is for the seats' texts
+        fixed = 1 + 1 + 1 + 1 + 1 + 3 + row_components(rows)
+        blocks = render.table_blocks(
+            parts, groups=max(1, render.LAYOUT_COMPONENTS_MAX - fixed), locale=locale
+        )
+        colour = (
+            discord.Colour.dark_green() if closed_reason is None else discord.Colour.dark_grey()
+        )
+        box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+            accent_colour=colour
+        )
+        box.add_item(discord.ui.TextDisplay(blocks.header))
+        if blocks.banker:
+            box.add_item(discord.ui.Separator())
+            box.add_item(discord.ui.TextDisplay(blocks.banker))
+        if blocks.seats:
+            box.add_item(discord.ui.Separator())
+            for text in blocks.seats:
+                box.add_item(discord.ui.TextDisplay(text))
+        if blocks.log:
+            box.add_item(discord.ui.Separator())
+            box.add_item(discord.ui.TextDisplay(blocks.log))
+        if blocks.footer:
+            box.add_item(discord.ui.TextDisplay(blocks.footer))
+        for row in rows:
+            box.add_item(row)
+        view = discord.ui.LayoutView(timeout=None)
+        view.add_item(box)
+        return view
+
     def _render(self, live: OpenPontoonTable, closed_reason: Msg | None) -> Drawing:
-        embed = self.embed(live, closed_reason)
-        view = table_view(live, closed=closed_reason is not None, locale=self.guild_locale(live))
-        return Drawing(embed, view)
+        return Drawing(None, self.layout(live, closed_reason))
 
     def check_after_restart(self, tables: list[OpenPontoonTable]) -> None:
         """Start the restart re-check of these tables' messages in the background (the
@@ -214,11 +268,7 @@ class PontoonDiscordPresenter:
             self.writer.request(live)
             return
         current = f":{live.engine.version}"
-        ids = [
-            getattr(c, "custom_id", "") or ""
-            for row in msg.components
-            for c in getattr(row, "children", [])
-        ]
+        ids = sorted(custom_ids(msg.components))
         if not ids or not all(i.endswith(current) for i in ids if i.startswith("pt:")):
             self.writer.request(live)
 

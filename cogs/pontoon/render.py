@@ -1,5 +1,5 @@
 """Words and layout for what the bot posts. Pure functions: engine views and events in,
-plain text out (the presenter wraps them in discord embeds and buttons)."""
+plain text out (the presenter lays them out as Discord components with buttons)."""
 
 from __future__ import annotations
 
@@ -151,7 +151,22 @@ def whose_move(
     return t(L, "pt.move.act", names=Raw(names(waiting_on))) if waiting_on else ""
 
 
-def table_text(
+@dataclass(frozen=True)
+class TableParts:
+    """The table message's pieces, before they are laid out (an embed, or layout
+    components): the title, the lines saying the phase and whose move it is, one
+    (head, body) per seat, the banker's, the round's log and the footer."""
+
+    title: str
+    lines: list[str]
+    seats: list[tuple[str, str]]
+    banker: tuple[str, str] | None
+    log: list[str]
+    footer: str
+    closed: bool = False
+
+
+def table_parts(
     view: TableView,
     rules: PontoonRules,
     name: Namer,
@@ -165,11 +180,12 @@ def table_text(
     cards_by_dm: bool = True,
     locale: str = DEFAULT_LOCALE,
     cover: int | None = None,
-) -> TableText:
-    """The public table message: whose move it is, the countdown, seats, stakes, face-up
-    cards, and the round's moves so far (in the server's language). The footer says where
-    members see their face-down cards (by DM, or only with Show my cards). ``cover``: the
-    most new stake the banker can still cover, said when it is below the table's maximum."""
+) -> TableParts:
+    """What the public table message says: whose move it is, the countdown, seats,
+    stakes, face-up cards, and the round's moves so far (in the server's language). The
+    footer says where members see their face-down cards (by DM, or only with Show my
+    cards). ``cover``: the most new stake the banker can still cover, said when it is
+    below the table's maximum."""
     L = locale
     phase = view.phase
     banker = view.banker
@@ -179,13 +195,15 @@ def table_text(
     title = t(L, "pt.title") + (t(L, "pt.title.shoot") if rules.shoot else "")
     if closed_reason is not None:
         reason = closed_reason
-        return TableText(
+        return TableParts(
             title + t(L, "pt.title.closed"),
-            shorten(t(L, "pt.closed", reason=reason), 4000),
+            [shorten(t(L, "pt.closed", reason=reason), 2000)],
+            [],
+            None,
             [],
             "",
-            L,
-        ).fitted()
+            closed=True,
+        )
     lines = [t(L, PHASE_TEXT[phase])]
     move = whose_move(
         phase, name, banker=banker, turn=turn, waiting_on=waiting_on, dealer=dealer, locale=L
@@ -211,7 +229,7 @@ def table_text(
         lines.append(t(L, "pt.cover_limit", cover=max(cover, 0)))
     if view.needs_shuffle and phase is Phase.WAITING:
         lines.append(t(L, "pt.shuffle_next"))
-    fields: list[tuple[str, str]] = []
+    seats: list[tuple[str, str]] = []
     for seat_view in view.seats:
         seat = seat_view.seat
         if seat == banker:
@@ -228,8 +246,9 @@ def table_text(
             )
         else:
             body = t(L, "pt.seated")
-        fields.append((head, body))
+        seats.append((head, body))
     banker_hand = view.banker_hand
+    banker_part: tuple[str, str] | None = None
     if banker is not None:
         banker_chips = next((s.balance for s in view.seats if s.seat == banker), None)
         head = (
@@ -240,11 +259,97 @@ def table_text(
         if banker_chips is not None:
             head += t(L, "pt.banker_chips", chips=banker_chips)
         body = hand_line(banker_hand, locale=L) if banker_hand is not None else "—"
-        fields.append((head, body))
-    if log:
-        fields.append((t(L, "pt.log_title"), log_text(log)))
+        banker_part = (head, body)
     footer = t(L, "pt.footer" if cards_by_dm else "pt.footer.button")
-    return TableText(title, "\n".join(lines), fields, footer, L).fitted()
+    return TableParts(title, lines, seats, banker_part, list(log), footer)
+
+
+def table_text(
+    view: TableView,
+    rules: PontoonRules,
+    name: Namer,
+    **kw: object,
+) -> TableText:
+    """The public table message as an embed's texts (see :func:`table_parts`)."""
+    parts = table_parts(view, rules, name, **kw)  # type: ignore[arg-type]
+    locale = str(kw.get("locale", DEFAULT_LOCALE))
+    if parts.closed:
+        return TableText(parts.title, "\n".join(parts.lines), [], "", locale).fitted()
+    fields = list(parts.seats)
+    if parts.banker is not None:
+        fields.append(parts.banker)
+    if parts.log:
+        fields.append((t(locale, "pt.log_title"), log_text(parts.log)))
+    return TableText(parts.title, "\n".join(parts.lines), fields, parts.footer, locale).fitted()
+
+
+# Discord's limits for a message of layout components (IS_COMPONENTS_V2)
+LAYOUT_TEXT_MAX = 4000
+LAYOUT_COMPONENTS_MAX = 40
+
+
+@dataclass(frozen=True)
+class TableBlocks:
+    """The table message's texts as the layout shows them: a header (title, phase, whose
+    move, countdown), the banker's block, the seats' blocks grouped into at most
+    ``groups`` texts, the log and the footer; within Discord's 4,000 characters."""
+
+    header: str
+    banker: str
+    seats: list[str]
+    log: str
+    footer: str
+
+    def texts(self) -> list[str]:
+        return [x for x in (self.header, self.banker, *self.seats, self.log, self.footer) if x]
+
+    def length(self) -> int:
+        return sum(len(x) for x in self.texts())
+
+
+def _seat_block(head: str, body: str) -> str:
+    return f"{head}\n{body}" if body else head
+
+
+def _group(blocks: list[str], groups: int) -> list[str]:
+    """``blocks`` joined into at most ``groups`` texts, in order, evenly."""
+    if not blocks:
+        return []
+    groups = max(1, min(groups, len(blocks)))
+    size = -(-len(blocks) // groups)
+    return ["\n".join(blocks[i : i + size]) for i in range(0, len(blocks), size)]
+
+
+def table_blocks(
+    parts: TableParts, *, groups: int, locale: str = DEFAULT_LOCALE, limit: int = LAYOUT_TEXT_MAX
+) -> TableBlocks:
+    """``parts`` as the layout's texts, in at most ``limit`` characters whatever the names
+    and the language: the header and the banker first, then the seats (each seat's name
+    shortened first, then its cards, never cutting a card's picture), then as much of the
+    log as is left."""
+    header = shorten("## " + parts.title + "\n" + "\n".join(parts.lines), 1200)
+    if parts.closed:
+        return TableBlocks(header, "", [], "", "")
+    banker = shorten(_seat_block(*parts.banker), 600) if parts.banker else ""
+    footer = shorten("-# " + parts.footer, 300) if parts.footer else ""
+    room = limit - len(header) - len(banker) - len(footer)
+    seats = [_seat_block(h, b) for h, b in parts.seats]
+    need = sum(len(s) + 1 for s in seats)
+    log_title = "**" + t(locale, "pt.log_title") + "**\n"
+    log = ""
+    if parts.log:
+        log_room = min(1000, room - need) if room - need > 200 else min(200, room // 5)
+        if log_room > len(log_title) + 20:
+            log = log_title + log_text(parts.log, log_room - len(log_title))
+    room -= len(log)
+    if need > room and seats:
+        share = room // len(seats) - 1
+        fitted = []
+        for h, b in parts.seats:
+            head = shorten(h, max(24, min(len(h), share - len(b) - 1)))
+            fitted.append(shorten(_seat_block(head, b), max(8, share)))
+        seats = fitted
+    return TableBlocks(header, banker, _group(seats, groups), log, footer)
 
 
 def log_text(lines: Sequence[str], limit: int = FIELD_VALUE_MAX) -> str:

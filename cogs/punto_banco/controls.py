@@ -115,6 +115,34 @@ def betting_view(
     return view
 
 
+def betting_rows(
+    live: OpenPuntoBancoTable,
+    *,
+    closed: bool = False,
+    round_no: int | None = None,
+    locale: str = DEFAULT_LOCALE,
+) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
+    """The same buttons as :func:`betting_view`, as the action rows of a layout: the
+    three sides, then repeat, withdraw and the odds (custom ids unchanged)."""
+    rows: list[discord.ui.ActionRow[discord.ui.LayoutView]] = [
+        discord.ui.ActionRow(),
+        discord.ui.ActionRow(),
+    ]
+    for act, label, style, emoji in BUTTONS:
+        rows[0 if act in SIDES else 1].add_item(
+            PuntoBancoButton(
+                live.table_id,
+                act,
+                live.round if round_no is None else round_no,
+                label=t(locale, label),
+                style=style,
+                emoji=emoji,
+                disabled=closed and act != "odds",
+            )
+        )
+    return rows
+
+
 # ------------------------------------------------------------------------- the bet form
 class BetModal(discord.ui.Modal):
     """Asks for the stake. Its submit is handled by :func:`handle_modal` via the cog's

@@ -21,22 +21,26 @@ from bot.i18n import DEFAULT_LOCALE, Msg, Raw, choose, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
 from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService, results_from_json
+from bot.text import shorten
 from cogs.common import GameBot
-from cogs.punto_banco.controls import betting_view
+from cogs.punto_banco.controls import betting_rows
 from cogs.punto_banco.text import (
+    SIDE_EMOJI,
     banco_note,
     bet_text,
     bets_lines,
     bettor_name,
     deal_text,
     hand_text,
+    pct,
     rules_line,
     side_label,
     side_totals,
     signed,
+    total_of,
 )
 from cogs.table_message import NO_PINGS, Drawing, TableMessages
-from engine.punto_banco import Bet, BetOutcome, CoupResult, Side
+from engine.punto_banco import Bet, BetOutcome, CoupResult, Side, odds_for
 from engine.records import Transfer
 
 if TYPE_CHECKING:
@@ -109,6 +113,96 @@ def betting_embed(
         )
     )
     return em
+
+
+#: Discord's limit of text across a layout message's text displays
+LAYOUT_TEXT_MAX = 4000
+
+
+def betting_layout(
+    live: OpenPuntoBancoTable,
+    *,
+    closed_reason: Msg | None = None,
+    idle_windows: int | None = None,
+    round_no: int | None = None,
+    bets: Sequence[Bet] | None = None,
+    locale: str = DEFAULT_LOCALE,
+) -> discord.ui.LayoutView:
+    """The table message as a layout (Components V2): one container with the coup and
+    its betting window, the last coup's Punto and Banco hands as cards (once it has been
+    shown), the bets, the commission, the odds, the rules; the buttons in two rows.
+    Within Discord's 40 components and 4,000 characters, whatever the bettors."""
+    em = betting_embed(
+        live,
+        closed_reason=closed_reason,
+        idle_windows=idle_windows,
+        round_no=round_no,
+        bets=bets,
+        locale=locale,
+    )
+    rules = live.engine.rules
+    if bets is None:
+        bets = live.engine.bets
+    closed = closed_reason is not None or round_no is not None
+    header = shorten(f"## {em.title}\n{em.description or ''}", 1000)
+    hands = ""
+    coup = live.engine.last_coup
+    # the last coup's hands, once its post has shown them (never ahead of the deal)
+    if (
+        closed_reason is None
+        and coup is not None
+        and round_no is None
+        and live.phase is not Phase.DEALING
+        and live.announced >= live.engine.coup_no
+    ):
+        hands = "\n".join(
+            [t(locale, "pb.deal.head", coup=live.engine.coup_no)]
+            + [
+                t(
+                    locale,
+                    "pb.deal.hand",
+                    emoji=SIDE_EMOJI[side],
+                    side=side_label(locale, side),
+                    cards=hand_text(cards),
+                    total=total_of(cards),
+                )
+                for side, cards in ((Side.PUNTO, coup.punto), (Side.BANCO, coup.banco))
+            ]
+        )
+    odds = odds_for(rules)
+    odds_line = t(
+        locale,
+        "pb.odds.chances",
+        banco=pct(odds.banco, 2, locale),
+        punto=pct(odds.punto, 2, locale),
+        tie=pct(odds.tie, 2, locale),
+        natural=pct(odds.natural, 2, locale),
+    )
+    commission = f"**{em.fields[1].name}**\n{em.fields[1].value}" if len(em.fields) > 1 else ""
+    footer = "-# " + shorten(em.footer.text or "", 300) if em.footer.text else ""
+    used = len(header) + len(hands) + len(odds_line) + len(commission) + len(footer)
+    head = "**" + t(locale, "pb.bets.field", totals=side_totals(bets, locale)) + "**"
+    lines = bets_lines(live, bets, locale)
+    body = "\n".join(lines) if lines else t(locale, "pb.bets.none")
+    bets_text = shorten(head + "\n" + body, max(60, LAYOUT_TEXT_MAX - used - 10))
+    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=em.colour)
+    box.add_item(discord.ui.TextDisplay(header))
+    if hands:
+        box.add_item(discord.ui.Separator())
+        box.add_item(discord.ui.TextDisplay(hands))
+    box.add_item(discord.ui.Separator())
+    box.add_item(discord.ui.TextDisplay(bets_text))
+    if commission:
+        box.add_item(discord.ui.TextDisplay(commission))
+    box.add_item(discord.ui.Separator())
+    box.add_item(discord.ui.TextDisplay(odds_line))
+    if footer:
+        box.add_item(discord.ui.TextDisplay(footer))
+    for row in betting_rows(live, closed=closed, round_no=round_no, locale=locale):
+        box.add_item(row)
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(box)
+    return view
 
 
 def summary_embed(
@@ -256,7 +350,7 @@ class PuntoBancoPresenter:
             round_no = live.engine.coup_no
             bets = [r.bet for r in results_from_json(live.last_results)]
         closed = closed_reason is not None or round_no is not None
-        embed = betting_embed(
+        layout = betting_layout(
             live,
             closed_reason=closed_reason,
             idle_windows=self._idle_windows(),
@@ -264,8 +358,7 @@ class PuntoBancoPresenter:
             bets=bets,
             locale=locale,
         )
-        view = betting_view(live, closed=closed, round_no=round_no, locale=locale)
-        return Drawing(embed, view, final=closed)
+        return Drawing(None, layout, final=closed)
 
     async def _posted(self, live: OpenPuntoBancoTable, message_id: int) -> None:
         if self.service is not None:

@@ -195,7 +195,7 @@ function drawMessage(m, v) {
   if (m.loading) body.append(el("div", { class: "loading" }, m.author + " is thinking…"));
   if (m.content) body.append(el("div", { class: "content", dir: "auto", html: markdown(m.content, v) }));
   for (const e of m.embeds || []) body.append(drawEmbed(e, v));
-  if (m.components && m.components.length) body.append(drawComponents(m));
+  if (m.components && m.components.length) body.append(drawComponents(m, v));
   if (m.ephemeral) body.append(el("div", { class: "only-you" }, "Only you can see this"));
   return el("div", { class: "msg" + (m.ephemeral ? " ephemeral" : ""), "data-id": m.id }, avatar(m.author), body);
 }
@@ -210,13 +210,21 @@ function patchMessage(prev, fresh) {
   const pc = pb.querySelector(":scope > .components");
   const fc = fb.querySelector(":scope > .components");
   // the same controls (kind and label, in order): keep their nodes, take the new state
-  const shape = (box) => controls(box).map((c) => c.tagName + ":" + c.textContent).join("|");
+  const shape = (box) => controls(box).map((c) => c.tagName + ":" + c.textContent).join("|")
+    + "#" + [...box.querySelectorAll(".v2-text, .separator, .container, .section, img")].map((n) => n.className).join("|");
   if (!pc || !fc || shape(pc) !== shape(fc)) return false;
   const now = controls(fc);
   controls(pc).forEach((c, i) => {
     c.disabled = now[i].disabled;
     c.className = now[i].className;
     if (now[i].dataset.customId !== undefined) c.dataset.customId = now[i].dataset.customId;
+  });
+  // a layout message: its texts and colours change in place, around the same buttons
+  const newTexts = [...fc.querySelectorAll(".v2-text, .container, img")];
+  [...pc.querySelectorAll(".v2-text, .container, img")].forEach((n, i) => {
+    if (n.classList.contains("v2-text")) n.innerHTML = newTexts[i].innerHTML;
+    else if (n.tagName === "IMG") n.src = newTexts[i].src;
+    else n.style.cssText = newTexts[i].style.cssText;
   });
   for (const child of [...pb.childNodes]) if (child !== pc) child.remove();
   let before = true;
@@ -245,36 +253,72 @@ function drawEmbed(e, v) {
 
 const STYLES = { 1: "primary", 2: "secondary", 3: "success", 4: "danger", 5: "link" };
 
-function drawComponents(m) {
-  const box = el("div", { class: "components" });
-  for (const row of m.components) {
-    const items = row.type === 1 ? row.components || [] : [row];
-    const line = el("div", { class: "row" });
-    for (const c of items) {
-      if (c.type === 2) {
-        const label = (c.emoji && c.emoji.name ? c.emoji.name + " " : "") + (c.label || "");
-        if (c.style === 5) {
-          line.append(el("a", { class: "btn link", href: c.url, target: "_blank", rel: "noopener" }, label + " ↗"));
-          continue;
-        }
-        line.append(el("button", {
-          class: "btn " + (STYLES[c.style] || "secondary"), disabled: !!c.disabled, dir: "auto",
-          "data-custom-id": c.custom_id,
-          // the custom id as it is now: a redraw may have given the button a newer one
-          onclick: (ev) => post("click", { message: m.id, custom_id: ev.currentTarget.dataset.customId }),
-        }, label));
-      } else if (c.type === 3) {
-        const select = el("select", {
-          disabled: !!c.disabled, "aria-label": c.placeholder || "Choose", "data-custom-id": c.custom_id,
-          onchange: (ev) => post("select", { message: m.id, custom_id: ev.target.dataset.customId, values: [ev.target.value] }),
-        }, el("option", { value: "" }, c.placeholder || "Choose…"),
-        (c.options || []).map((o) => el("option", { value: o.value }, o.label)));
-        line.append(select);
-      }
-    }
-    box.append(line);
-  }
+// A message's components as Discord draws them: classic action rows, or (a message with
+// the IS_COMPONENTS_V2 flag) a layout: containers with an accent bar, sections with their
+// accessory, text displays in markdown, separators, thumbnails and galleries, rows.
+function drawComponents(m, v) {
+  const box = el("div", { class: "components" + (m.flags & (1 << 15) ? " v2" : "") });
+  for (const c of m.components) box.append(drawComponent(c, m, v));
   return box;
+}
+
+function drawComponent(c, m, v) {
+  if (c.type === 1) {
+    const line = el("div", { class: "row" });
+    for (const item of c.components || []) {
+      const node = drawControl(item, m);
+      if (node) line.append(node);
+    }
+    return line;
+  }
+  if (c.type === 2 || c.type === 3) return el("div", { class: "row" }, drawControl(c, m));
+  if (c.type === 10) return el("div", { class: "content v2-text", dir: "auto", html: markdown(c.content, v) });
+  if (c.type === 14) {
+    const size = c.spacing === 2 ? "large" : "small";
+    return el("div", { class: "separator " + size + (c.divider === false ? "" : " divider"), role: "separator" });
+  }
+  if (c.type === 11) return drawMedia(c.media, c.description, "thumbnail");
+  if (c.type === 12) return el("div", { class: "gallery" }, (c.items || []).map((i) => drawMedia(i.media, i.description, "gallery-item")));
+  if (c.type === 9) {
+    const texts = el("div", { class: "section-texts" }, (c.components || []).map((x) => drawComponent(x, m, v)));
+    const acc = c.accessory ? (c.accessory.type === 2 ? drawControl(c.accessory, m) : drawComponent(c.accessory, m, v)) : null;
+    return el("div", { class: "section" }, texts, acc ? el("div", { class: "accessory" }, acc) : null);
+  }
+  if (c.type === 17) {
+    const color = c.accent_color !== undefined && c.accent_color !== null ? "#" + Number(c.accent_color).toString(16).padStart(6, "0") : null;
+    return el("div", { class: "container", style: color ? "border-inline-start-color:" + color : null },
+      (c.components || []).map((x) => drawComponent(x, m, v)));
+  }
+  return el("div", { class: "unknown" }, "unsupported component " + c.type);
+}
+
+function drawMedia(media, description, cls) {
+  const url = media && media.url ? String(media.url) : "";
+  const src = url.startsWith("attachment://") ? "" : url;
+  return el("img", { class: cls, src, alt: description || "", title: description || "" });
+}
+
+function drawControl(c, m) {
+  if (c.type === 2) {
+    const label = (c.emoji && c.emoji.name ? c.emoji.name + " " : "") + (c.label || "");
+    if (c.style === 5) {
+      return el("a", { class: "btn link", href: c.url, target: "_blank", rel: "noopener" }, label + " ↗");
+    }
+    return el("button", {
+      class: "btn " + (STYLES[c.style] || "secondary"), disabled: !!c.disabled, dir: "auto",
+      "data-custom-id": c.custom_id,
+      // the custom id as it is now: a redraw may have given the button a newer one
+      onclick: (ev) => post("click", { message: m.id, custom_id: ev.currentTarget.dataset.customId }),
+    }, label);
+  }
+  if (c.type === 3) {
+    return el("select", {
+      disabled: !!c.disabled, "aria-label": c.placeholder || "Choose", "data-custom-id": c.custom_id,
+      onchange: (ev) => post("select", { message: m.id, custom_id: ev.target.dataset.customId, values: [ev.target.value] }),
+    }, el("option", { value: "" }, c.placeholder || "Choose…"),
+    (c.options || []).map((o) => el("option", { value: o.value }, o.label)));
+  }
+  return null;
 }
 
 // ------------------------------------------------------------------ markdown

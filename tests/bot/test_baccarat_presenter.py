@@ -170,6 +170,15 @@ def test_odds_text_for_the_shoe_as_it_stands() -> None:
 
 
 # ------------------------------------------------------------ the presenter, stubbed
+def shown(version: dict[str, object]) -> str:
+    """The texts of a layout message as sent (its view's text displays)."""
+    from localdiscord.models import TEXT_DISPLAY, walk_components
+
+    view = version["view"]
+    comps = view.to_components()  # type: ignore[attr-defined]
+    return "\n".join(c["content"] for c in walk_components(comps) if c["type"] == TEXT_DISPLAY)
+
+
 class StubMessage:
     def __init__(self, channel: StubChannel, mid: int, **kw: object) -> None:
         self.channel = channel
@@ -219,7 +228,8 @@ async def test_presenter_deals_card_by_card_and_reposts_a_missed_result(
         await service.bet(live.table_id, 10, "banco", 10, name="alice")
         await presenter.messages.flush(live.table_id)  # no click: the writer edits
         table_msg = bot.channel.messages[first]
-        assert "alice: Banco 10" in str(table_msg.versions[-1]["embed"].fields[0].value)  # type: ignore[attr-defined]
+        assert "alice: Banco 10" in shown(table_msg.versions[-1])
+        assert "embed" not in table_msg.versions[0]  # a layout: no embed
         result = await service.close_window(live.table_id)
         assert result is not None and result.coup.winner is Side.BANCO
         sent = list(bot.channel.messages.values())
@@ -234,9 +244,14 @@ async def test_presenter_deals_card_by_card_and_reposts_a_missed_result(
             "Coup #1:" in str(getattr(m.versions[0].get("embed"), "title", "")) for m in sent
         )  # no second post for the payouts
         # the window's own message shows its bets, closed; a new message opens coup #2
-        assert "coup #1" in str(table_msg.versions[-1]["embed"].title)  # type: ignore[attr-defined]
+        assert "coup #1" in shown(table_msg.versions[-1])
+        assert "Coup #1**" not in shown(table_msg.versions[-1])  # no hands while closed
         assert live.message_id not in (None, first)
-        assert "coup #2" in str(bot.channel.messages[live.message_id].versions[0]["embed"].title)  # type: ignore[attr-defined,index]
+        second = shown(bot.channel.messages[live.message_id].versions[0])  # type: ignore[index]
+        assert "coup #2" in second
+        # the coup just shown: Punto's and Banco's hands as cards, with their totals
+        assert "**Coup #1**" in second and "Punto:" in second and "Banco:" in second
+        assert f"**{result.coup.banco_total}**" in second
 
         # a coup settled but not shown before a restart is posted late, then a new window
         live.announced = 0

@@ -17,6 +17,7 @@ from engine.pontoon import PontoonRules
 from engine.pontoon import Table as EngineTable
 from engine.pontoon.types import Action, ActionKind, Phase
 from localdiscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
+from localdiscord.models import walk_components
 from tests.e2e.conftest import LIVE_BOTS, BotProcess, StartBot, World
 
 BOT_ARGS = [sys.executable, "-m", "bot"]
@@ -97,8 +98,9 @@ class Table:
         return self.fake.latest_message_with_button(self.world.channel, TABLE_FOOTER)
 
     def embed_text(self) -> str:
+        """What the table message says: its layout's texts (or an embed's)."""
         msg = self.message()
-        parts: list[str] = []
+        parts: list[str] = [msg.text] if not msg.embeds else []
         for em in msg.embeds:
             parts.append(str(em.get("title", "")))
             parts.append(str(em.get("description", "")))
@@ -108,18 +110,16 @@ class Table:
 
     def enabled(self) -> set[str]:
         out = set()
-        for row in self.message().components:
-            for c in row.get("components", []):
-                if c.get("type") == 2 and not c.get("disabled"):
-                    out.add(str(c.get("label")))
+        for c in walk_components(self.message().components):
+            if c.get("type") == 2 and not c.get("disabled"):
+                out.add(str(c.get("label")))
         return out
 
     def custom_id(self, label: str, msg: FakeMessage | None = None) -> str:
         msg = msg or self.message()
-        for row in msg.components:
-            for c in row.get("components", []):
-                if c.get("label") == label:
-                    return str(c["custom_id"])
+        for c in walk_components(msg.components):
+            if c.get("type") == 2 and c.get("label") == label:
+                return str(c["custom_id"])
         raise LookupError(label)
 
     async def slash(
@@ -181,7 +181,13 @@ class Table:
                 continue
             out.append(m.text)
             for v in getattr(m, "history", []):
-                out.append(str(getattr(v, "content", "")) + " " + str(getattr(v, "embeds", "")))
+                out.append(
+                    str(getattr(v, "content", ""))
+                    + " "
+                    + str(getattr(v, "embeds", ""))
+                    + " "
+                    + str(getattr(v, "text", ""))
+                )
         return out
 
 

@@ -197,7 +197,8 @@ class Member:
         ).last
 
     async def table_text(self) -> str:
-        return await self.table().locator(".embed").first.inner_text()
+        """The table's texts: its layout's container (or an embed, for other messages)."""
+        return await self.table().locator(".container, .embed").first.inner_text()
 
     async def click(self, label: str, where: Locator | None = None) -> None:
         button = (where or self.table()).get_by_role("button", name=label, exact=True)

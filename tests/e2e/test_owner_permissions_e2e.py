@@ -48,7 +48,10 @@ async def test_no_send_messages_refuses_start_and_opens_nothing(
     r = await fake.slash(world.alice, channel, "pontoon", "start")
     assert "Table open" in r.all_text, r.all_text
     await fake.wait_until(
-        lambda: any(not m.ephemeral and m.embeds for m in fake.channel_messages(channel))
+        lambda: any(
+            not m.ephemeral and m.has_button("Show my cards")
+            for m in fake.channel_messages(channel)
+        )
     )
     assert "could not post the table message" not in bot.output()
     # the start-up log names where the data is and how to invite the bot

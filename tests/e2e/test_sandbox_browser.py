@@ -229,7 +229,17 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
             await expect(member.table()).to_contain_text(member.name)
         for member in people.values():  # the same table, updated for everyone
             for name in NAMES:
-                await expect(member.table().locator(".embed")).to_contain_text(name)
+                await expect(member.table().locator(".container")).to_contain_text(name)
+        # the table is laid out as Discord draws a layout message: one container with an
+        # accent bar, a heading, text blocks between separators, the buttons in rows inside
+        box = ann.table().locator(".components.v2 > .container")
+        await expect(box).to_have_count(1)
+        await expect(box.locator(".md-h2")).to_contain_text("Pontoon")
+        assert await box.locator(".v2-text").count() >= 3  # header, seats, footer
+        assert await box.locator(".separator.divider").count() >= 1
+        assert await box.locator(".row button.btn").count() >= 3
+        assert "border-inline-start-color" in (await box.get_attribute("style") or "")
+        assert await ann.table().locator(".embed").count() == 0
 
         seen = await play_pontoon_round(sb, people)
         moves = " | ".join(seen["moves"])  # type: ignore[arg-type]
@@ -247,6 +257,9 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
         )
         assert loaded and all(ok for _, ok in loaded), loaded
         assert cards_in(" ".join(alt for alt, _ in loaded)), loaded
+        # ... inside the table's layout too: the cards of the round just played
+        table_pictures = ann.table().locator(".container img.emoji")
+        assert await table_pictures.count() > 0
 
         print(f"pontoon round done at {time.monotonic() - started:.1f} s")
         # the opener closes the table, so the players may sit at the Punto Banco table
@@ -276,6 +289,12 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
                 said = {n: await m.ephemerals() for n, m in people.items()}
                 raise AssertionError(f"no coup; the pages said: {toasts} {said}") from None
         summary = await ann.page.locator("#messages").inner_text()
+        # the betting message is a layout too: the bets, the odds, the buttons in rows
+        pb_table = ann.page.locator(
+            ".msg", has=ann.page.get_by_role("button", name="Odds", exact=True)
+        ).first
+        await expect(pb_table.locator(".components.v2 > .container")).to_have_count(1)
+        await expect(pb_table.locator(".container")).to_contain_text("Ben")
         coup = await balances_after_coup(people, after)
         check_coup(summary, bets, coup)
 

@@ -17,6 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from localdiscord.models import walk_components
 from localdiscord.sandbox import MAX_BODY, Sandbox
 from localdiscord.server import FakeDiscord
 from tests.e2e.conftest import REPO_ROOT
@@ -58,10 +59,9 @@ async def wait_for(sb: SandboxProcess, member: str, channel: str, predicate: Any
 def with_button(label: str) -> Any:
     def find(view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
         for m in reversed(view["messages"]):
-            for row in m["components"]:
-                for c in row.get("components", []):
-                    if c.get("label") == label and not c.get("disabled"):
-                        return m, c["custom_id"]
+            for c in walk_components(m["components"]):
+                if c.get("label") == label and not c.get("disabled"):
+                    return m, c["custom_id"]
         return None
 
     return find
