@@ -187,6 +187,9 @@ async def launch(
         "PYTHONUNBUFFERED": "1",
         **target.bot_env(),
         "CARD_STYLE": "text",  # tests that want the card pictures say CARD_STYLE=emoji
+        # the fake takes IDENTIFYs back to back: no 5 s wait before a second shard's or a
+        # new session's (Discord allows one per 5 s, the bots' default)
+        "IDENTIFY_DELAY_SECONDS": "0.1",
         **(env or {}),
     }
     log_file = log_path.open("wb")
