@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 import os
@@ -165,6 +166,12 @@ class CardBot(GameBot):
                 sum(int(live.engine.escrow) for live in service.tables.values())
             )
         METRICS.write_retries.set(getattr(self.store, "retries", 0))
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait IDENTIFY_DELAY_SECONDS (Discord's 5 s by default) before every IDENTIFY but
+        the process's first, as discord.py's own hook waits a fixed 5 s."""
+        if not initial:
+            await asyncio.sleep(self.settings.identify_delay_seconds)
 
     async def setup_hook(self) -> None:
         if self.settings.metrics_port:

@@ -55,6 +55,10 @@ class Settings(BaseSettings):
     # How long logging in to Discord may take before the bot gives up (exit 5): an
     # endpoint that accepts the connection but never answers must not hang the start.
     discord_login_timeout_seconds: Seconds = 30
+    # The wait before each IDENTIFY after the process's first (another shard, or a new
+    # session after a lost one). Discord allows one IDENTIFY per 5 s, discord.py's
+    # default; a fake Discord (the end-to-end tests) may allow 0.
+    identify_delay_seconds: Annotated[float, Field(ge=0, le=60)] = 5
     dev_guild_id: Annotated[int, Field(gt=0)] | None = None
 
     # Sharding: how many shards the bot has in all, and which of them this process runs

@@ -99,3 +99,22 @@ def pytest_runtest_makereport(
             f"(start it at {PG_SERVER} or set PONTOON_TEST_POSTGRES): {report.longrepr}"
         )
     return report
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under pytest-xdist's default ``--dist load`` (``-n 2`` in pyproject's addopts): hand
+    the tests to the workers one at a time, in collection order, as each worker is nearly
+    done. Each worker then runs its tests in collection order, so the end-to-end tests on
+    a shared bot come after that worker's other end-to-end tests (as tests/e2e/conftest.py
+    orders them), and no worker is left with a long batch while the other idles."""
+    if config.getvalue("dist") != "load":
+        return None  # a --dist asked for on the command line
+    from xdist.scheduler import LoadScopeScheduling
+
+    class InOrder(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid  # every test a unit of its own
+
+    config.option.loadscopereorder = False  # keep collection order
+    return InOrder(config, log)

@@ -187,6 +187,9 @@ async def launch(
         "PYTHONUNBUFFERED": "1",
         **target.bot_env(),
         "CARD_STYLE": "text",  # tests that want the card pictures say CARD_STYLE=emoji
+        # the fake takes IDENTIFYs back to back: no 5 s wait before a second shard's or a
+        # new session's (Discord allows one per 5 s, the bots' default)
+        "IDENTIFY_DELAY_SECONDS": "0.1",
         **(env or {}),
     }
     log_file = log_path.open("wb")
@@ -434,7 +437,9 @@ async def shared_minimal(
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Run the tests on the shared bots one after the other, after the other end-to-end
     tests (those on the minimal bot, then those on the game bot): a shared fake Discord
-    answers its bot only while the session's event loop runs."""
+    answers its bot only while the session's event loop runs. Under pytest-xdist each
+    worker runs its share in this order (tests/conftest.py's scheduler hands the tests
+    out one at a time in collection order), with a shared bot of its own."""
     here = Path(__file__).parent
     e2e = [i for i, item in enumerate(items) if here in Path(str(item.path)).parents]
     if not e2e:

@@ -16,7 +16,9 @@ Commands (one group, ``/demo``):
   /demo admin echo text:str   subcommand group; ephemeral echo
 
 Environment: MINIMAL_BOT_GUILD_ID syncs the commands to that guild instead of globally;
-GUILD_READY_TIMEOUT (default 0.2 s) is discord.py's wait after the last GUILD_CREATE.
+GUILD_READY_TIMEOUT (default 0.2 s) is discord.py's wait after the last GUILD_CREATE;
+IDENTIFY_DELAY_SECONDS (default 5, discord.py's) the wait before an IDENTIFY that is not
+the first (a new session after an invalid one).
 """
 
 from __future__ import annotations
@@ -153,6 +155,10 @@ class MinimalBot(discord.Client):
         else:
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if not initial:
+            await asyncio.sleep(float(os.environ.get("IDENTIFY_DELAY_SECONDS", "5")))
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d guilds", self.user, len(self.guilds))

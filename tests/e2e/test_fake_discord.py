@@ -325,7 +325,7 @@ async def test_reconnect_op_resumes_and_invalid_session_reidentifies(
     assert fake.identify_count == 1
     assert (await fake.slash(world.alice, world.channel, "demo", "ping")).text == "pong"
 
-    # discord.py sleeps 5 s before a non-initial IDENTIFY (Client.before_identify_hook)
+    # a new IDENTIFY (after IDENTIFY_DELAY_SECONDS: 0.1 s on the fake, Discord's 5 s else)
     await fake.invalidate_session()
     await fake.wait_for_bot_ready(10, identify_count=2)
     assert fake.identify_count == 2
