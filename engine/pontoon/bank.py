@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.cards import Chance
 from engine.errors import RuleError, Word
-from engine.pontoon.seating import BETWEEN_ROUNDS
+from engine.pontoon.seating import BETWEEN_ROUNDS, return_kitty
 from engine.pontoon.state import Refusal, TableState
 from engine.pontoon.types import (
     ESCROW,
@@ -80,21 +80,6 @@ def sell_bank(t: TableState, action: Action, chance: Chance, out: Outcome) -> No
     t.banker = buyer
     t.auction = None
     out.events.append(Event(EventKind.BANK_SOLD, buyer, amount=price, detail=f"from {seller}"))
-
-
-def return_kitty(t: TableState, out: Outcome, old_banker: str) -> None:
-    """P-SHOOT-9: the old banker takes back what is left in the kitty."""
-    if t.kitty:
-        out.events.append(
-            Event(
-                EventKind.KITTY,
-                old_banker,
-                amount=t.kitty,
-                detail="returned",
-                says=Word("engine.kitty.returned"),
-            )
-        )
-        t._move(out, KITTY, old_banker, t.kitty, "kitty returned (P-SHOOT-9)")
 
 
 # the auction of the bank (P-SHOOT-8) ----------------------------------------------------

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from engine.cards import Chance
-from engine.errors import ConfigError, RuleError
+from engine.errors import ConfigError, RuleError, Word
 from engine.pontoon.state import Refusal, TableState, check_seat_name
-from engine.pontoon.types import Action, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import KITTY, Action, Event, EventKind, Outcome, Phase
 
 BETWEEN_ROUNDS = (Phase.WAITING, Phase.ROUND_OVER)
 
@@ -90,6 +90,8 @@ def check_leave(t: TableState, action: Action) -> Refusal | None:
 
 
 def leave(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
+    if action.seat == t.banker:  # the last seat (P-SELL-1): the kitty goes with them
+        return_kitty(t, out, action.seat)
     t.seats.remove(action.seat)
     del t.balances[action.seat]
     if t.auction is not None:
@@ -149,3 +151,18 @@ def cut(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
         cutting = highest
     t.banker = highest[0]
     out.events.append(Event(EventKind.BANKER_CHOSEN, highest[0], detail="highest cut"))
+
+
+def return_kitty(t: TableState, out: Outcome, old_banker: str) -> None:
+    """P-SHOOT-9: the old banker takes back what is left in the kitty."""
+    if t.kitty:
+        out.events.append(
+            Event(
+                EventKind.KITTY,
+                old_banker,
+                amount=t.kitty,
+                detail="returned",
+                says=Word("engine.kitty.returned"),
+            )
+        )
+        t._move(out, KITTY, old_banker, t.kitty, "kitty returned (P-SHOOT-9)")

@@ -8,11 +8,14 @@ Each refusal must leave the table exactly as it was.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from pontoon_helpers import ESCROW, KITTY, E, K, act, kinds, stack, table, total_chips
 
+from engine.cards import RandomChance
 from engine.errors import RuleError
-from engine.pontoon import Phase, Table
+from engine.pontoon import Action, Phase, Table
 
 
 def refused(t: Table, seat: str, kind: K, amount: int | None = None, **kw: str) -> str:
@@ -148,3 +151,29 @@ def test_closing_returns_the_kitty_to_the_banker() -> None:
     refunds = t.abandon()
     assert [(tr.src, tr.dst, tr.amount) for tr in refunds] == [(KITTY, "cat", 40)]
     assert t.kitty == 0 and t.balances["cat"] == 100
+
+
+@pytest.mark.rule("P-SHOOT-9")
+def test_P_SHOOT_9_a_banker_leaving_as_the_last_seat_takes_the_kitty_back() -> None:
+    """The banker may leave only as the last seat (P-SELL-1); a kitty still up goes back
+    to them by a transfer, so no chip stays on a table with nobody at it."""
+    t = table(stack([("10S", "7S"), ("JC", "7C")], ("10H", "8H")), shoot=True)
+    before = total_chips(t)
+    act(t, "cat", K.KITTY, 30)
+    act(t, "ann", K.BET, 5)
+    act(t, "bob", K.BET, 5)
+    act(t, "ann", K.SHOOT, 0)
+    act(t, "bob", K.SHOOT, 0)
+    act(t, "ann", K.STICK)
+    act(t, "bob", K.STICK)
+    act(t, "cat", K.STICK)
+    act(t, "cat", K.NEXT_ROUND)
+    assert t.phase is Phase.WAITING and t.kitty == 30
+    act(t, "ann", K.LEAVE)
+    act(t, "bob", K.LEAVE)
+    cat = t.balances["cat"]
+    out = t.apply(Action("cat", K.LEAVE), RandomChance(random.Random(0)))
+    assert [(tr.src, tr.dst, tr.amount) for tr in out.transfers] == [(KITTY, "cat", 30)]
+    assert [e.kind for e in out.events] == [E.KITTY, E.LEFT]
+    assert t.kitty == 0 and t.seats == [] and t.banker is None
+    assert cat + 30 <= before  # what cat takes away is theirs: the kitty they put up
