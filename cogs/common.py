@@ -9,7 +9,7 @@ import logging
 import re
 import unicodedata
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 import discord
 from discord.ext import commands
@@ -190,3 +190,63 @@ async def place_and_rules(
     except ValueError as exc:
         raise options_error(exc) from exc
     return place[0], place[1], made
+
+
+def table_button_id(prefix: str, acts: str = "[a-z_]+") -> str:
+    """The custom id pattern of a game's table buttons: ``{prefix}:{table}:{act}:{number}``
+    (the number is the state the button was drawn for: a version, a coup)."""
+    return rf"{prefix}:(?P<table>[0-9a-f]+):(?P<act>{acts}):(?P<number>[0-9]+)"
+
+
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"(?!)",  # the base matches no custom id; each game's subclass gives its own
+):
+    """A button on a game's table message. The custom id carries the table, the action
+    and the state it was drawn for, so buttons keep working after a restart and a stale
+    one is refused politely. A game subclasses it with ``template=table_button_id(p)``,
+    sets ``prefix = p`` and says in :meth:`clicked` what a click does."""
+
+    prefix: str
+
+    def __init__(
+        self,
+        table_id: str,
+        act: str,
+        number: int,
+        *,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+        emoji: str | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or act,
+                style=style,
+                custom_id=f"{self.prefix}:{table_id}:{act}:{number}",
+                disabled=disabled,
+                emoji=emoji,
+                row=row,
+            )
+        )
+        self.table_id = table_id
+        self.act = act
+        self.number = number
+
+    @classmethod
+    async def from_custom_id(  # type: ignore[override]
+        cls,
+        interaction: Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(match["table"], match["act"], int(match["number"]))
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        await self.clicked(interaction)
+
+    async def clicked(self, interaction: Interaction) -> None:
+        raise NotImplementedError

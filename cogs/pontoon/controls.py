@@ -16,7 +16,7 @@ from bot.errors import NotSeated, ServiceError, StaleButton, friendly, parse_amo
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import OpenPontoonTable, seat_of
-from cogs.common import Interaction, bot_of, modal_values, reply
+from cogs.common import Interaction, TableButton, bot_of, modal_values, reply, table_button_id
 from cogs.help import first_join_hint
 from cogs.pontoon import render
 from cogs.table_message import Click, acknowledge, answer, member_action
@@ -27,50 +27,14 @@ log = logging.getLogger(__name__)
 
 
 # ------------------------------------------------------------------------------ buttons
-class PontoonButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"pt:(?P<table>[0-9a-f]+):(?P<act>[a-z_]+):(?P<version>[0-9]+)",
-):
-    """Every button on a table message. The custom id carries the table, the action and the
-    state version, so buttons keep working after a restart and stale ones are refused."""
+class PontoonButton(TableButton, template=table_button_id("pt")):
+    """Every button on a Pontoon table message: ``pt:{table}:{act}:{version}`` (the
+    engine's version the table was drawn at: an older one is refused as stale)."""
 
-    def __init__(
-        self,
-        table_id: str,
-        act: str,
-        version: int,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or act,
-                style=style,
-                custom_id=f"pt:{table_id}:{act}:{version}",
-                disabled=disabled,
-                row=row,
-            )
-        )
-        self.table_id = table_id
-        self.act = act
-        self.version = version
+    prefix = "pt"
 
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls,
-        interaction: discord.Interaction[discord.Client],
-        item: discord.ui.Button[discord.ui.View],
-        match: object,
-        /,
-    ) -> PontoonButton:
-        m = match  # re.Match[str]
-        return cls(m["table"], m["act"], int(m["version"]))  # type: ignore[index]
-
-    async def callback(self, interaction: discord.Interaction[discord.Client]) -> None:  # type: ignore[override]
-        await handle_button(interaction, self.table_id, self.act, self.version)
+    async def clicked(self, interaction: Interaction) -> None:
+        await handle_button(interaction, self.table_id, self.act, self.number)
 
 
 # (action, label message id, style, row) of every button a table message may carry, in order.
@@ -471,7 +435,7 @@ async def handle_orphan_click(interaction: Interaction) -> None:
     match = PontoonButton.__discord_ui_compiled_template__.fullmatch(custom_id)
     if match is not None:
         # a Pontoon button from an older rendering: the usual path says why (stale, closed)
-        await handle_button(interaction, match["table"], match["act"], int(match["version"]))
+        await handle_button(interaction, match["table"], match["act"], int(match["number"]))
         return
     await reply(interaction, t(await locale_of(interaction), "err.pt.inactive_button"))
 

@@ -18,7 +18,7 @@ from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService
-from cogs.common import Interaction, modal_values, reply
+from cogs.common import Interaction, TableButton, modal_values, reply, table_button_id
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused, side_label
 from cogs.table_message import Click, answer, member_action
 from engine.errors import EngineError
@@ -26,57 +26,22 @@ from engine.punto_banco import Side
 
 log = logging.getLogger(__name__)
 
-BUTTON_ID = re.compile(r"pb:(?P<table>[0-9a-f]+):(?P<act>[a-z]+):(?P<round>[0-9]+)")
+BUTTON_ID = re.compile(table_button_id("pb", "[a-z]+"))
 MODAL_PREFIX = "pbm:"
 AMOUNT_FIELD = "amount"
 SIDES = ("punto", "banco", "egalite")
 
 
 # ------------------------------------------------------------------------------ buttons
-class PuntoBancoButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=BUTTON_ID.pattern,
-):
+class PuntoBancoButton(TableButton, template=BUTTON_ID.pattern):
     """Every button of a betting message: ``pb:{table}:{act}:{round}``. The id carries the
-    table and the coup being bet on, so buttons work after a restart and a button of an
-    earlier betting window is refused politely."""
+    table and the coup being bet on, so a button of an earlier betting window is refused
+    politely."""
 
-    def __init__(
-        self,
-        table_id: str,
-        act: str,
-        round_no: int,
-        *,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        disabled: bool = False,
-        emoji: str | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or act,
-                style=style,
-                custom_id=f"pb:{table_id}:{act}:{round_no}",
-                disabled=disabled,
-                emoji=emoji,
-            )
-        )
-        self.table_id = table_id
-        self.act = act
-        self.round_no = round_no
+    prefix = "pb"
 
-    @classmethod
-    async def from_custom_id(  # type: ignore[override]
-        cls,
-        interaction: Interaction,
-        item: discord.ui.Button[discord.ui.View],
-        match: re.Match[str],
-        /,
-    ) -> PuntoBancoButton:
-        return cls(match["table"], match["act"], int(match["round"]))
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        await handle_button(interaction, self.table_id, self.act, self.round_no)
+    async def clicked(self, interaction: Interaction) -> None:
+        await handle_button(interaction, self.table_id, self.act, self.number)
 
 
 # (act, label message id, style, emoji) of the betting message's buttons, in order.
