@@ -392,7 +392,10 @@ class TableHost(Generic[T]):
             raise self.closed_error()
         return live
 
-    def in_channel(self, channel_id: int) -> T:
+    def in_channel(self, channel_id: int | None) -> T:
+        """The open table of this game in the channel (None: a DM, which has none)."""
+        if channel_id is None:
+            raise ServiceError("Use this in a server channel.", key="err.server_only")
         table_id = self.by_channel.get(channel_id)
         if table_id is None:
             raise self.no_table()

@@ -54,8 +54,6 @@ class Pontoon(
         await handle_modal(interaction)
 
     def _table(self, interaction: Interaction) -> OpenPontoonTable:
-        if interaction.channel_id is None:
-            raise ServiceError("Use this in a server channel.", key="err.server_only")
         return self.bot.pontoon.in_channel(interaction.channel_id)
 
     async def _do(

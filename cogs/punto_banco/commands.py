@@ -55,8 +55,6 @@ class Baccarat(
             await handle_modal(interaction)
 
     def _table(self, interaction: Interaction) -> OpenPuntoBancoTable:
-        if interaction.channel_id is None:
-            raise ServiceError("Use this in a server channel.", key="err.server_only")
         return self.service.in_channel(interaction.channel_id)
 
     @app_commands.command(name="start", description="Open a Punto Banco table in this channel")
