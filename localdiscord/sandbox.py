@@ -326,6 +326,11 @@ class Sandbox:
             "embeds": m.embeds,
             "components": m.components,
             "flags": m.flags,
+            # files by name, as the page's own path (an embed's image is attachment://name)
+            "attachments": {
+                str(a.get("filename")): f"/attachments/{a.get('id')}/{a.get('filename')}"
+                for a in m.attachments
+            },
             "ephemeral": m.ephemeral,
             "loading": m.loading,
             "edited": m.edited_timestamp is not None,

@@ -134,6 +134,9 @@ def _form_errors(errors: Sequence[str]) -> JSON:
     return out
 
 
+ATTACHMENTS_KEPT = 200  # uploaded files kept to serve (the oldest go first)
+
+
 class _HTTPError(Exception):
     def __init__(self, status: int, err: tuple[int, str], extra: JSON | None = None) -> None:
         super().__init__(f"{status} {err}")
@@ -448,6 +451,7 @@ class FakeDiscord:
         self.requests: list[RequestRecord] = []
         self.unhandled: list[str] = []
         self.rejected: list[JSON] = []
+        self.attachment_bytes: dict[str, bytes] = {}  # attachment id -> its file, newest last
         self.faults: list[Fault] = []
         self.modals: list[ModalShown] = []
         self.interactions: dict[int, InteractionResult] = {}
@@ -474,6 +478,7 @@ class FakeDiscord:
         if extra_routes is not None:
             extra_routes(app)
         app.router.add_get(GATEWAY_PATH, self._gateway_handler)
+        app.router.add_get("/attachments/{aid}/{name}", self._get_attachment)
         app.router.add_get(GATEWAY_PATH + "/", self._gateway_handler)
         r = app.router
         p = API_PREFIX
@@ -1845,13 +1850,19 @@ class FakeDiscord:
                     payload = json.loads(await part.text())  # type: ignore[union-attr]
                 else:
                     content = await part.read()  # type: ignore[union-attr]
+                    aid = str(self._next_id())
+                    name = part.filename or "file"  # type: ignore[union-attr]
+                    # kept to be served like Discord's CDN (the sandbox draws charts)
+                    self.attachment_bytes[aid] = bytes(content)
+                    while len(self.attachment_bytes) > ATTACHMENTS_KEPT:
+                        del self.attachment_bytes[next(iter(self.attachment_bytes))]
                     files.append(
                         {
-                            "id": str(self._next_id()),
-                            "filename": part.filename or "file",  # type: ignore[union-attr]
+                            "id": aid,
+                            "filename": name,
                             "size": len(content),
-                            "url": f"{self.base_url}/attachments/{part.filename}",  # type: ignore[union-attr]
-                            "proxy_url": f"{self.base_url}/attachments/{part.filename}",  # type: ignore[union-attr]
+                            "url": f"{self.base_url}/attachments/{aid}/{name}",
+                            "proxy_url": f"{self.base_url}/attachments/{aid}/{name}",
                         }
                     )
             return payload, files
@@ -2056,6 +2067,21 @@ class FakeDiscord:
             self._spawn(self._dispatch("MESSAGE_DELETE", data))
 
     # ================================================================= REST handlers
+    async def _get_attachment(self, request: web.Request) -> web.Response:
+        """An uploaded file, as Discord's CDN serves it (the sandbox page draws charts)."""
+        data = self.attachment_bytes.get(request.match_info["aid"])
+        if data is None:
+            raise web.HTTPNotFound()
+        name = request.match_info["name"].lower()
+        kinds = {
+            ".png": "image/png",
+            ".jpg": "image/jpeg",
+            ".jpeg": "image/jpeg",
+            ".gif": "image/gif",
+        }
+        kind = next((v for k, v in kinds.items() if name.endswith(k)), "application/octet-stream")
+        return web.Response(body=data, content_type=kind)
+
     async def _get_me(self, request: web.Request) -> web.Response:
         self._check_auth(request)
         return json_response({**self.bot_user.payload(), "verified": True, "mfa_enabled": False})

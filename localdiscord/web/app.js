@@ -194,7 +194,7 @@ function drawMessage(m, v) {
     m.edited ? el("span", { class: "edited" }, "(edited)") : null));
   if (m.loading) body.append(el("div", { class: "loading" }, m.author + " is thinking…"));
   if (m.content) body.append(el("div", { class: "content", dir: "auto", html: markdown(m.content, v) }));
-  for (const e of m.embeds || []) body.append(drawEmbed(e, v));
+  for (const e of m.embeds || []) body.append(drawEmbed(e, v, m));
   if (m.components && m.components.length) body.append(drawComponents(m, v));
   if (m.ephemeral) body.append(el("div", { class: "only-you" }, "Only you can see this"));
   return el("div", { class: "msg" + (m.ephemeral ? " ephemeral" : ""), "data-id": m.id }, avatar(m.author), body);
@@ -235,7 +235,14 @@ function patchMessage(prev, fresh) {
   return true;
 }
 
-function drawEmbed(e, v) {
+// an image's address as the page can load it: attachment://name is the message's file
+function mediaUrl(url, m) {
+  const s = String(url || "");
+  if (s.startsWith("attachment://")) return ((m && m.attachments) || {})[s.slice(13)] || "";
+  return /^https?:\/\//.test(s) || s.startsWith("/") ? s : "";
+}
+
+function drawEmbed(e, v, m) {
   const color = e.color !== undefined && e.color !== null ? "#" + Number(e.color).toString(16).padStart(6, "0") : null;
   const box = el("div", { class: "embed", dir: "auto", style: color ? "border-inline-start-color:" + color : null });
   if (e.author && e.author.name) box.append(el("div", { class: "author-line", dir: "auto", html: markdown(e.author.name, v) }));
@@ -246,6 +253,8 @@ function drawEmbed(e, v) {
       el("div", { class: "field-name", dir: "auto", html: markdown(f.name, v) }),
       el("div", { class: "field-value", dir: "auto", html: markdown(f.value, v) })))));
   }
+  if (e.image && e.image.url) box.append(el("img", { class: "embed-image", src: mediaUrl(e.image.url, m), alt: "" }));
+  if (e.thumbnail && e.thumbnail.url) box.append(el("img", { class: "embed-thumb", src: mediaUrl(e.thumbnail.url, m), alt: "" }));
   const foot = [e.footer && e.footer.text, e.timestamp ? new Date(e.timestamp).toLocaleString() : null].filter(Boolean).join(" • ");
   if (foot) box.append(el("div", { class: "footer", dir: "auto", html: markdown(foot, v) }));
   return box;

@@ -160,3 +160,37 @@ async def _create_and_edit(fake: FakeDiscord, channel_id: int) -> None:
             assert r.status == 200
         upgraded = fake.message(int(old["id"]))
         assert upgraded.flags & V2 and upgraded.text == "**Table**"
+
+
+@pytest.mark.e2e
+async def test_uploaded_files_are_served_like_discords_cdn() -> None:
+    """A chart sent as a file is kept and served at its attachment URL (the sandbox page
+    draws an embed's attachment://name image from there); an unknown one is a 404."""
+    fake = FakeDiscord(rate_limits=False)
+    await fake.start()
+    try:
+        guild = fake.add_guild("Casino")
+        channel = fake.add_text_channel(guild, "tables")
+        url = fake.api_base + f"/channels/{channel.id}/messages"
+        png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+        form = aiohttp.FormData()
+        form.add_field(
+            "payload_json",
+            '{"embeds": [{"title": "Chart", "image": {"url": "attachment://chart.png"}}]}',
+            content_type="application/json",
+        )
+        form.add_field("files[0]", png, filename="chart.png", content_type="image/png")
+        async with aiohttp.ClientSession() as http:
+            async with http.post(url, data=form, headers={"Authorization": "Bot x"}) as resp:
+                assert resp.status == 200
+                sent = await resp.json()
+            [attachment] = sent["attachments"]
+            assert attachment["filename"] == "chart.png"
+            async with http.get(attachment["url"]) as resp:
+                assert resp.status == 200
+                assert resp.headers["Content-Type"] == "image/png"
+                assert await resp.read() == png
+            async with http.get(fake.base_url + "/attachments/1/none.png") as resp:
+                assert resp.status == 404
+    finally:
+        await fake.stop()
