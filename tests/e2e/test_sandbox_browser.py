@@ -306,6 +306,15 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
             audit
         )
 
+        # a chart (an embed's attachment://… image) is drawn as a picture, as on Discord
+        await ann.slash("leaderboard", chart="true")
+        chart = ann.page.locator("img.embed-image").last
+        await chart.wait_for()
+        await ann.page.wait_for_function(
+            "() => [...document.querySelectorAll('img.embed-image')]"
+            ".some((i) => i.complete && i.naturalWidth > 100)"
+        )
+
         assert not errors, errors
         await browser.close()
     # the sandbox's database, never the real one
