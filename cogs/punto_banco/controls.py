@@ -55,31 +55,6 @@ BUTTONS: list[tuple[str, str, discord.ButtonStyle, str | None]] = [
 ]
 
 
-def betting_view(
-    live: OpenPuntoBancoTable,
-    *,
-    closed: bool = False,
-    round_no: int | None = None,
-    locale: str = DEFAULT_LOCALE,
-) -> discord.ui.View:
-    """The buttons of a betting message (``round_no``: the coup it was for, default the
-    coup being bet on now), labelled in the server's language."""
-    view = discord.ui.View(timeout=None)
-    for act, label, style, emoji in BUTTONS:
-        view.add_item(
-            PuntoBancoButton(
-                live.table_id,
-                act,
-                live.round if round_no is None else round_no,
-                label=t(locale, label),
-                style=style,
-                emoji=emoji,
-                disabled=closed and act != "odds",
-            )
-        )
-    return view
-
-
 def betting_rows(
     live: OpenPuntoBancoTable,
     *,
@@ -87,8 +62,9 @@ def betting_rows(
     round_no: int | None = None,
     locale: str = DEFAULT_LOCALE,
 ) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
-    """The same buttons as :func:`betting_view`, as the action rows of a layout: the
-    three sides, then repeat, withdraw and the odds (custom ids unchanged)."""
+    """The buttons of a betting message (``round_no``: the coup it was for, default the
+    coup being bet on now), labelled in the server's language, as the action rows of a
+    layout: the three sides, then repeat, withdraw and the odds."""
     rows: list[discord.ui.ActionRow[discord.ui.LayoutView]] = [
         discord.ui.ActionRow(),
         discord.ui.ActionRow(),

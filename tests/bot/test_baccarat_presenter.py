@@ -9,7 +9,7 @@ import pytest
 
 from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService
 from bot.storage import GuildSettings, Store
-from cogs.punto_banco.controls import BUTTON_ID, PuntoBancoButton, betting_view
+from cogs.punto_banco.controls import BUTTON_ID, PuntoBancoButton, betting_rows
 from cogs.punto_banco.presenter import PuntoBancoPresenter, betting_embed, summary_embed
 from cogs.punto_banco.text import banco_note, deal_text, odds_text
 from engine.cards import RandomChance, parse_cards
@@ -128,12 +128,11 @@ def test_betting_message_shows_bets_deadline_and_buttons() -> None:
     footer = em.footer.text or ""
     assert "6 packs · casino standard drawing rules · bets 2–50" in footer
     assert "seed" not in footer and "tableau" not in footer  # no internal names
-    view = betting_view(live)
-    ids = [getattr(item, "custom_id", None) for item in view.children]
+    ids = [b.item.custom_id for row in betting_rows(live) for b in row.children]
     assert ids[:3] == ["pb:abc123:punto:1", "pb:abc123:banco:1", "pb:abc123:egalite:1"]
     assert all(BUTTON_ID.fullmatch(str(i)) for i in ids)
-    closed = betting_view(live, closed=True, round_no=1)
-    buttons = [c.item for c in closed.children if isinstance(c, PuntoBancoButton)]
+    closed = betting_rows(live, closed=True, round_no=1)
+    buttons = [c.item for row in closed for c in row.children if isinstance(c, PuntoBancoButton)]
     assert [b.label for b in buttons if not b.disabled] == ["Odds"]
 
 
