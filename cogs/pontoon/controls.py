@@ -91,10 +91,9 @@ def legal_union(live: OpenPontoonTable) -> set[str]:
     # Join: whether the engine would seat someone new now (the phase, the seat limit)
     kinds.update(la.kind for la in eng.legal_actions(NEWCOMER))
     names = {name for name, kind in ACT_KIND.items() if kind in kinds}
-    if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
+    # Deal: the next round (after the last one's close, NEXT_ROUND) may be dealt now
+    if kinds & {ActionKind.DEAL, ActionKind.NEXT_ROUND}:
         names.add("deal")
-        if len(eng.seats) > 0:
-            names.add("leave")
     if "bet" in names:
         names.add("same_bet")
     names.add("cards")

@@ -248,14 +248,18 @@ def test_each_log_event_is_formatted_once_and_only_the_tail_is_drawn() -> None:
     assert p.log_lines(live, "de") and len(formatted) == render.LOG_LINES_MAX  # per language
 
 
-def _join_disabled(live: OpenPontoonTable) -> bool:
+def _disabled(live: OpenPontoonTable, button: str = "pt.button.join") -> bool:
     found = [
         b.item.disabled  # type: ignore[attr-defined]
         for b in table_view(live).children
-        if b.item.label == t("en", "pt.button.join")  # type: ignore[attr-defined]
+        if b.item.label == t("en", button)  # type: ignore[attr-defined]
     ]
     assert len(found) == 1
     return bool(found[0])
+
+
+def _join_disabled(live: OpenPontoonTable) -> bool:
+    return _disabled(live)
 
 
 @pytest.mark.rule("P-TABLE-1")
@@ -272,3 +276,18 @@ def test_join_is_enabled_only_while_the_engine_would_seat_someone_new() -> None:
     play_to(roomy, Phase.BETTING)
     assert _join_disabled(roomy)  # a round is on: the engine seats nobody now
     assert roomy.engine.why_not(Action(IDS[5], ActionKind.JOIN, 1000)) is not None
+
+
+@pytest.mark.rule("P-TABLE-1")
+@pytest.mark.rule("P-SELL-1")
+def test_deal_and_leave_are_enabled_only_when_the_engine_offers_them() -> None:
+    """Deal and Leave ask the engine too (issue 18): Deal needs two seated players,
+    Leave is off while a round is on, and a banker alone at the table may leave."""
+    alone = live_table(1)
+    assert _disabled(alone, "pt.button.deal")  # one player: nobody to deal to
+    assert not _disabled(alone, "pt.button.leave")
+    two = live_table(2)
+    assert not _disabled(two, "pt.button.deal")
+    assert not _disabled(two, "pt.button.leave")
+    play_to(two, Phase.BETTING)
+    assert _disabled(two, "pt.button.deal") and _disabled(two, "pt.button.leave")
