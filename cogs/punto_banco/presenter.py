@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 import discord
 
@@ -43,14 +43,23 @@ from cogs.table_message import NO_PINGS, Drawing, TableMessages
 from engine.punto_banco import Bet, BetOutcome, CoupResult, Side, odds_for
 from engine.records import Transfer
 
-if TYPE_CHECKING:
-    pass
-
 log = logging.getLogger(__name__)
 
 
 # ------------------------------------------------------------------------ embeds
-def betting_embed(
+class BettingParts(NamedTuple):
+    """What the table message of a betting window says, part by part."""
+
+    title: str
+    status: str  # open with its countdown, dealing, or closed and why
+    colour: discord.Colour
+    bets_head: str  # "Bets (Punto … · Banco … · Egalité …)"
+    bets: list[str]  # a line per bettor
+    commission: tuple[str, str] | None  # (title, text) when Banco pays commission
+    footer: str
+
+
+def betting_parts(
     live: OpenPuntoBancoTable,
     *,
     closed_reason: Msg | None = None,
@@ -58,8 +67,8 @@ def betting_embed(
     round_no: int | None = None,
     bets: Sequence[Bet] | None = None,
     locale: str = DEFAULT_LOCALE,
-) -> discord.Embed:
-    """The table message of a betting window (open, dealing, or the table closed).
+) -> BettingParts:
+    """The parts of a betting window's message (open, dealing, or the table closed).
     ``round_no`` and ``bets``: those of a window that has closed (default: the current)."""
     rules = live.engine.rules
     if bets is None:
@@ -77,13 +86,7 @@ def betting_embed(
             left = max(idle_windows - live.empty_windows, 0)
             desc += "\n" + t(locale, choose(left, "pb.idle.one", "pb.idle.other"), left=left)
         colour = discord.Colour.dark_green()
-    em = discord.Embed(title=title, description=desc, colour=colour)
-    lines = bets_lines(live, bets, locale)
-    em.add_field(
-        name=t(locale, "pb.bets.field", totals=side_totals(bets, locale)),
-        value="\n".join(lines)[:1024] if lines else t(locale, "pb.bets.none"),
-        inline=False,
-    )
+    commission = None
     if rules.banco_commission_pct:
         multiple = rules.exact_banco_stake_multiple
         advice = t(
@@ -93,26 +96,31 @@ def betting_embed(
             else "pb.commission.advice.small",
             multiple=multiple,
         )
-        em.add_field(
-            name=t(locale, "pb.commission.field"),
-            value=t(
+        commission = (
+            t(locale, "pb.commission.field"),
+            t(
                 locale,
                 "pb.commission.text",
                 paid=100 - rules.banco_commission_pct,
                 advice=advice,
             ),
-            inline=False,
         )
-    em.set_footer(
-        text=t(
-            locale,
-            "pb.footer",
-            rules=rules_line(rules, locale),
-            cards=live.engine.shoe.cards_for_next_coup,
-            table=live.table_id,
-        )
+    footer = t(
+        locale,
+        "pb.footer",
+        rules=rules_line(rules, locale),
+        cards=live.engine.shoe.cards_for_next_coup,
+        table=live.table_id,
     )
-    return em
+    return BettingParts(
+        title,
+        desc,
+        colour,
+        t(locale, "pb.bets.field", totals=side_totals(bets, locale)),
+        bets_lines(live, bets, locale),
+        commission,
+        footer,
+    )
 
 
 #: Discord's limit of text across a layout message's text displays
@@ -132,7 +140,7 @@ def betting_layout(
     its betting window, the last coup's Punto and Banco hands as cards (once it has been
     shown), the bets, the commission, the odds, the rules; the buttons in two rows.
     Within Discord's 40 components and 4,000 characters, whatever the bettors."""
-    em = betting_embed(
+    parts = betting_parts(
         live,
         closed_reason=closed_reason,
         idle_windows=idle_windows,
@@ -140,11 +148,8 @@ def betting_layout(
         bets=bets,
         locale=locale,
     )
-    rules = live.engine.rules
-    if bets is None:
-        bets = live.engine.bets
     closed = closed_reason is not None or round_no is not None
-    header = shorten(f"## {em.title}\n{em.description or ''}", 1000)
+    header = shorten(f"## {parts.title}\n{parts.status}", 1000)
     hands = ""
     coup = live.engine.last_coup
     # the last coup's hands, once its post has shown them (never ahead of the deal)
@@ -169,7 +174,7 @@ def betting_layout(
                 for side, cards in ((Side.PUNTO, coup.punto), (Side.BANCO, coup.banco))
             ]
         )
-    odds = odds_for(rules)
+    odds = odds_for(live.engine.rules)
     odds_line = t(
         locale,
         "pb.odds.chances",
@@ -178,14 +183,15 @@ def betting_layout(
         tie=pct(odds.tie, 2, locale),
         natural=pct(odds.natural, 2, locale),
     )
-    commission = f"**{em.fields[1].name}**\n{em.fields[1].value}" if len(em.fields) > 1 else ""
-    footer = "-# " + shorten(em.footer.text or "", 300) if em.footer.text else ""
+    commission = f"**{parts.commission[0]}**\n{parts.commission[1]}" if parts.commission else ""
+    footer = "-# " + shorten(parts.footer, 300) if parts.footer else ""
     used = len(header) + len(hands) + len(odds_line) + len(commission) + len(footer)
-    head = "**" + t(locale, "pb.bets.field", totals=side_totals(bets, locale)) + "**"
-    lines = bets_lines(live, bets, locale)
-    body = "\n".join(lines) if lines else t(locale, "pb.bets.none")
+    head = "**" + parts.bets_head + "**"
+    body = "\n".join(parts.bets) if parts.bets else t(locale, "pb.bets.none")
     bets_text = shorten(head + "\n" + body, max(60, LAYOUT_TEXT_MAX - used - 10))
-    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=em.colour)
+    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        accent_colour=parts.colour
+    )
     box.add_item(discord.ui.TextDisplay(header))
     if hands:
         box.add_item(discord.ui.Separator())
@@ -466,7 +472,8 @@ class PuntoBancoPresenter:
 
 
 __all__ = [
+    "BettingParts",
     "PuntoBancoPresenter",
-    "betting_embed",
+    "betting_parts",
     "summary_embed",
 ]

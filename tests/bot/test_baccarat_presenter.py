@@ -10,7 +10,7 @@ import pytest
 from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService
 from bot.storage import GuildSettings, Store
 from cogs.punto_banco.controls import BUTTON_ID, PuntoBancoButton, betting_rows
-from cogs.punto_banco.presenter import PuntoBancoPresenter, betting_embed, summary_embed
+from cogs.punto_banco.presenter import PuntoBancoPresenter, betting_parts, summary_embed
 from cogs.punto_banco.text import banco_note, deal_text, odds_text
 from engine.cards import RandomChance, parse_cards
 from engine.punto_banco import (
@@ -119,13 +119,13 @@ def test_betting_message_shows_bets_deadline_and_buttons() -> None:
     live = table(PuntoBancoRules(packs=6, tableau="standard", min_bet=2, max_bet=50))
     live.engine.place_bet("10", Side.BANCO, 20)
     live.engine.place_bet("11", Side.EGALITE, 3)
-    em = betting_embed(live, idle_windows=2)
-    assert em.title == "Punto Banco — coup #1"
-    assert "<t:1800000000:R>" in (em.description or "")
-    assert em.fields[0].name == "Bets (Punto 0 · Banco 20 · Egalité 3)"
-    assert em.fields[0].value == "alice: Banco 20\nbob: Egalité 3"
-    assert "multiples of 20" in (em.fields[1].value or "")
-    footer = em.footer.text or ""
+    parts = betting_parts(live, idle_windows=2)
+    assert parts.title == "Punto Banco — coup #1"
+    assert "<t:1800000000:R>" in parts.status
+    assert parts.bets_head == "Bets (Punto 0 · Banco 20 · Egalité 3)"
+    assert "\n".join(parts.bets) == "alice: Banco 20\nbob: Egalité 3"
+    assert parts.commission is not None and "multiples of 20" in parts.commission[1]
+    footer = parts.footer
     assert "6 packs · casino standard drawing rules · bets 2–50" in footer
     assert "seed" not in footer and "tableau" not in footer  # no internal names
     ids = [b.item.custom_id for row in betting_rows(live) for b in row.children]
@@ -139,9 +139,7 @@ def test_betting_message_shows_bets_deadline_and_buttons() -> None:
 def test_an_empty_window_warns_that_the_table_will_close() -> None:
     live = table()
     live.empty_windows = 1
-    assert "closes if 1 more betting window passes" in (
-        betting_embed(live, idle_windows=2).description or ""
-    )
+    assert "closes if 1 more betting window passes" in (betting_parts(live, idle_windows=2).status)
 
 
 def test_odds_text_uses_the_engines_exact_figures() -> None:
