@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot import card_faces, cards_art
-from bot.i18n import LOCALES
+from bot.i18n import LOCALES, t
 from bot.pontoon import LoggedEvent
 from cogs.pontoon import render
 from cogs.punto_banco.text import deal_text, hand_text
@@ -236,12 +236,23 @@ def test_no_face_down_card_shows_its_picture_on_the_table_during_a_round() -> No
         em = p.embed(live).to_dict()
         seats = " ".join(f["value"] for f in em.get("fields", [])[:-1])
         everything = str(em)
+        # the message the bot sends: its layout's seat blocks (neither the header, the
+        # log nor the footer) and all its text
+        texts = [
+            c["content"] for c in p.layout(live).to_components()[0]["components"] if c["type"] == 10
+        ]
+        log_head = "**" + t("en", "pt.log_title") + "**"
+        laid_seats = " ".join(x for x in texts[1:] if not x.startswith((log_head, "-# ")))
+        laid_out = "\n".join(texts)
         for code in face_down:
             assert MARKUP[code] not in seats, (code, seats)
+            assert MARKUP[code] not in laid_seats, (code, laid_seats)
             if code not in public_cards:
                 assert MARKUP[code] not in everything, code
+                assert MARKUP[code] not in laid_out, code
         if hidden:
             assert MARKUP["back"] in everything
+            assert MARKUP["back"] in laid_out
             backs_seen += 1
     assert rounds == 3 and backs_seen > 5
 
