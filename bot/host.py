@@ -41,6 +41,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from bot.errors import BusyElsewhere, NoTableHere, ServiceError, TableExists
 from bot.i18n import Msg
 from bot.metrics import METRICS
+from bot.storage.accounts import is_member_seat
 from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
 from bot.storage.privacy import new_token, scrub_snapshot
 from engine.cards import Chance, RandomChance
@@ -66,11 +67,6 @@ class Holdings:
     exact: bool  # True: escrow only ever pays back to whoever staked (Punto Banco)
     # members with chips in play there (seated at Pontoon, betting at Punto Banco)
     in_play: frozenset[int] = frozenset()
-
-
-def is_member_seat(seat: str) -> bool:
-    """A seat that is a member's (their user id), not the house's or a test's name."""
-    return seat.isascii() and seat.isdigit()
 
 
 class Settles(Protocol):

@@ -267,7 +267,7 @@ class OpenPontoonTable:
 
     def in_play(self) -> set[int]:
         """Members with chips in play here: everyone seated (one table per server)."""
-        return {int(s) for s in self.engine.seats if s.isascii() and s.isdigit()}
+        return {int(s) for s in self.engine.seats if is_member_seat(s)}
 
 
 class Presenter(Protocol):

@@ -155,7 +155,7 @@ class OpenPuntoBancoTable:
 
     def in_play(self) -> set[int]:
         """Members with chips in play here: everyone with a bet on the coup."""
-        return {int(b) for b in self.bettors() if b.isascii() and b.isdigit()}
+        return {int(b) for b in self.bettors() if is_member_seat(b)}
 
     def name(self, seat: str) -> str:
         return self.names.get(seat) or f"<@{seat}>"

@@ -71,7 +71,7 @@ def map_engine_account(name: str, guild_id: int, table_id: str) -> str:
         return kitty_account(table_id)
     if name == ENGINE_HOUSE:
         return house_account(guild_id)
-    if name.isascii() and name.isdigit():
+    if is_member_seat(name):
         return member_account(guild_id, int(name))
     parse_account(name)  # raises ValueError unless a well-formed ledger id
     return name
@@ -85,9 +85,9 @@ def parse_account(account: str) -> tuple[AccountKind, int | None, int | None, st
     """
     parts = account.split(":") if isinstance(account, str) else []
     kind = parts[0] if parts else ""
-    if kind == "member" and len(parts) == 3 and all(_digits(p) for p in parts[1:]):
+    if kind == "member" and len(parts) == 3 and all(is_member_seat(p) for p in parts[1:]):
         return "member", int(parts[1]), int(parts[2]), None
-    if kind == "house" and len(parts) == 2 and _digits(parts[1]):
+    if kind == "house" and len(parts) == 2 and is_member_seat(parts[1]):
         return "house", int(parts[1]), None, None
     if kind in ("escrow", "kitty") and len(parts) == 2 and parts[1] and len(parts[1]) <= 64:
         return ("escrow" if kind == "escrow" else "kitty"), None, None, parts[1]
@@ -103,5 +103,7 @@ def anon_account(token: str) -> str:
     return ANON_PREFIX + token
 
 
-def _digits(text: str) -> bool:
-    return bool(text) and text.isascii() and text.isdigit()
+def is_member_seat(name: str) -> bool:
+    """An engine account name that is a member's seat: their Discord user id, digits
+    (not the house, the escrow, the kitty or a test's name)."""
+    return name.isascii() and name.isdigit()

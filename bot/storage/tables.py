@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 from bot.storage.accounts import (
     escrow_account,
     house_account,
+    is_member_seat,
     kitty_account,
     map_engine_account,
     member_account,
@@ -130,7 +131,7 @@ def results_tx(
 ) -> None:
     """One ``round_results`` row per member of a settled round (migration 010)."""
     for seat, net in results.items():
-        if not (seat.isascii() and seat.isdigit()):
+        if not is_member_seat(seat):
             continue  # the house, a kitty...: not a member's round
         if isinstance(net, bool) or not isinstance(net, int):
             raise ValueError(f"bad round result {net!r} for {seat!r}")
