@@ -56,15 +56,15 @@ _HISTORY_SQL = (
 # privacy.py.)
 _FORGOTTEN_SQL = "SELECT MAX(id) AS id FROM transfers WHERE src = ? AND reason = ?"
 FORGET_REASON = "member data erased"
-_FORGOTTEN_AT_SQL = "SELECT MAX(ts) AS ts FROM transfers WHERE src = ? AND reason = ?"
-# round_results (migration 010): one row per member and settled round
+# round_results (migration 010): one row per member and settled round; an erasure
+# (bot/storage/privacy.py) deletes the member's rows, so all there are count
 _ROUNDS_SQL = (
     "SELECT g.game AS game, "
     "SUM(CASE WHEN r.net > 0 THEN 1 ELSE 0 END) AS won, "
     "SUM(CASE WHEN r.net < 0 THEN 1 ELSE 0 END) AS lost, "
     "SUM(CASE WHEN r.net = 0 THEN 1 ELSE 0 END) AS pushed "
     "FROM round_results r JOIN game_tables g ON g.id = r.table_id "
-    "WHERE r.account = ? AND r.ts > ? GROUP BY g.game ORDER BY g.game"
+    "WHERE r.account = ? GROUP BY g.game ORDER BY g.game"
 )
 
 
@@ -97,12 +97,10 @@ def history_tx(con: Con, account: str) -> ChipHistory:
 
 
 def rounds_tx(con: Con, account: str) -> list[GameRounds]:
-    """The account's settled rounds per game, counted since its data was last erased."""
-    found = rows(con, _FORGOTTEN_AT_SQL, (account, FORGET_REASON))
-    since = str(found[0]["ts"]) if found and found[0]["ts"] is not None else ""
+    """The account's settled rounds per game."""
     return [
         GameRounds(str(r["game"]), int(r["won"]), int(r["lost"]), int(r["pushed"]))
-        for r in rows(con, _ROUNDS_SQL, (account, since))
+        for r in rows(con, _ROUNDS_SQL, (account,))
     ]
 
 
