@@ -48,9 +48,9 @@ log = logging.getLogger(__name__)
 
 GAME_PONTOON = "pontoon"
 
-#: seats one table message shows: an embed field each, and one for the round's log
-#: (Discord allows 25 fields in an embed)
-SEATS_SHOWN = 24
+#: the most seats one table message shows: its layout is tested to stay within Discord's
+#: limits (40 components, 4,000 characters) at this many seats, with every button
+SEATS_SHOWN = 20
 CARDS_A_SEAT = 5  # room for everyone to reach a five card trick (P-FIVE-1)
 
 

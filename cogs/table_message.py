@@ -126,31 +126,24 @@ T = TypeVar("T", bound=OpenTable)
 
 
 class Drawing(NamedTuple):
-    """A table message as a game draws it: an embed and its buttons, or (``embed`` None)
-    a layout of components (Discord's IS_COMPONENTS_V2 message, no content, no embed).
-    ``final``: a state that is not drawn again when its edit fails (a closed table, a
-    betting window that has closed)."""
+    """A table message as a game draws it: a layout of components (Discord's
+    IS_COMPONENTS_V2 message, no content, no embed). ``final``: a state that is not drawn
+    again when its edit fails (a closed table, a betting window that has closed)."""
 
-    embed: discord.Embed | None
-    view: discord.ui.View | discord.ui.LayoutView
+    view: discord.ui.LayoutView
     final: bool = False
 
     def key(self) -> object:
-        shown = self.embed.to_dict() if self.embed is not None else None
-        return (str(shown), str(self.view.to_components()))
+        return str(self.view.to_components())
 
     def edit_kwargs(self) -> dict[str, Any]:
-        """What an edit (or an UPDATE_MESSAGE answer) sends. A layout clears the content
-        and the embeds: Discord turns a classic message into a layout one only so."""
-        if self.embed is None:
-            return {"content": None, "embed": None, "view": self.view}
-        return {"embed": self.embed, "view": self.view}
+        """What an edit (or an UPDATE_MESSAGE answer) sends. It clears the content and the
+        embeds: Discord turns a classic message into a layout one only so."""
+        return {"content": None, "embed": None, "view": self.view}
 
     def send_kwargs(self) -> dict[str, Any]:
         """What a new message sends."""
-        if self.embed is None:
-            return {"view": self.view}
-        return {"embed": self.embed, "view": self.view}
+        return {"view": self.view}
 
 
 class TableMessages(Generic[T]):
@@ -304,7 +297,7 @@ class TableMessages(Generic[T]):
             except discord.NotFound:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
             except discord.HTTPException as exc:
-                if exc.status == 400 and drawing.embed is None and not drawing.final:
+                if exc.status == 400 and not drawing.final:
                     # a message Discord will not turn into a layout (one posted as an
                     # embed before an upgrade): the table moves to a new message
                     log.warning(

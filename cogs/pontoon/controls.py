@@ -136,17 +136,6 @@ def _table_buttons(
     return out
 
 
-def table_view(
-    live: OpenPontoonTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
-) -> discord.ui.View:
-    """The table message's buttons, labelled in the server's language (a classic view)."""
-    view = discord.ui.View(timeout=None)
-    for row, button in _table_buttons(live, closed, locale):
-        button.row = row
-        view.add_item(button)
-    return view
-
-
 def table_rows(
     live: OpenPontoonTable, *, closed: bool = False, locale: str = DEFAULT_LOCALE
 ) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:

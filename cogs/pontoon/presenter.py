@@ -151,28 +151,6 @@ class PontoonDiscordPresenter:
             cover=banker_cover(live),
         )
 
-    def embed(self, live: OpenPontoonTable, closed_reason: Msg | None = None) -> discord.Embed:
-        """The table as an embed (the texts of :meth:`layout`, in an embed's limits)."""
-        locale = self.guild_locale(live)
-        parts = self.parts(live, closed_reason)
-        fields = list(parts.seats)
-        if parts.banker is not None:
-            fields.append(parts.banker)
-        if parts.log:
-            fields.append((t(locale, "pt.log_title"), render.log_text(parts.log)))
-        text = render.TableText(
-            parts.title, "\n".join(parts.lines), fields, parts.footer, locale
-        ).fitted()
-        colour = (
-            discord.Colour.dark_green() if closed_reason is None else discord.Colour.dark_grey()
-        )
-        em = discord.Embed(title=text.title, description=text.description, colour=colour)
-        for head, body in text.fields:
-            em.add_field(name=head, value=body, inline=False)
-        if text.footer:
-            em.set_footer(text=text.footer)
-        return em
-
     def layout(
         self, live: OpenPontoonTable, closed_reason: Msg | None = None
     ) -> discord.ui.LayoutView:
@@ -216,7 +194,7 @@ class PontoonDiscordPresenter:
         return view
 
     def _render(self, live: OpenPontoonTable, closed_reason: Msg | None) -> Drawing:
-        return Drawing(None, self.layout(live, closed_reason))
+        return Drawing(self.layout(live, closed_reason))
 
     def check_after_restart(self, tables: list[OpenPontoonTable]) -> None:
         """Start the restart re-check of these tables' messages in the background (the

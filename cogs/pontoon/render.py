@@ -52,59 +52,8 @@ def hand_line(hand: HandView, *, show_total: bool = True, locale: str = DEFAULT_
     return " · ".join(parts)
 
 
-# Discord's message limits (https://discord.com/developers/docs/resources/message)
-EMBED_TITLE_MAX = 256
-EMBED_DESCRIPTION_MAX = 4096
-EMBED_FIELDS_MAX = 25
-FIELD_NAME_MAX = 256
-FIELD_VALUE_MAX = 1024
-FOOTER_MAX = 2048
-EMBED_TOTAL_MAX = 6000
+#: the newest moves of the round the table message lists
 LOG_LINES_MAX = 12
-
-
-@dataclass(frozen=True)
-class TableText:
-    title: str
-    description: str
-    fields: list[tuple[str, str]]
-    footer: str
-    locale: str = DEFAULT_LOCALE
-
-    def fitted(self) -> TableText:
-        """The same table within Discord's embed limits whatever the names: 25 fields,
-        256/1024 per field, 4096 description, 6000 in all. Shortened, never failing."""
-        fields = [
-            (shorten(h, FIELD_NAME_MAX), shorten(b or "—", FIELD_VALUE_MAX)) for h, b in self.fields
-        ]
-        if len(fields) > EMBED_FIELDS_MAX:
-            extra = fields[EMBED_FIELDS_MAX - 1 :]
-            fields = fields[: EMBED_FIELDS_MAX - 1]
-            fields.append(
-                (
-                    t(self.locale, "pt.more_fields", n=len(extra)),
-                    shorten(", ".join(h for h, _ in extra), FIELD_VALUE_MAX),
-                )
-            )
-        title = shorten(self.title, EMBED_TITLE_MAX)
-        desc = shorten(self.description, EMBED_DESCRIPTION_MAX)
-        footer = shorten(self.footer, FOOTER_MAX)
-
-        def total() -> int:
-            return len(title) + len(desc) + len(footer) + sum(len(h) + len(b) for h, b in fields)
-
-        # over 6000: shorten the longest field values, then the description
-        while total() > EMBED_TOTAL_MAX:
-            over = total() - EMBED_TOTAL_MAX
-            i = max(range(len(fields)), key=lambda j: len(fields[j][1]), default=None)
-            if i is None or len(fields[i][1]) <= 40:
-                desc = shorten(desc, max(40, len(desc) - over))
-                if total() > EMBED_TOTAL_MAX:
-                    fields = fields[:-1]
-                continue
-            head, body = fields[i]
-            fields[i] = (head, shorten(body, max(40, len(body) - over)))
-        return TableText(title, desc, fields, footer, self.locale)
 
 
 def whose_move(
@@ -153,8 +102,8 @@ def whose_move(
 
 @dataclass(frozen=True)
 class TableParts:
-    """The table message's pieces, before they are laid out (an embed, or layout
-    components): the title, the lines saying the phase and whose move it is, one
+    """The table message's pieces, before they are laid out as components (see
+    :func:`table_blocks`): the title, the lines saying the phase and whose move it is, one
     (head, body) per seat, the banker's, the round's log and the footer."""
 
     title: str
@@ -264,25 +213,6 @@ def table_parts(
     return TableParts(title, lines, seats, banker_part, list(log), footer)
 
 
-def table_text(
-    view: TableView,
-    rules: PontoonRules,
-    name: Namer,
-    **kw: object,
-) -> TableText:
-    """The public table message as an embed's texts (see :func:`table_parts`)."""
-    parts = table_parts(view, rules, name, **kw)  # type: ignore[arg-type]
-    locale = str(kw.get("locale", DEFAULT_LOCALE))
-    if parts.closed:
-        return TableText(parts.title, "\n".join(parts.lines), [], "", locale).fitted()
-    fields = list(parts.seats)
-    if parts.banker is not None:
-        fields.append(parts.banker)
-    if parts.log:
-        fields.append((t(locale, "pt.log_title"), log_text(parts.log)))
-    return TableText(parts.title, "\n".join(parts.lines), fields, parts.footer, locale).fitted()
-
-
 # Discord's limits for a message of layout components (IS_COMPONENTS_V2)
 LAYOUT_TEXT_MAX = 4000
 LAYOUT_COMPONENTS_MAX = 40
@@ -352,8 +282,8 @@ def table_blocks(
     return TableBlocks(header, banker, _group(seats, groups), log, footer)
 
 
-def log_text(lines: Sequence[str], limit: int = FIELD_VALUE_MAX) -> str:
-    """The newest lines of a round's log that fit in one embed field."""
+def log_text(lines: Sequence[str], limit: int) -> str:
+    """The newest lines of a round's log that fit in ``limit`` characters."""
     out: list[str] = []
     size = 0
     for line in reversed(lines[-LOG_LINES_MAX:]):

@@ -364,7 +364,7 @@ class PuntoBancoPresenter:
             bets=bets,
             locale=locale,
         )
-        return Drawing(None, layout, final=closed)
+        return Drawing(layout, final=closed)
 
     async def _posted(self, live: OpenPuntoBancoTable, message_id: int) -> None:
         if self.service is not None:

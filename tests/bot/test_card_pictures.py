@@ -20,7 +20,7 @@ from engine.cards import RandomChance, Rank, Suit, parse_card
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import Action, ActionKind, Phase
-from tests.bot.test_pontoon_words import IDS, live_table, presenter
+from tests.bot.test_pontoon_words import IDS, laid_out, layout_texts, live_table, presenter
 
 MARKUP = {code: f"<:pc_{code}:{10**18 + i}>" for i, code in enumerate(cards_art.all_codes())}
 
@@ -233,26 +233,19 @@ def test_no_face_down_card_shows_its_picture_on_the_table_during_a_round() -> No
                 hidden += pub.hidden
         if view.banker_hand is not None:
             hidden += view.banker_hand.hidden
-        em = p.embed(live).to_dict()
-        seats = " ".join(f["value"] for f in em.get("fields", [])[:-1])
-        everything = str(em)
-        # the message the bot sends: its layout's seat blocks (neither the header, the
-        # log nor the footer) and all its text
-        texts = [
-            c["content"] for c in p.layout(live).to_components()[0]["components"] if c["type"] == 10
-        ]
+        # the message the bot sends: its layout's seat blocks (the banker's and the
+        # players', neither the header, the log nor the footer) and all of it
+        comps = laid_out(p, live)
+        texts = layout_texts(comps)
         log_head = "**" + t("en", "pt.log_title") + "**"
-        laid_seats = " ".join(x for x in texts[1:] if not x.startswith((log_head, "-# ")))
-        laid_out = "\n".join(texts)
+        seats = " ".join(x for x in texts[1:] if not x.startswith((log_head, "-# ")))
+        everything = str(comps)
         for code in face_down:
             assert MARKUP[code] not in seats, (code, seats)
-            assert MARKUP[code] not in laid_seats, (code, laid_seats)
             if code not in public_cards:
                 assert MARKUP[code] not in everything, code
-                assert MARKUP[code] not in laid_out, code
         if hidden:
-            assert MARKUP["back"] in everything
-            assert MARKUP["back"] in laid_out
+            assert MARKUP["back"] in seats
             backs_seen += 1
     assert rounds == 3 and backs_seen > 5
 
@@ -271,7 +264,7 @@ def test_punto_banco_shows_only_the_cards_turned_so_far() -> None:
 
 
 def test_the_largest_table_with_pictures_stays_within_discords_limits() -> None:
-    from tests.bot.test_pontoon_words import embed_limits_ok, play_to
+    from tests.bot.test_pontoon_words import play_to
 
     card_faces.use_emojis(MARKUP)
     names = {s: "é" * 32 for s in IDS[:20]}
@@ -279,9 +272,8 @@ def test_the_largest_table_with_pictures_stays_within_discords_limits() -> None:
     p = presenter()
     for phase in (Phase.BETTING, Phase.PLAYING):
         play_to(live, phase)
-        em = p.embed(live)
-        embed_limits_ok(em)
-        assert MARKUP["back"] in str(em.to_dict())
+        comps = laid_out(p, live)
+        assert MARKUP["back"] in "\n".join(layout_texts(comps))
     seat = live.engine.to_act()[0]
     summary = p.hand_summary(live, seat, "en")
     assert "<:pc_" in summary and len(summary) < 2000
@@ -296,17 +288,15 @@ def test_the_table_with_pictures_fits_in_every_language_and_cuts_no_picture(loca
     card_faces.use_emojis(MARKUP)
     live = live_table(20, names={s: "ß" * 32 for s in IDS[:20]})
     play_to(live, Phase.PLAYING)
-    eng = live.engine
     log = [f"{i}: " + render.cards_text(["AS", "10H", "QD", "7C"] * 3) for i in range(40)]
-    text = render.table_text(
-        eng.public_view(), eng.rules, lambda s: "ß" * 32, log=log, locale=locale
-    )
-    fields = text.fields
-    assert len(fields) <= 25
-    assert all(len(h) <= 256 and len(b) <= 1024 for h, b in fields)
-    total = len(text.title) + len(text.description) + len(text.footer)
-    assert total + sum(len(h) + len(b) for h, b in fields) <= 6000
-    whole = text.description + "".join(b for _, b in fields)
+    p = presenter()
+    p.guild_locale = lambda live: locale  # type: ignore[method-assign]
+    p.log_lines = lambda live, locale: log  # type: ignore[method-assign]
+    texts = layout_texts(laid_out(p, live))
+    whole = "\n".join(texts)
     assert MARKUP["back"] in whole
+    # the log is shown, its pictures too (its lines cut where a picture starts)
+    logs = [x for x in texts if x.startswith("**" + t(locale, "pt.log_title") + "**")]
+    assert len(logs) == 1 and MARKUP["AS"] in logs[0]
     # every picture is whole: "<:" always starts a full <:pc_XX:id>
     assert len(re.findall(r"<:", whole)) == len(re.findall(r"<:pc_\w+:\d+>", whole))

@@ -3,21 +3,25 @@ out moves, rules wording, and every message within Discord's limits."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
+import re
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from bot.i18n import t
+from bot.i18n import LOCALES, t
 from bot.pontoon import LoggedEvent, OpenPontoonTable, seat_limit, with_seat_limit
 from cogs.common import display
 from cogs.pontoon import render
-from cogs.pontoon.controls import table_view
+from cogs.pontoon.controls import table_rows
 from cogs.pontoon.presenter import PontoonDiscordPresenter
 from engine.cards import RandomChance
+from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
+from localdiscord.layout import FLAG_COMPONENTS_V2, count_components, layout_errors, text_length
 
 IDS = [str(10**17 + i) for i in range(40)]
 
@@ -40,18 +44,28 @@ def presenter() -> PontoonDiscordPresenter:
     return PontoonDiscordPresenter(bot)
 
 
-def embed_limits_ok(em: Any) -> None:
-    d = em.to_dict()
-    assert len(d.get("title", "")) <= 256
-    assert len(d.get("description", "")) <= 4096
-    fields = d.get("fields", [])
-    assert len(fields) <= 25
-    for f in fields:
-        assert 0 < len(f["name"]) <= 256 and 0 < len(f["value"]) <= 1024
-    total = len(d.get("title", "")) + len(d.get("description", ""))
-    total += sum(len(f["name"]) + len(f["value"]) for f in fields)
-    total += len(d.get("footer", {}).get("text", ""))
-    assert total <= 6000
+def laid_out(
+    p: PontoonDiscordPresenter, live: OpenPontoonTable, closed_reason: Any = None
+) -> list[dict[str, Any]]:
+    """The table message the bot sends (its layout, serialised), checked against Discord's
+    limits for a layout message: accepted as a whole, at most 40 components counting
+    nested ones, at most 4,000 characters of text."""
+    comps = p.layout(live, closed_reason).to_components()
+    assert layout_errors("", [], comps, FLAG_COMPONENTS_V2) == []
+    assert count_components(comps) <= 40
+    assert text_length(comps) <= 4000
+    return comps
+
+
+def layout_texts(comps: list[dict[str, Any]]) -> list[str]:
+    """The layout's texts in order: the header (title, phase, whose move), the banker's
+    block, the seats' blocks, the log, the footer."""
+    return [c["content"] for c in comps[0]["components"] if c["type"] == 10]
+
+
+def button_states(live: OpenPontoonTable) -> dict[str | None, bool]:
+    """The table message's buttons (label: disabled), as its layout's rows carry them."""
+    return {b.item.label: b.item.disabled for r in table_rows(live) for b in r.children}  # type: ignore[attr-defined]
 
 
 def play_to(live: OpenPontoonTable, phase: Phase) -> None:
@@ -64,18 +78,23 @@ def play_to(live: OpenPontoonTable, phase: Phase) -> None:
     for _ in range(200):
         if eng.phase is phase:
             return
-        seat = eng.to_act()[0]
-        kinds = {la.kind for la in eng.legal_actions(seat)}
-        if ActionKind.BET in kinds:
-            eng.apply(Action(seat, ActionKind.BET, amount=1), chance)
-        elif ActionKind.DECLARE in kinds:
-            eng.apply(Action(seat, ActionKind.DECLARE), chance)
-        else:
-            eng.apply(
-                Action(seat, ActionKind.STICK if ActionKind.STICK in kinds else ActionKind.TWIST),
-                chance,
-            )
+        next_move(eng, chance)
     raise AssertionError(f"never reached {phase}")
+
+
+def next_move(eng: Table, chance: RandomChance) -> None:
+    """The first seat to act makes a plain move: bets 1, declares, sticks or twists."""
+    seat = eng.to_act()[0]
+    kinds = {la.kind for la in eng.legal_actions(seat)}
+    if ActionKind.BET in kinds:
+        eng.apply(Action(seat, ActionKind.BET, amount=1), chance)
+    elif ActionKind.DECLARE in kinds:
+        eng.apply(Action(seat, ActionKind.DECLARE), chance)
+    else:
+        eng.apply(
+            Action(seat, ActionKind.STICK if ActionKind.STICK in kinds else ActionKind.TWIST),
+            chance,
+        )
 
 
 def test_long_hostile_names_and_many_seats_stay_within_discord_limits() -> None:
@@ -85,14 +104,16 @@ def test_long_hostile_names_and_many_seats_stay_within_discord_limits() -> None:
     twist = Event(EventKind.TWISTED, IDS[0], 0, ("10S",), total=20)
     live.round_log = [LoggedEvent(twist, IDS[1], by_timer=i % 2 == 0) for i in range(200)]
     assert len(p.log_lines(live, "en")) == render.LOG_LINES_MAX  # only the visible tail
-    em = p.embed(live)
-    embed_limits_ok(em)
-    text = str(em.to_dict())
+    comps = laid_out(p, live)
+    text = str(comps)
     assert "@everyone" not in text.replace("@\u200beveryone", "")  # never a live mention
-    assert any("\\*\\*" in f["name"] for f in em.to_dict()["fields"])  # markdown escaped
+    # markdown escaped: the names' ** show as stars in the seats' heads, never as bold
+    heads = [line for x in layout_texts(comps)[1:] for line in x.split("\n") if "é" in line]
+    assert any("\\*\\*@" in line for line in heads)
+    assert not any(re.search(r"(?<!\\)\*\*@", line) for line in heads)
     assert not any(i in text for i in IDS)  # never a raw user id
     play_to(live, Phase.PLAYING)
-    embed_limits_ok(p.embed(live))
+    laid_out(p, live)
 
 
 def test_the_table_says_whose_move_it_is_in_every_phase() -> None:
@@ -101,7 +122,7 @@ def test_the_table_says_whose_move_it_is_in_every_phase() -> None:
     for phase in (Phase.BETTING, Phase.PLAYING, Phase.BANKER):
         live = live_table(3)
         play_to(live, phase)
-        desc = p.embed(live).description or ""
+        desc = layout_texts(laid_out(p, live))[0]  # the header
         who = live.engine.to_act()
         assert who
         for seat in who:
@@ -110,7 +131,7 @@ def test_the_table_says_whose_move_it_is_in_every_phase() -> None:
     assert "Turn: **the banker**" in seen[Phase.BANKER]
     assert "<t:" in seen[Phase.PLAYING] and ":R>" in seen[Phase.PLAYING]  # a live countdown
     live = live_table(2)
-    desc = p.embed(live).description or ""
+    desc = layout_texts(laid_out(p, live))[0]
     assert "**player0**" in desc and "Deal" in desc  # between rounds: who deals
     # doubling, kitty and shooting say who, by name
     view = live.engine.public_view()
@@ -130,10 +151,10 @@ def test_the_table_says_whose_move_it_is_in_every_phase() -> None:
 def test_banker_buttons_read_as_the_bankers_and_same_bet_is_offered() -> None:
     live = live_table(3)
     play_to(live, Phase.BETTING)
-    labels = {b.item.label: b.item.disabled for b in table_view(live).children}  # type: ignore[attr-defined]
+    labels = button_states(live)
     assert labels["Same bet"] is False and labels["Bet"] is False
     play_to(live, Phase.BANKER)
-    labels = {b.item.label: b.item.disabled for b in table_view(live).children}  # type: ignore[attr-defined]
+    labels = button_states(live)
     assert "Banker: stay" in labels and "Banker: twist" in labels
     assert "Stick" not in labels
 
@@ -169,20 +190,77 @@ def test_seat_limit_is_what_a_message_shows_and_the_packs_deal(
     packs: int | None, limit: int
 ) -> None:
     rules = PontoonRules(packs=packs)
-    assert seat_limit(rules) == limit <= render.EMBED_FIELDS_MAX - 1  # a field per seat
+    assert seat_limit(rules) == limit
     assert Table(with_seat_limit(rules)).seat_limit == limit  # the engine's one limit
+    # the largest table the engine allows lays out within Discord's layout limits, every
+    # seat shown by name: at every move of its rounds, and with every button of every
+    # variation (shown before the first deal)
+    names = {s: f"p{i:02d}-" + "é" * 28 for i, s in enumerate(IDS[:limit])}
+    p = presenter()
+
+    def shows_every_seat(live: OpenPontoonTable) -> None:
+        whole = "\n".join(layout_texts(laid_out(p, live)))
+        for seat in live.engine.seats:
+            assert live.names[seat][:6] in whole, (packs, live.engine.phase, seat)
+
+    for variation in ({}, {"shoot": True, "banker_doubles": True, "burn": "13"}):
+        full = with_seat_limit(PontoonRules(min_bet=1, max_bet=10, packs=packs, **variation))
+        live = live_table(limit, rules=full, names=dict(names))
+        eng = live.engine
+        assert len(eng.seats) == limit
+        chance = RandomChance(random.Random(1))
+        with pytest.raises(RuleError):  # the engine seats no one more
+            eng.apply(Action(IDS[limit], ActionKind.JOIN, amount=1000), chance)
+        shows_every_seat(live)
+    live = live_table(limit, rules=with_seat_limit(rules), names=dict(names))
+    eng = live.engine
+    seen: set[Phase] = set()
+    eng.apply(Action(IDS[0], ActionKind.CUT), chance)
+    for _ in range(5):
+        assert eng.banker is not None
+        if eng.phase is Phase.ROUND_OVER:
+            eng.apply(Action(eng.banker, ActionKind.NEXT_ROUND), chance)
+        seen.add(eng.phase)
+        shows_every_seat(live)
+        eng.apply(Action(eng.banker, ActionKind.DEAL), chance)
+        while eng.phase is not Phase.ROUND_OVER:
+            seen.add(eng.phase)
+            shows_every_seat(live)
+            next_move(eng, chance)
+        seen.add(eng.phase)
+        shows_every_seat(live)
+        if {Phase.PLAYING, Phase.BANKER} <= seen:
+            break
+    assert seen >= {Phase.WAITING, Phase.BETTING, Phase.PLAYING, Phase.BANKER, Phase.ROUND_OVER}
 
 
-def test_fitted_never_fails_on_absurd_input() -> None:
-    t = render.TableText("t" * 999, "d" * 9999, [("h" * 999, "b" * 9999)] * 60, "f" * 9999).fitted()
-    assert len(t.fields) <= 25 and len(t.title) <= 256 and len(t.description) <= 4096
-    total = (
-        len(t.title)
-        + len(t.description)
-        + len(t.footer)
-        + sum(len(a) + len(b) for a, b in t.fields)
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_layout_never_fails_on_absurd_input(locale: str) -> None:
+    """Huge names, huge logs, 60 seats' worth of text, in every language: the layout the
+    bot sends is always built, within Discord's limits, and names every seat it is given."""
+    p = presenter()
+    p.guild_locale = lambda live: locale  # type: ignore[method-assign]
+    # through the presenter's own parts: 20 seats of 10,000-character names, a long log
+    huge = {s: f"{i:02d}" + "n" * 9998 for i, s in enumerate(IDS[:20])}
+    live = live_table(20, names=huge)
+    twist = Event(EventKind.TWISTED, IDS[3], 0, ("10S", "KH", "QD"), total=20)
+    live.round_log = [LoggedEvent(twist, IDS[1], by_timer=i % 2 == 0) for i in range(500)]
+    play_to(live, Phase.PLAYING)
+    whole = "\n".join(layout_texts(laid_out(p, live)))
+    for i in range(20):
+        assert f"{i:02d}nnnn" in whole, i
+    # texts no table makes: every part far over any limit, and 60 seats
+    seats = [(f"{i:02d}" + "h" * 998, "b" * 9999) for i in range(60)]
+    absurd = render.TableParts(
+        "t" * 999, ["d" * 9999] * 3, seats, ("B" * 999, "b" * 9999), ["l" * 9999] * 60, "f" * 9999
     )
-    assert total <= 6000
+    p.parts = lambda live, closed_reason=None: absurd  # type: ignore[method-assign]
+    whole = "\n".join(layout_texts(laid_out(p, live)))
+    for i in range(60):
+        assert f"{i:02d}hhhh" in whole, i
+    closed = dataclasses.replace(absurd, closed=True)
+    p.parts = lambda live, closed_reason=None: closed  # type: ignore[method-assign]
+    assert layout_texts(laid_out(p, live))[0].startswith("## ttt")
 
 
 async def test_the_writer_keeps_one_edit_in_flight_and_draws_the_latest_state() -> None:
@@ -251,7 +329,8 @@ def test_each_log_event_is_formatted_once_and_only_the_tail_is_drawn() -> None:
 def _disabled(live: OpenPontoonTable, button: str = "pt.button.join") -> bool:
     found = [
         b.item.disabled  # type: ignore[attr-defined]
-        for b in table_view(live).children
+        for row in table_rows(live)
+        for b in row.children
         if b.item.label == t("en", button)  # type: ignore[attr-defined]
     ]
     assert len(found) == 1
