@@ -446,61 +446,102 @@ async def stop(proc: asyncio.subprocess.Process | None) -> None:
             proc.kill()
 
 
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process in MB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 async def session(args: argparse.Namespace, bot_dir: Path) -> dict[str, Any]:
-    """A long session of Join/Leave clicks (no limits): bot CPU per click in a window
-    early in the session (the round's log short) and one late (the log as long as the
-    bot keeps it), at ``--tables`` tables, one member clicking at each."""
+    """A long session of Join/Leave clicks (no limits), one member clicking at each table.
+
+    Does a click cost more on a table with a long history? ``--tables`` tables are
+    filled with ``--late-after`` clicks each (their round's log as long as the bot keeps
+    it); as many new tables are opened beside them; then both sets take ``--window``
+    clicks each, in alternated blocks, and the bot's CPU over each block is added to
+    its set. ``late_over_early`` compares the two sets at the same moment of the same
+    process, so a busy machine or the process's age weighs on both alike.
+
+    Whether the process itself grows: ``--tables`` tables opened at the start also take
+    ``--window`` clicks before the filling (``process_young_cpu_ms_per_click``: compare
+    it with ``early_cpu_ms_per_click``, which is measured later; these two are minutes
+    apart, so a busy machine shows in them) and the bot's resident memory is read at
+    the start and the end."""
     fake = FakeDiscord(rate_limits=RateLimits(enabled=False))
     await fake.start()
     proc: asyncio.subprocess.Process | None = None
     tmp = tempfile.TemporaryDirectory(prefix="bench-session-")
     try:
         guild = fake.add_guild("Casino")
-        tables = []
-        for i in range(args.tables):
-            channel = fake.add_text_channel(guild, f"pontoon-{i}")
-            tables.append(
-                (channel, fake.add_member(guild, f"o{i}"), fake.add_member(guild, f"c{i}"))
-            )
         proc = await launch(fake, args, bot_dir, tmp.name)
-        for channel, opener, _ in tables:
-            await fake.slash(opener, channel, "pontoon", "start", {"min_bet": 1})
-            await fake.wait_until(
-                lambda ch=channel: any(  # type: ignore[misc]
-                    m.has_button("Join") for m in fake.channel_messages(ch) if not m.ephemeral
-                ),
-                20,
-            )
-        clicks = 0
+        pid = proc.pid
+        counter = iter(range(1_000_000))
+
+        async def open_tables() -> list[tuple[FakeChannel, FakeMember]]:
+            out = []
+            for _ in range(args.tables):
+                i = next(counter)
+                channel = fake.add_text_channel(guild, f"pontoon-{i}")
+                opener, clicker = fake.add_member(guild, f"o{i}"), fake.add_member(guild, f"c{i}")
+                await fake.slash(opener, channel, "pontoon", "start", {"min_bet": 1})
+                await fake.wait_until(
+                    lambda ch=channel: any(  # type: ignore[misc]
+                        m.has_button("Join") for m in fake.channel_messages(ch) if not m.ephemeral
+                    ),
+                    20,
+                )
+                out.append((channel, clicker))
+            return out
+
+        done: dict[int, int] = {}  # clicks made at each table (by channel id)
 
         async def clicker(channel: FakeChannel, member: FakeMember, n: int) -> None:
-            nonlocal clicks
-            for k in range(n):
+            for _ in range(n):
+                k = done.get(channel.id, 0)
                 label = "Join" if k % 2 == 0 else "Leave"
                 msg = fake.latest_message_with_button(channel, label)
                 await fake.click(member, msg, label=label, timeout=10)
-                clicks += 1
+                done[channel.id] = k + 1
 
-        async def window(n: int) -> float:
-            """CPU ms per click over ``n`` clicks at each table."""
-            nonlocal clicks
+        async def block(tables: list[tuple[FakeChannel, FakeMember]], n: int) -> float:
+            """Bot CPU seconds over ``n`` clicks at each of ``tables``."""
             await quiet(fake, 0.3, most=10)
-            clicks, cpu0 = 0, cpu_seconds(proc.pid)  # type: ignore[union-attr]
-            await asyncio.gather(*(clicker(ch, m, n) for ch, _, m in tables))
+            cpu0 = cpu_seconds(pid)
+            await asyncio.gather(*(clicker(ch, m, n) for ch, m in tables))
             await quiet(fake, 0.3, most=10)
-            return (cpu_seconds(proc.pid) - cpu0) / clicks * 1000  # type: ignore[union-attr]
+            return cpu_seconds(pid) - cpu0
 
-        await window(10)  # warm up
-        early = await window(args.window)
-        await window(args.late_after)  # the round's log fills up
-        late = await window(args.window)
+        rss_start = rss_mb(pid)
+        young = await open_tables()
+        await block(young, 10)  # warm up
+        young_cpu = await block(young, args.window)
+        late_tables = await open_tables()
+        await block(late_tables, args.late_after)  # the round's log fills up
+        early_tables = await open_tables()
+        await block(early_tables, 10)  # warm up, as the young tables
+        size = max(1, min(args.block, args.window))
+        early_cpu = late_cpu = 0.0
+        left = args.window
+        while left > 0:
+            n = min(size, left)
+            late_cpu += await block(late_tables, n)
+            early_cpu += await block(early_tables, n)
+            left -= n
+        clicks = args.window * args.tables
+        early, late = early_cpu / clicks * 1000, late_cpu / clicks * 1000
+        young_ms = young_cpu / clicks * 1000
         return {
             "bot_dir": str(bot_dir),
             "tables": args.tables,
-            "clicks_per_window": args.window * args.tables,
+            "clicks_per_window": clicks,
+            "late_table_clicks_before": args.late_after + 10,
             "early_cpu_ms_per_click": round(early, 3),
             "late_cpu_ms_per_click": round(late, 3),
             "late_over_early": round(late / early, 3),
+            "process_young_cpu_ms_per_click": round(young_ms, 3),
+            "bot_rss_mb_start_end": [round(rss_start, 1), round(rss_mb(pid), 1)],
         }
     finally:
         await stop(proc)
@@ -591,7 +632,12 @@ async def alternated(args: argparse.Namespace) -> dict[str, Any]:
         for name in runs:
             summary[name] = {
                 key: [r[key] for r in runs[name]]
-                for key in ("early_cpu_ms_per_click", "late_cpu_ms_per_click", "late_over_early")
+                for key in (
+                    "early_cpu_ms_per_click",
+                    "late_cpu_ms_per_click",
+                    "late_over_early",
+                    "process_young_cpu_ms_per_click",
+                )
             }
         if "old" in runs:
             pairs = list(zip(runs["new"], runs["old"], strict=True))
@@ -639,6 +685,9 @@ async def main() -> int:
     ap.add_argument("--window", type=int, default=60, help="session: clicks per table measured")
     ap.add_argument(
         "--late-after", type=int, default=300, help="session: clicks per table before 'late'"
+    )
+    ap.add_argument(
+        "--block", type=int, default=50, help="session: clicks per table in each alternated block"
     )
     ap.add_argument("--bettors", type=int, default=3, help="punto-banco: members betting")
     ap.add_argument("--bets", type=int, default=10, help="punto-banco: bets per member")
