@@ -405,7 +405,11 @@ async def run(args: argparse.Namespace, limits: bool) -> dict[str, Any]:
 
 
 async def launch(
-    fake: FakeDiscord, args: argparse.Namespace, bot_dir: Path, tmp: str
+    fake: FakeDiscord,
+    args: argparse.Namespace,
+    bot_dir: Path,
+    tmp: str,
+    extra_env: dict[str, str] | None = None,
 ) -> asyncio.subprocess.Process:
     """Start ``python -m bot`` from ``bot_dir`` against the fake and wait until it is ready."""
     env = dict(os.environ)
@@ -421,6 +425,7 @@ async def launch(
             "PYTHONPATH": str(bot_dir),
         }
     )
+    env.update(extra_env or {})
     log_file = (Path(tmp) / "bot.log").open("wb")
     proc = await asyncio.create_subprocess_exec(
         *args.bot_cmd.split(),
