@@ -21,13 +21,17 @@ How it stays fast (each mutant in well under a second, most of them):
 * hypothesis runs with the ``mutants`` profile: no example database, derandomised.
 
 Equivalent mutants (no behaviour change, so no test can kill them) are listed with the
-reason in ``scripts/mutate_equivalent.md`` and left out of the rate; the script reads
-that file (lines ``- `module` line N: `old` -> `new` - reason``).
+reason in ``scripts/mutate_equivalent.md`` and left out of the rate. The script reads that
+file's lines ``- `module` `code`: `old` -> `new` #N - reason``: the code of the changed
+token's line (stripped, without its comment), never a line number, so moving lines
+leaves an entry valid; ``#N`` only where the module has that change on that code more
+than once (the Nth in reading order). An entry that matches no mutant (its code changed
+or is gone) or, without ``#N``, several, hides nothing: the script warns about it.
 
     python scripts/mutate.py                       # every module, one after the other
     python scripts/mutate.py engine/pontoon/play.py bot/storage/ledger.py
     python scripts/mutate.py --list engine/pontoon/play.py   # the mutants, not run
-    python scripts/mutate.py --survivors ...       # print each survivor's line
+    python scripts/mutate.py --survivors ...       # each survivor, as an entry to paste
 
 Exit status 0 when every module reaches ``--target`` (default 90%) killed, 1 if not.
 Tests that run the engine in a child process (``python -m engine``) do not see the
@@ -42,6 +46,7 @@ import contextlib
 import hashlib
 import importlib.abc
 import importlib.machinery
+import io
 import json
 import os
 import re
@@ -49,8 +54,9 @@ import signal
 import sys
 import threading
 import time
+import tokenize
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import CodeType, FrameType
 from typing import Any
@@ -112,16 +118,30 @@ MODULES: dict[str, list[str]] = {
 class Mutant:
     module: str
     index: int
-    line: int
+    line: int  # the node's lines: what the coverage pass selects the tests by
     end_line: int
     old: str
     new: str
+    # Where the changed token is (its line may be later than ``line`` in an expression
+    # over several lines), the code on that line (stripped, without a comment), and
+    # which of the module's mutants with the same code and change this one is (1-based,
+    # in reading order) out of how many: the key of an equivalent entry.
+    at: int = 0
+    col: int = 0
+    text: str = ""
+    occurrence: int = 1
+    occurrences: int = 1
 
-    def key(self) -> tuple[str, int, str, str]:
-        return (self.module, self.line, self.old, self.new)
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.module, self.text, self.old, self.new)
 
     def describe(self) -> str:
-        return f"{self.module}:{self.line}: `{self.old}` -> `{self.new}`"
+        return f"{self.module}:{self.at or self.line}: `{self.old}` -> `{self.new}`"
+
+    def entry(self) -> str:
+        """The mutant as a line of ``mutate_equivalent.md`` (the reason left to add)."""
+        nth = f" #{self.occurrence}" if self.occurrences > 1 else ""
+        return f"- `{self.module}` {_code_span(self.text)}: `{self.old}` -> `{self.new}`{nth}"
 
 
 CMP_SWAP: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -174,13 +194,21 @@ class Mutator(ast.NodeTransformer):
     def __init__(self, target: int = -1) -> None:
         self.target = target
         self.count = 0
-        self.sites: list[tuple[int, int, str, str]] = []
+        # (line, end line, old, new, the changed token's place or where to look for it)
+        self.sites: list[tuple[int, int, str, str, tuple[int, int], bool]] = []
 
-    def _site(self, node: ast.AST, old: str, new: str) -> bool:
+    def _site(self, node: ast.AST, old: str, new: str, after: ast.AST | None = None) -> bool:
+        """One mutation site; ``after`` is the operand the changed operator follows
+        (none: the token is where the node starts)."""
         n = self.count
         self.count += 1
         line = getattr(node, "lineno", 0)
-        self.sites.append((line, getattr(node, "end_lineno", line) or line, old, new))
+        if after is None:
+            anchor = (line, getattr(node, "col_offset", 0))
+        else:
+            anchor = (after.end_lineno or line, after.end_col_offset or 0)
+        end_line = getattr(node, "end_lineno", line) or line
+        self.sites.append((line, end_line, old, new, anchor, after is not None))
         return n == self.target
 
     # -- things never mutated
@@ -238,14 +266,15 @@ class Mutator(ast.NodeTransformer):
         self.generic_visit(node)
         for i, op in enumerate(node.ops):
             swap = CMP_SWAP.get(type(op))
-            if swap is not None and self._site(node, SYMBOL[type(op)], SYMBOL[swap]):
+            before = node.left if i == 0 else node.comparators[i - 1]
+            if swap is not None and self._site(node, SYMBOL[type(op)], SYMBOL[swap], before):
                 node.ops[i] = swap()
         return node
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
         swap = BIN_SWAP.get(type(node.op))
-        if swap is not None and self._site(node, SYMBOL[type(node.op)], SYMBOL[swap]):
+        if swap is not None and self._site(node, SYMBOL[type(node.op)], SYMBOL[swap], node.left):
             node.op = swap()
         return node
 
@@ -254,14 +283,14 @@ class Mutator(ast.NodeTransformer):
         swap = BIN_SWAP.get(type(node.op))
         if swap is not None:
             old, new = SYMBOL[type(node.op)] + "=", SYMBOL[swap] + "="
-            if self._site(node, old, new):
+            if self._site(node, old, new, node.target):
                 node.op = swap()
         return node
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
         self.generic_visit(node)
         swap: type[ast.boolop] = ast.Or if isinstance(node.op, ast.And) else ast.And
-        if self._site(node, SYMBOL[type(node.op)], SYMBOL[swap]):
+        if self._site(node, SYMBOL[type(node.op)], SYMBOL[swap], node.values[0]):
             node.op = swap()
         return node
 
@@ -284,11 +313,52 @@ class Mutator(ast.NodeTransformer):
         return node
 
 
-def mutants_of(module: str) -> list[Mutant]:
-    tree = ast.parse((ROOT / module).read_text(), module)
+def mutants_of(module: str, source: str | None = None) -> list[Mutant]:
+    """The module's mutants, in the order ``Mutator`` numbers them; ``source`` stands
+    in for the file's text."""
+    if source is None:
+        source = (ROOT / module).read_text()
     m = Mutator()
-    m.visit(tree)
-    return [Mutant(module, i, *site) for i, site in enumerate(m.sites)]
+    m.visit(ast.parse(source, module))
+    tokens, code = _tokens(source)
+    found = []
+    for i, (line, end_line, old, new, anchor, search) in enumerate(m.sites):
+        at, col = _token_at(tokens, anchor, old) if search else anchor
+        found.append(Mutant(module, i, line, end_line, old, new, at, col, code[at - 1]))
+    # Number the mutants that share a key in reading order (the changed token's place).
+    groups: dict[tuple[str, str, str, str], list[Mutant]] = {}
+    for mu in sorted(found, key=lambda mu: (mu.at, mu.col, mu.index)):
+        groups.setdefault(mu.key(), []).append(mu)
+    numbered = {
+        mu.index: replace(mu, occurrence=n, occurrences=len(same))
+        for same in groups.values()
+        for n, mu in enumerate(same, 1)
+    }
+    return [numbered[i] for i in range(len(found))]
+
+
+def _tokens(source: str) -> tuple[list[tokenize.TokenInfo], list[str]]:
+    """The module's tokens, and each line's code: stripped, its comment left out."""
+    lines = source.splitlines()
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    code = list(lines)
+    for tok in tokens:
+        if tok.type == tokenize.COMMENT:
+            row, col = tok.start
+            code[row - 1] = code[row - 1][:col]
+    return tokens, [c.strip() for c in code]
+
+
+def _token_at(
+    tokens: list[tokenize.TokenInfo], anchor: tuple[int, int], old: str
+) -> tuple[int, int]:
+    """Where a changed operator is: the first token at or after ``anchor`` (the end of
+    the operand before it) spelled like ``old``'s first word (``not in`` -> ``not``)."""
+    word = old.split()[0]
+    for tok in tokens:
+        if tok.start >= anchor and tok.string == word:
+            return tok.start
+    return anchor  # not expected: the node's own place
 
 
 def mutated_code(module: str, index: int) -> CodeType:
@@ -306,18 +376,101 @@ def module_name(module: str) -> str:
 
 
 # ------------------------------------------------------------------ equivalents
-EQUIV_LINE = re.compile(r"^- `(?P<mod>[^`]+)` line (?P<line>\d+): `(?P<old>.+?)` -> `(?P<new>.+?)`")
+# An entry: - `module` `code on the line`: `old` -> `new` #2 - why it is equivalent
+# The code is the changed token's line, stripped, without its comment (in a longer run of
+# backticks when it holds one); `#N` only where the module has that change on that code
+# more than once (N counts them in reading order).
+EQUIV_LINE = re.compile(
+    r"^- `(?P<mod>[^`]+)` (?P<tick>`+)(?P<text>.+?)(?P=tick): "
+    r"`(?P<old>[^`]+)` -> `(?P<new>[^`]+)`(?: #(?P<nth>\d+))?(?=\s|$)"
+)
+OLD_EQUIV_LINE = re.compile(r"^- `[^`]+` line \d+: ")
 
 
-def load_equivalents() -> set[tuple[str, int, str, str]]:
-    if not EQUIVALENT_FILE.exists():
-        return set()
-    out: set[tuple[str, int, str, str]] = set()
-    for raw in EQUIVALENT_FILE.read_text().splitlines():
-        m = EQUIV_LINE.match(raw.strip())
-        if m:
-            out.add((m["mod"], int(m["line"]), m["old"], m["new"]))
-    return out
+@dataclass(frozen=True)
+class Equivalent:
+    module: str
+    text: str
+    old: str
+    new: str
+    occurrence: int | None  # None: the only mutant with this key
+    where: int = 0  # its line in the file, for the warnings
+
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.module, self.text, self.old, self.new)
+
+    def entry(self) -> str:
+        nth = "" if self.occurrence is None else f" #{self.occurrence}"
+        return f"- `{self.module}` {_code_span(self.text)}: `{self.old}` -> `{self.new}`{nth}"
+
+
+def _code_span(text: str) -> str:
+    """``text`` as Markdown inline code: in a run of backticks longer than any it holds."""
+    ticks = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if len(ticks) > 1 else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def parse_equivalent(raw: str, where: int = 0) -> Equivalent | None:
+    m = EQUIV_LINE.match(raw.strip())
+    if m is None:
+        return None
+    text = m["text"]
+    if len(m["tick"]) > 1 and text.startswith(" ") and text.endswith(" "):
+        text = text[1:-1]
+    nth = int(m["nth"]) if m["nth"] else None
+    return Equivalent(m["mod"], text, m["old"], m["new"], nth, where)
+
+
+def load_equivalents(path: Path | None = None) -> tuple[list[Equivalent], list[str]]:
+    """The entries (of ``mutate_equivalent.md`` unless ``path``), and a warning for each
+    line in the old form (keyed by line number), which is no longer read."""
+    path = path or EQUIVALENT_FILE
+    if not path.exists():
+        return [], []
+    entries: list[Equivalent] = []
+    warnings: list[str] = []
+    for n, raw in enumerate(path.read_text().splitlines(), 1):
+        entry = parse_equivalent(raw, n)
+        if entry is not None:
+            entries.append(entry)
+        elif OLD_EQUIV_LINE.match(raw.strip()):
+            warnings.append(f"{path.name}:{n}: keyed by line number, not read: {raw.strip()}")
+    return entries, warnings
+
+
+def match_equivalents(
+    mutants: Sequence[Mutant], entries: Sequence[Equivalent]
+) -> tuple[set[tuple[str, int]], list[str]]:
+    """The mutants (module, index) the entries name, and a warning for each entry that
+    names none (its code or change is gone: stale; or, without ``#N``, several mutants
+    fit) or one another entry names too. Only entries of the given mutants' modules are
+    looked at. A warned entry leaves nothing out of the rate."""
+    by_key: dict[tuple[str, str, str, str], list[Mutant]] = {}
+    for mu in sorted(mutants, key=lambda mu: (mu.module, mu.occurrence)):
+        by_key.setdefault(mu.key(), []).append(mu)
+    modules = {mu.module for mu in mutants}
+    matched: dict[tuple[str, int], Equivalent] = {}
+    warnings: list[str] = []
+    for e in entries:
+        if e.module not in modules:
+            continue
+        same = by_key.get(e.key(), [])
+        where = f"{EQUIVALENT_FILE.name}:{e.where}: "
+        if e.occurrence is None and len(same) > 1:
+            warnings.append(
+                f"{where}matches {len(same)} mutants, name one (#1 to #{len(same)}): {e.entry()}"
+            )
+            continue
+        n = e.occurrence or 1
+        if not 1 <= n <= len(same):
+            warnings.append(f"{where}stale, matches no mutant: {e.entry()}")
+            continue
+        mu = same[n - 1]
+        first = matched.setdefault((mu.module, mu.index), e)
+        if first is not e:
+            warnings.append(f"{where}names the same mutant as line {first.where}: {e.entry()}")
+    return set(matched), warnings
 
 
 # ------------------------------------------------------------------ coverage pass
@@ -541,7 +694,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds per mutant")
     ap.add_argument("--target", type=float, default=90.0, help="percent killed to pass")
     ap.add_argument("--list", action="store_true", help="list the mutants, run nothing")
-    ap.add_argument("--survivors", action="store_true", help="print every survivor")
+    ap.add_argument(
+        "--survivors", action="store_true", help="print every survivor as an equivalent entry"
+    )
     ap.add_argument("--json", type=Path, help="write the results here")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each mutant's fate")
     args = ap.parse_args(argv)
@@ -550,14 +705,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [m for m in modules if m not in MODULES]
     if unknown:
         ap.error(f"not a mutated module: {unknown}; known: {sorted(MODULES)}")
+    entries, warnings = load_equivalents()
+    mutants = {m: mutants_of(m) for m in modules}
+    equivalents, stale = match_equivalents([mu for ms in mutants.values() for mu in ms], entries)
+    for w in [*warnings, *stale]:
+        print(f"mutate: WARNING: {w}", file=sys.stderr, flush=True)
     if args.list:
         for m in modules:
-            for mu in mutants_of(m):
-                print(mu.describe())
+            for mu in mutants[m]:
+                flag = "  (equivalent)" if (mu.module, mu.index) in equivalents else ""
+                print(f"{mu.module}:{mu.at}  {mu.entry()}{flag}")
         return 0
     sys.path.insert(0, str(ROOT))
     _preload()
-    equivalents = load_equivalents()
     paths = sorted({p for m in modules for p in MODULES[m] if (ROOT / p).exists()})
     cov = coverage_map(modules, paths)
     all_ok = True
@@ -566,8 +726,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         t0 = time.monotonic()
         killed = survived = equivalent = timeouts = 0
         survivors: list[str] = []
-        for mu in mutants_of(module):
-            if mu.key() in equivalents:
+        for mu in mutants[module]:
+            if (mu.module, mu.index) in equivalents:
                 equivalent += 1
                 continue
             tests = tests_for(mu, cov)
@@ -581,7 +741,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"  {outcome:8} {mu.describe()}  ({len(tests)} tests)", flush=True)
             if outcome == "survived":
                 survived += 1
-                survivors.append(mu.describe() + ("" if tests else "  (no test reaches it)"))
+                note = "" if tests else ", no test reaches it"
+                survivors.append(f"line {mu.at}{note}: {mu.entry()}")
             else:
                 killed += 1
                 timeouts += outcome == "timeout"
@@ -595,9 +756,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{'' if ok else '  BELOW TARGET'}",
             flush=True,
         )
-        if args.survivors:
+        if args.survivors:  # each one ready to paste into mutate_equivalent.md
             for s in survivors:
-                print("    survived:", s, flush=True)
+                print("    survived", s, flush=True)
         report[module] = {
             "killed": killed,
             "total": total,
