@@ -24,8 +24,10 @@ without them, and prints JSON for each run and the ratio:
     python scripts/bench_round.py --cards button        # tables opened with cards:button
     python scripts/bench_round.py --bot-dir /path/to/other/checkout  # measure other code
     python scripts/bench_round.py --mode session --compare-dir /work/wt/old --repeat 3
-        # a long Join/Leave session: bot CPU per click early (short round log) and late
-        # (the log full), this code and the older checkout alternated in one run
+        # a long Join/Leave session: bot CPU per click at tables with a short history
+        # ("early") and at tables with --late-after clicks behind them ("late"), the two
+        # measured in alternated blocks in one process; this code and the older
+        # checkout alternated in one run
     python scripts/bench_round.py --mode punto-banco --compare-dir /work/wt/old
         # Punto Banco: REST requests per bet (form click + submit) and per /baccarat bet
 
