@@ -158,9 +158,11 @@ async def test_chips_forget_reaches_only_that_server(
     await a.store.set_member_language(BOB, "fr")
     await a.store.ensure_member(G1, BOB)
     await b.bot.languages.load()
+    saved = in_g2.store_version
     result = await a.store.forget_member(BOB, G2)
     assert result.servers == 1 and not result.settings_erased
     assert await _wait_for(lambda: _clean(in_g2.snapshot()))
+    assert await _wait_for(lambda: in_g2.store_version == saved + 1)  # the scrub saved
     assert await _wait_for(lambda: b.store.erasures is not None and b.store.erasures.received == 1)
     await asyncio.sleep(0.1)  # the scrub task of that one signal has run
     assert str(BOB) in in_g1.snapshot()
