@@ -200,7 +200,9 @@ async def _terminate_listeners(url: str) -> int:
         await conn.close()
 
 
-async def test_the_listener_comes_back_after_its_connection_is_killed(pg_url: str) -> None:
+async def test_the_listener_comes_back_after_its_connection_is_killed(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     store = await PgStore.connect(pg_url, defaults=GuildSettings(1000, 100))
     other = await PgStore.connect(pg_url, defaults=GuildSettings(1000, 100))
     got: list[Erasure] = []
@@ -218,6 +220,7 @@ async def test_the_listener_comes_back_after_its_connection_is_killed(pg_url: st
         await other.ensure_member(G1, BOB)
         await other.forget_member(BOB)
         assert await _wait_for(lambda: got == [Erasure(BOB, None, True)])
+        assert "erasure listener reconnected" in caplog.text  # the gap is logged
     finally:
         await store.close()
         await other.close()

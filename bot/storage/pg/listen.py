@@ -109,7 +109,9 @@ class ErasureListener:
                 log.warning("erasure listener cannot reach the database: %s", exc)
             else:
                 pause = 0.5
-                if down_since is not None:
+                if down_since is None:
+                    log.info("listening for erasures made by any bot process (%s)", CHANNEL)
+                else:
                     await self._report_gap(down_since)
                     down_since = None
                 await self._watch()  # returns when the connection is lost
@@ -159,8 +161,9 @@ class ErasureListener:
         except Exception:
             missed = None
         log.warning(
-            "erasure listener was disconnected since %s; %s erasure(s) made meanwhile by "
-            "any process were not scrubbed from this process's open tables by it",
+            "erasure listener reconnected; it was down since %s, and %s erasure(s) made "
+            "meanwhile were not signalled to this process (its open tables may still "
+            "name those members)",
             since,
             "an unknown number of" if missed is None else missed,
         )

@@ -216,9 +216,9 @@ class PgStore(Store):
 
     async def close(self) -> None:
         if not self._closed:
-            self._closed = True
-            if self.erasures is not None:
+            if self.erasures is not None:  # first: a scrub under way may still save
                 await self.erasures.close()
+            self._closed = True
             with contextlib.suppress(StorageError, *_UNAVAILABLE):
                 await self._call(lambda con: self.pg.close())
             self._executor.shutdown(wait=True)
