@@ -110,6 +110,24 @@ class CardBot(GameBot):
             self._erased_while_loading.append(erasure)
         await forget_at_tables(self, erasure.user_id, erasure.guild_id)
 
+    async def listen_for_erasures(self) -> None:
+        """From now on an erasure committed by any process on the database reaches this
+        one (:meth:`erased`; PostgreSQL, nothing to do on SQLite). Called at start-up
+        before the languages and the open tables are read."""
+        self._erased_while_loading = []
+        await self.store.on_erasure(self.erased)
+
+    async def reload_tables(self) -> None:
+        """Every game's open tables back in memory after a (re)start; an erasure
+        signalled while they were read is applied again once they are all in."""
+        for game in GAMES:
+            # after a restart these messages may be stale; a table opened since is not
+            self._reloaded[game.name] = await self.games[game.name].load()
+            log.info("reloaded %d open table(s) of %s", len(self._reloaded[game.name]), game.title)
+        erased, self._erased_while_loading = self._erased_while_loading or [], None
+        for erasure in erased:  # a table read just before the erasure committed
+            await forget_at_tables(self, erasure.user_id, erasure.guild_id)
+
     def _guild_preferred_locale(self, guild_id: int) -> object:
         guild = self.get_guild(guild_id)
         return None if guild is None else guild.preferred_locale
@@ -198,10 +216,7 @@ class CardBot(GameBot):
             )
             await self._metrics_server.start()
         await self.tree.set_translator(CatalogTranslator())
-        # before the languages and the tables are read: an erasure committed by another
-        # process from now on reaches this one (PostgreSQL; nothing to do on SQLite)
-        self._erased_while_loading = []
-        await self.store.on_erasure(self.erased)
+        await self.listen_for_erasures()  # before the languages and tables are read
         await self.languages.load()
         for game in GAMES:
             package = cast(GamePackage, importlib.import_module(game.package))
@@ -217,13 +232,7 @@ class CardBot(GameBot):
                 ", ".join(INVITE_NEEDS),
                 invite_url(self.application_id),
             )
-        for game in GAMES:
-            # after a restart these messages may be stale; a table opened since is not
-            self._reloaded[game.name] = await self.games[game.name].load()
-            log.info("reloaded %d open table(s) of %s", len(self._reloaded[game.name]), game.title)
-        erased, self._erased_while_loading = self._erased_while_loading or [], None
-        for erasure in erased:  # a table read just before the erasure committed
-            await forget_at_tables(self, erasure.user_id, erasure.guild_id)
+        await self.reload_tables()
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

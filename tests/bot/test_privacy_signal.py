@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -75,7 +76,7 @@ class Process:
         bot = make_bot(Settings(_env_file=None, database_url=url), store)
         for service in bot.games.values():
             service.presenter = NullPresenter()  # no Discord here
-        await store.on_erasure(bot.erased)
+        await bot.listen_for_erasures()  # as setup_hook does
         await bot.languages.load()
         return cls(store, bot)
 
@@ -145,6 +146,45 @@ async def test_an_erasure_scrubs_the_other_process_open_table(
     assert _clean(mine.snapshot()) and _clean(theirs.snapshot())
     report = await audit(a.store)
     assert report.ok, report.summary()
+
+
+async def test_an_erasure_while_the_tables_are_reloaded_is_applied_after(pg_url: str) -> None:
+    """A restarting process reads the open tables, the erasure commits and is signalled
+    before those tables are in memory: it is applied again once they are."""
+    a = await Process.start(pg_url)
+    b = await Process.start(pg_url)  # restarting: listening, its tables not read yet
+    try:
+        table = await a.table_with_bob_gone(G1, CH1, ANN)
+        # a's tables are b's from now on (as a shard's, handed over): a holds none
+        await a.bot.pontoon.shutdown()
+        a.bot.pontoon.tables.clear()
+        a.bot.pontoon.by_channel.clear()
+        store = b.store
+        read = store.load_open_tables
+
+        async def erased_while_reading() -> list[Any]:
+            records = await read()  # Bob is in the snapshot read (by the first game)
+            if not any(str(BOB) in r.state_json for r in records):
+                return records
+            await a.store.forget_member(BOB)
+            assert b.store.erasures is not None
+            listener = b.store.erasures
+            assert await _wait_for(lambda: listener.received == 1)
+            await asyncio.sleep(0.05)  # the signal's own scrub: no table in memory yet
+            return records
+
+        store.load_open_tables = erased_while_reading  # type: ignore[method-assign]
+        await b.bot.reload_tables()
+        assert b.store.erasures is not None and b.store.erasures.received == 1
+        live = b.bot.pontoon.tables[table.table_id]
+        assert _clean(live.snapshot())
+        await b.bot.pontoon.act(table.table_id, DAN, ActionKind.JOIN, name="dan")
+        assert _clean(await _stored_text(pg_url))
+        # and later erasures are not kept for a reload any more
+        assert b.bot._erased_while_loading is None
+    finally:
+        await a.stop()
+        await b.stop()
 
 
 async def test_chips_forget_reaches_only_that_server(
