@@ -26,9 +26,11 @@ from bot.metrics import METRICS, Health, MetricsServer, trace_config
 from bot.settings import Settings
 from bot.sharding import ShardPlan, shard_of
 from bot.storage import Store
+from bot.storage.privacy import Erasure
 from bot.translator import CatalogTranslator
 from cogs.common import GameBot, GamePackage
 from cogs.permissions import INVITE_NEEDS, invite_url
+from cogs.privacy import forget_at_tables
 from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
@@ -94,6 +96,37 @@ class CardBot(GameBot):
         self._metrics_server: MetricsServer | None = None
         self.lease_keeper: ShardLeaseKeeper | None = None  # set by `python -m bot` (PostgreSQL)
         self._reloaded: dict[str, list[Any]] = {}
+        # erasures signalled while the open tables are being reloaded (setup_hook): they
+        # are applied again once every table is in memory
+        self._erased_while_loading: list[Erasure] | None = None
+
+    async def erased(self, erasure: Erasure) -> None:
+        """A member's data was erased, by this process or another one on the same
+        database (``store.on_erasure``): their id leaves this process's open tables and
+        their language choice its cache. Repeating it changes nothing."""
+        if erasure.language:
+            self.languages.forgotten(erasure.user_id)
+        if self._erased_while_loading is not None:
+            self._erased_while_loading.append(erasure)
+        await forget_at_tables(self, erasure.user_id, erasure.guild_id)
+
+    async def listen_for_erasures(self) -> None:
+        """From now on an erasure committed by any process on the database reaches this
+        one (:meth:`erased`; PostgreSQL, nothing to do on SQLite). Called at start-up
+        before the languages and the open tables are read."""
+        self._erased_while_loading = []
+        await self.store.on_erasure(self.erased)
+
+    async def reload_tables(self) -> None:
+        """Every game's open tables back in memory after a (re)start; an erasure
+        signalled while they were read is applied again once they are all in."""
+        for game in GAMES:
+            # after a restart these messages may be stale; a table opened since is not
+            self._reloaded[game.name] = await self.games[game.name].load()
+            log.info("reloaded %d open table(s) of %s", len(self._reloaded[game.name]), game.title)
+        erased, self._erased_while_loading = self._erased_while_loading or [], None
+        for erasure in erased:  # a table read just before the erasure committed
+            await forget_at_tables(self, erasure.user_id, erasure.guild_id)
 
     def _guild_preferred_locale(self, guild_id: int) -> object:
         guild = self.get_guild(guild_id)
@@ -183,6 +216,7 @@ class CardBot(GameBot):
             )
             await self._metrics_server.start()
         await self.tree.set_translator(CatalogTranslator())
+        await self.listen_for_erasures()  # before the languages and tables are read
         await self.languages.load()
         for game in GAMES:
             package = cast(GamePackage, importlib.import_module(game.package))
@@ -198,10 +232,7 @@ class CardBot(GameBot):
                 ", ".join(INVITE_NEEDS),
                 invite_url(self.application_id),
             )
-        for game in GAMES:
-            # after a restart these messages may be stale; a table opened since is not
-            self._reloaded[game.name] = await self.games[game.name].load()
-            log.info("reloaded %d open table(s) of %s", len(self._reloaded[game.name]), game.title)
+        await self.reload_tables()
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

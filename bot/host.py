@@ -500,7 +500,12 @@ class TableHost(Generic[T]):
         """After an erasure (/privacy delete; /chips forget in ``guild_id``): the member's
         id leaves this process's open tables too (the names, the round's log, the
         opener), saved at once, so the next save cannot write it back. The member has
-        nothing in play (the erasure refuses otherwise). Returns the tables changed."""
+        nothing in play (the erasure refuses otherwise). Returns the tables changed.
+
+        Called by the erasing process and, on a signal from the store, by every other
+        process on the database (this one again too): a table without the id is left
+        alone, so a repeat changes nothing. If the save fails the table stays scrubbed
+        in memory (only names and ids changed, no chips) and its next save writes that."""
         changed = 0
         for table_id, live in list(self.tables.items()):
             if guild_id is not None and live.guild_id != guild_id:
@@ -514,8 +519,16 @@ class TableHost(Generic[T]):
                 live.restore(scrub_snapshot(before, user_id, "anon" + new_token()))
                 if live.opener_id == user_id:
                     live.opener_id = 0
-                await self._persist(live, [], "member data erased", before=before)
                 changed += 1
+                try:
+                    await self._persist(live, [], "member data erased")
+                except Exception:
+                    log.exception(
+                        "could not save %s table %s after scrubbing an erased member; "
+                        "its next save writes it",
+                        self.game,
+                        table_id,
+                    )
         return changed
 
     async def _close_table(

@@ -86,7 +86,9 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
 async def forget_at_tables(bot: GameBot, user_id: int, guild_id: int | None) -> None:
     """The erased member's id out of this process's open tables too (their names, the
     round's log): the store's copies are scrubbed already, and the live tables would
-    write it back at their next save. A failure here is logged: the erasure stands."""
+    write it back at their next save. A failure here is logged: the erasure stands.
+    The other bot processes on the database do the same when the store tells them
+    (``store.on_erasure``, wired in bot/app.py), this one again too: it is harmless."""
     for service in bot.games.values():
         try:
             await service.forget_member(user_id, guild_id)

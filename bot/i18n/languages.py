@@ -8,8 +8,11 @@
 Choices are stored (bot/storage, migration 006) and cached here; the Discord locales seen
 in interactions are remembered in memory so DMs sent later (cards) use them too. The
 cache is read again from the store once it is ``ttl`` seconds old (at the next lookup
-that may wait for the database), so a choice changed or erased by another bot process
-(/privacy delete on another shard) is not kept here for longer than that.
+that may wait for the database), so a choice changed by another bot process (/language
+on another shard) is not kept here for longer than that. A choice erased by another
+process (/privacy delete on another shard) is dropped at once: the store signals the
+erasure to every process (``store.on_erasure``, wired in bot/app.py to
+:meth:`Languages.forgotten`); if that signal is missed, the ``ttl`` still applies.
 """
 
 from __future__ import annotations

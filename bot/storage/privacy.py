@@ -30,6 +30,13 @@ If they come back they start afresh (a new members row and the server's starting
 chips). Forgetting everywhere (/privacy delete) does that in every server and deletes
 their language choice and hints too; so does /chips forget in the last server where
 they had an account.
+
+The erasing process then scrubs its own open tables and language cache (cogs/privacy.py).
+Other processes on the same database learn of it through :meth:`PrivacyStore.on_erasure`:
+on PostgreSQL the erasure's transaction sends a notification (``_signal_erasure_tx``,
+delivered by PostgreSQL only if it commits) that every bot process listens for
+(bot/storage/pg/listen.py); on SQLite, one process per database, there is nobody else
+to tell and both do nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,6 +80,20 @@ class ForgetResult:
     @property
     def refused(self) -> bool:
         return self.in_play is not None
+
+
+@dataclass(frozen=True)
+class Erasure:
+    """One committed erasure, as told to the other bot processes: whose (``user_id``),
+    where (``guild_id``, None: everywhere) and whether their language choice went too."""
+
+    user_id: int
+    guild_id: int | None = None
+    language: bool = True
+
+
+#: what :meth:`PrivacyStore.on_erasure` calls, on the bot's event loop
+ErasureCallback = Callable[[Erasure], Awaitable[None]]
 
 
 def new_token() -> str:
@@ -204,6 +226,17 @@ def _clear_admin_marks_tx(con: Con, guild_id: int | None, user_id: int) -> None:
 class PrivacyStore(StoreBase):
     """A member's data: what there is, and erasing it."""
 
+    async def on_erasure(self, callback: ErasureCallback) -> None:
+        """Have ``callback`` called (on this event loop) after every erasure another bot
+        process on the same database commits, and after this process's own (it must
+        therefore be harmless to repeat): the process's open tables and language cache
+        are scrubbed with it. On SQLite, which one process holds (an OS lock), nothing
+        to do: the erasing process scrubs its own. PostgreSQL: bot/storage/pg."""
+
+    def _signal_erasure_tx(self, con: Con, erasure: Erasure) -> None:
+        """Inside the erasure's transaction: tell the other processes once it commits
+        (nobody to tell on SQLite; PostgreSQL sends a notification)."""
+
     async def member_data(self, user_id: int) -> MemberData:
         def work(con: Con) -> MemberData:
             members = rows(con, "SELECT account_id FROM members WHERE user_id = ?", (user_id,))
@@ -275,6 +308,11 @@ class PrivacyStore(StoreBase):
                 ):
                     if int(r["guild_id"]) not in guilds:
                         _scrub_tables_tx(con, int(r["guild_id"]), user_id, "anon" + new_token())
+            if guild_id is None or guilds:
+                # the other processes scrub their open tables (and language cache) too
+                self._signal_erasure_tx(
+                    con, Erasure(user_id, guild_id, language=guild_id is None or last)
+                )
             if erased:  # a member the store never knew leaves no record either
                 con.execute(
                     "INSERT INTO erasures (erased_at, scope, accounts, ledger_rows, chips_to_house) "
@@ -300,6 +338,8 @@ class PrivacyStore(StoreBase):
 
 __all__ = [
     "FORGET_REASON",
+    "Erasure",
+    "ErasureCallback",
     "ForgetResult",
     "MemberData",
     "PrivacyStore",

@@ -13,7 +13,7 @@ import pytest
 from bot.audit import audit
 from bot.pontoon import PontoonService, Timers
 from bot.punto_banco import PuntoBancoService
-from bot.storage import Store
+from bot.storage import StorageUnavailable, Store
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
@@ -92,3 +92,33 @@ async def test_tables_of_another_server_are_left_alone(store: Store) -> None:
     assert await svc.forget_member(BOB, G + 1) == 0
     assert str(BOB) in live.snapshot()
     await svc.shutdown()
+
+
+async def test_a_failed_save_leaves_the_table_scrubbed_for_its_next_save(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scrub is saved at once; if that save fails the table stays scrubbed in memory
+    (only names and ids changed, no chips), so its next save cannot write the id back."""
+    svc = pontoon(store)
+    live = await svc.open_table(G, CH, ANN, PontoonRules(), opener_name="ann")
+    await svc.act(live.table_id, BOB, ActionKind.JOIN, name="Bob the Builder")
+    await svc.act(live.table_id, BOB, ActionKind.LEAVE)
+    assert not (await store.forget_member(BOB)).refused
+    version = live.store_version
+    real_save = store.save_table
+
+    async def fail_once(*args: object, **kwargs: object) -> None:
+        monkeypatch.setattr(store, "save_table", real_save)
+        raise StorageUnavailable("database unavailable: test")
+
+    monkeypatch.setattr(store, "save_table", fail_once)
+    assert await svc.forget_member(BOB) == 1
+    assert live.store_version == version  # nothing was saved
+    assert str(BOB) not in live.snapshot() and "Bob the Builder" not in live.snapshot()
+    await svc.act(live.table_id, CAT, ActionKind.JOIN, name="cat")
+    stored = await store.get_table(live.table_id)
+    assert stored is not None and str(CAT) in stored.state_json
+    assert str(BOB) not in stored.state_json and "Bob the Builder" not in stored.state_json
+    await svc.shutdown()
+    report = await audit(store)
+    assert report.ok, report.summary()

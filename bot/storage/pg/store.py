@@ -21,6 +21,10 @@ how concurrent writers are kept apart:
 
 There is no database file: ``check_file`` has nothing to watch and ``backup`` refuses
 (back PostgreSQL up with ``pg_dump``; the process lock is replaced by shard leases).
+
+Several processes share the database, so an erasure (/privacy delete) is told to all of
+them: its transaction sends a notification and ``on_erasure`` listens for them on a
+connection of its own (bot/storage/pg/listen.py).
 """
 
 from __future__ import annotations
@@ -42,7 +46,9 @@ from bot.storage.base import Clock, Con, require_current_schema, run_to_end, utc
 from bot.storage.errors import StorageError, StorageUnavailable
 from bot.storage.models import GuildSettings
 from bot.storage.pg.connection import PgConnection
+from bot.storage.pg.listen import CHANNEL, NOTIFY_SQL, ErasureListener
 from bot.storage.pg.migrations import load_pg_migrations, pg_applied_versions, pg_migrate
+from bot.storage.privacy import Erasure, ErasureCallback
 from bot.storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -121,6 +127,7 @@ class PgStore(Store):
         self.url = url
         self.pg = con
         self.retries = 0  # serialization failures retried (the benchmark reports it)
+        self.erasures: ErasureListener | None = None  # started by on_erasure
 
     @classmethod
     async def connect(
@@ -188,6 +195,19 @@ class PgStore(Store):
                 self.retries += 1
                 await asyncio.sleep(pause)
 
+    async def on_erasure(self, callback: ErasureCallback) -> None:
+        """Call ``callback`` after every erasure committed on this database (by any
+        process, this one included), from a LISTEN connection of the store's own on this
+        event loop. Returns once that connection is made, or its first attempt failed
+        (it keeps trying in the background: the bot starts anyway)."""
+        if self.erasures is None:
+            self.erasures = ErasureListener(self.url, now=self._now)
+        self.erasures.callbacks.append(callback)
+        await self.erasures.start()
+
+    def _signal_erasure_tx(self, con: Con, erasure: Erasure) -> None:
+        con.execute(NOTIFY_SQL, (CHANNEL, erasure.user_id, erasure.guild_id, erasure.language))
+
     async def backup(self, dest: str | Path) -> Path:
         raise StorageError(
             "backups of a PostgreSQL database are made with pg_dump, not by the bot",
@@ -196,6 +216,8 @@ class PgStore(Store):
 
     async def close(self) -> None:
         if not self._closed:
+            if self.erasures is not None:  # first: a scrub under way may still save
+                await self.erasures.close()
             self._closed = True
             with contextlib.suppress(StorageError, *_UNAVAILABLE):
                 await self._call(lambda con: self.pg.close())
