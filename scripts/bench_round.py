@@ -461,6 +461,48 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+class JoinLeave:
+    """Join/Leave sessions in one server of the fake: tables opened by one member each,
+    and one other member at each clicking Join, then Leave, then Join again."""
+
+    def __init__(self, fake: FakeDiscord, click_timeout: float = 10) -> None:
+        self.fake = fake
+        self.guild = fake.add_guild("Casino")
+        self.click_timeout = click_timeout
+        self.done: dict[int, int] = {}  # clicks made at each table (by channel id)
+        self._opened = 0
+
+    async def open_tables(self, n: int) -> list[tuple[FakeChannel, FakeMember]]:
+        """``n`` new tables (``/pontoon start`` in a channel each): (channel, clicker)."""
+        fake, out = self.fake, []
+        for _ in range(n):
+            i, self._opened = self._opened, self._opened + 1
+            channel = fake.add_text_channel(self.guild, f"pontoon-{i}")
+            opener = fake.add_member(self.guild, f"o{i}")
+            member = fake.add_member(self.guild, f"c{i}")
+            await fake.slash(opener, channel, "pontoon", "start", {"min_bet": 1})
+            await fake.wait_until(
+                lambda ch=channel: any(  # type: ignore[misc]
+                    m.has_button("Join") for m in fake.channel_messages(ch) if not m.ephemeral
+                ),
+                20,
+            )
+            out.append((channel, member))
+        return out
+
+    async def click(self, tables: list[tuple[FakeChannel, FakeMember]], n: int) -> None:
+        """``n`` clicks at each of ``tables``, the tables at once."""
+        await asyncio.gather(*(self._clicks(ch, m, n) for ch, m in tables))
+
+    async def _clicks(self, channel: FakeChannel, member: FakeMember, n: int) -> None:
+        for _ in range(n):
+            k = self.done.get(channel.id, 0)
+            label = "Join" if k % 2 == 0 else "Leave"
+            msg = self.fake.latest_message_with_button(channel, label)
+            await self.fake.click(member, msg, label=label, timeout=self.click_timeout)
+            self.done[channel.id] = k + 1
+
+
 async def session(args: argparse.Namespace, bot_dir: Path) -> dict[str, Any]:
     """A long session of Join/Leave clicks (no limits), one member clicking at each table.
 
@@ -481,42 +523,18 @@ async def session(args: argparse.Namespace, bot_dir: Path) -> dict[str, Any]:
     proc: asyncio.subprocess.Process | None = None
     tmp = tempfile.TemporaryDirectory(prefix="bench-session-")
     try:
-        guild = fake.add_guild("Casino")
+        tables = JoinLeave(fake)
         proc = await launch(fake, args, bot_dir, tmp.name)
         pid = proc.pid
-        counter = iter(range(1_000_000))
 
         async def open_tables() -> list[tuple[FakeChannel, FakeMember]]:
-            out = []
-            for _ in range(args.tables):
-                i = next(counter)
-                channel = fake.add_text_channel(guild, f"pontoon-{i}")
-                opener, clicker = fake.add_member(guild, f"o{i}"), fake.add_member(guild, f"c{i}")
-                await fake.slash(opener, channel, "pontoon", "start", {"min_bet": 1})
-                await fake.wait_until(
-                    lambda ch=channel: any(  # type: ignore[misc]
-                        m.has_button("Join") for m in fake.channel_messages(ch) if not m.ephemeral
-                    ),
-                    20,
-                )
-                out.append((channel, clicker))
-            return out
+            return await tables.open_tables(args.tables)
 
-        done: dict[int, int] = {}  # clicks made at each table (by channel id)
-
-        async def clicker(channel: FakeChannel, member: FakeMember, n: int) -> None:
-            for _ in range(n):
-                k = done.get(channel.id, 0)
-                label = "Join" if k % 2 == 0 else "Leave"
-                msg = fake.latest_message_with_button(channel, label)
-                await fake.click(member, msg, label=label, timeout=10)
-                done[channel.id] = k + 1
-
-        async def block(tables: list[tuple[FakeChannel, FakeMember]], n: int) -> float:
-            """Bot CPU seconds over ``n`` clicks at each of ``tables``."""
+        async def block(at: list[tuple[FakeChannel, FakeMember]], n: int) -> float:
+            """Bot CPU seconds over ``n`` clicks at each of the tables ``at``."""
             await quiet(fake, 0.3, most=10)
             cpu0 = cpu_seconds(pid)
-            await asyncio.gather(*(clicker(ch, m, n) for ch, m in tables))
+            await tables.click(at, n)
             await quiet(fake, 0.3, most=10)
             return cpu_seconds(pid) - cpu0
 

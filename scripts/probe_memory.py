@@ -33,9 +33,9 @@ for path in (REPO_ROOT, REPO_ROOT / "scripts"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from bench_round import launch, quiet, rss_mb, stop  # noqa: E402
+from bench_round import JoinLeave, launch, quiet, rss_mb, stop  # noqa: E402
 
-from localdiscord import FakeChannel, FakeDiscord, FakeMember, RateLimits  # noqa: E402
+from localdiscord import FakeDiscord, RateLimits  # noqa: E402
 
 # Run by the bot process: tracemalloc from the first import, a report per SIGUSR1.
 BOT_WRAPPER = """
@@ -84,29 +84,9 @@ async def probe(args: argparse.Namespace) -> int:
     extra = {"PROBE_DIR": tmp.name, "PROBE_FRAMES": str(args.frames), "PROBE_TOP": str(args.top)}
     proc = None
     try:
+        session = JoinLeave(fake, click_timeout=30)
         proc = await launch(fake, launch_args, args.bot_dir, tmp.name, extra_env=extra)
-        guild = fake.add_guild("Casino")
-        tables: list[tuple[FakeChannel, FakeMember]] = []
-        for i in range(args.tables):
-            channel = fake.add_text_channel(guild, f"pontoon-{i}")
-            opener, member = fake.add_member(guild, f"o{i}"), fake.add_member(guild, f"c{i}")
-            await fake.slash(opener, channel, "pontoon", "start", {"min_bet": 1})
-            await fake.wait_until(
-                lambda ch=channel: any(  # type: ignore[misc]
-                    m.has_button("Join") for m in fake.channel_messages(ch) if not m.ephemeral
-                ),
-                20,
-            )
-            tables.append((channel, member))
-        done: dict[int, int] = {}
-
-        async def clicker(channel: FakeChannel, member: FakeMember, n: int) -> None:
-            for _ in range(n):
-                k = done.get(channel.id, 0)
-                label = "Join" if k % 2 == 0 else "Leave"
-                msg = fake.latest_message_with_button(channel, label)
-                await fake.click(member, msg, label=label, timeout=30)
-                done[channel.id] = k + 1
+        tables = await session.open_tables(args.tables)
 
         async def report(n: int) -> None:
             await quiet(fake, 0.5, most=10)
@@ -117,14 +97,14 @@ async def probe(args: argparse.Namespace) -> int:
                 if time.monotonic() > end:
                     raise TimeoutError(f"the bot wrote no report {n} within 120 s")
                 await asyncio.sleep(0.2)
-            clicks = sum(done.values())
+            clicks = sum(session.done.values())
             rss = "" if args.frames else f", bot RSS {rss_mb(proc.pid):.1f} MB"  # type: ignore[union-attr]
             print(f"== after {clicks} clicks{rss}")
             print(path.read_text(), flush=True)
 
         await report(1)
         for step in range(args.steps):
-            await asyncio.gather(*(clicker(ch, m, args.clicks) for ch, m in tables))
+            await session.click(tables, args.clicks)
             await report(step + 2)
         return 0
     finally:
