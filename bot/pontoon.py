@@ -254,6 +254,7 @@ class OpenPontoonTable:
         log of the one before) and each seat's last stake."""
         if self.round_over and any(ev.kind in ROUND_STARTS for ev in events):
             self.round_log, self.round_over = [], False
+            self._forget_the_gone()
         banker = self.engine.banker
         for ev in events:
             if ev.to is not None:
@@ -264,6 +265,14 @@ class OpenPontoonTable:
                 self.round_over = True
             self.round_log.append(LoggedEvent(ev, banker, by_timer))
         del self.round_log[:-ROUND_LOG_MAX]
+
+    def _forget_the_gone(self) -> None:
+        """At a new round: the names and last stakes of members no longer at the table
+        go (nothing shows them once the round before's log is cleared), so what a save
+        writes is bounded by the seats, not by everyone who ever sat here."""
+        keep = set(self.engine.seats) | {seat_of(self.opener_id)}
+        self.names = {s: n for s, n in self.names.items() if s in keep}
+        self.last_bets = {s: b for s, b in self.last_bets.items() if s in keep}
 
     def in_play(self) -> set[int]:
         """Members with chips in play here: everyone seated (one table per server)."""

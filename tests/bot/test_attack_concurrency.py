@@ -32,9 +32,12 @@ HOSTS = (100, 200, 300)
 SELLER_SIDE, OTHER, ROAMER, PB_HOST = 400, 500, 600, 700
 
 
-async def play_round_out(svc: PontoonService, live: OpenPontoonTable, bet: int = 2) -> None:
-    """Deal and play one round to its end (bets, then each seat's timeout move)."""
-    await svc.deal(live.table_id, int(live.engine.banker or live.engine.seats[0]))
+async def play_round_out(
+    svc: PontoonService, live: OpenPontoonTable, bet: int = 2, dealer: int | None = None
+) -> None:
+    """Deal (as ``dealer``, by default the banker or the first seat) and play one round
+    to its end (bets, then each seat's timeout move)."""
+    await svc.deal(live.table_id, dealer or int(live.engine.banker or live.engine.seats[0]))
     for _ in range(200):
         eng = live.engine
         if eng.phase is Phase.KITTY:

@@ -363,3 +363,35 @@ async def test_join_asks_the_engine_before_the_ledger(store: Store) -> None:
     assert twice.value.key == "engine.already_seated"
     assert await store.member_balance(G, CAT) == 0  # no account, no starting chips
     await svc.shutdown()
+
+
+async def test_a_save_is_bounded_by_the_seats_not_by_everyone_who_ever_sat(
+    store: Store,
+) -> None:
+    """A table that many members pass through: at each new round the names and last
+    stakes of those who left go, so the saved table does not grow with its history (a
+    click's save writes the table's snapshot)."""
+    from tests.bot.test_attack_concurrency import play_round_out
+
+    svc = service(store)
+    # the house banks, so a visitor never holds the bank when leaving
+    live = await svc.open_table(G, CH, ANN, PontoonRules(house_bank=True), opener_name="ann")
+    sizes = []
+    for visitor in range(1000, 1012):
+        await svc.act(live.table_id, visitor, ActionKind.JOIN, name=f"visitor {visitor}")
+        await play_round_out(svc, live, dealer=ANN)
+        assert live.names[str(visitor)] == f"visitor {visitor}"  # named while seated
+        await svc.act(live.table_id, visitor, ActionKind.LEAVE)
+        sizes.append(len(live.snapshot()))
+    # the next round starts: only the seats (and the opener) keep their names
+    await svc.act(live.table_id, BOB, ActionKind.JOIN, name="bob")
+    await svc.deal(live.table_id, ANN)
+    assert set(live.names) == {str(ANN), str(BOB)}
+    assert set(live.last_bets) <= {str(ANN), str(BOB)}
+    (loaded,) = await service(store).load()
+    assert set(loaded.names) == {str(ANN), str(BOB)}
+    # one visitor's name at a time: the saves after the 2nd and the 12th visitor differ
+    # only by what the round's log and the engine hold, not by eleven more names
+    assert sizes[-1] < sizes[1] + 200, sizes
+    await svc.shutdown()
+    await ledger_ok(store)
