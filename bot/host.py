@@ -32,6 +32,7 @@ from collections.abc import (
     Awaitable,
     Callable,
     Collection,
+    Iterable,
     Mapping,
     Sequence,
 )
@@ -161,6 +162,14 @@ class HostedTable(Snapshotted, Protocol):
     opener_id: int  # who opened it (0 once their data is erased)
 
     def restore(self, snapshot: str) -> None: ...
+
+
+def names_kept(names: Mapping[str, str], seats: Iterable[str], opener_id: int) -> dict[str, str]:
+    """A table's display names cut down to ``seats`` and the opener: those of members
+    no longer at the table go once nothing on it shows them, so what a save writes is
+    bounded by the table as it is, not by everyone who ever played there."""
+    keep = {*seats, seat_of(opener_id)}
+    return {s: n for s, n in names.items() if s in keep}
 
 
 async def save_snapshot(
@@ -658,6 +667,7 @@ __all__ = [
     "TimerJob",
     "close_in_store",
     "is_member_seat",
+    "names_kept",
     "new_table_id",
     "save_snapshot",
     "seat_of",

@@ -31,6 +31,7 @@ from bot.host import (
     TableHost,
     TimerJob,
     is_member_seat,
+    names_kept,
     new_table_id,
     seat_of,
     settled_returns,
@@ -270,9 +271,8 @@ class OpenPontoonTable:
         """At a new round: the names and last stakes of members no longer at the table
         go (nothing shows them once the round before's log is cleared), so what a save
         writes is bounded by the seats, not by everyone who ever sat here."""
-        keep = set(self.engine.seats) | {seat_of(self.opener_id)}
-        self.names = {s: n for s, n in self.names.items() if s in keep}
-        self.last_bets = {s: b for s, b in self.last_bets.items() if s in keep}
+        self.names = names_kept(self.names, self.engine.seats, self.opener_id)
+        self.last_bets = {s: b for s, b in self.last_bets.items() if s in self.engine.seats}
 
     def in_play(self) -> set[int]:
         """Members with chips in play here: everyone seated (one table per server)."""

@@ -46,6 +46,7 @@ from bot.host import (
     TableHost,
     TimerJob,
     is_member_seat,
+    names_kept,
     new_table_id,
     seat_of,
     settled_returns,
@@ -534,6 +535,12 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
                     live.phase = Phase.DEALING
                     live.empty_windows = 0
                     live.last_results = results_to_json(result.settlement)
+                    # the coup's post names its bettors; nothing names the ones before
+                    live.names = names_kept(
+                        live.names,
+                        (r.bet.bettor for r in result.settlement.results),
+                        live.opener_id,
+                    )
                     results = settled_returns(live.engine, was_terminal=False)
                     await self._persist(live, result.transfers, _coup_note(result), results=results)
                 except BaseException as exc:

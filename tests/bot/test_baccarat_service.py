@@ -563,3 +563,20 @@ async def test_while_the_cards_are_shown_bets_wait_and_end_still_works(store: St
     assert await balance(store, BOB) == START + 10
     assert await store.ensure_member(G, CAROL) == START
     await assert_audit_ok(store)
+
+
+async def test_names_are_kept_only_for_the_last_coups_bettors(store: Store) -> None:
+    """A table many members bet at: each coup's post names its bettors; after it the
+    names of members who bet before go, so a save does not grow with the table's history."""
+    service = make_service(store, SEED_BANCO)
+    live = await open_table(service)
+    for visitor in range(900, 910):
+        await service.bet(live.table_id, visitor, "banco", 1, name=f"visitor {visitor}")
+        await service.bet(live.table_id, BOB, "punto", 1, name="bob")
+        assert live.names[str(visitor)] == f"visitor {visitor}"
+        await service.close_window(live.table_id)
+        assert set(live.names) == {str(ALICE), str(BOB), str(visitor)}
+    rec = await store.get_table(live.table_id)
+    assert rec is not None
+    assert set(json.loads(rec.state_json)["meta"]["names"]) == {str(ALICE), str(BOB), "909"}
+    await assert_audit_ok(store)
