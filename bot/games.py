@@ -2,16 +2,18 @@
 one entry per game (no ``if game == ...`` anywhere else).
 
 An entry names the game (the name its tables are stored under, its key in the bot's
-``games`` / ``presenters``, and its Discord package ``cogs.<name>``), builds its service from the
-settings, and reads a saved table's chips for the audit. Start-up (``bot.app``) walks
-this list to build every service, its presenter and its buttons, and loads each game's
-package as an extension; the audit asks the entry of a stored table's game.
+``games`` / ``presenters``, and its Discord package ``cogs.<name>``), builds its service
+from the settings, and reads a saved table's chips for the audit. Start-up
+(``bot.app``) walks this list to build every service, its presenter and its buttons,
+and loads each game's package as an extension; the audit asks the entry of a stored
+table's game.
 
 A third game is one engine package (``engine/<name>/``), one service module
 (``bot/<name>.py``: a :class:`bot.host.TableHost` subclass, ``build_service`` and
 ``holdings``), one Discord package (``cogs/<name>/``: ``Presenter``, ``BUTTONS``, the
 extension's ``setup`` and ``access.py``, its typed way to its own service and presenter
-in the bot's ``games`` / ``presenters``) and one entry below. Nothing shared names it. CONTRIBUTING.md walks through it.
+in the bot's ``games`` / ``presenters``) and one entry below. Nothing shared names a
+game. CONTRIBUTING.md walks through it.
 """
 
 from __future__ import annotations
