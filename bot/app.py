@@ -88,8 +88,6 @@ class CardBot(GameBot):
             presenter.service = service
             self.games[game.name] = service
             self.presenters[game.name] = presenter
-            setattr(self, game.name, service)  # bot.pontoon, bot.punto_banco (GameBot)
-        self.presenter = self.presenters["pontoon"]
         # one table per channel and chips in play at one table of a server, any game
         together(*self.games.values())
         self._refreshed = False

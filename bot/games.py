@@ -1,16 +1,19 @@
 """The registry of games: what the rest of the bot needs to know about each game, in
 one entry per game (no ``if game == ...`` anywhere else).
 
-An entry names the game (the name its tables are stored under, the bot's attribute for
-its service, and its Discord package ``cogs.<name>``), builds its service from the
-settings, and reads a saved table's chips for the audit. Start-up (``bot.app``) walks
-this list to build every service, its presenter and its buttons, and loads each game's
-package as an extension; the audit asks the entry of a stored table's game.
+An entry names the game (the name its tables are stored under, its key in the bot's
+``games`` / ``presenters``, and its Discord package ``cogs.<name>``), builds its service
+from the settings, and reads a saved table's chips for the audit. Start-up
+(``bot.app``) walks this list to build every service, its presenter and its buttons,
+and loads each game's package as an extension; the audit asks the entry of a stored
+table's game.
 
 A third game is one engine package (``engine/<name>/``), one service module
 (``bot/<name>.py``: a :class:`bot.host.TableHost` subclass, ``build_service`` and
-``holdings``), one Discord package (``cogs/<name>/``: ``Presenter``, ``BUTTONS`` and the
-extension's ``setup``) and one entry below. CONTRIBUTING.md walks through it.
+``holdings``), one Discord package (``cogs/<name>/``: ``Presenter``, ``BUTTONS``, the
+extension's ``setup`` and ``access.py``, its typed way to its own service and presenter
+in the bot's ``games`` / ``presenters``) and one entry below. Nothing shared names a
+game. CONTRIBUTING.md walks through it.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from bot.host import Holdings, TableHost
 
 @dataclass(frozen=True)
 class Game:
-    name: str  # stored with its tables; the bot's attribute; its package is cogs.<name>
+    name: str  # stored with its tables; its key in bot.games; its package is cogs.<name>
     title: str  # in logs and the audit
     build_service: Callable[..., TableHost[Any]]
     holdings: Callable[[Any], Holdings]  # a saved table's engine state -> its chips

@@ -368,6 +368,11 @@ class TableHost(Generic[T]):
         ``live.in_play()``, asked for one member, quickly)."""
         raise NotImplementedError
 
+    def chips_in_play_of(self, live: T, user_id: int) -> int:
+        """The member's chips in play at ``live`` now (what /balance shows; 0 for a member
+        seated at a Pontoon table with nothing staked yet)."""
+        raise NotImplementedError
+
     def set_deadline(self, live: T) -> None:
         """Bring ``live.deadline`` up to date before the timer looks at the table."""
 

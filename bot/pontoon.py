@@ -348,6 +348,10 @@ class PontoonService(TableHost[OpenPontoonTable]):
     def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats
 
+    def chips_in_play_of(self, live: OpenPontoonTable, user_id: int) -> int:
+        """The stake and shoot of the member's hands (the banker's hand holds none)."""
+        return sum(h.stake + h.shoot for h in live.engine.private_view(seat_of(user_id)))
+
     # ------------------------------------------------------------- lifecycle
     def table_from_record(self, stored: StoredTable) -> OpenPontoonTable:
         meta = stored.meta

@@ -277,6 +277,10 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
     def has_chips_at(self, live: OpenPuntoBancoTable, user_id: int) -> bool:
         return bool(live.engine.bets_of(seat_of(user_id)))
 
+    def chips_in_play_of(self, live: OpenPuntoBancoTable, user_id: int) -> int:
+        """The member's open bets on the next coup, every side together."""
+        return sum(bet.amount for bet in live.engine.bets_of(seat_of(user_id)))
+
     # ------------------------------------------------------------ hooks for others
 
     # --------------------------------------------------------------- lifecycle

@@ -30,6 +30,17 @@ def _guild(interaction: Interaction) -> int:
     return interaction.guild_id
 
 
+def table_of_member(bot: GameBot, guild_id: int, user_id: int) -> tuple[int, int] | None:
+    """(channel, chips in play) of the table where the member has chips in play in the
+    server, whatever its game: every game is asked (one table per server holds a
+    member's chips, so at most one answers). None: no such table."""
+    for service in bot.games.values():
+        live = service.table_of_member(guild_id, user_id)
+        if live is not None:
+            return live.channel_id, service.chips_in_play_of(live, user_id)
+    return None
+
+
 class Chips(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -42,13 +53,13 @@ class Chips(commands.Cog):
             if who.bot:
                 raise ServiceError("Bots do not hold chips.", key="chips.bots")
             chips = await self.bot.store.ensure_member(guild_id, who.id)
-            live = self.bot.pontoon.table_of_member(guild_id, who.id)
             key = "chips.balance." + ("self" if who.id == interaction.user.id else "other")
             params: dict[str, object] = {"chips": chips, "name": display(who.display_name)}
-            if live is not None:
-                in_play = sum(h.stake + h.shoot for h in live.engine.private_view(str(who.id)))
+            at = table_of_member(self.bot, guild_id, who.id)
+            if at is not None:
+                channel_id, in_play = at
                 key += ".in_play" if in_play > 0 else ".seated"
-                params |= {"channel": Raw(str(live.channel_id)), "in_play": in_play}
+                params |= {"channel": Raw(str(channel_id)), "in_play": in_play}
             await reply(interaction, t(await locale_of(interaction), key, **params))
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))

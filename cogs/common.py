@@ -17,8 +17,6 @@ from discord.ext import commands
 from bot.errors import ServiceError, options_error
 from bot.host import TableHost
 from bot.i18n.languages import Languages
-from bot.pontoon import OpenPontoonTable, PontoonService
-from bot.punto_banco import PuntoBancoService
 from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
@@ -30,18 +28,6 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[discord.Client]
 RulesT = TypeVar("RulesT")
-
-
-class PontoonPresenter(Protocol):
-    """What buttons, forms and commands ask of the Pontoon presenter
-    (:class:`cogs.pontoon.presenter.PontoonDiscordPresenter`, which also draws those buttons:
-    naming it here would be an import circle)."""
-
-    def remember(self, live: OpenPontoonTable, interaction: Interaction) -> None: ...
-
-    def hand_summary(self, live: OpenPontoonTable, seat: str, locale: str | None = None) -> str: ...
-
-    def name_ids(self, live: OpenPontoonTable, text: str, locale: str | None = None) -> str: ...
 
 
 class GamePresenter(Protocol):
@@ -70,17 +56,17 @@ class GamePackage(Protocol):
 class GameBot(commands.Bot):
     """The bot as the Discord-facing code and the cogs see it. The one that runs is
     :class:`bot.app.CardBot` (start-up code, which builds these); this class only names
-    what it carries, so nothing here or in the cogs imports the start-up layer."""
+    what it carries, so nothing here or in the cogs imports the start-up layer.
+
+    It names no game: a game's package reaches its own service and presenter in
+    ``games`` / ``presenters`` through its accessor (``cogs/<game>/access.py``)."""
 
     settings: Settings
     store: Store
     shard_plan: ShardPlan
     languages: Languages
     games: dict[str, TableHost[Any]]  # every game's service, by its name in bot.games
-    presenters: dict[str, Any]
-    pontoon: PontoonService
-    punto_banco: PuntoBancoService
-    presenter: PontoonPresenter
+    presenters: dict[str, Any]  # every game's presenter, by the same name
 
 
 def bot_of(interaction: Interaction) -> GameBot:

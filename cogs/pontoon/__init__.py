@@ -7,7 +7,9 @@
 * ``bank_offer.py``: the Accept button of a bank offer;
 * ``presenter.py``: the table message (through ``cogs/table_message.py``, the answer
   path both games share), the result posts and the private cards by DM;
-* ``render.py``: the game's words and layout as plain text (no Discord).
+* ``render.py``: the game's words and layout as plain text (no Discord);
+* ``access.py``: this game's service and presenter, as the package reaches them through
+  the bot (the shared bot type names no game).
 
 The rules are the engine's (``engine.pontoon``); the table's life (locks, saving,
 timers) is the host's (``bot.pontoon``). Start-up builds ``Presenter`` and registers ``BUTTONS``; the

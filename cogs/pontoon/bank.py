@@ -12,6 +12,7 @@ from bot.errors import ServiceError, parse_amount
 from bot.i18n import Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
 from cogs.common import GameBot, Interaction, display
+from cogs.pontoon import access
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.controls import refuse
 from cogs.table_message import Click, answer, member_action
@@ -22,12 +23,13 @@ from engine.pontoon.types import ActionKind
 class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon bank"):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self.service = access.service(bot)
         super().__init__()
 
     async def _refuse(self, interaction: Interaction, exc: BaseException) -> None:
         """The member's "no" in their language, seat ids said as names (the engine's
         refusals name seats)."""
-        table = self.bot.pontoon.by_channel.get(interaction.channel_id or 0)
+        table = self.service.by_channel.get(interaction.channel_id or 0)
         await refuse(interaction, exc, table, locale=await locale_of(interaction))
 
     @app_commands.command(name="sell", description="Offer the bank to a seated player")
@@ -40,9 +42,9 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.bot.pontoon.in_channel(interaction.channel_id)
+            live = self.service.in_channel(interaction.channel_id)
             price = parse_amount(price, "price")
-            await self.bot.pontoon.offer_bank(live.table_id, interaction.user.id, member.id, price)
+            await self.service.offer_bank(live.table_id, interaction.user.id, member.id, price)
             locale = await public_locale_of(interaction)
             view = discord.ui.View(timeout=None)
             view.add_item(AcceptBank(live.table_id, member.id, price, locale))
@@ -68,10 +70,10 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.bot.pontoon.in_channel(interaction.channel_id)
+            live = self.service.in_channel(interaction.channel_id)
             click = Click(interaction, "")
             with member_action(click):
-                await self.bot.pontoon.act(
+                await self.service.act(
                     live.table_id,
                     interaction.user.id,
                     ActionKind.KITTY,
@@ -97,8 +99,8 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.bot.pontoon.in_channel(interaction.channel_id)
-            ends_at = await self.bot.pontoon.open_auction(
+            live = self.service.in_channel(interaction.channel_id)
+            ends_at = await self.service.open_auction(
                 live.table_id, interaction.user.id, float(seconds)
             )
             await interaction.response.send_message(
@@ -119,8 +121,8 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         try:
             if interaction.channel_id is None:
                 raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.bot.pontoon.in_channel(interaction.channel_id)
-            best = await self.bot.pontoon.bid(
+            live = self.service.in_channel(interaction.channel_id)
+            best = await self.service.bid(
                 live.table_id, interaction.user.id, parse_amount(amount, "bid")
             )
             await interaction.response.send_message(

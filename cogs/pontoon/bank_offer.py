@@ -13,6 +13,7 @@ from bot.errors import ServiceError, friendly
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import locale_of, public_locale_of
 from cogs.common import Interaction, bot_of, reply
+from cogs.pontoon import access
 from cogs.pontoon.controls import refuse
 from engine.errors import EngineError
 
@@ -56,7 +57,7 @@ class AcceptBank(
             if interaction.user.id != self.buyer_id:
                 raise ServiceError("This offer is for someone else.", key="err.bank.not_you")
             await interaction.response.defer()
-            await bot.pontoon.accept_bank(self.table_id, interaction.user.id)
+            await access.service(bot).accept_bank(self.table_id, interaction.user.id)
             if interaction.message is not None:
                 accepted = t(await public_locale_of(interaction), "bank.accepted")
                 await interaction.message.edit(

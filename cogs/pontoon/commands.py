@@ -16,6 +16,7 @@ from bot.i18n.languages import locale_of
 from bot.pontoon import CardDelivery, OpenPontoonTable, seat_of
 from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
 from cogs.help import first_join_hint
+from cogs.pontoon import access
 from cogs.pontoon.controls import (
     MODAL_PREFIX,
     handle_modal,
@@ -36,6 +37,8 @@ class Pontoon(
 ):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        self.service = access.service(bot)
+        self.presenter = access.presenter(bot)
         super().__init__()
 
     @commands.Cog.listener()
@@ -54,7 +57,7 @@ class Pontoon(
         await handle_modal(interaction)
 
     def _table(self, interaction: Interaction) -> OpenPontoonTable:
-        return self.bot.pontoon.in_channel(interaction.channel_id)
+        return self.service.in_channel(interaction.channel_id)
 
     async def _do(
         self,
@@ -70,13 +73,13 @@ class Pontoon(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            self.bot.presenter.remember(live, interaction)
+            self.presenter.remember(live, interaction)
             if amount is not None:
                 amount = parse_amount(amount)
             if shoot is not None:
                 shoot = parse_amount(shoot, "shoot bet")
             with member_action(click):
-                await self.bot.pontoon.act(
+                await self.service.act(
                     live.table_id,
                     interaction.user.id,
                     kind,
@@ -171,7 +174,7 @@ class Pontoon(
             guild_id, channel_id, rules = opened
             click = Click(interaction, "")
             with member_action(click):
-                live = await self.bot.pontoon.open_table(
+                live = await self.service.open_table(
                     guild_id,
                     channel_id,
                     interaction.user.id,
@@ -180,7 +183,7 @@ class Pontoon(
                     turn_seconds=float(turn_timer) if turn_timer else None,
                     cards=CardDelivery(cards),
                 )
-            self.bot.presenter.remember(live, interaction)
+            self.presenter.remember(live, interaction)
             await answer(click, t(locale, "pt.opened"))
         except (ServiceError, EngineError) as exc:
             await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
@@ -204,9 +207,9 @@ class Pontoon(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            self.bot.presenter.remember(live, interaction)
+            self.presenter.remember(live, interaction)
             with member_action(click):
-                await self.bot.pontoon.deal(live.table_id, interaction.user.id)
+                await self.service.deal(live.table_id, interaction.user.id)
             await answer(click, t(locale, "pt.done.deal"))
         except (ServiceError, EngineError) as exc:
             await refuse(interaction, exc, live.table_id if live else None, click, locale)
@@ -273,7 +276,7 @@ class Pontoon(
         try:
             live = self._table(interaction)
             seat = seat_of(interaction.user.id)
-            await reply(interaction, self.bot.presenter.hand_summary(live, seat, locale))
+            await reply(interaction, self.presenter.hand_summary(live, seat, locale))
         except ServiceError as exc:
             await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
 
@@ -296,12 +299,12 @@ class Pontoon(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            self.bot.pontoon.check_may_end(
+            self.service.check_may_end(
                 live, interaction.user.id, is_admin=can_manage_guild(interaction)
             )
             click = Click(interaction, "")
             with member_action(click):
-                await self.bot.pontoon.close(
+                await self.service.close(
                     live.table_id,
                     Msg("reason.ended_by", name=display(interaction.user.display_name)),
                 )

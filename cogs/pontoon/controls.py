@@ -18,7 +18,7 @@ from bot.i18n.languages import locale_of
 from bot.pontoon import OpenPontoonTable, seat_of
 from cogs.common import Interaction, TableButton, bot_of, modal_values, reply, table_button_id
 from cogs.help import first_join_hint
-from cogs.pontoon import render
+from cogs.pontoon import access, render
 from cogs.table_message import Click, acknowledge, answer, member_action
 from engine.errors import EngineError
 from engine.pontoon.types import Action, ActionKind, Phase
@@ -227,16 +227,16 @@ MODAL_TITLES = {
 # -------------------------------------------------------- what a click or a submit does
 async def handle_button(interaction: Interaction, table_id: str, act: str, version: int) -> None:
     bot = bot_of(interaction)
-    service = bot.pontoon
+    service = access.service(bot)
     click: Click | None = None
     locale = await locale_of(interaction)
     try:
         live = service.get(table_id)
-        bot.presenter.remember(live, interaction)
+        access.presenter(bot).remember(live, interaction)
         seat = seat_of(interaction.user.id)
         if act == "cards":
             await interaction.response.send_message(
-                bot.presenter.hand_summary(live, seat, locale)
+                access.presenter(bot).hand_summary(live, seat, locale)
                 if seat in live.engine.seats
                 else t(locale, "pt.not_seated_here"),
                 ephemeral=True,
@@ -326,9 +326,9 @@ async def refuse(
     as names."""
     bot = bot_of(interaction)
     text = friendly(exc, locale, me=seat_of(interaction.user.id))
-    live = bot.pontoon.tables.get(table_id) if table_id else None
+    live = access.service(bot).tables.get(table_id) if table_id else None
     if live is not None:
-        text = bot.presenter.name_ids(live, text, locale)
+        text = access.presenter(bot).name_ids(live, text, locale)
     if click is not None:
         await answer(click, text)
     else:
@@ -364,12 +364,12 @@ async def handle_modal(interaction: Interaction) -> None:
         amount = parse_amount(values.get(AMOUNT_FIELD), "amount")
         shoot_text = values.get(SHOOT_FIELD, "").strip()
         shoot = parse_amount(shoot_text, "shoot bet") if shoot_text else None
-        live = bot.pontoon.get(table_id)
-        bot.presenter.remember(live, interaction)
+        live = access.service(bot).get(table_id)
+        access.presenter(bot).remember(live, interaction)
         version = None if act == "bet" else int(version_text)
         click = Click(interaction, table_id)
         with member_action(click):
-            await bot.pontoon.act(
+            await access.service(bot).act(
                 table_id,
                 interaction.user.id,
                 ACT_KIND[act],

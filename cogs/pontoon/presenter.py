@@ -28,7 +28,7 @@ from bot.pontoon import (
     member_of_seat,
 )
 from cogs.common import GameBot, display
-from cogs.pontoon import render
+from cogs.pontoon import access, render
 from cogs.pontoon.controls import custom_ids, row_components, table_rows
 from cogs.table_message import NO_PINGS, Drawing, TableMessages
 from engine.pontoon.types import Event, EventKind, Outcome, Phase
@@ -69,7 +69,7 @@ class PontoonDiscordPresenter:
         self.writer: TableMessages[OpenPontoonTable] = TableMessages(
             bot,
             self._render,
-            lambda live, message_id: self.bot.pontoon.set_message(live, message_id),
+            lambda live, message_id: access.service(self.bot).set_message(live, message_id),
         )
         # each table's log lines as drawn, per locale: an event is formatted once
         self._log_cache: dict[tuple[str, str], dict[int, tuple[LoggedEvent, str | None]]] = {}
@@ -132,7 +132,7 @@ class PontoonDiscordPresenter:
         """What the table message says now, in the server's language."""
         eng = live.engine
         locale = self.guild_locale(live)
-        seconds_left = self.bot.pontoon.seconds_left(live)
+        seconds_left = access.service(self.bot).seconds_left(live)
         dealer: str | None = None
         if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
             nxt = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker

@@ -5,7 +5,9 @@
   a submit does;
 * ``presenter.py``: the betting message (through ``cogs/table_message.py``, the answer
   path both games share), the coup dealt card by card ending with the payouts;
-* ``text.py``: the game's words, as plain functions (no Discord connection).
+* ``text.py``: the game's words, as plain functions (no Discord connection);
+* ``access.py``: this game's service and presenter, as the package reaches them through
+  the bot (the shared bot type names no game).
 
 The rules are the engine's (``engine.punto_banco``); the table's life is the host's
 (``bot.punto_banco``). Start-up builds ``Presenter`` and registers ``BUTTONS``; the

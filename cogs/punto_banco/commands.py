@@ -24,8 +24,8 @@ from bot.punto_banco import OpenPuntoBancoTable
 from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
+from cogs.punto_banco import access
 from cogs.punto_banco.controls import MODAL_PREFIX, handle_modal
-from cogs.punto_banco.presenter import PuntoBancoPresenter
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
 from cogs.stats import send_odds_chart
 from cogs.table_message import Click, answer, member_action
@@ -42,8 +42,8 @@ class Baccarat(
 ):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        self.service = bot.punto_banco
-        self.presenter: PuntoBancoPresenter = bot.presenters["punto_banco"]
+        self.service = access.service(bot)
+        self.presenter = access.presenter(bot)
         super().__init__()
 
     @commands.Cog.listener()

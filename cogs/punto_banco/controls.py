@@ -17,8 +17,9 @@ from bot.errors import ServiceError, friendly, parse_amount
 from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
-from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService
-from cogs.common import Interaction, TableButton, modal_values, reply, table_button_id
+from bot.punto_banco import OpenPuntoBancoTable
+from cogs.common import Interaction, TableButton, bot_of, modal_values, reply, table_button_id
+from cogs.punto_banco import access
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused, side_label
 from cogs.table_message import Click, answer, member_action
 from engine.errors import EngineError
@@ -119,22 +120,13 @@ class BetModal(discord.ui.Modal):
 
 
 # -------------------------------------------------------- what a click or a submit does
-def service_of(bot: discord.Client) -> PuntoBancoService:
-    service = getattr(bot, "punto_banco", None)
-    if not isinstance(service, PuntoBancoService):
-        raise ServiceError(
-            "Punto Banco is not running on this bot right now.", key="err.pb.not_running"
-        )
-    return service
-
-
 async def handle_button(interaction: Interaction, table_id: str, act: str, round_no: int) -> None:
     """What a click on a ``pb:`` button does. Repeat bet and Withdraw are answered with
     the new table in the click's own response (one request); a refusal privately."""
     locale = await locale_of(interaction)
     click: Click | None = None
     try:
-        service = service_of(interaction.client)
+        service = access.service(bot_of(interaction))
         live = service.get(table_id)
         seat = seat_of(interaction.user.id)
         if act == "odds":
@@ -199,7 +191,7 @@ async def handle_modal(interaction: Interaction) -> None:
             raise ServiceError("That form is not known to this bot.", key="err.unknown_form")
         table_id, side, round_text = parts
         amount = parse_amount(modal_values(data).get(AMOUNT_FIELD), "bet")
-        service = service_of(interaction.client)
+        service = access.service(bot_of(interaction))
         click = Click(interaction, table_id)
         with member_action(click):
             receipt = await service.bet(

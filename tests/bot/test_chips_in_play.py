@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,9 +20,15 @@ from bot.audit import audit
 from bot.errors import friendly
 from bot.host import together
 from bot.i18n import Msg
-from bot.pontoon import OpenPontoonTable, PontoonService, Timers
-from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService, PuntoBancoTimers
+from bot.pontoon import GAME_PONTOON, OpenPontoonTable, PontoonService, Timers
+from bot.punto_banco import (
+    GAME_PUNTO_BANCO,
+    OpenPuntoBancoTable,
+    PuntoBancoService,
+    PuntoBancoTimers,
+)
 from bot.storage import Store
+from cogs.chips import table_of_member
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
@@ -172,5 +179,28 @@ async def test_leaving_and_closing_free_the_member(store: Store) -> None:
     await pontoon.close(t1.table_id, Msg("reason.ended_by", name="alice"))
     assert await in_play_rows(store) == []
     assert (await audit(store)).ok
+    await pontoon.shutdown()
+    await bacc.shutdown()
+
+
+async def test_balance_finds_the_members_chips_in_play_whatever_the_game(store: Store) -> None:
+    """/balance asks every game for the member's table in the server (cogs.chips): a
+    Punto Banco bettor's open bets are shown like a Pontoon player's stake."""
+    pontoon, bacc = services(store)
+    bot: Any = SimpleNamespace(games={GAME_PONTOON: pontoon, GAME_PUNTO_BANCO: bacc})
+    t1 = await pontoon.open_table(G, 10, ANN, PontoonRules())
+    await pontoon.act(t1.table_id, CAT, ActionKind.JOIN)
+    b1 = await bacc.open_table(G, 20, DAN, PuntoBancoRules())
+    assert table_of_member(bot, G, BOB) is None  # nothing anywhere
+    await bacc.bet(b1.table_id, BOB, Side.PUNTO, 30)
+    await bacc.bet(b1.table_id, BOB, Side.BANCO, 20)
+    assert table_of_member(bot, G, BOB) == (20, 50)
+    assert bacc.chips_in_play_of(b1, BOB) == 50
+    assert table_of_member(bot, G, CAT) == (10, 0)  # seated, nothing staked yet
+    assert pontoon.chips_in_play_of(t1, CAT) == 0
+    assert table_of_member(bot, G, DAN) is None  # opened the betting table, no bet
+    assert table_of_member(bot, G + 1, BOB) is None  # another server
+    await bacc.withdraw(b1.table_id, BOB)
+    assert table_of_member(bot, G, BOB) is None
     await pontoon.shutdown()
     await bacc.shutdown()

@@ -3,8 +3,11 @@ games exist; start-up, the audit and the stored tables all go through it."""
 
 from __future__ import annotations
 
+import ast
 import importlib
+import inspect
 import json
+from pathlib import Path
 
 import pytest
 
@@ -45,3 +48,61 @@ def test_every_service_is_a_table_host() -> None:
     from bot.punto_banco import PuntoBancoService
 
     assert issubclass(PontoonService, TableHost) and issubclass(PuntoBancoService, TableHost)
+
+
+def _game_words() -> set[str]:
+    """Each game's name and title, as words to look for (``punto_banco``, ``puntobanco``)."""
+    words = set()
+    for game in GAMES:
+        words |= {game.name, game.name.replace("_", ""), game.title.replace(" ", "").lower()}
+    return words
+
+
+def _imported_modules(module: object) -> set[str]:
+    tree = ast.parse(inspect.getsource(module))  # type: ignore[arg-type]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+    return found
+
+
+def test_the_shared_bot_type_names_no_game() -> None:
+    """A third game needs nothing in cogs/common.py: ``GameBot`` carries every game's
+    service and presenter by registry name (``games`` / ``presenters``), no attribute and
+    no type of one game, and the shared module imports no game's code."""
+    from cogs import common
+
+    annotations = inspect.get_annotations(common.GameBot)
+    assert {"games", "presenters"} <= set(annotations)
+    words = _game_words()
+    for attribute, annotation in annotations.items():
+        said = f"{attribute} {annotation}".lower().replace("_", "")
+        assert not any(word.replace("_", "") in said for word in words), (attribute, annotation)
+    for game in GAMES:
+        for module in _imported_modules(common):
+            assert not module.startswith((f"bot.{game.name}", f"cogs.{game.name}")), module
+
+
+async def test_start_up_gives_the_bot_no_attribute_named_after_a_game(tmp_path: Path) -> None:
+    """bot/app.py builds every game from the registry into ``games`` / ``presenters``
+    only (no ``bot.pontoon``, no ``bot.presenter``) and imports no game's code."""
+    from bot import app
+    from bot.settings import Settings
+    from bot.storage import Store
+
+    for game in GAMES:
+        for module in _imported_modules(app):
+            assert not module.startswith((f"bot.{game.name}", f"cogs.{game.name}")), module
+    store = await Store.open(tmp_path / "db.sqlite3")
+    try:
+        bot = app.make_bot(Settings(_env_file=None, database_path=tmp_path / "db.sqlite3"), store)
+        assert set(bot.games) == set(bot.presenters) == {game.name for game in GAMES}
+        for game in GAMES:
+            assert not hasattr(bot, game.name), game.name
+        assert not hasattr(bot, "presenter")
+        await bot.close()
+    finally:
+        await store.close()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import LOCALES, t
-from bot.pontoon import LoggedEvent, OpenPontoonTable, seat_limit, with_seat_limit
+from bot.pontoon import GAME_PONTOON, LoggedEvent, OpenPontoonTable, seat_limit, with_seat_limit
 from cogs.common import display
 from cogs.pontoon import render
 from cogs.pontoon.controls import table_rows
@@ -40,7 +40,7 @@ def live_table(
 
 def presenter() -> PontoonDiscordPresenter:
     service = SimpleNamespace(seconds_left=lambda live: 42.0)
-    bot: Any = SimpleNamespace(get_guild=lambda gid: None, pontoon=service)
+    bot: Any = SimpleNamespace(get_guild=lambda gid: None, games={GAME_PONTOON: service})
     return PontoonDiscordPresenter(bot)
 
 

@@ -28,6 +28,7 @@ from bot.settings import Settings
 from bot.storage import GuildSettings, Store
 from bot.storage.pg import PgStore
 from bot.storage.privacy import Erasure
+from cogs.pontoon.access import service as pontoon
 from cogs.privacy import forget_at_tables
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
@@ -82,7 +83,7 @@ class Process:
 
     async def table_with_bob_gone(self, guild: int, channel: int, opener: int) -> OpenPontoonTable:
         """An open table Bob sat at under his display name, and left."""
-        svc = self.bot.pontoon
+        svc = pontoon(self.bot)
         live = await svc.open_table(guild, channel, opener, PontoonRules(), opener_name="opener")
         await svc.act(live.table_id, BOB, ActionKind.JOIN, name=BOB_NAME)
         await svc.act(live.table_id, BOB, ActionKind.LEAVE)
@@ -135,11 +136,11 @@ async def test_an_erasure_scrubs_the_other_process_open_table(
     assert await b.bot.languages.member_choice(BOB) is None  # no re-read (60 s cache)
     assert theirs.opener_id == CAT
     # its next save writes neither the id nor the name back
-    await b.bot.pontoon.act(theirs.table_id, DAN, ActionKind.JOIN, name="dan")
+    await pontoon(b.bot).act(theirs.table_id, DAN, ActionKind.JOIN, name="dan")
     # the erasing process got its own signal too: nothing left to change, no harm
     assert await _wait_for(lambda: a.store.erasures is not None and a.store.erasures.received == 1)
-    assert await a.bot.pontoon.forget_member(BOB) == 0
-    await a.bot.pontoon.act(mine.table_id, DAN, ActionKind.JOIN, name="dan")
+    assert await pontoon(a.bot).forget_member(BOB) == 0
+    await pontoon(a.bot).act(mine.table_id, DAN, ActionKind.JOIN, name="dan")
     stored = await _stored_text(pg_url)
     assert _clean(stored), "the erased member is back in a stored table"
     assert str(DAN) in stored and str(CAT) in stored and str(ANN) in stored
@@ -156,9 +157,9 @@ async def test_an_erasure_while_the_tables_are_reloaded_is_applied_after(pg_url:
     try:
         table = await a.table_with_bob_gone(G1, CH1, ANN)
         # a's tables are b's from now on (as a shard's, handed over): a holds none
-        await a.bot.pontoon.shutdown()
-        a.bot.pontoon.tables.clear()
-        a.bot.pontoon.by_channel.clear()
+        await pontoon(a.bot).shutdown()
+        pontoon(a.bot).tables.clear()
+        pontoon(a.bot).by_channel.clear()
         store = b.store
         read = store.load_open_tables
 
@@ -176,9 +177,9 @@ async def test_an_erasure_while_the_tables_are_reloaded_is_applied_after(pg_url:
         store.load_open_tables = erased_while_reading  # type: ignore[method-assign]
         await b.bot.reload_tables()
         assert b.store.erasures is not None and b.store.erasures.received == 1
-        live = b.bot.pontoon.tables[table.table_id]
+        live = pontoon(b.bot).tables[table.table_id]
         assert _clean(live.snapshot())
-        await b.bot.pontoon.act(table.table_id, DAN, ActionKind.JOIN, name="dan")
+        await pontoon(b.bot).act(table.table_id, DAN, ActionKind.JOIN, name="dan")
         assert _clean(await _stored_text(pg_url))
         # and later erasures are not kept for a reload any more
         assert b.bot._erased_while_loading is None
@@ -217,8 +218,8 @@ async def test_a_refused_erasure_tells_nobody(two: tuple[Process, Process]) -> N
         received.append(erasure)
 
     await b.store.on_erasure(spy)
-    live = await b.bot.pontoon.open_table(G2, CH2, CAT, PontoonRules(), opener_name="cat")
-    await b.bot.pontoon.act(live.table_id, BOB, ActionKind.JOIN, name=BOB_NAME)
+    live = await pontoon(b.bot).open_table(G2, CH2, CAT, PontoonRules(), opener_name="cat")
+    await pontoon(b.bot).act(live.table_id, BOB, ActionKind.JOIN, name=BOB_NAME)
     assert (await a.store.forget_member(BOB)).refused  # chips in play
     await a.store.forget_member(DAN)  # a signal after it: the refused one came before
     assert await _wait_for(lambda: len(received) == 1)

@@ -35,11 +35,15 @@ class Baccarat(Table):
         r = await self.form(member, label, amount)
         return r.all_text
 
-    async def balance(self, member: FakeMember) -> int:
+    async def balance_text(self, member: FakeMember) -> str:
         r = await self.fake.slash(member, self.world.channel, "balance")
         await self.answered(r)
-        found = re.search(r"\*\*([\d,]+)\*\* chips", r.all_text)
-        assert found, r.all_text
+        return r.all_text
+
+    async def balance(self, member: FakeMember) -> int:
+        text = await self.balance_text(member)
+        found = re.search(r"\*\*([\d,]+)\*\* chips", text)
+        assert found, text
         return int(found.group(1).replace(",", ""))
 
     def public(self) -> list[FakeMessage]:
@@ -164,6 +168,10 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     embed = t.embed_text()
     assert "alice: Banco 40" in embed and "bob: Punto 25" in embed, embed
     assert await t.balance(world.alice) == 960 and await t.balance(world.bob) == 975
+    # /balance names the betting table and the open bets, as it does a Pontoon seat
+    text = await t.balance_text(world.alice)
+    assert f"<#{world.channel.id}>" in text and "40 in play" in text, text
+    assert "in play" not in await t.balance_text(world.carol)  # no bet, no table named
     sub = await fake_discord.submit_modal(
         world.carol, None, opened.modal.custom_id, {"amount": "7"}
     )

@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.pontoon import OpenPontoonTable
+from bot.pontoon import GAME_PONTOON, OpenPontoonTable
 from cogs import table_message as writer_module
 from cogs.pontoon.presenter import PontoonDiscordPresenter
 from engine.cards import RandomChance
@@ -60,7 +60,7 @@ def make_presenter(channel: FlakyChannel) -> tuple[PontoonDiscordPresenter, list
     service = SimpleNamespace(seconds_left=lambda live: None, set_message=set_message)
     bot: Any = SimpleNamespace(
         get_guild=lambda gid: None,
-        pontoon=service,
+        games={GAME_PONTOON: service},
         get_partial_messageable=lambda cid, guild_id=None: channel,
     )
     return PontoonDiscordPresenter(bot), saved
@@ -146,9 +146,11 @@ async def test_bot_close_stops_the_restart_check_before_the_http_session(
             order.append("http closed")
             await http_close()
 
-        bot.presenter.redraw_if_stale = hang  # type: ignore[method-assign]
+        presenter = bot.presenters[GAME_PONTOON]
+        assert isinstance(presenter, PontoonDiscordPresenter)
+        presenter.redraw_if_stale = hang  # type: ignore[method-assign]
         bot.http.close = close_http  # type: ignore[method-assign]
-        bot.presenter.check_after_restart([live_table()])
+        presenter.check_after_restart([live_table()])
         await asyncio.wait_for(started.wait(), 5)
         await bot.close()
         assert order == ["restart check cancelled", "http closed"]

@@ -1,0 +1,40 @@
+"""Punto Banco's own service and presenter, as this package reaches them through the
+bot (``bot.games`` / ``bot.presenters``, built by start-up under the game's registry
+name): the shared bot type (:class:`cogs.common.GameBot`) names no game.
+
+This module imports only ``bot.*`` and ``cogs.common``, so every module of the package
+may import it without an import circle."""
+
+from __future__ import annotations
+
+from typing import Protocol, cast
+
+from bot.errors import ServiceError
+from bot.punto_banco import GAME_PUNTO_BANCO, OpenPuntoBancoTable, PuntoBancoService
+from cogs.common import GameBot
+
+
+class PuntoBancoPresenterPart(Protocol):
+    """What the commands ask of the Punto Banco presenter
+    (:class:`cogs.punto_banco.presenter.PuntoBancoPresenter`, which also draws the
+    buttons: naming it here would be an import circle)."""
+
+    async def repost(self, live: OpenPuntoBancoTable) -> None: ...
+
+
+def service(bot: GameBot) -> PuntoBancoService:
+    """The bot's Punto Banco service (a refusal the member reads if it is not running)."""
+    found = bot.games.get(GAME_PUNTO_BANCO)
+    if not isinstance(found, PuntoBancoService):
+        raise ServiceError(
+            "Punto Banco is not running on this bot right now.", key="err.pb.not_running"
+        )
+    return found
+
+
+def presenter(bot: GameBot) -> PuntoBancoPresenterPart:
+    """The bot's Punto Banco presenter (the part the commands use)."""
+    return cast(PuntoBancoPresenterPart, bot.presenters[GAME_PUNTO_BANCO])
+
+
+__all__ = ["PuntoBancoPresenterPart", "presenter", "service"]
