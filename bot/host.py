@@ -314,6 +314,9 @@ class TableHost(Generic[T]):
     no_table_error: ClassVar[type[NoTableHere]]
     # what get() says of a table of this game that has closed: (message id, English)
     closed_message: ClassVar[tuple[str, str]]
+    # how /balance words chips in play at a table of this game: the message
+    # chips.balance.{self,other}.<this> ("in_play": seated, with a stake)
+    balance_words: ClassVar[str] = "in_play"
 
     def __init__(
         self,

@@ -253,6 +253,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
 
     game = GAME_PUNTO_BANCO
     timer_name = "punto_banco"
+    balance_words = "betting"  # a bettor has a bet on the coup, not a seat
     no_table_error = NoBaccaratTable
     closed_message = (
         "err.pb.closed",

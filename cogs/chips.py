@@ -30,14 +30,14 @@ def _guild(interaction: Interaction) -> int:
     return interaction.guild_id
 
 
-def table_of_member(bot: GameBot, guild_id: int, user_id: int) -> tuple[int, int] | None:
-    """(channel, chips in play) of the table where the member has chips in play in the
-    server, whatever its game: every game is asked (one table per server holds a
-    member's chips, so at most one answers). None: no such table."""
+def table_of_member(bot: GameBot, guild_id: int, user_id: int) -> tuple[int, int, str] | None:
+    """(channel, chips in play, how /balance words them) of the table where the member
+    has chips in play in the server, whatever its game: every game is asked (one table
+    per server holds a member's chips, so at most one answers). None: no such table."""
     for service in bot.games.values():
         live = service.table_of_member(guild_id, user_id)
         if live is not None:
-            return live.channel_id, service.chips_in_play_of(live, user_id)
+            return live.channel_id, service.chips_in_play_of(live, user_id), service.balance_words
     return None
 
 
@@ -57,8 +57,8 @@ class Chips(commands.Cog):
             params: dict[str, object] = {"chips": chips, "name": display(who.display_name)}
             at = table_of_member(self.bot, guild_id, who.id)
             if at is not None:
-                channel_id, in_play = at
-                key += ".in_play" if in_play > 0 else ".seated"
+                channel_id, in_play, words = at
+                key += f".{words}" if in_play > 0 else ".seated"
                 params |= {"channel": Raw(str(channel_id)), "in_play": in_play}
             await reply(interaction, t(await locale_of(interaction), key, **params))
         except Exception as exc:

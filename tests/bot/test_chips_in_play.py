@@ -194,9 +194,9 @@ async def test_balance_finds_the_members_chips_in_play_whatever_the_game(store: 
     assert table_of_member(bot, G, BOB) is None  # nothing anywhere
     await bacc.bet(b1.table_id, BOB, Side.PUNTO, 30)
     await bacc.bet(b1.table_id, BOB, Side.BANCO, 20)
-    assert table_of_member(bot, G, BOB) == (20, 50)
+    assert table_of_member(bot, G, BOB) == (20, 50, "betting")  # chips.balance.*.betting
     assert bacc.chips_in_play_of(b1, BOB) == 50
-    assert table_of_member(bot, G, CAT) == (10, 0)  # seated, nothing staked yet
+    assert table_of_member(bot, G, CAT) == (10, 0, "in_play")  # seated, nothing staked yet
     assert pontoon.chips_in_play_of(t1, CAT) == 0
     assert table_of_member(bot, G, DAN) is None  # opened the betting table, no bet
     assert table_of_member(bot, G + 1, BOB) is None  # another server

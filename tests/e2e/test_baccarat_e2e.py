@@ -170,8 +170,10 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     assert await t.balance(world.alice) == 960 and await t.balance(world.bob) == 975
     # /balance names the betting table and the open bets, as it does a Pontoon seat
     text = await t.balance_text(world.alice)
-    assert f"<#{world.channel.id}>" in text and "40 in play" in text, text
-    assert "in play" not in await t.balance_text(world.carol)  # no bet, no table named
+    assert text == (f"You have **960** chips (and 40 bet on the coup at <#{world.channel.id}>)."), (
+        text
+    )
+    assert "<#" not in await t.balance_text(world.carol)  # no bet, no table named
     sub = await fake_discord.submit_modal(
         world.carol, None, opened.modal.custom_id, {"amount": "7"}
     )
