@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
@@ -164,6 +164,12 @@ class TableMessages(Generic[T]):
         # table id -> (message id, what it shows): compared only when the writer draws
         self._shown: dict[str, tuple[int, Drawing]] = {}
         self._clicked_during: set[str] = set()  # a click updated the message mid-edit
+        self._restart_check: asyncio.Task[None] | None = None
+
+    def after_restart(self, check: Coroutine[Any, Any, None], name: str) -> None:
+        """Run the game's re-check of its reloaded tables' messages in the background;
+        :meth:`close` cancels it (before the HTTP session closes)."""
+        self._restart_check = asyncio.create_task(check, name=name)
 
     # ----------------------------------------------------------------- clicks
     async def answer_click(self, live: T) -> bool:
@@ -265,7 +271,13 @@ class TableMessages(Generic[T]):
 
     async def close(self) -> None:
         """Stop every edit in flight (at shutdown, before the HTTP session closes): the
-        tables are saved, and the next start redraws what its messages do not show."""
+        tables are saved, and the next start redraws what its messages do not show.
+        The restart re-check goes first."""
+        check, self._restart_check = self._restart_check, None
+        if check is not None:
+            check.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await check
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()

@@ -79,7 +79,6 @@ class PontoonDiscordPresenter:
         self._banker_net: dict[str, int] = {}
         self._post_locks: dict[str, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self._restart_check: asyncio.Task[None] | None = None
         # last interaction per (table, seat): a followup to it reaches the member privately
         self.last_interaction: dict[
             tuple[str, str], tuple[float, discord.Interaction[discord.Client]]
@@ -199,20 +198,13 @@ class PontoonDiscordPresenter:
     def check_after_restart(self, tables: list[OpenPontoonTable]) -> None:
         """Start the restart re-check of these tables' messages in the background (the
         bot's close() cancels it before the HTTP session closes)."""
-        self._restart_check = asyncio.create_task(
-            self.redraw_stale(tables), name="pontoon-restart-check"
-        )
+        self.writer.after_restart(self.redraw_stale(tables), "pontoon-restart-check")
 
     async def close(self, grace: float = 2.0) -> None:
         """At shutdown, before the HTTP session closes: stop the restart re-check and the
         table edits in flight, give posts and DMs already under way ``grace`` seconds,
         then stop them too. Nothing here is lost: the tables are saved, and the next
         start redraws any message that does not show its table."""
-        check, self._restart_check = self._restart_check, None
-        if check is not None:
-            check.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await check
         await self.writer.close()
         pending = list(self._background)
         if pending:

@@ -10,7 +10,6 @@ without Discord); the buttons from cogs/punto_banco/controls.py.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -304,14 +303,11 @@ class PuntoBancoPresenter:
         self.messages: TableMessages[OpenPuntoBancoTable] = TableMessages(
             bot, self._draw, self._posted
         )
-        self._restart_check: asyncio.Task[None] | None = None
 
     def check_after_restart(self, tables: list[OpenPuntoBancoTable]) -> None:
         """After a restart, in the background: post each reloaded table's betting
         message again (the bot's close() cancels it before the HTTP session closes)."""
-        self._restart_check = asyncio.create_task(
-            self._show_restored(tables), name="punto-banco-restart-check"
-        )
+        self.messages.after_restart(self._show_restored(tables), "punto-banco-restart-check")
 
     async def _show_restored(self, tables: list[OpenPuntoBancoTable]) -> None:
         for live in tables:
@@ -323,11 +319,6 @@ class PuntoBancoPresenter:
     async def close(self) -> None:
         """At shutdown, before the HTTP session closes: stop the restart re-check and
         the table edits in flight."""
-        check, self._restart_check = self._restart_check, None
-        if check is not None:
-            check.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await check
         await self.messages.close()
 
     def _channel(self, live: OpenPuntoBancoTable) -> discord.PartialMessageable:
