@@ -243,8 +243,8 @@ async def run(settings: Settings) -> int:
 async def start(settings: Settings) -> int:
     import discord
 
-    from bot.leases import ShardsTaken
     from bot.storage import StorageError
+    from bot.storage.leases import ShardsTaken
     from bot.storage.lock import ProcessLock
 
     if _stop_asked:

@@ -134,7 +134,7 @@ class CardBot(GameBot):
         METRICS.received(interaction.id)
         self._name_in_logs(interaction)
         self.languages.note(interaction)
-        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        data: dict[str, Any] = dict(interaction.data or {})
         what = (
             f"/{interaction.command.qualified_name}"
             if interaction.command is not None

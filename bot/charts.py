@@ -92,10 +92,12 @@ def balance_chart(
             xs, ys = [xs[0] - 0.5, xs[0] + 0.5], ys * 2
         ax.step(xs, ys, where="post", color=LINE, linewidth=1.6)
         ax.fill_between(xs, ys, step="post", color=LINE, alpha=0.15)
-        locator = mdates.AutoDateLocator(minticks=3, maxticks=6)
+        locator = mdates.AutoDateLocator(minticks=3, maxticks=6)  # type: ignore[no-untyped-call]
         ax.xaxis.set_major_locator(locator)
         ax.xaxis.set_major_formatter(
-            FuncFormatter(lambda v, _pos: fmt_date(mdates.num2date(v).date()))
+            FuncFormatter(
+                lambda v, _pos: fmt_date(mdates.num2date(v).date())  # type: ignore[no-untyped-call]
+            )
         )
     ax.yaxis.set_major_locator(MaxNLocator(nbins=5, integer=True))
     ax.yaxis.set_major_formatter(_number_formatter(fmt_number))

@@ -231,7 +231,7 @@ class TableButton(
     ) -> Self:
         return cls(match["table"], match["act"], int(match["number"]))
 
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+    async def callback(self, interaction: Interaction) -> None:
         await self.clicked(interaction)
 
     async def clicked(self, interaction: Interaction) -> None:

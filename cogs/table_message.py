@@ -134,7 +134,7 @@ class Drawing(NamedTuple):
     final: bool = False
 
     def key(self) -> object:
-        return str(self.view.to_components())
+        return str(self.view.to_components())  # type: ignore[no-untyped-call]
 
     def edit_kwargs(self) -> dict[str, Any]:
         """What an edit (or an UPDATE_MESSAGE answer) sends. It clears the content and the

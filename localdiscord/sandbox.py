@@ -624,7 +624,7 @@ class Sandbox:
         """Keep a long-running sandbox's records bounded (the tests keep everything)."""
         fake = self.fake
         for records in (fake.requests, fake.log, fake.rate_limited, fake.rejected, fake.unhandled):
-            del records[:-2000]  # type: ignore[attr-defined]
+            del records[:-2000]
         del fake.modals[:-200]
         # a message keeps a few earlier versions (for stale clicks; the tests keep all)
         if len(fake.interactions) > 1000:

@@ -349,7 +349,8 @@ class StoreConnection(aiosqlite.Connection):
         self._thread.daemon = True
 
     async def call(self, fn: Callable[[Con], T]) -> T:
-        return cast(T, await self._execute(fn, self._conn))
+        # aiosqlite runs fn on its thread; _execute is untyped there
+        return cast(T, await self._execute(fn, self._conn))  # type: ignore[no-untyped-call]
 
     def detach(self) -> Con:
         raw, self._connection = self._conn, None

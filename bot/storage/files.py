@@ -83,7 +83,7 @@ def has_no_tables(database: Path) -> bool:
     except sqlite3.Error:
         return False
     try:
-        return con.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
+        return bool(con.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0)
     except sqlite3.Error:
         return False
     finally:

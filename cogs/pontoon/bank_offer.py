@@ -50,7 +50,7 @@ class AcceptBank(
     ) -> AcceptBank:
         return cls(match["table"], int(match["buyer"]), int(match["price"]))
 
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+    async def callback(self, interaction: Interaction) -> None:
         bot = bot_of(interaction)
         locale = await locale_of(interaction)
         try:

@@ -194,7 +194,7 @@ class AmountModal(discord.ui.Modal):
             )
             self.add_item(self.shoot)
 
-    async def on_submit(self, interaction: Interaction) -> None:  # type: ignore[override]
+    async def on_submit(self, interaction: Interaction) -> None:
         await handle_modal(interaction)
 
 

@@ -27,6 +27,7 @@ from bot.pontoon import (
     PontoonService,
     member_of_seat,
 )
+from bot.text import shorten
 from cogs.common import GameBot, display
 from cogs.pontoon import access, render
 from cogs.pontoon.controls import custom_ids, row_components, table_rows
@@ -329,7 +330,7 @@ class PontoonDiscordPresenter:
             channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
             self._in_background(
                 f"post:{live.table_id}",
-                self._safe_send(channel, render.shorten("\n".join(announcements), 2000)),
+                self._safe_send(channel, shorten("\n".join(announcements), 2000)),
             )
 
     @staticmethod
@@ -381,7 +382,7 @@ class PontoonDiscordPresenter:
         if banker_seat is not None and banker_seat != HOUSE:
             line = render.banker_result_line(name(banker_seat), hand, banker_net, L)
             results = [*results, line]
-        em.description = render.shorten("\n".join(results), 4000)
+        em.description = shorten("\n".join(results), 4000)
         balances = [
             t(L, "pt.balance_line", name=name(s), chips=eng.balances.get(s, 0))
             for s in eng.seats
@@ -389,7 +390,7 @@ class PontoonDiscordPresenter:
         ]
         em.add_field(
             name=t(L, "pt.balances"),
-            value=render.shorten("\n".join(balances), 1024) or "—",
+            value=shorten("\n".join(balances), 1024) or "—",
             inline=False,
         )
         nxt_seat = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
@@ -398,7 +399,7 @@ class PontoonDiscordPresenter:
         news = "\n".join(announcements)
         em.add_field(
             name=t(L, "pt.next_deal"),
-            value=render.shorten(
+            value=shorten(
                 # the bank passing is said once: the news line names the new banker
                 (news + "\n" + pack[:1].upper() + pack[1:] + ".")
                 if news
@@ -446,7 +447,7 @@ class PontoonDiscordPresenter:
         try:
             # discord.py keeps the DM channel once opened: no user lookup before each DM
             dm = await self.bot.create_dm(discord.Object(id=uid))
-            await dm.send(render.shorten(text, 2000), allowed_mentions=NO_PINGS)
+            await dm.send(shorten(text, 2000), allowed_mentions=NO_PINGS)
             return
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED_CODE:
@@ -484,7 +485,7 @@ class PontoonDiscordPresenter:
             f"post:{live.table_id}",
             self._safe_send(
                 channel,
-                render.shorten(self._closed_text(live, reason), 2000),
+                shorten(self._closed_text(live, reason), 2000),
             ),
         )
         for key in [k for k in self.last_interaction if k[0] == live.table_id]:

@@ -115,7 +115,7 @@ class BetModal(discord.ui.Modal):
             )
         )
 
-    async def on_submit(self, interaction: Interaction) -> None:  # type: ignore[override]
+    async def on_submit(self, interaction: Interaction) -> None:
         return None
 
 
