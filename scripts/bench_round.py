@@ -68,7 +68,7 @@ from localdiscord import (  # noqa: E402
     RateLimits,
 )
 from localdiscord.app_emojis import AppEmoji  # noqa: E402
-from localdiscord.models import walk_components  # noqa: E402
+from localdiscord.models import MessageVersion  # noqa: E402
 from localdiscord.server import die_with_parent  # noqa: E402
 
 TABLE_BUTTON = "Show my cards"
@@ -76,6 +76,39 @@ TABLE_BUTTON = "Show my cards"
 BANKER_STAY = ("Banker: stay", "Stick")
 BANKER_TWIST = ("Banker: twist", "Twist")
 STALL_SECONDS = 15.0
+# the table message's header (a layout's first text display): whose move it is, the banker
+TURN_RE = re.compile(r"Turn: \*\*([^*]+)\*\*")
+BANKER_RE = re.compile(r"Banker: \*\*([^*]+)\*\*")
+
+
+# Reading a Pontoon table message (a Components V2 layout: the buttons sit in action rows
+# nested in its container). scripts/fault_campaign.py reads tables with these too.
+
+
+def table_version(msg: FakeMessage | MessageVersion) -> int | None:
+    """The table's state version, from its buttons' ``pt:<table>:<action>:<version>``
+    custom ids (None when the message has no table button)."""
+    for b in msg.buttons():
+        if b.custom_id and b.custom_id.startswith("pt:"):
+            return int(b.custom_id.rsplit(":", 1)[1])
+    return None
+
+
+def enabled_ids(msg: FakeMessage) -> dict[str, str]:
+    """Label -> custom id of every button of the message that can be clicked."""
+    return {str(b.label): b.custom_id for b in msg.buttons() if not b.disabled and b.custom_id}
+
+
+def turn_of(text: str) -> str | None:
+    """Whose move the table's text names ("the banker" on the banker's turn), if any."""
+    m = TURN_RE.search(text)
+    return m.group(1) if m else None
+
+
+def banker_of(text: str) -> str | None:
+    """The banker the table's text names, if any."""
+    m = BANKER_RE.search(text)
+    return m.group(1) if m else None
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -117,22 +150,15 @@ class Seat:
         return self.fake.latest_message_with_button(self.channel, TABLE_BUTTON)
 
     def version(self) -> int:
-        for c in walk_components(self.message().components):
-            cid = str(c.get("custom_id", ""))
-            if cid.startswith("pt:"):
-                return int(cid.rsplit(":", 1)[1])
-        return -1
+        version = table_version(self.message())
+        return -1 if version is None else version
 
     def text(self) -> str:
         """The table message's texts (a layout's text displays, or an embed's)."""
         return self.message().text
 
     def enabled(self) -> set[str]:
-        return {
-            str(c.get("label"))
-            for c in walk_components(self.message().components)
-            if c.get("type") == 2 and not c.get("disabled")
-        }
+        return set(enabled_ids(self.message()))
 
     def by_name(self, name: str) -> FakeMember | None:
         return next((m for m in self.members if m.user.name == name), None)
@@ -181,8 +207,8 @@ class Seat:
 
     async def play_round(self) -> None:
         text = self.text()
-        banker_m = re.search(r"Banker: \*\*([^*]+)\*\*", text)
-        dealer = self.by_name(banker_m.group(1)) if banker_m else self.members[0]
+        banker_name = banker_of(text)
+        dealer = self.by_name(banker_name) if banker_name else self.members[0]
         round_before = self._round_no()
         self.bet_this_round.clear()
         self.looked.clear()
@@ -195,13 +221,13 @@ class Seat:
             if self._round_no() != round_before and "Deal" in enabled:
                 self.stats.rounds += 1
                 return
-            banker_m = re.search(r"Banker: \*\*([^*]+)\*\*", text)
-            banker = self.by_name(banker_m.group(1)) if banker_m else None
-            turn = re.search(r"Turn: \*\*([^*]+)\*\*", text)
+            banker_name = banker_of(text)
+            banker = self.by_name(banker_name) if banker_name else None
+            turn = turn_of(text)
             if "Bet" in enabled and not self._all_bet(banker):
                 await self._bets(banker)
                 continue
-            if turn is not None and turn.group(1) == "the banker" and banker is not None:
+            if turn == "the banker" and banker is not None:
                 total = _banker_total(text)
                 stay = next((x for x in BANKER_STAY if x in enabled), None)
                 twist = next((x for x in BANKER_TWIST if x in enabled), None)
@@ -210,7 +236,7 @@ class Seat:
                     await self.act(banker, label)
                 continue
             if turn is not None:
-                member = self.by_name(turn.group(1))
+                member = self.by_name(turn)
                 if member is None:
                     break
                 if self.look and member.user.id not in self.looked:

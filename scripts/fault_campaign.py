@@ -45,8 +45,11 @@ from pathlib import Path
 from typing import IO, Any
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))
+for path in (REPO_ROOT, REPO_ROOT / "scripts"):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+
+from bench_round import banker_of, enabled_ids, table_version, turn_of  # noqa: E402
 
 from localdiscord import (  # noqa: E402
     FakeChannel,
@@ -55,6 +58,7 @@ from localdiscord import (  # noqa: E402
     FakeMember,
     FakeMessage,
     InteractionResult,
+    ModalShown,
 )
 
 JSON = dict[str, Any]
@@ -140,11 +144,7 @@ class Campaign:
         def create(*args: Any, **kwargs: Any) -> FakeMessage:
             msg = original(*args, **kwargs)
             if msg.ephemeral_for is None and not msg.channel.is_dm:
-                if any(
-                    c.get("label") == TABLE_BUTTON
-                    for row in msg.components
-                    for c in row.get("components", [])
-                ):
+                if msg.has_button(TABLE_BUTTON):
                     self.table_msgs[msg.channel.id] = msg.id
                 if any(str(e.get("title", "")) == "Payouts" for e in msg.embeds):
                     self.payouts[msg.channel.id] += 1
@@ -381,27 +381,18 @@ class Game:
 
 
 def parse_table(msg: FakeMessage) -> tuple[dict[str, str], str | None, str | None, bool]:
-    """(enabled label -> custom id, whose turn, banker name, closed) of a table message."""
-    enabled: dict[str, str] = {}
-    for row in msg.components:
-        for c in row.get("components", []):
-            if c.get("type") == 2 and not c.get("disabled") and "custom_id" in c:
-                label = str(c.get("label"))
-                enabled[BANKER_LABELS.get(label, label)] = str(c["custom_id"])
-    desc = " ".join(str(e.get("description", "")) + str(e.get("title", "")) for e in msg.embeds)
-    turn = re.search(r"Turn: \*\*([^*]+)\*\*", desc)
-    banker = re.search(r"Banker: \*\*([^*]+)\*\*", desc)
-    closed = "closed" in " ".join(str(e.get("title", "")) for e in msg.embeds)
-    return enabled, (turn.group(1) if turn else None), (banker.group(1) if banker else None), closed
+    """(enabled label -> custom id, whose turn, banker name, closed) of a table message:
+    a layout whose buttons sit in action rows nested in its container, read with
+    scripts/bench_round.py's helpers. A closed table says so in its header's first line."""
+    enabled = {BANKER_LABELS.get(k, k): v for k, v in enabled_ids(msg).items()}
+    text = msg.text
+    closed = "closed" in text.split("\n", 1)[0]
+    return enabled, turn_of(text), banker_of(text), closed
 
 
-def version_of(msg: FakeMessage) -> int | None:
-    for row in msg.components:
-        for c in row.get("components", []):
-            cid = str(c.get("custom_id", ""))
-            if cid.startswith("pt:"):
-                return int(cid.rsplit(":", 1)[1])
-    return None
+def modal_placeholder(modal: ModalShown) -> str:
+    """The placeholders of a form's text inputs (they say the allowed amounts)."""
+    return " ".join(str(c.get("placeholder", "")) for c in modal.text_inputs())
 
 
 async def wait_answer(result: InteractionResult, timeout: float = WAIT_ANSWER) -> bool:
@@ -569,12 +560,7 @@ async def play_step(
         old = [v for v in msg.history[:-1] if v.components]
         if old:
             version = rng.choice(old)
-            ids = [
-                str(c["custom_id"])
-                for row in version.components
-                for c in row.get("components", [])
-                if "custom_id" in c
-            ]
+            ids = [b.custom_id for b in version.buttons() if b.custom_id]
             if ids:
                 custom_id = rng.choice(ids)
                 label = "stale " + custom_id.split(":")[2]
@@ -592,11 +578,7 @@ async def play_step(
         answered = await asyncio.gather(*(wait_answer(r) for r in results))
         for r, ok in zip(results, answered, strict=True):
             if ok and r.modal is not None:
-                placeholder = " ".join(
-                    str(c.get("placeholder", ""))
-                    for row in r.modal.components
-                    for c in row.get("components", [])
-                )
+                placeholder = modal_placeholder(r.modal)
                 values = {"amount": random_amount(rng, placeholder, hostile_amounts)}
                 game.in_flight = f"{label} form"
                 sub = await send_modal(
@@ -610,11 +592,7 @@ async def play_step(
         if not await wait_answer(results[0]) or results[0].modal is None:
             return None
         modal = results[0].modal
-        placeholder = " ".join(
-            str(c.get("placeholder", ""))
-            for row in modal.components
-            for c in row.get("components", [])
-        )
+        placeholder = modal_placeholder(modal)
         game.in_flight = f"{label} form"
         sub = await send_modal(
             camp,
@@ -678,11 +656,7 @@ async def finish_rounds(
             for m in members:
                 r = await send_component(camp, m, msg, enabled[choice], fig.phase, "finish")
                 if await wait_answer(r) and r.modal is not None:
-                    placeholder = " ".join(
-                        str(c.get("placeholder", ""))
-                        for row in r.modal.components
-                        for c in row.get("components", [])
-                    )
+                    placeholder = modal_placeholder(r.modal)
                     sub = await send_modal(
                         camp,
                         m,
@@ -727,7 +701,7 @@ async def check_tables_after_restart(
             msg = camp.table_message(game.channel)
             # (issue 9: only a message left at an older version is redrawn after a
             # restart; one already at the stored version is kept as it is)
-            if msg is None or version_of(msg) != int(t["engine"]["version"]):
+            if msg is None or table_version(msg) != int(t["engine"]["version"]):
                 continue
             pending.discard(t["table_id"])
             seats = [s for s in t["engine"]["seats"] if s.isdigit()]
@@ -1112,9 +1086,9 @@ async def phase_faults(
         for t in open_tables(db):
             game = next(g for g in games if g.channel.id == t["channel_id"])
             msg = camp.table_message(game.channel)
-            if msg is None or version_of(msg) != int(t["engine"]["version"]):
+            if msg is None or table_version(msg) != int(t["engine"]["version"]):
                 fig.fail(
-                    f"table {t['table_id']}: message shows v{version_of(msg) if msg else None}, "
+                    f"table {t['table_id']}: message shows v{table_version(msg) if msg else None}, "
                     f"table is at v{t['engine']['version']} (stale buttons after faults)"
                 )
         ok, text = await run_audit(db)
