@@ -38,6 +38,12 @@ class EmojiSync:
     markup: dict[str, str] = field(default_factory=dict)
 
 
+# between two uploads: at most 40 a second, under Discord's 50 requests a second for the
+# whole bot with room for the rest of a start (a first start's 53 uploads then take
+# about 1.3 s, once per application, instead of meeting the limit and its warning)
+UPLOAD_PAUSE_SECONDS = 0.025
+
+
 def markup_of(emojis: Iterable[discord.Emoji]) -> dict[str, str]:
     """Card code → ``<:pc_AS:id>`` for the application's card emojis."""
     out: dict[str, str] = {}
@@ -49,18 +55,23 @@ def markup_of(emojis: Iterable[discord.Emoji]) -> dict[str, str]:
 
 
 async def sync_card_emojis(
-    client: discord.Client, pictures: Callable[[], Awaitable[Mapping[str, bytes]]]
+    client: discord.Client,
+    pictures: Callable[[], Awaitable[Mapping[str, bytes]]],
+    *,
+    pause: float = UPLOAD_PAUSE_SECONDS,
 ) -> EmojiSync:
     """Find the card emojis the application has and upload the missing ones, in order,
-    one at a time. ``pictures`` is called (to draw or read them) only when some are
-    missing, so a start that finds all 53 makes one request and draws nothing. Stops at
-    the first refusal that is not the picture's own fault."""
+    one at a time, ``pause`` seconds apart. ``pictures`` is called (to draw or read
+    them) only when some are missing, so a start that finds all 53 makes one request and
+    draws nothing. Stops at the first refusal that is not the picture's own fault."""
     result = EmojiSync()
     have = markup_of(await client.fetch_application_emojis())
     result.found = len(have)
     missing = [code for code in cards_art.all_codes() if code not in have]
     drawn = await pictures() if missing else {}
-    for code in missing:
+    for i, code in enumerate(missing):
+        if i:
+            await asyncio.sleep(pause)
         name = cards_art.emoji_name(code)
         try:
             emoji = await client.create_application_emoji(name=name, image=drawn[code])

@@ -65,3 +65,25 @@ async def test_a_forbidden_upload_stops_the_asking() -> None:
     client = StubClient([], status=403)
     result = await sync_card_emojis(client, pictures)  # type: ignore[arg-type]
     assert result.refused == ["AS"] and result.uploaded == [] and result.markup == {}
+
+
+async def test_uploads_are_paced_under_the_global_limit(monkeypatch: Any) -> None:
+    """A first start uploads 53 pictures: a pause between two uploads keeps them under
+    Discord's 50 requests a second for the whole bot (no 429 and no rate-limit warning
+    at a first start); a start that finds them all waits for nothing."""
+    from cogs import card_emojis
+
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    monkeypatch.setattr(card_emojis.asyncio, "sleep", sleep)
+    client = StubClient([])
+    result = await sync_card_emojis(client, pictures)  # type: ignore[arg-type]
+    assert len(result.uploaded) == 53
+    assert slept == [card_emojis.UPLOAD_PAUSE_SECONDS] * 52
+    assert 1 / card_emojis.UPLOAD_PAUSE_SECONDS <= 40  # uploads a second, at most
+    slept.clear()
+    await sync_card_emojis(client, pictures)  # type: ignore[arg-type]
+    assert slept == []
