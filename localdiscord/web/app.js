@@ -364,6 +364,8 @@ function inline(text, v) {
   let s = text;
   s = s.replace(/&lt;t:(-?\d{1,13})(?::([tTdDfFR]))?&gt;/g, (_, n, st) => timestamp(n, st));
   s = s.replace(/&lt;@!?(\d{1,20})&gt;/g, (_, id) => `<span class="mention">@${escapeHtml((v.names || {})[id] || "unknown-user")}</span>`);
+  // a slash command mention, </help:id> or </pontoon start:id>: Discord shows /help
+  s = s.replace(/&lt;\/([\p{L}\p{N}_ -]{1,100}):(\d{1,20})&gt;/gu, (_, name) => `<span class="mention">/${name}</span>`);
   s = s.replace(/&lt;#(\d{1,20})&gt;/g, (_, id) => {
     const c = (v.channels || []).find((x) => x.id === id);
     return `<span class="mention">#${escapeHtml(c ? c.name : "unknown")}</span>`;

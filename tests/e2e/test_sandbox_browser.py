@@ -179,7 +179,16 @@ async def check_privacy(
     return True
 
 
+# Discord markup the page must render, never show raw: mentions of a member, a channel,
+# a slash command, a time; a custom emoji
+RAW_MARKUP = re.compile(r"<(@!?\d+|#\d+|/[^<>:]+:\d+|t:-?\d+(:[tTdDfFR])?|a?:\w+:\d+)>")
+
+
 async def screenshot(member: Member) -> str:
+    """The table mid-round as ``member`` sees it, every bit of Discord markup on the page
+    rendered (the README shows this picture)."""
+    raw = RAW_MARKUP.findall(await member.everything_shown())
+    assert not raw, f"{member.name}'s page shows raw markup: {raw}"
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / "sandbox-table.png"
     await member.page.screenshot(path=str(path))
