@@ -324,6 +324,11 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
             ".some((i) => i.complete && i.naturalWidth > 100)"
         )
 
+        # every page, its baccarat channel as it now stands: no raw Discord markup
+        for member in people.values():
+            raw = RAW_MARKUP.findall(await member.everything_shown())
+            assert not raw, f"{member.name}'s page shows raw markup: {raw}"
+
         assert not errors, errors
         await browser.close()
     # the sandbox's database, never the real one
