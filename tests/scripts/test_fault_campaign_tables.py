@@ -7,11 +7,8 @@ When the campaign read top-level rows and embeds it found no table at all."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -22,22 +19,12 @@ from localdiscord import FakeDiscord
 from localdiscord.layout import FLAG_COMPONENTS_V2
 from localdiscord.models import FakeChannel, FakeMessage, FakeUser
 from tests.bot.test_pontoon_words import live_table, play_to, presenter
+from tests.scripts.loading import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "fault_campaign_script", ROOT / "scripts/fault_campaign.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-campaign = _load()
+campaign = load_script("fault_campaign.py", "fault_campaign_script")
 
 
 def table_message(comps: list[dict[str, Any]]) -> FakeMessage:

@@ -4,26 +4,16 @@ fits no mutant (or several) hides nothing and is warned about."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.scripts.loading import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mutate_script", ROOT / "scripts/mutate.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-mutate = _load()
+mutate = load_script("mutate.py", "mutate_script")
 
 SOURCE = """\
 def pay(stake, shoot, amount):
