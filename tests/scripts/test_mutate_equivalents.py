@@ -10,9 +10,6 @@ import pytest
 
 from tests.scripts.loading import load_script
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
 mutate = load_script("mutate.py", "mutate_script")
 
 SOURCE = """\
