@@ -306,6 +306,8 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
         await expect(pb_table.locator(".container")).to_contain_text("Ben")
         coup = await balances_after_coup(people, after)
         check_coup(summary, bets, coup)
+        ARTIFACTS.mkdir(exist_ok=True)  # the coup's post and the next betting window
+        await ann.page.screenshot(path=str(ARTIFACTS / "sandbox-baccarat.png"))
 
         # the ledger balances (Manage Server: Ann), through the page too
         before_audit = len(await ann.ephemerals())
