@@ -24,19 +24,18 @@ from bot.text import shorten
 from cogs.common import GameBot
 from cogs.punto_banco.controls import betting_rows
 from cogs.punto_banco.text import (
-    SIDE_EMOJI,
     banco_note,
     bet_text,
     bets_lines,
     bettor_name,
     deal_text,
+    hand_line,
     hand_text,
     pct,
     rules_line,
     side_label,
     side_totals,
     signed,
-    total_of,
 )
 from cogs.table_message import NO_PINGS, Drawing, TableMessages
 from engine.punto_banco import Bet, BetOutcome, CoupResult, Side, odds_for
@@ -160,17 +159,10 @@ def betting_layout(
         and live.announced >= live.engine.coup_no
     ):
         hands = "\n".join(
-            [t(locale, "pb.deal.head", coup=live.engine.coup_no)]
-            + [
-                t(
-                    locale,
-                    "pb.deal.hand",
-                    emoji=SIDE_EMOJI[side],
-                    side=side_label(locale, side),
-                    cards=hand_text(cards),
-                    total=total_of(cards),
-                )
-                for side, cards in ((Side.PUNTO, coup.punto), (Side.BANCO, coup.banco))
+            [
+                t(locale, "pb.deal.head", coup=live.engine.coup_no),
+                hand_line(Side.PUNTO, coup.punto, locale),
+                hand_line(Side.BANCO, coup.banco, locale),
             ]
         )
     odds = odds_for(live.engine.rules)

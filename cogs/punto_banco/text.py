@@ -100,6 +100,18 @@ def total_of(cards: Sequence[Card]) -> int:
     return sum(c.baccarat_value for c in cards) % 10
 
 
+def hand_line(side: Side, cards: Sequence[Card], locale: str = DEFAULT_LOCALE) -> str:
+    """One side's hand as the coup's post and the table show it: "🔵 Punto: cards → 7"."""
+    return t(
+        locale,
+        "pb.deal.hand",
+        emoji=SIDE_EMOJI[side],
+        side=side_label(locale, side),
+        cards=hand_text(cards),
+        total=total_of(cards),
+    )
+
+
 def deal_text(result: CoupResult, shown: int, locale: str = DEFAULT_LOCALE) -> str:
     """The coup message after ``shown`` cards have been turned (B-DEAL-1 order)."""
     coup = result.coup
@@ -110,17 +122,7 @@ def deal_text(result: CoupResult, shown: int, locale: str = DEFAULT_LOCALE) -> s
         t(locale, "pb.deal.head", coup=result.coup_no)
         + (t(locale, "pb.deal.reshuffled") if result.shuffled else "")
     ]
-    for side, cards in ((Side.PUNTO, punto), (Side.BANCO, banco)):
-        lines.append(
-            t(
-                locale,
-                "pb.deal.hand",
-                emoji=SIDE_EMOJI[side],
-                side=side_label(locale, side),
-                cards=hand_text(cards),
-                total=total_of(cards),
-            )
-        )
+    lines += [hand_line(Side.PUNTO, punto, locale), hand_line(Side.BANCO, banco, locale)]
     p2, b2 = total_of(coup.punto[:2]), total_of(coup.banco[:2])
     finished = shown >= len(coup.dealt)
     if coup.punto_third is not None and shown >= 5:
