@@ -101,9 +101,9 @@ def test_P_SHOOT_8_an_auction_needs_someone_else_seated_to_bid() -> None:
     assert two.auction == {}
 
 
-@pytest.mark.rule("P-SHOOT-8")
-def test_P_SHOOT_8_no_auction_between_hands_while_the_kitty_still_holds_chips() -> None:
-    # One round with a kitty of 30 that nobody wins: between hands it still holds 30.
+def kitty_of_30_nobody_won() -> Table:
+    """A Shoot table between hands after one round with a kitty of 30 that nobody won:
+    it still holds 30 (ann and bob stick on 17 against the banker's 18)."""
     t = table(stack([("10S", "7S"), ("JC", "7C")], ("10H", "8H")), shoot=True)
     act(t, "cat", K.KITTY, 30)
     act(t, "ann", K.BET, 5)
@@ -115,6 +115,12 @@ def test_P_SHOOT_8_no_auction_between_hands_while_the_kitty_still_holds_chips() 
     act(t, "cat", K.STICK)
     act(t, "cat", K.NEXT_ROUND)
     assert t.phase is Phase.WAITING and t.kitty == 30
+    return t
+
+
+@pytest.mark.rule("P-SHOOT-8")
+def test_P_SHOOT_8_no_auction_between_hands_while_the_kitty_still_holds_chips() -> None:
+    t = kitty_of_30_nobody_won()
     assert refused(t, "cat", K.AUCTION) == "P-SHOOT-8"
     assert K.AUCTION not in offered(t, "cat")
 
@@ -157,18 +163,8 @@ def test_closing_returns_the_kitty_to_the_banker() -> None:
 def test_P_SHOOT_9_a_banker_leaving_as_the_last_seat_takes_the_kitty_back() -> None:
     """The banker may leave only as the last seat (P-SELL-1); a kitty still up goes back
     to them by a transfer, so no chip stays on a table with nobody at it."""
-    t = table(stack([("10S", "7S"), ("JC", "7C")], ("10H", "8H")), shoot=True)
+    t = kitty_of_30_nobody_won()
     before = total_chips(t)
-    act(t, "cat", K.KITTY, 30)
-    act(t, "ann", K.BET, 5)
-    act(t, "bob", K.BET, 5)
-    act(t, "ann", K.SHOOT, 0)
-    act(t, "bob", K.SHOOT, 0)
-    act(t, "ann", K.STICK)
-    act(t, "bob", K.STICK)
-    act(t, "cat", K.STICK)
-    act(t, "cat", K.NEXT_ROUND)
-    assert t.phase is Phase.WAITING and t.kitty == 30
     act(t, "ann", K.LEAVE)
     act(t, "bob", K.LEAVE)
     cat = t.balances["cat"]
