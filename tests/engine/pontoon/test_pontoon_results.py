@@ -94,17 +94,23 @@ def test_the_bank_passing_is_announced_with_the_new_banker() -> None:
     assert passes == [("bob", "pontoon (P-NEXT-2)")]
 
 
-@pytest.mark.rule("P-SHOOT-8")
-def test_an_emptied_kitty_is_announced_as_zero() -> None:
+def ann_empties_the_kitty() -> tuple[Outcome, Outcome]:
+    """A Shoot round: cat puts up a kitty of 20, ann shoots 20 on 19 and wins it all,
+    bob sticks on 17, the banker (cat) on 18. The kitty's outcome and the round's last."""
     t = table(stack([("10S", "9S"), ("JC", "7C")], ("10H", "8H")), shoot=True)
-    act(t, "cat", K.KITTY, 20)
+    put_up = act(t, "cat", K.KITTY, 20)
     act(t, "ann", K.BET, 5)
     act(t, "bob", K.BET, 5)
     act(t, "ann", K.SHOOT, 20)
     act(t, "bob", K.SHOOT, 0)
     act(t, "ann", K.STICK)
     act(t, "bob", K.STICK)
-    out = act(t, "cat", K.STICK)
+    return put_up, act(t, "cat", K.STICK)
+
+
+@pytest.mark.rule("P-SHOOT-8")
+def test_an_emptied_kitty_is_announced_as_zero() -> None:
+    _, out = ann_empties_the_kitty()
     kitty = [(e.seat, e.amount, e.detail) for e in out.events if e.kind is E.KITTY]
     assert kitty == [("cat", 0, "empty (P-SHOOT-8)")]
 
@@ -258,16 +264,8 @@ def banker_total(total: int) -> Word:
 @pytest.mark.rule("P-PAY-STAY")
 @pytest.mark.rule("P-SHOOT-8")
 def test_results_say_who_beat_whom_in_catalog_words() -> None:
-    t = table(stack([("10S", "9S"), ("JC", "7C")], ("10H", "8H")), shoot=True)
-    kitty = says(act(t, "cat", K.KITTY, 20), E.KITTY)
-    assert kitty == [("cat", Word("engine.kitty.added"))]
-    act(t, "ann", K.BET, 5)
-    act(t, "bob", K.BET, 5)
-    act(t, "ann", K.SHOOT, 20)
-    act(t, "bob", K.SHOOT, 0)
-    act(t, "ann", K.STICK)
-    act(t, "bob", K.STICK)
-    out = act(t, "cat", K.STICK)
+    put_up, out = ann_empties_the_kitty()
+    assert says(put_up, E.KITTY) == [("cat", Word("engine.kitty.added"))]
     assert says(out) == [
         ("ann", win(Word.of("engine.why.beats", label=19, blabel=banker_total(18)))),
         ("bob", lose(Word.of("engine.why.loses_to", label=17, blabel=banker_total(18)))),
