@@ -549,28 +549,25 @@ async def session(args: argparse.Namespace, bot_dir: Path) -> dict[str, Any]:
     proc: asyncio.subprocess.Process | None = None
     tmp = tempfile.TemporaryDirectory(prefix="bench-session-")
     try:
-        tables = JoinLeave(fake)
+        members = JoinLeave(fake)
         proc = await launch(fake, args, bot_dir, tmp.name)
         pid = proc.pid
-
-        async def open_tables() -> list[tuple[FakeChannel, FakeMember]]:
-            return await tables.open_tables(args.tables)
 
         async def block(at: list[tuple[FakeChannel, FakeMember]], n: int) -> float:
             """Bot CPU seconds over ``n`` clicks at each of the tables ``at``."""
             await quiet(fake, 0.3, most=10)
             cpu0 = cpu_seconds(pid)
-            await tables.click(at, n)
+            await members.click(at, n)
             await quiet(fake, 0.3, most=10)
             return cpu_seconds(pid) - cpu0
 
         rss_start = rss_mb(pid)
-        young = await open_tables()
+        young = await members.open_tables(args.tables)
         await block(young, 10)  # warm up
         young_cpu = await block(young, args.window)
-        late_tables = await open_tables()
+        late_tables = await members.open_tables(args.tables)
         await block(late_tables, args.late_after)  # the round's log fills up
-        early_tables = await open_tables()
+        early_tables = await members.open_tables(args.tables)
         await block(early_tables, 10)  # warm up, as the young tables
         size = max(1, min(args.block, args.window))
         early_cpu = late_cpu = 0.0
