@@ -125,6 +125,26 @@ def test_P_SHOOT_8_no_auction_between_hands_while_the_kitty_still_holds_chips() 
     assert K.AUCTION not in offered(t, "cat")
 
 
+@pytest.mark.rule("P-SELL-1")
+@pytest.mark.rule("P-SHOOT-9")
+def test_P_SHOOT_9_a_sold_shoot_bank_pays_the_seller_the_price_and_the_kitty_left() -> None:
+    """A sale at a Shoot table with chips still in the kitty: the buyer pays the price to
+    the seller (P-SELL-1) and the seller takes back what is left in the kitty (P-SHOOT-9),
+    so the kitty ends at 0 and no chip is made or lost."""
+    t = kitty_of_30_nobody_won()
+    before = total_chips(t)
+    ann, cat = t.balances["ann"], t.balances["cat"]
+    out = t.apply(Action("cat", K.SELL_BANK, 12, target="ann"), RandomChance(random.Random(0)))
+    assert sorted((tr.src, tr.dst, tr.amount) for tr in out.transfers) == sorted(
+        [("ann", "cat", 12), (KITTY, "cat", 30)]
+    )
+    assert t.balances["cat"] == cat + 12 + 30
+    assert t.balances["ann"] == ann - 12
+    assert t.kitty == 0 and t.banker == "ann"
+    assert total_chips(t) == before
+    assert [e.kind for e in out.events].count(E.KITTY) == 1
+
+
 # ------------------------------------------------------------------ closing and syncing
 
 
