@@ -35,6 +35,10 @@ from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
 
+# Discord takes an interaction's first answer for 3 s after it was sent: a stop waits that
+# long at most for the answers being written (a refusal "nothing was changed" among them)
+ANSWER_WINDOW_SECONDS = 3.0
+
 # besides each game's package (bot.games.GAMES), loaded first
 EXTENSIONS: Sequence[str] = (
     "cogs.chips",
@@ -94,6 +98,8 @@ class CardBot(GameBot):
         self._metrics_server: MetricsServer | None = None
         self.lease_keeper: ShardLeaseKeeper | None = None  # set by `python -m bot` (PostgreSQL)
         self._reloaded: dict[str, list[Any]] = {}
+        # interactions of the last ANSWER_WINDOW_SECONDS not answered yet (close() waits)
+        self._unanswered: dict[int, tuple[float, discord.Interaction[discord.Client]]] = {}
         # erasures signalled while the open tables are being reloaded (setup_hook): they
         # are applied again once every table is in memory
         self._erased_while_loading: list[Erasure] | None = None
@@ -132,6 +138,7 @@ class CardBot(GameBot):
 
     async def on_interaction(self, interaction: discord.Interaction[discord.Client]) -> None:
         METRICS.received(interaction.id)
+        self._note_unanswered(interaction)
         self._name_in_logs(interaction)
         self.languages.note(interaction)
         data: dict[str, Any] = dict(interaction.data or {})
@@ -281,7 +288,29 @@ class CardBot(GameBot):
         except discord.HTTPException:
             pass
 
+    def _note_unanswered(self, interaction: discord.Interaction[discord.Client]) -> None:
+        """Keep ``interaction`` until it is answered or too old to be; drop the others."""
+        now = asyncio.get_running_loop().time()
+        for key, (since, old) in list(self._unanswered.items()):
+            if old.response.is_done() or now - since > ANSWER_WINDOW_SECONDS:
+                del self._unanswered[key]
+        self._unanswered[interaction.id] = (now, interaction)
+
+    async def answers_written(self) -> None:
+        """Wait until every interaction that may still be answered has been (at most
+        ANSWER_WINDOW_SECONDS): a member whose action ran into the stop, such as a grant
+        refused because the database vanished, is told before the HTTP session closes."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ANSWER_WINDOW_SECONDS
+        while loop.time() < deadline and any(
+            not interaction.response.is_done() and loop.time() - since < ANSWER_WINDOW_SECONDS
+            for since, interaction in self._unanswered.values()
+        ):
+            await asyncio.sleep(0.05)
+        self._unanswered.clear()
+
     async def close(self) -> None:
+        await self.answers_written()
         if self._metrics_server is not None:
             await self._metrics_server.stop()
         for service in self.games.values():

@@ -290,3 +290,58 @@ def test_refuses_a_used_database_whose_schema_is_empty(tmp_path: Path) -> None:
     assert db.read_bytes() == before  # not migrated into a fresh ledger
     made = run_bot(["init"], db)  # starting over on purpose is still possible
     assert made.returncode == 0, made.stdout + made.stderr
+
+
+class PendingAnswer:
+    """An interaction whose answer is being written: done after ``after`` seconds (never
+    when None)."""
+
+    def __init__(self, interaction_id: int, after: float | None) -> None:
+        self.id = interaction_id
+        self.response = self
+        self.done_at = None if after is None else asyncio.get_running_loop().time() + after
+
+    def is_done(self) -> bool:
+        return self.done_at is not None and asyncio.get_running_loop().time() >= self.done_at
+
+
+async def test_a_stop_closes_the_http_session_only_after_the_answers_in_flight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A grant that ran into a deleted database is refused ("nothing was changed"), and
+    the stop that refusal starts must not close the HTTP session under that answer: it
+    did, so the member saw "interaction failed" and the log `Session is closed`. The
+    bot's close() waits for the answers being written, never longer than Discord takes
+    an answer."""
+    from bot import app
+
+    monkeypatch.setattr(app, "ANSWER_WINDOW_SECONDS", 1.0)
+    db = tmp_path / "bot.sqlite3"
+    store = await Store.open(db)
+    try:
+        bot = app.make_bot(Settings(_env_file=None, database_path=db), store)
+        answering = PendingAnswer(1, after=0.3)
+        closed_with: list[bool] = []  # at the HTTP session's close: was the answer written?
+        http_close = bot.http.close
+
+        async def close_http() -> None:
+            closed_with.append(answering.is_done())
+            await http_close()
+
+        bot.http.close = close_http  # type: ignore[method-assign]
+        bot._note_unanswered(answering)  # type: ignore[arg-type]
+        bot._note_unanswered(PendingAnswer(2, after=0.0))  # type: ignore[arg-type]
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await bot.close()
+        assert closed_with == [True]
+        assert loop.time() - start < 0.9  # it waited for the answer, not the whole window
+
+        # an answer that never comes holds the stop for the window only
+        bot2 = app.make_bot(Settings(_env_file=None, database_path=db), store)
+        bot2._note_unanswered(PendingAnswer(3, after=None))  # type: ignore[arg-type]
+        start = loop.time()
+        await bot2.close()
+        assert 0.9 <= loop.time() - start < 3.0
+    finally:
+        await store.close()

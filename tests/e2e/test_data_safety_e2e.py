@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -105,6 +106,35 @@ async def test_database_deleted_while_running(
     run = run_bot([], db)
     assert run.returncode == 3
     assert "missing" in one_error_line(run)
+
+
+async def test_folder_deleted_the_member_is_answered_then_the_bot_stops_cleanly(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """The database's folder deleted under the running bot, then an admin grants chips:
+    the grant is refused to the admin privately (nothing written), and only then does the
+    bot stop (exit 3) with one clear line and no traceback. It used to close its HTTP
+    session under the answer: the admin saw "interaction failed" and the log showed
+    ``RuntimeError: Session is closed`` and "Task exception was never retrieved"."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    db = folder / "db.sqlite3"
+    bot = await start(start_bot_process, db)
+    r = await fake_discord.slash(world.carol, world.channel, "balance")
+    assert "1000" in r.all_text, r.all_text  # carol has an account
+    shutil.rmtree(folder)
+    r = await fake_discord.slash(
+        world.alice, world.channel, "chips", "grant", {"member": world.carol, "amount": 500}
+    )
+    await fake_discord.wait_until(lambda: r.answered, 10)
+    assert r.ephemeral and r.user.id == world.alice.user.id, r.all_text
+    assert "nothing was changed" in r.all_text and "Granted" not in r.all_text, r.all_text
+    code = await asyncio.wait_for(bot.proc.wait(), 20)
+    out = bot.output()
+    assert code == 3, out
+    assert "Traceback" not in out, out
+    assert "Session is closed" not in out and "never retrieved" not in out, out
+    assert "stopping:" in out and "deleted" in out, out
 
 
 async def test_write_ahead_log_deleted_while_running(
