@@ -63,7 +63,7 @@ class CardBot(GameBot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            # nothing the bot says pings anyone unless a message allows it (issue 9)
+            # nothing the bot says pings anyone unless a message allows it
             allowed_mentions=discord.AllowedMentions.none(),
             http_trace=trace_config(),
             **client_options,

@@ -1,4 +1,4 @@
-"""The one way every card the bot shows is written (issue 20 item 1).
+"""The one way every card the bot shows is written.
 
 ``card_face(card)`` gives the card's picture as an application emoji (``<:pc_AS:123>``)
 once the pictures are uploaded (``cogs/card_emojis.py`` calls :func:`use_emojis`), and

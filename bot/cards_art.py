@@ -1,4 +1,4 @@
-"""The card pictures: 52 faces and a back, drawn with Pillow (issue 20 item 1).
+"""The card pictures: 52 faces and a back, drawn with Pillow.
 
 Discord-free and deterministic: the same card gives the same PNG bytes on every machine
 with the same Pillow, because nothing comes from the system: the rank is written with

@@ -1,4 +1,4 @@
-"""Charts as PNG bytes (issue 20 item 3): a member's chips over time, the leaderboard's
+"""Charts as PNG bytes: a member's chips over time, the leaderboard's
 bars, the house edge of each Punto Banco bet.
 
 matplotlib with the Agg backend (no display, no pyplot state: each chart is its own

@@ -84,7 +84,7 @@ class Settings(BaseSettings):
     daily_chips: Chips = 100
     daily_cooldown_hours: Annotated[float, Field(gt=0, le=24 * 30)] = 20
 
-    # How cards look (issue 20): "emoji", pictures the bot draws and uploads once as
+    # How cards look: "emoji", pictures the bot draws and uploads once as
     # application emojis (text cards until they are up, or if Discord refuses them), or
     # "text", cards such as 10♥ only.
     card_style: Literal["emoji", "text"] = "emoji"

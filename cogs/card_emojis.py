@@ -1,4 +1,4 @@
-"""The card pictures as application emojis (issue 20 item 1).
+"""The card pictures as application emojis.
 
 At start (after the bot is ready) the application's emojis are listed; when some
 ``pc_*`` ones are missing, the 53 pictures are drawn once into ``<DATA_DIR>/cards/``

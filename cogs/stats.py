@@ -1,4 +1,4 @@
-"""/stats [member]: a chart of a member's chips over time (issue 20 item 3), and the
+"""/stats [member]: a chart of a member's chips over time, and the
 charts /leaderboard and /baccarat odds show with ``chart: True``.
 
 Charts are drawn by :mod:`bot.charts` in a worker thread (``asyncio.to_thread``), never

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Card pictures and charts (issue 20): how long they take.
+"""Card pictures and charts: how long they take.
 
 1. Drawing the 53 card pictures (52 faces and the back) with Pillow, uncached.
 2. Uploading them as application emojis against the fake Discord on 127.0.0.1 on a

@@ -23,17 +23,18 @@ without them, and prints JSON for each run and the ratio:
     python scripts/bench_round.py --tables 8 --rounds 10 --only off   # saturation
     python scripts/bench_round.py --cards button        # tables opened with cards:button
     python scripts/bench_round.py --bot-dir /path/to/other/checkout  # measure other code
-    python scripts/bench_round.py --mode session --compare-dir /work/wt/old --repeat 3
+    git worktree add ../pontoon-old f3d7cce    # the older code to compare with, beside this one
+    python scripts/bench_round.py --mode session --compare-dir ../pontoon-old --repeat 3
         # a long Join/Leave session: bot CPU per click at tables with a short history
         # ("early") and at tables with --late-after clicks behind them ("late"), the two
         # measured in alternated blocks in one process; this code and the older
         # checkout alternated in one run
-    python scripts/bench_round.py --mode punto-banco --compare-dir /work/wt/old
+    python scripts/bench_round.py --mode punto-banco --compare-dir ../pontoon-old
         # Punto Banco: REST requests per bet (form click + submit) and per /baccarat bet
 
-Targets (issue 9): <= 3 channel requests per round, <= 1.3 REST requests per click, 0
+Targets: <= 3 channel requests per round, <= 1.3 REST requests per click, 0
 429s, p95 click-to-visible <= 500 ms under the limits, rounds/min with limits >= 0.9x
-without, >= 250 clicks per bot CPU second. Issue 18: in ``--mode session`` bot CPU per
+without, >= 250 clicks per bot CPU second; in ``--mode session`` bot CPU per
 click <= 0.9x that of f3d7cce and late/early <= 1.1; in ``--mode punto-banco`` one
 request per interaction.
 """

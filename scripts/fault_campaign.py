@@ -699,7 +699,7 @@ async def check_tables_after_restart(
                 continue
             game = by_channel[t["channel_id"]]
             msg = camp.table_message(game.channel)
-            # (issue 9: only a message left at an older version is redrawn after a
+            # (only a message left at an older version is redrawn after a
             # restart; one already at the stored version is kept as it is)
             if msg is None or table_version(msg) != int(t["engine"]["version"]):
                 continue

@@ -1,4 +1,4 @@
-"""Waiting on a condition instead of sleeping a fixed time (issue 17: a fixed sleep is
+"""Waiting on a condition instead of sleeping a fixed time (a fixed sleep is
 too short on a busy machine and too long on an idle one)."""
 
 from __future__ import annotations

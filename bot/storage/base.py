@@ -190,7 +190,7 @@ def file_stamp(path: Path) -> Stamp | None:
 # SQLite's files beside the database, which a running bot must keep: its write-ahead
 # log holds every commit not yet copied into the database file, and its shared-memory
 # index is how processes agree on that log. Deleting either while the bot runs leaves
-# the bot writing into a log nobody else can see (issue 17).
+# the bot writing into a log nobody else can see.
 SIDE_FILES = {"-wal": "write-ahead log", "-shm": "shared-memory index"}
 
 

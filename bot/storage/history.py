@@ -1,4 +1,4 @@
-"""A member's chips over time, read from the ledger (issue 20 item 3: ``/stats``)."""
+"""A member's chips over time, read from the ledger (``/stats``)."""
 
 from __future__ import annotations
 

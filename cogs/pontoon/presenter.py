@@ -496,8 +496,8 @@ class PontoonDiscordPresenter:
 
 
 def dm_wanted(live: OpenPontoonTable, seat: str) -> bool:
-    """Whether face-down cards dealt to ``seat`` in this change go out by DM (issue 9:
-    every DM is a request of its own, so only the ones a member needs):
+    """Whether face-down cards dealt to ``seat`` in this change go out by DM (every
+    DM is a request of its own, so only the ones a member needs):
 
     - none at a table opened with ``cards: button`` (members look with Show my cards);
     - a player's first card is shown in their Bet form and by Show my cards, so it rides

@@ -1,4 +1,4 @@
-"""Hidden-battery attacks on the operator's commands (issue 10, other parameters).
+"""Attacks on the operator's commands, replayed with other parameters.
 
 Each test runs ``python -m bot ...`` as an operator would and fails on the code before
 the fix that it names.
@@ -66,7 +66,7 @@ def test_a_second_bot_on_another_name_of_the_same_database_is_refused(
         name = other / "same.sqlite3"
         name.symlink_to(db)
     else:
-        # a relative DATABASE_PATH is taken from the working folder (issue 23)
+        # a relative DATABASE_PATH is taken from the working folder
         name, cwd = Path(os.path.relpath(db, other)), other
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(db)],

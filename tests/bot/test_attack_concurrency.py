@@ -1,5 +1,4 @@
-"""Hidden-battery attacks on concurrency (issue 10 item 2, other parameters), on both
-storage backends:
+"""Attacks on concurrency, replayed with other parameters, on both storage backends:
 
 * one roaming member joins THREE Pontoon tables and bets at a Punto Banco table at the
   same moment, while a banker's buyer accepts a bank sale and also tries to join and bet

@@ -1,5 +1,4 @@
-"""Hidden-battery attack (issue 10 item 4, other parameters): the database replaced by a
-copy IN PLACE while the bot runs (``cp backup.sqlite3 pontoon.sqlite3``: same inode, so
+"""An attack replayed with other parameters: the database replaced by a copy IN PLACE while the bot runs (``cp backup.sqlite3 pontoon.sqlite3``: same inode, so
 the deleted/renamed-file check does not see it).
 
 Before the fix the store kept "succeeding" on top of the copy, and the write-ahead log

@@ -1,5 +1,4 @@
-"""Hidden-battery attack (issue 10 item 1, other parameters): TWO packs and as many seats
-as they allow, house-banked or not, Shoot or not, and a random mix of bets, twists,
+"""An attack replayed with other parameters: TWO packs and as many seats as they allow, house-banked or not, Shoot or not, and a random mix of bets, twists,
 buys, splits and out-of-turn or out-of-range moves until the pack runs dry mid-round
 (split and buy draw cards too). Every refused move changes nothing; chips are never
 created or lost; the table always closes with every chip back to its owner.
@@ -26,8 +25,8 @@ from engine.pontoon.types import ActionKind, Phase
 G, CH = 1, 10
 HOST = 100
 EAGER = (ActionKind.SPLIT, ActionKind.BUY, ActionKind.TWIST)
-# The attack plays the cards: the auction of the bank (P-SHOOT-8, engine actions since
-# issue 18) is tested on its own (tests/engine/test_game.py, tests/bot/test_service.py);
+# The attack plays the cards: the auction of the bank (P-SHOOT-8, engine actions) is
+# tested on its own (tests/engine/test_game.py, tests/bot/test_service.py);
 # leaving it out keeps this attack's random walk the one that runs the pack dry.
 AUCTION = (ActionKind.AUCTION, ActionKind.BID, ActionKind.END_AUCTION)
 CARD_KINDS = [k for k in ActionKind if k not in AUCTION]

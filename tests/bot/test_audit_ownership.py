@@ -1,4 +1,4 @@
-"""Issue 10 item 6: the audit sees who owns what, not only totals.
+"""The audit sees who owns what, not only totals.
 
 Tampering that keeps every total and every account's own ledger consistent - a payout
 sent to the wrong member, a stake recorded as another member's - must still fail the

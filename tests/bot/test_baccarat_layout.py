@@ -1,5 +1,5 @@
-"""The Punto Banco table message laid out with Discord's layout components (issue 20
-item 2): one container, the betting window, the last coup's hands as cards, the bets, the
+"""The Punto Banco table message laid out with Discord's layout components: one
+container, the betting window, the last coup's hands as cards, the bets, the
 odds, the buttons in rows; within 40 components and 4,000 characters in every language."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Card pictures (issue 20 item 1): drawn, small, readable, distinct, deterministic; every
+"""Card pictures: drawn, small, readable, distinct, deterministic; every
 card goes through bot.card_faces; no face-down card's picture where only its back may be."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 10 item 2: "chips in play at one table per server" holds under concurrency.
+"""The rule "chips in play at one table per server" holds under concurrency.
 
 Simultaneous joins at two Pontoon tables, a join and a Punto Banco bet, and bets at two
 Punto Banco tables, fired with asyncio.gather: exactly one wins, the others are refused

@@ -1,4 +1,4 @@
-"""Issue 10 item 4: no silent fresh starts, and backups.
+"""No silent fresh starts, and backups.
 
 * The store notices its database file deleted, replaced or emptied while running: the
   write is refused (DatabaseGone), ``on_fatal`` is told once, and every later write too.
@@ -192,7 +192,7 @@ def members_in(db: Path) -> int:
 
 
 LOSSES = {
-    # issue 17 item 1: SQLite's own files taken away under the running bot
+    # SQLite's own files taken away under the running bot
     "wal and shm deleted": ("-wal", "-shm"),
     "wal deleted": ("-wal",),
     "shm deleted": ("-shm",),

@@ -1,5 +1,5 @@
 """Engine events say their details as catalog words (``Event.says``): the presenter
-translates those, never the engine's English ``detail`` (issue 18). A round log saved
+translates those, never the engine's English ``detail``. A round log saved
 before events had words is read through a fixed table of the engine's old details
 (``bot.pontoon.legacy_says``), and gives exactly the words the engine gives now."""
 

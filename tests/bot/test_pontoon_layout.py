@@ -1,4 +1,4 @@
-"""The Pontoon table laid out as a table (issue 20 item 2): one container, the banker's
+"""The Pontoon table laid out as a table: one container, the banker's
 block first, the seats, whose move with the countdown, the log, the buttons in rows; within
 Discord's limits for layout messages at the largest table, in every language."""
 

@@ -1,4 +1,4 @@
-"""What players read at a Pontoon table (issue 9): names, whose move, the countdown, timed
+"""What players read at a Pontoon table: names, whose move, the countdown, timed
 out moves, rules wording, and every message within Discord's limits."""
 
 from __future__ import annotations
@@ -297,7 +297,7 @@ async def test_the_writer_keeps_one_edit_in_flight_and_draws_the_latest_state() 
 
 
 def test_each_log_event_is_formatted_once_and_only_the_tail_is_drawn() -> None:
-    """Issue 18 item 5: a redraw formats only events it has not formatted before, and
+    """A redraw formats only events it has not formatted before, and
     looks at the visible tail only (the cost of a redraw does not grow with the log)."""
     live = live_table(2)
     p = presenter()
@@ -344,7 +344,7 @@ def _join_disabled(live: OpenPontoonTable) -> bool:
 @pytest.mark.rule("P-TABLE-1")
 def test_join_is_enabled_only_while_the_engine_would_seat_someone_new() -> None:
     """The Join button asks the engine (its legal actions for a newcomer): off when the
-    table is full under its seat limit or in a phase that seats nobody (issue 18)."""
+    table is full under its seat limit or in a phase that seats nobody."""
     rules = PontoonRules(min_bet=1, max_bet=10, packs=1, max_seats=3)
     live = live_table(2, rules)
     assert not _join_disabled(live)  # a seat is free while waiting
@@ -360,7 +360,7 @@ def test_join_is_enabled_only_while_the_engine_would_seat_someone_new() -> None:
 @pytest.mark.rule("P-TABLE-1")
 @pytest.mark.rule("P-SELL-1")
 def test_deal_and_leave_are_enabled_only_when_the_engine_offers_them() -> None:
-    """Deal and Leave ask the engine too (issue 18): Deal needs two seated players,
+    """Deal and Leave ask the engine too: Deal needs two seated players,
     Leave is off while a round is on, and a banker alone at the table may leave."""
     alone = live_table(1)
     assert _disabled(alone, "pt.button.deal")  # one player: nobody to deal to

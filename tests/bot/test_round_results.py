@@ -1,4 +1,4 @@
-"""Rounds won, lost and pushed per game for /stats (issue 20 item 3): each settled round
+"""Rounds won, lost and pushed per game for /stats: each settled round
 or coup writes one ``round_results`` row per member (migration 010), in the transaction
 that settles it, from the engine's ``returns()`` (the one game interface, engine/game.py).
 """

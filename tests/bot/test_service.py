@@ -327,7 +327,7 @@ async def test_a_failing_presenter_does_not_fail_the_opening(store: Store) -> No
 async def test_an_auction_saved_before_the_engine_held_it_goes_on_after_a_restart(
     store: Store,
 ) -> None:
-    """Tables saved by the bot before issue 18 kept the auction's bids in the bot's meta
+    """Tables saved by older versions of the bot kept the auction's bids in the bot's meta
     ({"seller", "ends_at", "bids"}); on reload the bids move into the engine."""
     svc = service(store)
     rules = PontoonRules(shoot=True, kitty_min=10, kitty_max=50)

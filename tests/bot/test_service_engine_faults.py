@@ -1,4 +1,4 @@
-"""Issue 10 item 1: an engine that raises half-way through an action must not leave the
+"""An engine that raises half-way through an action must not leave the
 table changed in memory, must not lock chips, and a table that cannot close cleanly must
 neither lock chips nor retry silently every few seconds forever.
 

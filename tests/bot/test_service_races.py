@@ -111,7 +111,7 @@ async def test_deal_waiting_while_the_table_closes(store: Store) -> None:
 async def test_concurrent_joins_never_seat_beyond_the_limit(
     store: Store, packs: int, joins: int, limit: int
 ) -> None:
-    """Issue 18: the seat limit was checked by the buttons and the command, outside the
+    """The seat limit was checked by the buttons and the command, outside the
     table's lock, against a limit the engine did not know: 30 Joins at once seated 25 at
     a one-pack table for 10, 40 seated 41 at a two-pack table for 20. The engine's rules
     now carry the limit (what a table message shows and the packs deal) and JOIN is

@@ -147,7 +147,7 @@ def test_env_example_documents_every_setting() -> None:
 def test_env_file_is_read_from_the_working_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 23: a `.env` where the bot is run counts, wherever the package is installed."""
+    """A `.env` where the bot is run counts, wherever the package is installed."""
     (tmp_path / ".env").write_text("STARTING_CHIPS=77\nDATABASE_PATH=db/x.sqlite3\n")
     monkeypatch.chdir(tmp_path)
     s = Settings()

@@ -1,4 +1,4 @@
-"""/stats and the charts (issue 20 item 3): the ledger's history of a member, the charts
+"""/stats and the charts: the ledger's history of a member, the charts
 as PNGs, and the words beside them in every language."""
 
 from __future__ import annotations

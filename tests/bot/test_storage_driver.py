@@ -1,4 +1,4 @@
-"""Issue 18 item 7: the SQLite store runs on aiosqlite, the driver the product names.
+"""The SQLite store runs on aiosqlite, the driver the product names.
 
 Every transaction is still ONE call on the driver's thread (``BEGIN IMMEDIATE`` ...
 ``COMMIT`` inside one function), so a save costs one thread hop, not one per statement.

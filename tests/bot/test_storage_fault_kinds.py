@@ -1,4 +1,4 @@
-"""Issue 10 item 5: faults say what they are.
+"""Faults say what they are.
 
 A read-only, full or corrupt database is reported as such (to the member and in the log),
 not as "busy, try again"; every refused write is logged with its cause; at start a

@@ -1,4 +1,4 @@
-"""Ledger boundaries mutation testing found unguarded (issue 17): the smallest grant and
+"""Ledger boundaries mutation testing found unguarded: the smallest grant and
 daily, a new account's balance, the default daily cooldown, transfers naming a table
 that does not exist. Run against both backends like the other storage tests."""
 

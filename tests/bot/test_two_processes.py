@@ -1,4 +1,4 @@
-"""Issue 10 item 3: two bots on one database.
+"""Two bots on one database.
 
 * A second ``python -m bot`` on a database another process holds (an OS-level lock on
   ``<db>.lock``) exits non-zero at once with one clear line, before touching anything.

@@ -1,4 +1,4 @@
-"""Card pictures as application emojis and charts, end to end (issue 20 items 1 and 3):
+"""Card pictures as application emojis and charts, end to end:
 the fake Discord keeps application emojis with Discord's limits; the bot uploads the 53
 pictures on its first start, finds and reuses them on the next (0 uploads), shows the
 cards as pictures, falls back to text when Discord refuses; /stats answers with a PNG."""

@@ -1,4 +1,4 @@
-"""Issue 10 items 3, 4 and 7 against the real bot process and the fake Discord:
+"""Data safety against the real bot process and the fake Discord:
 
 * SIGINT (Ctrl-C) and SIGTERM stop the bot cleanly: exit 0, no traceback, the open table
   saved and reloaded by the next start.
@@ -140,7 +140,7 @@ async def test_folder_deleted_the_member_is_answered_then_the_bot_stops_cleanly(
 async def test_write_ahead_log_deleted_while_running(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:
-    """Issue 17 item 1: ``rm db-wal db-shm`` while the bot runs used to lose the whole
+    """``rm db-wal db-shm`` while the bot runs used to lose the whole
     ledger (the bot went on answering). Now it stops (exit 3), and what it had
     committed is in the database file: the restart reloads the open table."""
     db = tmp_path / "db.sqlite3"
@@ -163,7 +163,7 @@ async def test_write_ahead_log_deleted_while_running(
 async def test_database_made_read_only_while_running(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:
-    """Issue 17 item 2: ``chmod a-w`` on the database while the bot runs was reported
+    """``chmod a-w`` on the database while the bot runs was reported
     as a database replaced, then a PermissionError traceback. Now: named read-only,
     exit 3, nothing written."""
     import os

@@ -1,4 +1,4 @@
-"""Issue 18 item 4: every member name in any text goes through ``cogs.common.display``.
+"""Every member name in any text goes through ``cogs.common.display``.
 
 Members with hostile names (markdown, a masked link, mentions, 2,000 characters,
 right-to-left override, zero-width characters) use every slash command the bot registers

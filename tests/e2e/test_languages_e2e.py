@@ -168,7 +168,7 @@ async def _pontoon_round(
     for member in members[1:]:
         await click(member, "pt.button.join")
     refused = await click(world.bob, "pt.button.deal")
-    assert refused.ephemeral and "P-DEAL-1" not in refused.all_text, refused.all_text  # issue 23
+    assert refused.ephemeral and "P-DEAL-1" not in refused.all_text, refused.all_text
     await click(world.alice, "pt.button.deal")
     assert t(L, "pt.ev.cut", name="x", cards="y").split()[0] in table().text  # the cut, logged
     bets = 0
@@ -259,7 +259,7 @@ async def test_slash_commands_are_localised_for_discords_locales(shared: Shared)
                     choice,
                 )
     pontoon = next(c for c in registered if c["name"] == "pontoon")
-    assert pontoon["name_localizations"]["de"] == "pontoon"  # the game's name (issue 23)
+    assert pontoon["name_localizations"]["de"] == "pontoon"  # the game's name
     twist = next(o for o in pontoon["options"] if o["name"] == "twist")
     assert twist["name_localizations"] == {"de": "drehen", "fr": "tourner", "hi": "ट्विस्ट"}
 

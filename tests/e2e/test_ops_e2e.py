@@ -1,6 +1,6 @@
 """Operators' view of a running bot: /metrics moves with play, /healthz and
 `python -m bot health` say it is healthy, JSON logs name the member and never the token,
-`python -m bot migrate --check` says the database is up to date (issue 21)."""
+`python -m bot migrate --check` says the database is up to date."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 23 item 4: a bot that may not post in a channel refuses to open a table there,
+"""A bot that may not post in a channel refuses to open a table there,
 in one line naming what is missing, and opens nothing (before: "Table open", the table
 message failed with 403 in the background and an invisible table blocked the channel)."""
 

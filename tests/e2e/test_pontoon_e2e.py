@@ -70,7 +70,7 @@ async def play_out(t: Table, world: World) -> None:
         if who == "the banker":
             member = member_by_name(world, banker_name(t))
             total = hand_total(t.embed_text().split("Banker")[-1]) or 0
-            # the banker's buttons read as the banker's (issue 9)
+            # the banker's buttons read as the banker's
             await t.click(member, "Banker: stay" if total >= 17 else "Banker: twist")
             continue
         member = member_by_name(world, who)
@@ -123,7 +123,7 @@ async def test_full_round_three_players(shared: Shared) -> None:
     banker = member_by_name(world, banker_name(t))
     players = [m for m in everyone if m is not banker]
     assert "cuts" in t.channel_text()  # P-BANK-1: the cut is public
-    # P-DEAL-1: each player sees their own first card, privately. Issue 9: not by a DM
+    # P-DEAL-1: each player sees their own first card, privately, not by a DM
     # of its own (one DM a round, with both cards, after the second card); Show my cards
     # and the Bet form show it.
     first: dict[int, str] = {}
@@ -144,7 +144,7 @@ async def test_full_round_three_players(shared: Shared) -> None:
     sub = await t.form(players[0], "Bet", "5")
     shown = [m for m in fake_discord.modals if m.user_id == players[0].user.id][-1]
     assert first[players[0].user.id] in shown.title  # the form shows the card bet on
-    # issue 9: the form is answered with the new table itself (UPDATE_MESSAGE), no ack + edit
+    # The form is answered with the new table itself (UPDATE_MESSAGE), no ack + edit
     assert sub.callback_type == 7
     assert "stake 5" in t.embed_text()
     r = await t.slash(players[1], "bet", {"amount": 3})
@@ -153,7 +153,7 @@ async def test_full_round_three_players(shared: Shared) -> None:
     for p in players:
         assert len(cards_in(t.dm_text(p))) >= 2
     # P-DEAL-3: after the second card everyone, the banker too, looks at their two cards.
-    # Issue 9: the banker's cards are turned face up in the banker's turn (P-BANKER-1)
+    # The banker's cards are turned face up in the banker's turn (P-BANKER-1)
     # and the banker decides nothing before it, so no DM: Show my cards shows them.
     assert t.dm_text(banker) == ""
     r = await fake_discord.click(banker, t.message(), label="Show my cards")
@@ -246,7 +246,7 @@ async def test_closed_dms_fall_back_to_show_my_cards(shared: Shared) -> None:
         for other in (world.alice, world.bob, world.carol):
             if other is not v:
                 assert r.message is not None and not r.message.visible_to_user(other.user.id)
-    # the second card is the round's DM (issue 9): it fails, they are told once, privately
+    # the second card is the round's DM: it fails, they are told once, privately
     for p in (world.alice, world.bob, world.carol):
         if p.user.name != banker:
             await t.form(p, "Bet", "2")

@@ -48,7 +48,7 @@ async def test_stale_and_forged_buttons_are_answered_privately(shared: Shared) -
 
     r = await raw_click(fake_discord, t, world.alice, old_deal)
     assert r.answered
-    # refused in the interaction's own answer, privately (issue 9: no empty ack first)
+    # refused in the interaction's own answer, privately (no empty ack first)
     assert r.callback_type == 4 and r.ephemeral
     assert "older state" in r.all_text
     assert t.custom_id("Deal") == current  # nothing dealt
@@ -90,5 +90,5 @@ async def test_two_members_submit_the_same_bet_form(shared: Shared) -> None:
     await t.quiet()
     for sub in subs:
         assert sub.answered
-        # answered with the table (issue 9), or told it worked when the table was busy
+        # answered with the table, or told it worked when the table was busy
         assert sub.callback_type == 7 or "Bet of 3 placed" in sub.all_text, sub.all_text

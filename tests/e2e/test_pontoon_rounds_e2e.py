@@ -56,7 +56,7 @@ async def test_split_and_buy(
         await t.form(splitter, "Buy", "5")  # too much: refused, nothing changes
         assert "at most twice the original stake" in t.last_ephemeral(splitter)
         sub = await t.form(splitter, "Buy", "3")
-        assert sub.callback_type == 7  # answered with the table (issue 9)
+        assert sub.callback_type == 7  # answered with the table
         assert len(cards_in(t.dm_text(splitter))) > dm_before  # the bought card came by DM
         assert "buys a card for 3" in t.channel_text()
     await play_out(t, world)

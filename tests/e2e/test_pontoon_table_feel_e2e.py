@@ -1,4 +1,4 @@
-"""Issue 9 end to end, with Discord's rate limits on: a click is answered with the new
+"""How a table feels, end to end, with Discord's rate limits on: a click is answered with the new
 table, the round's moves are a log on the table, one result post a round, no lookups
 before DMs, no 429s, names (escaped, never ids) and whose move it is at every moment."""
 
@@ -133,7 +133,7 @@ async def test_a_round_on_real_discord_limits(shared: Shared) -> None:
 
 @SHARED
 async def test_a_table_without_dms_shows_cards_by_button(shared: Shared) -> None:
-    """Issue 9: ``/pontoon start cards:button`` sends no DM at all; the table says so and
+    """``/pontoon start cards:button`` sends no DM at all; the table says so and
     each member looks with Show my cards, so every request of a round is the answer to a
     click, plus the round's one result post."""
     fake_discord, world, db = shared.fake, shared.world, shared.db

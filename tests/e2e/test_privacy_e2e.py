@@ -1,5 +1,5 @@
-"""/privacy show, /privacy delete and /chips forget through the fake Discord (issue 21
-item 4): a member seated at a table is told to leave first and nothing changes; after a
+"""/privacy show, /privacy delete and /chips forget through the fake Discord: a
+member seated at a table is told to leave first and nothing changes; after a
 deletion their chips are the house's, the ledger audit passes, and everyone else's chips
 are as they were; an admin erases a member who left by their user id. And on PostgreSQL
 with two bot processes (one shard each): /privacy delete run on one shard reaches the

@@ -1,4 +1,4 @@
-"""The engine's words for the bot (issue 18): ``Word`` with its values, and the message
+"""The engine's words for the bot: ``Word`` with its values, and the message
 ids of table options a rules model refuses (``OptionsError``)."""
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """docs/glossary.md quotes each language's game words from the seed rule texts: every
-quoted word must really be in that language's seed. The seeds are found in
-``$PONTOON_SEEDS``, ``$PONTOON_SHARED/seeds``, else in a ``shared/seeds`` folder in or beside any parent of
-the project (``/work/shared`` for ``/work/main`` or for a clone at ``/tmp/x/main``);
-skipped only where no such folder exists."""
+quoted word must really be in that language's seed. The seeds are not part of the
+repository: CI provides them as ``../shared/seeds`` beside the checkout. They are found
+in ``$PONTOON_SEEDS``, ``$PONTOON_SHARED/seeds``, else in a ``shared/seeds`` folder beside
+the checkout or beside one of its parents. Where none is found the check is skipped with
+that reason, except under ``CI=true``, where it fails: CI must not lose the check."""
 
 from __future__ import annotations
 
@@ -15,22 +16,22 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def find_seeds(
-    root: Path = ROOT, env: str | None = None, extra: tuple[Path, ...] = ()
-) -> Path | None:
-    """The seed folder: ``PONTOON_SEEDS``, then ``env`` (``PONTOON_SHARED``), then ``shared/seeds`` in each
-    parent of ``root`` (nearest first), then in the places ``extra`` names."""
+def find_seeds(root: Path = ROOT, env: str | None = None) -> Path | None:
+    """The seed folder: ``PONTOON_SEEDS``, then ``env`` (``PONTOON_SHARED``), then
+    ``shared/seeds`` in each parent of ``root`` (nearest first: ``../shared/seeds``)."""
     env = os.environ.get("PONTOON_SHARED") if env is None else env
     named = os.environ.get("PONTOON_SEEDS")
     candidates = [Path(named)] if named else []
     candidates += [Path(env) / "seeds"] if env else []
     candidates += [parent / "shared" / "seeds" for parent in root.parents]
-    candidates += [place / "shared" / "seeds" for place in extra]
     return next((c for c in candidates if c.is_dir()), None)
 
 
-# A clone elsewhere (CI's checkout, /tmp/x/main) still finds the workspace's shared folder.
-SEEDS = find_seeds(extra=(Path("/work"),))
+SEEDS = find_seeds()
+NO_SEEDS = (
+    "the seed rule texts are not in this checkout's surroundings: CI provides them as "
+    "../shared/seeds; elsewhere set PONTOON_SHARED (the folder holding seeds/) or PONTOON_SEEDS"
+)
 GLOSSARY = ROOT / "docs" / "glossary.md"
 #: glossary column -> seed files (by number prefix)
 COLUMNS = {"de": ("000", "004"), "fr": ("001",), "fa": ("002",), "hi": ("003",)}
@@ -66,16 +67,34 @@ def test_the_seeds_are_found_from_the_env_var_or_a_parent(tmp_path: Path) -> Non
     lonely = tmp_path / "c" / "main"
     lonely.mkdir(parents=True)
     assert find_seeds(lonely, env="") is None
-    assert find_seeds(lonely, env="", extra=(tmp_path / "a",)) == seeds
 
 
-@pytest.mark.skipif(SEEDS is None, reason="no shared/seeds folder found (set PONTOON_SHARED)")
+def seeds() -> Path:
+    """The seed folder; where there is none, a skip that says why (a failure under CI)."""
+    if SEEDS is not None:
+        return SEEDS
+    if os.environ.get("CI") == "true":
+        pytest.fail(NO_SEEDS)
+    pytest.skip(NO_SEEDS)
+
+
+def test_without_the_seeds_the_check_skips_with_the_reason_but_fails_under_ci(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(f"{__name__}.SEEDS", None)
+    monkeypatch.setenv("CI", "false")
+    with pytest.raises(pytest.skip.Exception, match=r"CI provides them as \.\./shared/seeds"):
+        seeds()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="PONTOON_SHARED"):
+        seeds()
+
+
 @pytest.mark.parametrize("lang", sorted(COLUMNS))
 def test_every_quoted_word_is_in_the_seed(lang: str) -> None:
-    assert SEEDS is not None
     text = " ".join(
         p.read_text(encoding="utf-8")
-        for p in sorted(SEEDS.iterdir())
+        for p in sorted(seeds().iterdir())
         if p.name.split("_")[0] in COLUMNS[lang]
     )
     squash = re.sub(r"\s+", " ", text).replace("\u200c", "").lower()

@@ -1,4 +1,4 @@
-"""/help in the member's language (issue 23): what the bot does, the commands grouped as
+"""/help in the member's language: what the bot does, the commands grouped as
 clickable command mentions, how a round goes in five lines; the one-time join hint is
 remembered per member in the store."""
 

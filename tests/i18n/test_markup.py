@@ -1,5 +1,5 @@
 """Every message in every language, rendered with worst-case values, keeps Discord markup
-well formed (issue 23): timestamps, mentions and command mentions are never touched by
+well formed: timestamps, mentions and command mentions are never touched by
 number formatting or bidi isolates; commands are written as command mentions; no rule id
 reaches a player; Persian is written in Persian digits and anchored right to left."""
 

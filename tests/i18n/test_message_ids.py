@@ -1,4 +1,4 @@
-"""One way to speak (issue 18): every refusal and message names its message id. No code
+"""One way to speak: every refusal and message names its message id. No code
 reads English back into an id; every storage error and every ServiceError renders its own
 catalog message in all five languages; table options refused by the engine name theirs."""
 

@@ -1,4 +1,4 @@
-"""The Dockerfile and compose.yaml agree with the project (issue 21 item 1). No image is
+"""The Dockerfile and compose.yaml agree with the project. No image is
 built here (no Docker engine): the files are read and checked against the code. That
 the HEALTHCHECK command answers a running bot is tests/e2e/test_ops_e2e.py."""
 

@@ -1,4 +1,4 @@
-"""Issue 23 item 5: documents that fit their reader and point inside the repository."""
+"""Documents that fit their reader and point inside the repository."""
 
 from __future__ import annotations
 
@@ -167,3 +167,69 @@ def test_measurements_live_in_docs_performance() -> None:
     for heading in ("## Reliability", "## On Discord's rate limits", "## Storage speed"):
         assert heading not in readme and heading in perf
     assert "docs/performance.md" in readme
+
+
+# A folder of the machine a file was written on (/work/…, /tmp/…, /root/…, /home/…), and
+# words only the people who wrote the code could follow: numbers of a tracker that is not
+# part of the repository, names of test batteries and branches nobody else has.
+MACHINE_PATH = re.compile(r"(?<![\w.~$-])/(?:work|tmp|root|home|Users)/[\w.-]")
+INSIDER = re.compile(r"\b[Ii]ssues? #?\d+\b|[Hh]idden[- ][Bb]attery|\battack`? branch\b")
+
+
+def _repository_files() -> list[Path]:
+    """Every file of the repository (git's list; without git, the tree minus what git
+    ignores here: virtual environments, caches, data)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    if listed.returncode == 0 and listed.stdout:
+        return [REPO / name for name in listed.stdout.split("\0") if name]
+    skip = {".git", ".venv", "venv", "data", "node_modules", ".mutate-cache"}
+    return [
+        p
+        for p in REPO.rglob("*")
+        if p.is_file() and not skip & set(p.relative_to(REPO).parts) and "cache" not in str(p)
+    ]
+
+
+def test_the_repository_speaks_of_itself_only() -> None:
+    """No file names a folder of a developer's machine or an insider word; a test file
+    is named for what it tests. (Where a test needs files from outside the repository
+    it says where CI provides them, as tests/i18n/test_glossary.py does.)"""
+    offenders = []
+    for path in _repository_files():
+        if not path.is_file() or path == Path(__file__).resolve():
+            continue  # deleted in the work tree; this file's examples of what is found
+        data = path.read_bytes()
+        if b"\0" in data[:4096]:
+            continue  # a picture or another binary file
+        text = data.decode("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
+            for rx in (MACHINE_PATH, INSIDER):
+                m = rx.search(line)
+                if m:
+                    offenders.append(f"{path.relative_to(REPO)}:{number}: {m.group(0)}")
+        if "issue" in path.name.lower():
+            offenders.append(f"{path.relative_to(REPO)}: a file named for an issue")
+    assert offenders == [], "\n".join(offenders)
+
+
+def test_the_check_sees_machine_paths_and_insider_words() -> None:
+    for line in (
+        "see /work/shared/rules",
+        "--compare-dir /tmp/x/main",
+        "HOME=/home/dev/pontoon",
+        "(issue 17)",
+        "Issue 9: the form",
+        "the hidden battery",
+        "the `attack` branch",
+    ):
+        assert MACHINE_PATH.search(line) or INSIDER.search(line), line
+    for line in (
+        "--compare-dir ../pontoon-old",
+        "the HTTP session closes",
+        "python -m pytest tests/bot/test_attack_cli.py",
+        "an http://127.0.0.1:9/api/v10 base",
+        "$TMPDIR/x and ~/work/x",
+    ):
+        assert not MACHINE_PATH.search(line) and not INSIDER.search(line), line

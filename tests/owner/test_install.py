@@ -1,4 +1,4 @@
-"""Issue 23 item 4: the bot keeps its data where it is run, not where it is installed.
+"""The bot keeps its data where it is run, not where it is installed.
 
 The fast test runs this checkout's bot from an empty folder elsewhere (the package's
 folder and the working directory differ, as after ``pip install .``). The full check, a

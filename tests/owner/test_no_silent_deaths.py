@@ -1,4 +1,4 @@
-"""Issue 23 item 6: the task that posts table messages survives any exception from a send
+"""The task that posts table messages survives any exception from a send
 or an edit (logged once, retried, drawn later), and shutdown stops the restart re-check
 and the writer before the HTTP session closes."""
 

@@ -1,4 +1,4 @@
-"""Issue 23 item 6: `python -m bot --version`, and `backup --to` that neither
+"""`python -m bot --version`, and `backup --to` that neither
 overwrites a file nor creates folders."""
 
 from __future__ import annotations

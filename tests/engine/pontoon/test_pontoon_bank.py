@@ -165,7 +165,7 @@ def test_rules_validation() -> None:
 
 @pytest.mark.rule("P-SELL-1")
 def test_P_SELL_1_a_banker_who_wants_to_leave_sells_the_bank_even_for_nothing() -> None:
-    """Issue 23: the banker's way out. Leaving while banking is refused with a message
+    """The banker's way out. Leaving while banking is refused with a message
     that names it; selling the bank (at any agreed price, 0 too) frees the seat."""
     t = table(stack([("10S", "9S"), ("JC", "7C")], ("10H", "8H")))
     act(t, "ann", K.BET, 5)

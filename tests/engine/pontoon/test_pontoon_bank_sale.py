@@ -1,4 +1,4 @@
-"""Selling and auctioning the bank, closing a table and syncing balances (issue 17).
+"""Selling and auctioning the bank, closing a table and syncing balances.
 
 P-SELL-1 (a sale to another seated player), P-SHOOT-8 (the auction of the bank with an
 empty kitty, between hands), and the two calls outside the actions: ``abandon`` (every

@@ -1,4 +1,4 @@
-"""Boundaries and chip amounts that mutation testing found unguarded (issue 17).
+"""Boundaries and chip amounts that mutation testing found unguarded.
 
 Each test pins one rule at the exact value where a shifted comparison, a swapped sign or
 a dropped flag would change a player's chips or a refusal: written against the public

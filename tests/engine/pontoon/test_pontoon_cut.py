@@ -1,5 +1,5 @@
 """P-BANK-1: the first banker is whoever cuts the highest card, ace high, then K, Q, J,
-10 down to 2 (issue 17: every step of the cut order is pinned)."""
+10 down to 2 (every step of the cut order is pinned)."""
 
 from __future__ import annotations
 

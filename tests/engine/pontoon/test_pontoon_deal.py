@@ -1,4 +1,4 @@
-"""The deal and the kitty at its edges (issue 17, the last survivors of
+"""The deal and the kitty at its edges (the last survivors of
 engine/pontoon/betting.py): who may open the first deal, the first turn announced, the
 banker's look when doubling, and how much the banker may add to a standing kitty."""
 

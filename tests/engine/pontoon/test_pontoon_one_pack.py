@@ -1,4 +1,4 @@
-"""Issue 10 item 1 (engine half): with one pack and as many seats as the rules allow, every
+"""With one pack and as many seats as the rules allow, every
 action checks everything (cards left included) before it changes anything, so a refused
 action leaves the table exactly as it was (P-TABLE-1)."""
 

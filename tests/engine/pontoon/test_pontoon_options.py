@@ -1,4 +1,4 @@
-"""Table options, the payout table and the stored format (issue 17, mutation testing).
+"""Table options, the payout table and the stored format (mutation testing).
 
 The option bounds a table is created with (P-TABLE-1, P-TABLE-2, P-SHOOT-1, the house's
 stand total), the defaults a table gets when an option is not given, the cover a

@@ -1,4 +1,4 @@
-"""Play at its edges (issue 17, the survivors of engine/pontoon/play.py after the engine
+"""Play at its edges (the survivors of engine/pontoon/play.py after the engine
 became one module per stage): a buy of nothing, a fourth-card shoot bet that must leave
 room for the buy beside it, and the banker standing once the pack is used up."""
 

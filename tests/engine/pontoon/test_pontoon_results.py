@@ -1,4 +1,4 @@
-"""What settlement tells the table (issue 17's mutation survivors): each hand's result
+"""What settlement tells the table (survivors of mutation testing): each hand's result
 event with its net (stake and shoot bet together), the cards shown to everyone, and the
 end-of-round events. Public API only: events of ``apply`` and ``public_view``."""
 

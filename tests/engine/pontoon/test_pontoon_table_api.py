@@ -1,5 +1,5 @@
 """What the Table tells its caller: who is waited for, whether a round is in play, each
-seat's net from the last round, the actions offered and the views (issue 17, mutation
+seat's net from the last round, the actions offered and the views (mutation
 testing of engine/pontoon/table.py).
 
 The offers must match what ``apply`` accepts at their edges: a range of one amount, a

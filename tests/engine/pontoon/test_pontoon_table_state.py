@@ -1,5 +1,5 @@
 """The table's own state: seats, chips, version, the cards a deal needs and the cover
-(issue 17, mutation testing of engine/pontoon/state.py).
+(mutation testing of engine/pontoon/state.py).
 
 P-TABLE-1 (how many seats one or two packs can deal), P-PAY-LIMIT (what a player can
 cover when a variation pays more than double, P-VAR-4), P-SHOOT-2 (the smallest shoot

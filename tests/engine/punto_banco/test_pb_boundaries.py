@@ -1,4 +1,4 @@
-"""Punto Banco boundaries mutation testing found unguarded (issue 17)."""
+"""Punto Banco boundaries mutation testing found unguarded."""
 
 from __future__ import annotations
 

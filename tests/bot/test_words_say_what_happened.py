@@ -1,5 +1,5 @@
-"""Issue 23, words: every player-facing text says what happened and what to do, to the
-player in the second person, without rule ids or internal names."""
+"""Every player-facing text says what happened and what to do, to the player
+in the second person, without rule ids or internal names."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ BANKER_BUST = Word.of("engine.result.win", why=Word("engine.why.banker_bust"))
 
 
 def test_a_five_card_trick_paid_double_says_so() -> None:
-    """F1: it was labelled `win: banker bust (+40)`."""
+    """It was labelled `win: banker bust (+40)`."""
     ev = Event(
         EventKind.HAND_RESULT,
         "1",
@@ -57,7 +57,7 @@ def test_a_five_card_trick_paid_double_says_so() -> None:
 
 @pytest.mark.parametrize("locale", ["fr", "fa", "de"])
 def test_a_bust_is_not_lose_lose(locale: str) -> None:
-    """F6/F11: `perdu : perdu`, `باخت: شکست خورده`."""
+    """It read `perdu : perdu`, `باخت: شکست خورده`."""
     bust = Word.of("engine.result.lose", why=Word("engine.why.bust"))
     ev = Event(EventKind.HAND_RESULT, "3", 0, ("QD", "5S", "QS"), -20, 25, None, "lose: bust", bust)
     line = render.result_line(ev, name, locale)
@@ -66,7 +66,7 @@ def test_a_bust_is_not_lose_lose(locale: str) -> None:
 
 
 def test_the_bank_passing_on_a_pontoon_is_one_sentence_without_rule_ids() -> None:
-    """F8: `The bank passes to **ann** pontoon (P-NEXT-2)` / `...pontoon; from cat`."""
+    """It read `The bank passes to **ann** pontoon (P-NEXT-2)` / `...pontoon; from cat`."""
     pontoon = Word("engine.bank_passes.pontoon")
     settle = Event(
         EventKind.BANK_PASSES, "1", 0, (), None, None, None, "pontoon (P-NEXT-2)", pontoon
@@ -81,14 +81,14 @@ def test_the_bank_passing_on_a_pontoon_is_one_sentence_without_rule_ids() -> Non
 
 
 def test_the_banker_has_a_line_in_the_payouts() -> None:
-    """F17: the banker's hand and net result."""
+    """The banker's hand and net result."""
     hand = HandView("2", 0, ("2C", "QC", "KC"), 0, 0, 0, HandStatus.BUST, 22)
     line = render.banker_result_line("bob", hand, -68)
     assert line == "🏦 Banker bob: 2♣ Q♣ K♣ = 22 · [bust] (-68)"
 
 
 def test_refusals_speak_to_the_player_in_the_second_person() -> None:
-    """F9: `bob cannot cover a bet of 45 …` shown to bob."""
+    """It read `bob cannot cover a bet of 45 …` shown to bob."""
     exc = RuleError(
         "P-PAY-LIMIT",
         "2 cannot cover a bet of 45 and a possible 2x loss",
@@ -104,7 +104,7 @@ def test_refusals_speak_to_the_player_in_the_second_person() -> None:
 
 
 def test_the_turn_refusal_has_no_hand_number_and_no_rule_id() -> None:
-    """F3: `It is cat's turn (hand 1) (rule P-TURN-END)`."""
+    """It read `It is cat's turn (hand 1) (rule P-TURN-END)`."""
     exc = RuleError("P-TURN-END", "it is 3's turn (hand 1)", key="engine.turn_of", seat="3", hand=1)
     assert friendly(exc, "en") == "It is 3's turn."
     for locale in LOCALES:
@@ -113,7 +113,7 @@ def test_the_turn_refusal_has_no_hand_number_and_no_rule_id() -> None:
 
 
 def test_a_banker_is_told_how_to_leave() -> None:
-    """F15: `The banker cannot leave while banking; sell the bank first (rule P-SELL-1)`."""
+    """It read `The banker cannot leave while banking; sell the bank first (rule P-SELL-1)`."""
     exc = RuleError(
         "P-SELL-1",
         "the banker cannot leave while banking; sell the bank first",
@@ -126,7 +126,7 @@ def test_a_banker_is_told_how_to_leave() -> None:
 
 
 def test_the_bet_form_title_says_card_for_one_card() -> None:
-    """F2: `Place your bet — your cards: 2♥`."""
+    """It read `Place your bet — your cards: 2♥`."""
     one = HandView("1", 0, ("2H",), 0, 0, 0, HandStatus.OPEN, 2)
     assert render.form_title("Place your bet", [one]) == "Place your bet — your card: 2♥"
     two = one._replace(cards=("2H", "5C"))
@@ -142,7 +142,7 @@ def test_the_rules_text_keeps_rule_ids_to_one_reference_line(locale: str) -> Non
 
 
 def test_the_table_says_when_the_bankers_cover_limits_bets() -> None:
-    """F10/F14: the form said `2 to 2` while the table said `Bets 2–50`."""
+    """The form said `2 to 2` while the table said `Bets 2–50`."""
     line = t("en", "pt.cover_limit", cover=2)
     assert "banker can cover only 2" in line and "Twist" in line
     assert t("en", "pt.modal.hint.cover", min=2, max=2) == "2 to 2 (the banker cannot cover more)"
