@@ -21,11 +21,13 @@ from __future__ import annotations
 from cogs.common import GameBot
 from cogs.pontoon import bank, commands
 from cogs.pontoon.bank_offer import AcceptBank
-from cogs.pontoon.controls import PontoonButton
+from cogs.pontoon.controls import AmountModal, PontoonButton, refusal_text
 from cogs.pontoon.presenter import PontoonDiscordPresenter as Presenter
 
-# what start-up registers (bot.app): buttons that work again after a restart
+# what start-up registers (bot.app) and the router (cogs/router.py) answers: buttons
+# and forms that work again after a restart
 BUTTONS = (PontoonButton, AcceptBank)
+FORMS = (AmountModal,)
 
 
 async def setup(bot: GameBot) -> None:
@@ -34,4 +36,4 @@ async def setup(bot: GameBot) -> None:
     await bank.setup(bot)
 
 
-__all__ = ["BUTTONS", "Presenter", "setup"]
+__all__ = ["BUTTONS", "FORMS", "Presenter", "refusal_text", "setup"]

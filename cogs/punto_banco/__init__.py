@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from cogs.common import GameBot
 from cogs.punto_banco import commands
-from cogs.punto_banco.controls import PuntoBancoButton
+from cogs.punto_banco.controls import BetModal, PuntoBancoButton, refusal_text
 from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
 
-# what start-up registers (bot.app): buttons that work again after a restart
+# what start-up registers (bot.app) and the router (cogs/router.py) answers: buttons
+# and forms that work again after a restart
 BUTTONS = (PuntoBancoButton,)
+FORMS = (BetModal,)
 
 
 async def setup(bot: GameBot) -> None:
@@ -30,4 +32,4 @@ async def setup(bot: GameBot) -> None:
     await commands.setup(bot)
 
 
-__all__ = ["BUTTONS", "Presenter", "setup"]
+__all__ = ["BUTTONS", "FORMS", "Presenter", "refusal_text", "setup"]
