@@ -1,4 +1,4 @@
-"""The table service: where the engine, the ledger and the clock meet.
+"""Pontoon's service: where Pontoon's engine, the ledger and the clock meet.
 
 No discord imports here. Every change to a table goes through :meth:`PontoonService.act`
 (or a timer), under one asyncio.Lock per table:
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final, NamedTuple, Protocol
 
-from bot.errors import NoTable, NotSeated, ServiceError, StaleButton, engine_fault
+from bot.errors import NoTableHere, NotSeated, ServiceError, StaleButton, engine_fault
 from bot.host import (
     Holdings,
     StoredTable,
@@ -279,7 +279,12 @@ class OpenPontoonTable:
         return {int(s) for s in self.engine.seats if is_member_seat(s)}
 
 
-class Presenter(Protocol):
+class NoPontoonTable(NoTableHere):
+    key_of = "err.no_table"
+    english = "There is no open table in this channel. Start one with `/pontoon start`."
+
+
+class PontoonPresenterPort(Protocol):
     """What the service tells the outside world. Implemented with discord.py in cogs/pontoon/presenter.py."""
 
     async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None: ...
@@ -287,7 +292,7 @@ class Presenter(Protocol):
     async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None: ...
 
 
-class NullPresenter:
+class NullPontoonPresenter:
     async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None:
         return None
 
@@ -296,7 +301,7 @@ class NullPresenter:
 
 
 @dataclass(frozen=True)
-class Timers:
+class PontoonTimers:
     bet_seconds: float = 60.0
     turn_seconds: float = 60.0
     idle_seconds: float = 900.0
@@ -326,7 +331,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     game = GAME_PONTOON
     timer_name = "timer"
-    no_table_error = NoTable
+    no_table_error = NoPontoonTable
     closed_message = (
         "err.svc.closed",
         "That table is closed. Start a new one with `/pontoon start`.",
@@ -337,13 +342,13 @@ class PontoonService(TableHost[OpenPontoonTable]):
         store: StoreLike,
         *,
         chance: Chance | None = None,
-        timers: Timers | None = None,
-        presenter: Presenter | None = None,
+        timers: PontoonTimers | None = None,
+        presenter: PontoonPresenterPort | None = None,
         owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         super().__init__(store, chance=chance, owns_guild=owns_guild)
-        self.timers = timers or Timers()
-        self.presenter: Presenter = presenter or NullPresenter()
+        self.timers = timers or PontoonTimers()
+        self.presenter: PontoonPresenterPort = presenter or NullPontoonPresenter()
 
     def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats
@@ -800,7 +805,7 @@ def build_service(
     the game registry, :mod:`bot.games`)."""
     return PontoonService(
         store,
-        timers=Timers(
+        timers=PontoonTimers(
             bet_seconds=settings.bet_timer_seconds,
             turn_seconds=settings.turn_timer_seconds,
             idle_seconds=settings.idle_table_minutes * 60,
@@ -813,10 +818,11 @@ def build_service(
 
 __all__ = [
     "GAME_PONTOON",
+    "NoPontoonTable",
     "OpenPontoonTable",
+    "PontoonPresenterPort",
     "PontoonService",
-    "Presenter",
-    "Timers",
+    "PontoonTimers",
     "build_service",
     "holdings",
     "member_of_seat",

@@ -31,7 +31,7 @@ from engine.punto_banco import PuntoBancoRules, Side
 log = logging.getLogger(__name__)
 
 
-class Baccarat(
+class PuntoBanco(
     commands.GroupCog,
     group_name="baccarat",
     group_description="Punto Banco (mini baccarat): bet on Punto, Banco or Egalité",
@@ -191,4 +191,4 @@ class Baccarat(
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Baccarat(bot))
+    await bot.add_cog(PuntoBanco(bot))

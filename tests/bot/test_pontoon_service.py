@@ -13,7 +13,7 @@ import pytest
 from bot.audit import audit
 from bot.errors import BusyElsewhere, NotSeated, ServiceError, StaleButton, TableExists
 from bot.i18n import Msg
-from bot.pontoon import OpenPontoonTable, PontoonService, Timers
+from bot.pontoon import OpenPontoonTable, PontoonService, PontoonTimers
 from bot.storage import Store
 from bot.storage.errors import DatabaseBusy
 from engine.cards import RandomChance
@@ -37,7 +37,7 @@ def service(
     store: Store, *, bet: float = 600, turn: float = 600, idle: float = 600, seed: int = 3
 ) -> PontoonService:
     return PontoonService(
-        store, chance=RandomChance(random.Random(seed)), timers=Timers(bet, turn, idle)
+        store, chance=RandomChance(random.Random(seed)), timers=PontoonTimers(bet, turn, idle)
     )
 
 
@@ -314,7 +314,7 @@ async def test_a_failing_presenter_does_not_fail_the_opening(store: Store) -> No
     svc = PontoonService(
         store,
         chance=RandomChance(random.Random(1)),
-        timers=Timers(600, 600, 600),
+        timers=PontoonTimers(600, 600, 600),
         presenter=Failing(),  # type: ignore[arg-type]
     )
     live = await svc.open_table(G, CH, ANN, PontoonRules())
