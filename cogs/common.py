@@ -57,6 +57,7 @@ class GamePackage(Protocol):
     Presenter: Callable[[GameBot], GamePresenter]
     BUTTONS: tuple[type[RoutedButton], ...]  # its buttons (start-up and the router)
     FORMS: tuple[type[TableForm], ...]  # its forms (the router answers their submits)
+    HELP: Any  # its part of /help, a cogs.help.HelpSection
 
     def refusal_text(self, interaction: Interaction, exc: BaseException, locale: str) -> str:
         """A refusal in the game's own words (cogs.router.refuse asks it)."""

@@ -16,9 +16,8 @@
   the engine's ``EngineError``, storage errors). :func:`refuse` is the one place that
   turns them into the member's private answer in their language, for slash commands
   (the command tree's error handler, set by start-up), buttons and forms alike. A game
-  words its own refusals through its package's ``refusal_text`` (Pontoon says seat ids
-  as names, Punto Banco says "Bet refused"); an unexpected exception is logged and
-  answered with the generic line.
+  words its own refusals through its package's ``refusal_text`` (seat ids said as
+  names, say); an unexpected exception is logged and answered with the generic line.
 
 The games are found through the registry (``bot.games``): nothing here names a game.
 """

@@ -19,6 +19,7 @@ package is loaded as one extension, ``cogs.pontoon``.
 from __future__ import annotations
 
 from cogs.common import GameBot
+from cogs.help import HelpGroup, HelpSection
 from cogs.pontoon import bank, commands
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.controls import AmountModal, PontoonButton, refusal_text
@@ -29,6 +30,48 @@ from cogs.pontoon.presenter import PontoonDiscordPresenter as Presenter
 BUTTONS = (PontoonButton, AcceptBank)
 FORMS = (AmountModal,)
 
+# this game's part of /help (cogs/help.py): commands every table plays, then those only
+# tables with a variation play (Shoot, banker doubles, burning), under a heading that says so
+HELP = HelpSection(
+    groups=(
+        HelpGroup(
+            "help.group.pontoon",
+            tuple(
+                f"pontoon {name}"
+                for name in [
+                    "start",
+                    "join",
+                    "leave",
+                    "deal",
+                    "bet",
+                    "buy",
+                    "twist",
+                    "stick",
+                    "split",
+                    "declare",
+                    "cards",
+                    "rules",
+                    "end",
+                ]
+            ),
+        ),
+        HelpGroup("help.group.bank", ("bank sell",)),
+        HelpGroup(
+            "help.group.pontoon.variations",
+            (
+                "pontoon shoot",
+                "bank kitty",
+                "bank auction",
+                "bank bid",
+                "pontoon double",
+                "pontoon no-double",
+                "pontoon burn",
+            ),
+        ),
+    ),
+    round=("help.round.title", "help.round"),
+)
+
 
 async def setup(bot: GameBot) -> None:
     """discord.py extension entry point: the /pontoon and /bank commands."""
@@ -36,4 +79,4 @@ async def setup(bot: GameBot) -> None:
     await bank.setup(bot)
 
 
-__all__ = ["BUTTONS", "FORMS", "Presenter", "refusal_text", "setup"]
+__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "refusal_text", "setup"]

@@ -14,6 +14,7 @@ from bot.i18n.languages import locale_of, public_locale_of
 from cogs.common import GameBot, Interaction, display
 from cogs.pontoon import access
 from cogs.pontoon.bank_offer import AcceptBank
+from cogs.pontoon.commands import check_variation
 from cogs.table_message import Click, answer, member_action
 from engine.pontoon.types import ActionKind
 
@@ -59,6 +60,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         if interaction.channel_id is None:
             raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
         live = self.service.in_channel(interaction.channel_id)
+        check_variation(live, ActionKind.KITTY)  # kitty and auction: Shoot only
         click = Click(interaction, "")
         with member_action(click):
             await self.service.act(
@@ -85,6 +87,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         if interaction.channel_id is None:
             raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
         live = self.service.in_channel(interaction.channel_id)
+        check_variation(live, ActionKind.KITTY)  # kitty and auction: Shoot only
         ends_at = await self.service.open_auction(
             live.table_id, interaction.user.id, float(seconds)
         )
@@ -104,6 +107,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         if interaction.channel_id is None:
             raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
         live = self.service.in_channel(interaction.channel_id)
+        check_variation(live, ActionKind.KITTY)  # kitty and auction: Shoot only
         best = await self.service.bid(
             live.table_id, interaction.user.id, parse_amount(amount, "bid")
         )

@@ -4,6 +4,7 @@ buttons and forms, and what a click or a submit does, are in controls.py beside 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Literal
 
 from discord import app_commands
@@ -20,6 +21,31 @@ from cogs.pontoon.render import rules_text
 from cogs.table_message import Click, answer, member_action
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
+
+
+class VariationOff(ServiceError):
+    """A command of a variation this table does not play (Shoot, banker doubles,
+    burning): said as such, not as "not possible now". ``key``: which variation."""
+
+    def __init__(self, key: str = "err.pt.off.shoot") -> None:
+        super().__init__("This table does not play that variation.", key=key)
+
+
+#: the commands only tables with a variation play: (is it played here?, refusal's message id)
+VARIATIONS: dict[ActionKind, tuple[Callable[[PontoonRules], bool], str]] = {
+    ActionKind.SHOOT: (lambda r: r.shoot, "err.pt.off.shoot"),
+    ActionKind.KITTY: (lambda r: r.shoot, "err.pt.off.shoot"),
+    ActionKind.DOUBLE: (lambda r: r.banker_doubles, "err.pt.off.doubles"),
+    ActionKind.NO_DOUBLE: (lambda r: r.banker_doubles, "err.pt.off.doubles"),
+    ActionKind.BURN: (lambda r: r.burn != "off", "err.pt.off.burn"),
+}
+
+
+def check_variation(live: OpenPontoonTable, kind: ActionKind) -> None:
+    """Refuse (:class:`VariationOff`) an action of a variation this table does not play."""
+    found = VARIATIONS.get(kind)
+    if found is not None and not found[0](live.engine.rules):
+        raise VariationOff(found[1])
 
 
 class Pontoon(
@@ -48,6 +74,7 @@ class Pontoon(
         click = Click(interaction, "")
         locale = await locale_of(interaction)
         live = self._table(interaction)
+        check_variation(live, kind)
         self.presenter.remember(live, interaction)
         if amount is not None:
             amount = parse_amount(amount)

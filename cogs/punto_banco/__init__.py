@@ -17,6 +17,7 @@ package is loaded as one extension, ``cogs.punto_banco``.
 from __future__ import annotations
 
 from cogs.common import GameBot
+from cogs.help import HelpGroup, HelpSection
 from cogs.punto_banco import commands
 from cogs.punto_banco.controls import BetModal, PuntoBancoButton, refusal_text
 from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
@@ -26,10 +27,23 @@ from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
 BUTTONS = (PuntoBancoButton,)
 FORMS = (BetModal,)
 
+# this game's part of /help (cogs/help.py); its slash group is /baccarat
+HELP = HelpSection(
+    groups=(
+        HelpGroup(
+            "help.group.punto_banco",
+            tuple(
+                f"baccarat {name}"
+                for name in ["start", "bet", "repeat", "withdraw", "table", "odds", "end"]
+            ),
+        ),
+    ),
+)
+
 
 async def setup(bot: GameBot) -> None:
     """discord.py extension entry point: the /baccarat commands."""
     await commands.setup(bot)
 
 
-__all__ = ["BUTTONS", "FORMS", "Presenter", "refusal_text", "setup"]
+__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "refusal_text", "setup"]

@@ -23,8 +23,8 @@ from cogs.common import GameBot, Interaction, can_manage_guild, display, place_a
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
 from cogs.punto_banco import access
+from cogs.punto_banco.odds_chart import send_odds_chart
 from cogs.punto_banco.text import odds_text, placed, receipt_text
-from cogs.stats import send_odds_chart
 from cogs.table_message import Click, answer, member_action
 from engine.punto_banco import PuntoBancoRules, Side
 
