@@ -274,7 +274,7 @@ class Pontoon(
         try:
             live = self._table(interaction)
             await reply(interaction, rules_text(live.engine.rules, locale))
-        except ServiceError:
+        except ServiceError:  # no table here (or a DM): the defaults, not a refusal
             await reply(
                 interaction,
                 rules_text(PontoonRules(), locale) + "\n" + t(locale, "pt.rules.defaults"),

@@ -164,7 +164,7 @@ class PuntoBanco(
             live = self._table(interaction)
             rules = live.engine.rules
             text = odds_text(live.engine.rules, live.engine.shoe, locale)
-        except ServiceError:
+        except ServiceError:  # no table here (or a DM): the defaults, not a refusal
             text = odds_text(PuntoBancoRules(), locale=locale) + "\n" + t(locale, "pb.odds.default")
         if chart:
             await send_odds_chart(
