@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import discord
+from babel.lists import format_list
 from discord import app_commands
 from discord.ext import commands
 
@@ -41,6 +42,8 @@ class HelpSection:
     groups of commands (those only some tables play under a heading that says so) and,
     if it has one, how a round goes (title and text message ids)."""
 
+    name: str  # message id of the game's name (its section's first heading too)
+    about: str  # message id of one line on what the game is
     groups: Sequence[HelpGroup]
     round: tuple[str, str] | None = None
 
@@ -100,7 +103,10 @@ def help_text(locale: str) -> tuple[str, str, list[tuple[str, str]]]:
         if section.round is not None:
             title, text = section.round
             fields.append((t(locale, title), t(locale, text)))
-    return t(locale, "help.title"), t(locale, "help.about"), fields
+    sections = game_sections()
+    games = format_list([t(locale, s.name) for s in sections], locale=locale)
+    about = "\n".join([t(locale, "help.about.bot"), *(t(locale, s.about) for s in sections)])
+    return t(locale, "help.title.of", games=games), about, fields
 
 
 def help_embed(locale: str) -> discord.Embed:

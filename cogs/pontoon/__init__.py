@@ -33,6 +33,8 @@ FORMS = (AmountModal,)
 # this game's part of /help (cogs/help.py): commands every table plays, then those only
 # tables with a variation play (Shoot, banker doubles, burning), under a heading that says so
 HELP = HelpSection(
+    name="help.group.pontoon",
+    about="help.about.pontoon",
     groups=(
         HelpGroup(
             "help.group.pontoon",

@@ -29,6 +29,8 @@ FORMS = (BetModal,)
 
 # this game's part of /help (cogs/help.py); its slash group is /baccarat
 HELP = HelpSection(
+    name="help.group.punto_banco",
+    about="help.about.punto_banco",
     groups=(
         HelpGroup(
             "help.group.punto_banco",

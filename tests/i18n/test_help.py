@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from babel.lists import format_list
 
 from bot.games import GAMES
 from bot.i18n import COMMAND_LOCALES, LOCALES, command_name, set_command_ids, t
@@ -44,7 +45,11 @@ def ids() -> Iterator[None]:
 @pytest.mark.parametrize("locale", LOCALES)
 def test_help_lists_every_group_as_command_mentions(locale: str, ids: None) -> None:
     title, about, fields = help_text(locale)
-    assert title == t(locale, "help.title") and about == t(locale, "help.about")
+    names = [t(locale, section.name) for section in game_sections()]
+    assert title == t(locale, "help.title.of", games=format_list(names, locale=locale))
+    assert about.split("\n")[0] == t(locale, "help.about.bot")
+    for section in game_sections():  # each game names itself in the title and says what it is
+        assert t(locale, section.name) in title and t(locale, section.about) in about
     heads = [h for h, _ in fields]
     for group in help_groups():
         body = dict(fields)[t(locale, group.heading)]
