@@ -19,10 +19,13 @@ WHERE game = 'pontoon' AND status = 'open' AND json_valid(state_json)
 --    meta keeps only when the auction ends. An auction whose seller no longer holds the
 --    bank had ended: it goes.
 UPDATE game_tables
-SET state_json = json_set(
-    state_json,
-    '$.engine.auction', json(coalesce(json_extract(state_json, '$.meta.auction.bids'), '{}')),
-    '$.meta.auction', json_object('ends_at', json_extract(state_json, '$.meta.auction.ends_at'))
+SET state_json = json_remove(
+    json_set(
+        state_json,
+        '$.engine.auction', json(coalesce(json_extract(state_json, '$.meta.auction.bids'), '{}'))
+    ),
+    '$.meta.auction.seller',
+    '$.meta.auction.bids'
 )
 WHERE game = 'pontoon' AND status = 'open' AND json_valid(state_json)
   AND json_extract(state_json, '$.meta.auction.seller') IS NOT NULL

@@ -18,7 +18,7 @@ SET state_json = jsonb_set(
         coalesce(state_json::jsonb #> '{meta,auction,bids}', '{}'::jsonb)
     ),
     '{meta,auction}',
-    jsonb_build_object('ends_at', state_json::jsonb #> '{meta,auction,ends_at}')
+    (state_json::jsonb #> '{meta,auction}') - 'seller' - 'bids'
 )::text
 WHERE game = 'pontoon' AND status = 'open'
   AND (state_json::jsonb #>> '{meta,auction,seller}') IS NOT NULL
