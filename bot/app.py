@@ -12,13 +12,11 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import friendly
 from bot.games import GAMES
 from bot.host import TableHost, together
-from bot.i18n import DEFAULT_LOCALE, set_command_ids, t
+from bot.i18n import set_command_ids
 from bot.i18n.languages import Languages
 from bot.leases import ShardLeaseKeeper
 from bot.logs import set_log_context
@@ -31,6 +29,7 @@ from bot.translator import CatalogTranslator
 from cogs.common import GameBot, GamePackage
 from cogs.permissions import INVITE_NEEDS, invite_url
 from cogs.privacy import forget_at_tables
+from cogs.router import on_app_command_error
 from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
@@ -41,6 +40,7 @@ ANSWER_WINDOW_SECONDS = 3.0
 
 # besides each game's package (bot.games.GAMES), loaded first
 EXTENSIONS: Sequence[str] = (
+    "cogs.router",
     "cogs.chips",
     "cogs.language",
     "cogs.help",
@@ -229,7 +229,7 @@ class CardBot(GameBot):
             await self.load_extension(game.package)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
-        self.tree.on_error = self.on_tree_error  # type: ignore[method-assign]
+        self.tree.on_error = on_app_command_error  # type: ignore[method-assign]
         self.tree.interaction_check = self._command_check  # type: ignore[method-assign]
         if self.application_id is not None:
             log.info(
@@ -263,30 +263,6 @@ class CardBot(GameBot):
                 still_open = [live for live in tables if live.table_id in service.tables]
                 # in the background: close() cancels it before the HTTP session closes
                 self.presenters[name].check_after_restart(still_open)
-
-    async def on_tree_error(
-        self, interaction: discord.Interaction[discord.Client], error: app_commands.AppCommandError
-    ) -> None:
-        original = getattr(error, "original", error)
-        if not isinstance(original, Exception) or type(original).__module__.startswith("discord"):
-            log.warning("command error: %s", error)
-        else:
-            log.exception("command failed", exc_info=original)
-        locale = await self.languages.of(interaction)
-        text = (
-            friendly(original, locale)
-            if not isinstance(error, app_commands.CheckFailure)
-            else t(locale, "err.generic.refused")
-            if locale != DEFAULT_LOCALE
-            else str(error)
-        )
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
 
     def _note_unanswered(self, interaction: discord.Interaction[discord.Client]) -> None:
         """Keep ``interaction`` until it is answered or too old to be; drop the others."""

@@ -1,4 +1,4 @@
-"""Errors the table service raises, and the one place every domain error becomes a reply.
+"""Errors every game's service raises, and the one place every domain error becomes a reply.
 
 Cogs never build error text themselves: they call :func:`friendly` on whatever a service
 call raised, with the reader's language, and send the result ephemerally.
@@ -57,18 +57,14 @@ def catalog_text(locale: str, key: str | None, params: dict[str, object], *, wha
 
 
 class NoTableHere(ServiceError):
-    """A game's "no table of mine in this channel": the message is the class's."""
+    """A game's "no table of mine in this channel": the message is the class's. Each game
+    subclasses it in its own service module (its ``no_table_error``)."""
 
     key_of: str
     english: str
 
     def __init__(self) -> None:
         super().__init__(self.english, key=self.key_of)
-
-
-class NoTable(NoTableHere):
-    key_of = "err.no_table"
-    english = "There is no open table in this channel. Start one with `/pontoon start`."
 
 
 class TableExists(ServiceError):

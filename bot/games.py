@@ -10,10 +10,11 @@ table's game.
 
 A third game is one engine package (``engine/<name>/``), one service module
 (``bot/<name>.py``: a :class:`bot.host.TableHost` subclass, ``build_service`` and
-``holdings``), one Discord package (``cogs/<name>/``: ``Presenter``, ``BUTTONS``, the
-extension's ``setup`` and ``access.py``, its typed way to its own service and presenter
-in the bot's ``games`` / ``presenters``) and one entry below. Nothing shared names a
-game. CONTRIBUTING.md walks through it.
+``holdings``), one Discord package (``cogs/<name>/``: ``Presenter``, ``BUTTONS``,
+``FORMS``, ``refusal_text``, ``HELP``, the extension's ``setup`` and ``access.py``, its
+typed way to its own service and presenter in the bot's ``games`` / ``presenters``) and
+one entry below. The router, the error handler, /help and /stats find each game here:
+nothing shared names a game. CONTRIBUTING.md walks through it.
 """
 
 from __future__ import annotations

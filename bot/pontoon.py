@@ -1,4 +1,4 @@
-"""The table service: where the engine, the ledger and the clock meet.
+"""Pontoon's service: where Pontoon's engine, the ledger and the clock meet.
 
 No discord imports here. Every change to a table goes through :meth:`PontoonService.act`
 (or a timer), under one asyncio.Lock per table:
@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from bot.errors import NoTable, NotSeated, ServiceError, StaleButton, engine_fault
+from bot.errors import NoTableHere, NotSeated, ServiceError, StaleButton, engine_fault
 from bot.host import (
     Holdings,
     StoredTable,
@@ -40,7 +39,7 @@ from bot.i18n import Msg
 from bot.settings import Settings
 from bot.storage.errors import StorageError
 from engine.cards import Chance
-from engine.errors import RuleError, Word
+from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Outcome, Phase
 from engine.records import ESCROW, HOUSE
@@ -64,8 +63,10 @@ def seat_limit(rules: PontoonRules) -> int:
     return min(SEATS_SHOWN, 52 * packs // CARDS_A_SEAT)
 
 
-def with_seat_limit(rules: PontoonRules) -> PontoonRules:
-    """The rules with the bot's seat limit (tables saved before it had none)."""
+def opening_rules(rules: PontoonRules) -> PontoonRules:
+    """The rules a new table opens with: the bot's seat limit as ``max_seats`` unless the
+    rules set one. (Tables saved before tables had a limit were given it once, by
+    migration 011.)"""
     if rules.max_seats is not None:
         return rules
     return rules.model_copy(update={"max_seats": seat_limit(rules)})
@@ -96,70 +97,7 @@ class LoggedEvent(NamedTuple):
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> LoggedEvent:
-        event = Event.from_json(d["event"])
-        if event.says is None and event.detail:  # saved before events said it in words
-            event = event._replace(says=legacy_says(event))
-        return cls(event, d.get("banker"), bool(d.get("timer")))
-
-
-# ------------------------------------------------- round logs saved by an older bot
-#: the engine's English kitty details, as it wrote them before events carried words
-LEGACY_KITTY: Final = {
-    "added": "engine.kitty.added",
-    "returned": "engine.kitty.returned",
-    "empty (P-SHOOT-8)": "engine.kitty.empty",
-}
-#: a hand's result reasons without values, as the engine wrote them
-LEGACY_WHY: Final = {
-    "banker bust": "engine.why.banker_bust",
-    "bust": "engine.why.bust",
-    "pontoon beats banker's pontoon": "engine.why.pontoon_beats",
-    "banker's pontoon": "engine.why.banker_pontoon",
-}
-#: a player's hand as the engine named it in a result (a plain total is its number)
-LEGACY_LABEL: Final = {
-    "royal pontoon": "engine.label.royal",
-    "pontoon": "engine.label.pontoon",
-    "five card trick": "engine.label.five",
-}
-LEGACY_VERSUS: Final = re.compile(r"(.+) (beats|loses to) banker's (five card trick|\d+)")
-
-
-def legacy_says(event: Event) -> Word | None:
-    """The words of an event a table saved before the engine gave them (its round log
-    kept the engine's English ``detail``): a fixed table of the few details the engine
-    wrote for the kitty, the bank passing and a hand's result. Anything else: None."""
-    detail = event.detail
-    if event.kind is EventKind.KITTY and detail in LEGACY_KITTY:
-        return Word(LEGACY_KITTY[detail])
-    if event.kind is EventKind.BANK_PASSES:
-        if detail.startswith("pontoon; from "):
-            return Word.of("engine.bank_passes.from", old=detail.removeprefix("pontoon; from "))
-        return Word("engine.bank_passes.pontoon") if detail == "pontoon (P-NEXT-2)" else None
-    if event.kind is not EventKind.HAND_RESULT:
-        return None
-    outcome, _, why = detail.partition(": ")
-    if outcome not in ("win", "lose"):
-        return None
-    if why in LEGACY_WHY:
-        return Word.of(f"engine.result.{outcome}", why=Word(LEGACY_WHY[why]))
-    found = LEGACY_VERSUS.fullmatch(why)
-    if found is None:
-        return None
-    label, verb, against = found.groups()
-    if label.isdigit():
-        player: object = int(label)
-    elif label in LEGACY_LABEL:
-        player = Word(LEGACY_LABEL[label])
-    else:
-        return None
-    banker = (
-        Word.of("engine.label.banker_total", total=int(against))
-        if against.isdigit()
-        else Word("engine.label.banker_five")
-    )
-    key = "engine.why.beats" if verb == "beats" else "engine.why.loses_to"
-    return Word.of(f"engine.result.{outcome}", why=Word.of(key, label=player, blabel=banker))
+        return cls(Event.from_json(d["event"]), d.get("banker"), bool(d.get("timer")))
 
 
 @dataclass
@@ -279,7 +217,12 @@ class OpenPontoonTable:
         return {int(s) for s in self.engine.seats if is_member_seat(s)}
 
 
-class Presenter(Protocol):
+class NoPontoonTable(NoTableHere):
+    key_of = "err.no_table"
+    english = "There is no open table in this channel. Start one with `/pontoon start`."
+
+
+class PontoonPresenterPort(Protocol):
     """What the service tells the outside world. Implemented with discord.py in cogs/pontoon/presenter.py."""
 
     async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None: ...
@@ -287,7 +230,7 @@ class Presenter(Protocol):
     async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None: ...
 
 
-class NullPresenter:
+class NullPontoonPresenter:
     async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None:
         return None
 
@@ -296,7 +239,7 @@ class NullPresenter:
 
 
 @dataclass(frozen=True)
-class Timers:
+class PontoonTimers:
     bet_seconds: float = 60.0
     turn_seconds: float = 60.0
     idle_seconds: float = 900.0
@@ -326,7 +269,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     game = GAME_PONTOON
     timer_name = "timer"
-    no_table_error = NoTable
+    no_table_error = NoPontoonTable
     closed_message = (
         "err.svc.closed",
         "That table is closed. Start a new one with `/pontoon start`.",
@@ -337,13 +280,13 @@ class PontoonService(TableHost[OpenPontoonTable]):
         store: StoreLike,
         *,
         chance: Chance | None = None,
-        timers: Timers | None = None,
-        presenter: Presenter | None = None,
+        timers: PontoonTimers | None = None,
+        presenter: PontoonPresenterPort | None = None,
         owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         super().__init__(store, chance=chance, owns_guild=owns_guild)
-        self.timers = timers or Timers()
-        self.presenter: Presenter = presenter or NullPresenter()
+        self.timers = timers or PontoonTimers()
+        self.presenter: PontoonPresenterPort = presenter or NullPontoonPresenter()
 
     def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats
@@ -357,14 +300,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         meta = stored.meta
         offer = meta.get("sale_offer")
         engine = Table.from_json(stored.engine)
-        engine.rules = with_seat_limit(engine.rules)  # saved before tables had a limit
         auction = meta.get("auction")
-        if auction is not None and engine.auction is None:
-            # saved before the engine held the auction: its bids move into the engine
-            if engine.banker == seat_of(int(auction["seller"])):
-                engine.auction = {str(k): int(v) for k, v in auction.get("bids", {}).items()}
-            else:
-                auction = None
         live = OpenPontoonTable(
             **stored.where(),
             engine=engine,
@@ -393,7 +329,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
             guild_id=guild_id,
             channel_id=channel_id,
             opener_id=opener_id,
-            engine=Table(with_seat_limit(rules)),
+            engine=Table(opening_rules(rules)),
             turn_seconds=turn_seconds,
             cards=cards,
         )
@@ -800,7 +736,7 @@ def build_service(
     the game registry, :mod:`bot.games`)."""
     return PontoonService(
         store,
-        timers=Timers(
+        timers=PontoonTimers(
             bet_seconds=settings.bet_timer_seconds,
             turn_seconds=settings.turn_timer_seconds,
             idle_seconds=settings.idle_table_minutes * 60,
@@ -813,10 +749,11 @@ def build_service(
 
 __all__ = [
     "GAME_PONTOON",
+    "NoPontoonTable",
     "OpenPontoonTable",
+    "PontoonPresenterPort",
     "PontoonService",
-    "Presenter",
-    "Timers",
+    "PontoonTimers",
     "build_service",
     "holdings",
     "member_of_seat",

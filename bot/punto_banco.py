@@ -86,7 +86,7 @@ class Phase(StrEnum):
     DEALING = "dealing"
 
 
-class NoBaccaratTable(NoTableHere):
+class NoPuntoBancoTable(NoTableHere):
     key_of = "err.pb.no_table"
     english = "There is no Punto Banco table in this channel. Open one with `/baccarat start`."
 
@@ -173,7 +173,7 @@ class BetReceipt:
     balance: int
 
 
-class BaccaratPresenter(Protocol):
+class PuntoBancoPresenterPort(Protocol):
     """What the service tells the outside world (cogs/punto_banco/presenter.py speaks discord.py)."""
 
     async def table_opened(self, live: OpenPuntoBancoTable) -> None: ...
@@ -193,7 +193,7 @@ class BaccaratPresenter(Protocol):
     ) -> None: ...
 
 
-class NullBaccaratPresenter:
+class NullPuntoBancoPresenter:
     async def table_opened(self, live: OpenPuntoBancoTable) -> None:
         return None
 
@@ -254,7 +254,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
     game = GAME_PUNTO_BANCO
     timer_name = "punto_banco"
     balance_words = "betting"  # a bettor has a bet on the coup, not a seat
-    no_table_error = NoBaccaratTable
+    no_table_error = NoPuntoBancoTable
     closed_message = (
         "err.pb.closed",
         "That Punto Banco table is closed. Open a new one with `/baccarat start`.",
@@ -267,13 +267,13 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         *,
         chance: Chance | None = None,
         timers: PuntoBancoTimers | None = None,
-        presenter: BaccaratPresenter | None = None,
+        presenter: PuntoBancoPresenterPort | None = None,
         run_timers: bool = True,
         owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         super().__init__(store, chance=chance, owns_guild=owns_guild, run_timers=run_timers)
         self.timers = timers or PuntoBancoTimers()
-        self.presenter: BaccaratPresenter = presenter or NullBaccaratPresenter()
+        self.presenter: PuntoBancoPresenterPort = presenter or NullPuntoBancoPresenter()
 
     def has_chips_at(self, live: OpenPuntoBancoTable, user_id: int) -> bool:
         return bool(live.engine.bets_of(seat_of(user_id)))
@@ -674,12 +674,12 @@ def build_service(
 
 __all__ = [
     "GAME_PUNTO_BANCO",
-    "BaccaratPresenter",
     "BetReceipt",
-    "NoBaccaratTable",
-    "NullBaccaratPresenter",
+    "NoPuntoBancoTable",
+    "NullPuntoBancoPresenter",
     "OpenPuntoBancoTable",
     "Phase",
+    "PuntoBancoPresenterPort",
     "PuntoBancoService",
     "PuntoBancoTimers",
     "WindowClosed",

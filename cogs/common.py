@@ -1,5 +1,6 @@
 """Small discord.py helpers every game and cog shares: the bot as this layer sees it,
-answering privately, reading modal fields, display names. (The click whose answer
+display names, where a table may open, the table buttons' base. (Answering privately,
+reading a form's fields and refusals are cogs/router.py's.) (The click whose answer
 carries the new table, and the table message's writer, are in cogs/table_message.py.)"""
 
 from __future__ import annotations
@@ -21,12 +22,16 @@ from bot.settings import Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
 from bot.text import NAME_MAX, shorten
+from cogs import router
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
+from cogs.router import RoutedButton, TableForm
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[discord.Client]
+Interaction = router.Interaction  # every cog's interaction type
+reply = router.reply  # the one way to answer a member privately (cogs/router.py)
+
 RulesT = TypeVar("RulesT")
 
 
@@ -50,7 +55,13 @@ class GamePackage(Protocol):
     presenter to build, the buttons to register; ``setup`` adds its slash commands."""
 
     Presenter: Callable[[GameBot], GamePresenter]
-    BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...]
+    BUTTONS: tuple[type[RoutedButton], ...]  # its buttons (start-up and the router)
+    FORMS: tuple[type[TableForm], ...]  # its forms (the router answers their submits)
+    HELP: Any  # its part of /help, a cogs.help.HelpSection
+
+    def refusal_text(self, interaction: Interaction, exc: BaseException, locale: str) -> str:
+        """A refusal in the game's own words (cogs.router.refuse asks it)."""
+        ...
 
 
 class GameBot(commands.Bot):
@@ -72,37 +83,6 @@ class GameBot(commands.Bot):
 def bot_of(interaction: Interaction) -> GameBot:
     """The bot an interaction came to (always a :class:`GameBot` in this process)."""
     return interaction.client  # type: ignore[return-value]
-
-
-async def reply(interaction: Interaction, text: str, *, ephemeral: bool = True) -> None:
-    """Answer ``interaction`` (ephemerally by default), whether or not it was already
-    answered or deferred. A failure to answer is logged, never raised."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=ephemeral)
-        else:
-            await interaction.response.send_message(text, ephemeral=ephemeral)
-    except discord.HTTPException:
-        log.exception("could not answer interaction %s", interaction.id)
-
-
-def modal_values(data: Any) -> dict[str, str]:
-    """The text typed into each field of a submitted modal, by field custom id. Works on
-    the raw interaction data, so a form opened before a restart can still be read."""
-    out: dict[str, str] = {}
-    rows = data.get("components", []) if isinstance(data, dict) else []
-    stack = list(rows)
-    while stack:
-        comp = stack.pop()
-        if not isinstance(comp, dict):
-            continue
-        if "components" in comp:
-            stack.extend(comp["components"])
-        if "component" in comp:
-            stack.append(comp["component"])
-        if "custom_id" in comp and "value" in comp:
-            out[str(comp["custom_id"])] = str(comp["value"] or "")
-    return out
 
 
 def can_manage_guild(interaction: Interaction) -> bool:
@@ -185,15 +165,14 @@ def table_button_id(prefix: str, acts: str = "[a-z_]+") -> str:
 
 
 class TableButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    RoutedButton,
     template=r"(?!)",  # the base matches no custom id; each game's subclass gives its own
 ):
     """A button on a game's table message. The custom id carries the table, the action
     and the state it was drawn for, so buttons keep working after a restart and a stale
     one is refused politely. A game subclasses it with ``template=table_button_id(p)``,
-    sets ``prefix = p`` and says in :meth:`clicked` what a click does."""
-
-    prefix: str
+    sets ``prefix = p`` and says in :meth:`clicked` what a click does (a refusal it
+    raises is answered by the router's one error handler)."""
 
     def __init__(
         self,
@@ -230,9 +209,3 @@ class TableButton(
         /,
     ) -> Self:
         return cls(match["table"], match["act"], int(match["number"]))
-
-    async def callback(self, interaction: Interaction) -> None:
-        await self.clicked(interaction)
-
-    async def clicked(self, interaction: Interaction) -> None:
-        raise NotImplementedError

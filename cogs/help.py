@@ -1,17 +1,23 @@
 """/help: what the bot does, its commands grouped as clickable command mentions, and how a
-Pontoon round goes, in the member's language. The first time a member joins a table they
+round goes, in the member's language. Each game brings its own section (its package's
+``HELP``, a :class:`HelpSection`, found through the registry bot.games); the shared
+commands follow. The first time a member joins a table they
 get a one-line pointer to /help (remembered per member in the store)."""
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import discord
+from babel.lists import format_list
 from discord import app_commands
 from discord.ext import commands
 
-from bot.i18n import catalog, command, t
+from bot.games import GAMES
+from bot.i18n import catalog, command, command_name, t
 from bot.i18n.languages import locale_of
 from cogs.common import GameBot
 
@@ -19,70 +25,88 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[discord.Client]
 
-#: the commands by group, as their English paths (the command mention shows each reader
-#: the command in their own client language)
-GROUPS: Sequence[tuple[str, Sequence[str]]] = (
-    (
-        "play",
-        (
-            "pontoon start",
-            "pontoon join",
-            "pontoon leave",
-            "pontoon deal",
-            "pontoon bet",
-            "pontoon buy",
-            "pontoon twist",
-            "pontoon stick",
-            "pontoon split",
-            "pontoon declare",
-            "pontoon shoot",
-            "pontoon burn",
-            "pontoon double",
-            "pontoon no-double",
-            "pontoon cards",
-            "pontoon rules",
-            "pontoon end",
-            "baccarat start",
-            "baccarat bet",
-            "baccarat repeat",
-            "baccarat withdraw",
-            "baccarat table",
-            "baccarat odds",
-            "baccarat end",
-        ),
-    ),
-    ("chips", ("balance", "daily", "leaderboard")),
-    ("bank", ("bank sell", "bank kitty", "bank auction", "bank bid")),
-    ("settings", ("language", "help", "privacy show", "privacy delete")),
-    ("admin", ("chips grant", "chips settings", "chips audit", "chips forget")),
+
+@dataclass(frozen=True)
+class HelpGroup:
+    """One heading of /help and its commands, as their English paths (each reader sees
+    the clickable mention and, where their client names it otherwise, the name their
+    command picker shows)."""
+
+    heading: str  # the heading's message id
+    paths: Sequence[str]
+
+
+@dataclass(frozen=True)
+class HelpSection:
+    """A game's part of /help (its package's ``HELP``, found through bot.games): its
+    groups of commands (those only some tables play under a heading that says so) and,
+    if it has one, how a round goes (title and text message ids)."""
+
+    name: str  # message id of the game's name (its section's first heading too)
+    about: str  # message id of one line on what the game is
+    groups: Sequence[HelpGroup]
+    round: tuple[str, str] | None = None
+
+
+#: the commands every game shares, after the games' own
+SHARED: Sequence[HelpGroup] = (
+    HelpGroup("help.group.chips", ("balance", "daily", "leaderboard", "stats")),
+    HelpGroup("help.group.settings", ("language", "help", "privacy show", "privacy delete")),
+    HelpGroup("help.group.admin", ("chips grant", "chips settings", "chips audit", "chips forget")),
 )
+
+
+def game_sections() -> list[HelpSection]:
+    """Every registered game's /help section, in the registry's order."""
+    return [importlib.import_module(game.package).HELP for game in GAMES]
+
+
+def help_groups() -> list[HelpGroup]:
+    """Every group /help shows: each game's, then the shared ones."""
+    return [g for section in game_sections() for g in section.groups] + list(SHARED)
+
 
 #: the one-time hint's name in the store
 HELP_HINT = "help"
 
 
+def command_label(locale: str, path: str) -> str:
+    """The command as the reader finds it: the clickable mention (which Discord writes
+    with the command's own name), followed by the name the reader's command picker
+    shows when their language names it otherwise (``</balance:ID> `/kontostand```)."""
+    mention = command(locale, path)
+    name = command_name(locale, path)
+    if name == "/" + path or f"`{name}`" == mention:
+        return mention
+    return f"{mention} `{name}`"
+
+
 def command_line(locale: str, path: str) -> str:
-    """``</pontoon start:ID> — Open a Pontoon table in this channel`` in ``locale``."""
+    """``</balance:ID> — Your chips …`` in ``locale``: the command and what it does."""
     desc = catalog(locale).get("cmd." + path.replace(" ", ".") + ".desc") or catalog("en").get(
         "cmd." + path.replace(" ", ".") + ".desc", ""
     )
-    return t(locale, "help.command", command=command(locale, path), desc=desc)
+    return t(locale, "help.command", command=command_label(locale, path), desc=desc)
 
 
 def group_text(locale: str, paths: Sequence[str]) -> str:
     """A group's commands, one a line with what each does; only the clickable commands,
     side by side, when that would not fit in an embed field (1024 characters)."""
     full = "\n".join(command_line(locale, p) for p in paths)
-    return full if len(full) <= 1024 else " · ".join(command(locale, p) for p in paths)
+    return full if len(full) <= 1024 else " · ".join(command_label(locale, p) for p in paths)
 
 
 def help_text(locale: str) -> tuple[str, str, list[tuple[str, str]]]:
     """The help's title, description and (group heading, lines) fields, in ``locale``."""
-    fields = [
-        (t(locale, f"help.group.{group}"), group_text(locale, paths)) for group, paths in GROUPS
-    ]
-    fields.append((t(locale, "help.round.title"), t(locale, "help.round")))
-    return t(locale, "help.title"), t(locale, "help.about"), fields
+    fields = [(t(locale, g.heading), group_text(locale, g.paths)) for g in help_groups()]
+    for section in game_sections():
+        if section.round is not None:
+            title, text = section.round
+            fields.append((t(locale, title), t(locale, text)))
+    sections = game_sections()
+    games = format_list([t(locale, s.name) for s in sections], locale=locale)
+    about = "\n".join([t(locale, "help.about.bot"), *(t(locale, s.about) for s in sections)])
+    return t(locale, "help.title.of", games=games), about, fields
 
 
 def help_embed(locale: str) -> discord.Embed:

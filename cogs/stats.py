@@ -1,5 +1,6 @@
-"""/stats [member]: a chart of a member's chips over time, and the
-charts /leaderboard and /baccarat odds show with ``chart: True``.
+"""/stats [member]: a chart of a member's chips over time, with each registered game's
+net and rounds, and the chart /leaderboard shows with ``chart: True``. A game's own
+charts are its package's (they draw through :func:`chart_file`).
 
 Charts are drawn by :mod:`bot.charts` in a worker thread (``asyncio.to_thread``), never
 on the event loop. The picture carries numbers and dates in the reader's language; the
@@ -21,22 +22,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import charts
-from bot.errors import ServiceError, friendly
+from bot.errors import ServiceError
 from bot.games import GAMES
-from bot.i18n import num, pct, t
+from bot.i18n import num, t
 from bot.i18n.languages import locale_of
 from bot.storage import member_account
 from bot.storage.history import ChipHistory
 from cogs.common import GameBot, display
-from engine.punto_banco import PuntoBancoRules, odds_for
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
 
-#: a game's name on the chart (proper names, the same in every language)
-GAME_TITLES = {game.name: game.title for game in GAMES} | {"baccarat": "Punto Banco"}
-#: Punto Banco's sides as the table shows them: blue Punto, red Banco, green Egalité
-ODDS_COLOURS = ("#c8202f", "#3a6fd8", "#2e9d4a")
+#: a game's name on the chart (proper names, the same in every language), from the registry
+GAME_TITLES = {game.name: game.title for game in GAMES}
 _BIDI_MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c"))
 
 
@@ -64,32 +62,10 @@ def leaderboard_png(balances: Sequence[int], locale: str) -> bytes:
     )
 
 
-def odds_png(rules: PuntoBancoRules, locale: str) -> bytes:
-    edges = odds_for(rules).edges(rules)
-    return charts.bar_chart(
-        ["Banco", "Punto", "Egalité"],
-        [float(edges[k]) * 100 for k in ("banco", "punto", "tie")],
-        fmt_number=lambda v: pct(locale, v / 100, 2),
-        colours=ODDS_COLOURS,
-    )
-
-
 async def chart_file(name: str, draw: Callable[..., bytes], *args: object) -> discord.File:
     """Draw a chart in a worker thread and wrap it for sending."""
     png = await asyncio.to_thread(draw, *args)
     return discord.File(io.BytesIO(png), filename=name)
-
-
-async def send_odds_chart(
-    interaction: Interaction, text: str, rules: PuntoBancoRules, locale: str
-) -> None:
-    """/baccarat odds with ``chart``: the numbers, and the house edges drawn beside them."""
-    try:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        file = await chart_file("odds.png", odds_png, rules, locale)
-        await interaction.followup.send(text, file=file, ephemeral=True)
-    except discord.HTTPException:
-        log.exception("could not answer /baccarat odds with a chart")
 
 
 def stats_caption(locale: str, name: str, history: ChipHistory, chips: int) -> str:
@@ -145,40 +121,30 @@ class Stats(commands.Cog):
     @app_commands.guild_only()
     async def stats(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         locale = await locale_of(interaction)
-        try:
-            if interaction.guild_id is None:
-                raise ServiceError(
-                    "Chips belong to a server: use this in a server channel.",
-                    key="chips.server_only",
-                )
-            who = member or interaction.user
-            if who.bot:
-                raise ServiceError("Bots do not hold chips.", key="chips.bots")
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            chips = await self.bot.store.ensure_member(interaction.guild_id, who.id)
-            account = member_account(interaction.guild_id, who.id)
-            history = await self.bot.store.chip_history(account)
-            if not history.points:
-                await interaction.followup.send(
-                    t(locale, "stats.empty", name=display(who.display_name)), ephemeral=True
-                )
-                return
-            file = await chart_file("stats.png", stats_png, history, locale)
-            await interaction.followup.send(
-                stats_caption(locale, who.display_name, history, chips),
-                file=file,
-                ephemeral=True,
-                allowed_mentions=discord.AllowedMentions.none(),
+        if interaction.guild_id is None:
+            raise ServiceError(
+                "Chips belong to a server: use this in a server channel.",
+                key="chips.server_only",
             )
-        except Exception as exc:
-            text = friendly(exc, locale)
-            try:
-                if interaction.response.is_done():
-                    await interaction.followup.send(text, ephemeral=True)
-                else:
-                    await interaction.response.send_message(text, ephemeral=True)
-            except discord.HTTPException:
-                log.exception("could not answer /stats")
+        who = member or interaction.user
+        if who.bot:
+            raise ServiceError("Bots do not hold chips.", key="chips.bots")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        chips = await self.bot.store.ensure_member(interaction.guild_id, who.id)
+        account = member_account(interaction.guild_id, who.id)
+        history = await self.bot.store.chip_history(account)
+        if not history.points:
+            await interaction.followup.send(
+                t(locale, "stats.empty", name=display(who.display_name)), ephemeral=True
+            )
+            return
+        file = await chart_file("stats.png", stats_png, history, locale)
+        await interaction.followup.send(
+            stats_caption(locale, who.display_name, history, chips),
+            file=file,
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
 
 async def setup(bot: GameBot) -> None:

@@ -295,10 +295,6 @@ class TableStore(StoreBase):
 
         return await self._write(work)
 
-    async def ledger_refunds(self, table_id: str) -> list[Move]:
-        """What closing the table from the ledger would return, and to whom (a read)."""
-        return await self._write(lambda con: ledger_refunds_tx(con, table_id), mode="DEFERRED")
-
     async def set_table_message(self, table_id: str, message_id: int | None) -> None:
         """Remember the id of the table's public message (no version change)."""
 

@@ -19,13 +19,60 @@ package is loaded as one extension, ``cogs.pontoon``.
 from __future__ import annotations
 
 from cogs.common import GameBot
+from cogs.help import HelpGroup, HelpSection
 from cogs.pontoon import bank, commands
 from cogs.pontoon.bank_offer import AcceptBank
-from cogs.pontoon.controls import PontoonButton
+from cogs.pontoon.controls import AmountModal, PontoonButton, refusal_text
 from cogs.pontoon.presenter import PontoonDiscordPresenter as Presenter
 
-# what start-up registers (bot.app): buttons that work again after a restart
+# what start-up registers (bot.app) and the router (cogs/router.py) answers: buttons
+# and forms that work again after a restart
 BUTTONS = (PontoonButton, AcceptBank)
+FORMS = (AmountModal,)
+
+# this game's part of /help (cogs/help.py): commands every table plays, then those only
+# tables with a variation play (Shoot, banker doubles, burning), under a heading that says so
+HELP = HelpSection(
+    name="help.group.pontoon",
+    about="help.about.pontoon",
+    groups=(
+        HelpGroup(
+            "help.group.pontoon",
+            tuple(
+                f"pontoon {name}"
+                for name in [
+                    "start",
+                    "join",
+                    "leave",
+                    "deal",
+                    "bet",
+                    "buy",
+                    "twist",
+                    "stick",
+                    "split",
+                    "declare",
+                    "cards",
+                    "rules",
+                    "end",
+                ]
+            ),
+        ),
+        HelpGroup("help.group.bank", ("bank sell",)),
+        HelpGroup(
+            "help.group.pontoon.variations",
+            (
+                "pontoon shoot",
+                "bank kitty",
+                "bank auction",
+                "bank bid",
+                "pontoon double",
+                "pontoon no-double",
+                "pontoon burn",
+            ),
+        ),
+    ),
+    round=("help.round.title", "help.round"),
+)
 
 
 async def setup(bot: GameBot) -> None:
@@ -34,4 +81,4 @@ async def setup(bot: GameBot) -> None:
     await bank.setup(bot)
 
 
-__all__ = ["BUTTONS", "Presenter", "setup"]
+__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "refusal_text", "setup"]

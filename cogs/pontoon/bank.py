@@ -14,9 +14,8 @@ from bot.i18n.languages import locale_of, public_locale_of
 from cogs.common import GameBot, Interaction, display
 from cogs.pontoon import access
 from cogs.pontoon.bank_offer import AcceptBank
-from cogs.pontoon.controls import refuse
+from cogs.pontoon.commands import check_variation
 from cogs.table_message import Click, answer, member_action
-from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 
 
@@ -26,12 +25,6 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         self.service = access.service(bot)
         super().__init__()
 
-    async def _refuse(self, interaction: Interaction, exc: BaseException) -> None:
-        """The member's "no" in their language, seat ids said as names (the engine's
-        refusals name seats)."""
-        table = self.service.by_channel.get(interaction.channel_id or 0)
-        await refuse(interaction, exc, table, locale=await locale_of(interaction))
-
     @app_commands.command(name="sell", description="Offer the bank to a seated player")
     async def sell(
         self,
@@ -39,55 +32,50 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         member: discord.Member,
         price: app_commands.Range[int, 0, 1_000_000_000],
     ) -> None:
-        try:
-            if interaction.channel_id is None:
-                raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.service.in_channel(interaction.channel_id)
-            price = parse_amount(price, "price")
-            await self.service.offer_bank(live.table_id, interaction.user.id, member.id, price)
-            locale = await public_locale_of(interaction)
-            view = discord.ui.View(timeout=None)
-            view.add_item(AcceptBank(live.table_id, member.id, price, locale))
-            # the offer pings its buyer only, who has to accept it
-            await interaction.response.send_message(
-                t(
-                    locale,
-                    "bank.offer",
-                    seller=display(interaction.user.display_name),
-                    buyer=member.mention,
-                    price=price,
-                ),
-                view=view,
-                allowed_mentions=discord.AllowedMentions(users=[member]),
-            )
-        except (ServiceError, EngineError) as exc:
-            await self._refuse(interaction, exc)
+        if interaction.channel_id is None:
+            raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
+        live = self.service.in_channel(interaction.channel_id)
+        price = parse_amount(price, "price")
+        await self.service.offer_bank(live.table_id, interaction.user.id, member.id, price)
+        locale = await public_locale_of(interaction)
+        view = discord.ui.View(timeout=None)
+        view.add_item(AcceptBank(live.table_id, member.id, price, locale))
+        # the offer pings its buyer only, who has to accept it
+        await interaction.response.send_message(
+            t(
+                locale,
+                "bank.offer",
+                seller=display(interaction.user.display_name),
+                buyer=member.mention,
+                price=price,
+            ),
+            view=view,
+            allowed_mentions=discord.AllowedMentions(users=[member]),
+        )
 
     @app_commands.command(name="kitty", description="Put up or add to the kitty; 0 adds nothing")
     async def kitty(
         self, interaction: Interaction, amount: app_commands.Range[int, 0, 1_000_000_000]
     ) -> None:
-        try:
-            if interaction.channel_id is None:
-                raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.service.in_channel(interaction.channel_id)
-            click = Click(interaction, "")
-            with member_action(click):
-                await self.service.act(
-                    live.table_id,
-                    interaction.user.id,
-                    ActionKind.KITTY,
-                    amount=parse_amount(amount),
-                )
-            locale = await locale_of(interaction)
-            await answer(
-                click,
-                t(locale, "pt.done.kitty", amount=amount)
-                if amount
-                else t(locale, "pt.done.kitty_none"),
+        if interaction.channel_id is None:
+            raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
+        live = self.service.in_channel(interaction.channel_id)
+        check_variation(live, ActionKind.KITTY)  # kitty and auction: Shoot only
+        click = Click(interaction, "")
+        with member_action(click):
+            await self.service.act(
+                live.table_id,
+                interaction.user.id,
+                ActionKind.KITTY,
+                amount=parse_amount(amount),
             )
-        except (ServiceError, EngineError) as exc:
-            await self._refuse(interaction, exc)
+        locale = await locale_of(interaction)
+        await answer(
+            click,
+            t(locale, "pt.done.kitty", amount=amount)
+            if amount
+            else t(locale, "pt.done.kitty_none"),
+        )
 
     @app_commands.command(
         name="auction", description="Empty kitty: offer the bank to the highest bidder"
@@ -96,46 +84,42 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
     async def auction(
         self, interaction: Interaction, seconds: app_commands.Range[int, 10, 600] = 60
     ) -> None:
-        try:
-            if interaction.channel_id is None:
-                raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.service.in_channel(interaction.channel_id)
-            ends_at = await self.service.open_auction(
-                live.table_id, interaction.user.id, float(seconds)
+        if interaction.channel_id is None:
+            raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
+        live = self.service.in_channel(interaction.channel_id)
+        check_variation(live, ActionKind.KITTY)  # kitty and auction: Shoot only
+        ends_at = await self.service.open_auction(
+            live.table_id, interaction.user.id, float(seconds)
+        )
+        await interaction.response.send_message(
+            t(
+                await public_locale_of(interaction),
+                "bank.auction",
+                who=display(interaction.user.display_name),
+                ts=Raw(str(int(ends_at))),
             )
-            await interaction.response.send_message(
-                t(
-                    await public_locale_of(interaction),
-                    "bank.auction",
-                    who=display(interaction.user.display_name),
-                    ts=Raw(str(int(ends_at))),
-                )
-            )
-        except (ServiceError, EngineError) as exc:
-            await self._refuse(interaction, exc)
+        )
 
     @app_commands.command(name="bid", description="Bid for the bank in a running auction")
     async def bid(
         self, interaction: Interaction, amount: app_commands.Range[int, 1, 1_000_000_000]
     ) -> None:
-        try:
-            if interaction.channel_id is None:
-                raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
-            live = self.service.in_channel(interaction.channel_id)
-            best = await self.service.bid(
-                live.table_id, interaction.user.id, parse_amount(amount, "bid")
-            )
-            await interaction.response.send_message(
-                t(
-                    await public_locale_of(interaction),
-                    "bank.bid",
-                    name=interaction.user.display_name,
-                    best=best,
-                ),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-        except (ServiceError, EngineError) as exc:
-            await self._refuse(interaction, exc)
+        if interaction.channel_id is None:
+            raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
+        live = self.service.in_channel(interaction.channel_id)
+        check_variation(live, ActionKind.KITTY)  # kitty and auction: Shoot only
+        best = await self.service.bid(
+            live.table_id, interaction.user.id, parse_amount(amount, "bid")
+        )
+        await interaction.response.send_message(
+            t(
+                await public_locale_of(interaction),
+                "bank.bid",
+                name=interaction.user.display_name,
+                best=best,
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
 
 async def setup(bot: GameBot) -> None:

@@ -4,30 +4,48 @@ buttons and forms, and what a click or a submit does, are in controls.py beside 
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Literal
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import CardDelivery, OpenPontoonTable, seat_of
 from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
 from cogs.help import first_join_hint
 from cogs.pontoon import access
-from cogs.pontoon.controls import (
-    MODAL_PREFIX,
-    handle_modal,
-    handle_orphan_click,
-    refuse,
-)
 from cogs.pontoon.render import rules_text
 from cogs.table_message import Click, answer, member_action
-from engine.errors import EngineError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
+
+
+class VariationOff(ServiceError):
+    """A command of a variation this table does not play (Shoot, banker doubles,
+    burning): said as such, not as "not possible now". ``key``: which variation."""
+
+    def __init__(self, key: str = "err.pt.off.shoot") -> None:
+        super().__init__("This table does not play that variation.", key=key)
+
+
+#: the commands only tables with a variation play: (is it played here?, refusal's message id)
+VARIATIONS: dict[ActionKind, tuple[Callable[[PontoonRules], bool], str]] = {
+    ActionKind.SHOOT: (lambda r: r.shoot, "err.pt.off.shoot"),
+    ActionKind.KITTY: (lambda r: r.shoot, "err.pt.off.shoot"),
+    ActionKind.DOUBLE: (lambda r: r.banker_doubles, "err.pt.off.doubles"),
+    ActionKind.NO_DOUBLE: (lambda r: r.banker_doubles, "err.pt.off.doubles"),
+    ActionKind.BURN: (lambda r: r.burn != "off", "err.pt.off.burn"),
+}
+
+
+def check_variation(live: OpenPontoonTable, kind: ActionKind) -> None:
+    """Refuse (:class:`VariationOff`) an action of a variation this table does not play."""
+    found = VARIATIONS.get(kind)
+    if found is not None and not found[0](live.engine.rules):
+        raise VariationOff(found[1])
 
 
 class Pontoon(
@@ -40,21 +58,6 @@ class Pontoon(
         self.service = access.service(bot)
         self.presenter = access.presenter(bot)
         super().__init__()
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        """Every Pontoon modal submit (forms are never kept as live Modal objects), and
-        button clicks discord.py would drop without an answer."""
-        if interaction.type is discord.InteractionType.component:
-            await handle_orphan_click(interaction)
-            return
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(MODAL_PREFIX):
-            return
-        await handle_modal(interaction)
 
     def _table(self, interaction: Interaction) -> OpenPontoonTable:
         return self.service.in_channel(interaction.channel_id)
@@ -69,27 +72,24 @@ class Pontoon(
         done: Msg | None = None,
     ) -> None:
         click = Click(interaction, "")
-        live: OpenPontoonTable | None = None
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            self.presenter.remember(live, interaction)
-            if amount is not None:
-                amount = parse_amount(amount)
-            if shoot is not None:
-                shoot = parse_amount(shoot, "shoot bet")
-            with member_action(click):
-                await self.service.act(
-                    live.table_id,
-                    interaction.user.id,
-                    kind,
-                    amount=amount,
-                    shoot=shoot,
-                    name=interaction.user.display_name,
-                )
-            await answer(click, (done or Msg("pt.done")).render(locale))
-        except (ServiceError, EngineError, BadAmount) as exc:
-            await refuse(interaction, exc, live.table_id if live else None, click, locale)
+        live = self._table(interaction)
+        check_variation(live, kind)
+        self.presenter.remember(live, interaction)
+        if amount is not None:
+            amount = parse_amount(amount)
+        if shoot is not None:
+            shoot = parse_amount(shoot, "shoot bet")
+        with member_action(click):
+            await self.service.act(
+                live.table_id,
+                interaction.user.id,
+                kind,
+                amount=amount,
+                shoot=shoot,
+                name=interaction.user.display_name,
+            )
+        await answer(click, (done or Msg("pt.done")).render(locale))
 
     @app_commands.command(name="start", description="Open a Pontoon table in this channel")
     @app_commands.describe(
@@ -137,56 +137,51 @@ class Pontoon(
         cards: Literal["dm", "button"] = "dm",
     ) -> None:
         locale = await locale_of(interaction)
-        try:
-            if shoot and kitty_min > kitty_max:
-                raise ServiceError(
-                    "The kitty minimum cannot be above its maximum.",
-                    key="err.pt.kitty_min_max",
-                )
-            opened = await place_and_rules(
-                interaction,
-                locale,
-                dm=ServiceError(
-                    "Pontoon tables live in server channels, not in DMs.", key="err.pt.dm"
-                ),
+        if shoot and kitty_min > kitty_max:
+            raise ServiceError(
+                "The kitty minimum cannot be above its maximum.",
+                key="err.pt.kitty_min_max",
+            )
+        opened = await place_and_rules(
+            interaction,
+            locale,
+            dm=ServiceError("Pontoon tables live in server channels, not in DMs.", key="err.pt.dm"),
+            min_bet=min_bet,
+            max_bet=max_bet,
+            rules=lambda: PontoonRules(
                 min_bet=min_bet,
                 max_bet=max_bet,
-                rules=lambda: PontoonRules(
-                    min_bet=min_bet,
-                    max_bet=max_bet,
-                    packs=packs,
-                    shoot=shoot,
-                    kitty_min=kitty_min,
-                    kitty_max=kitty_max,
-                    split_aces_only=split_aces_only,
-                    stick_on_16=stick_on_16,
-                    banker_doubles=banker_doubles,
-                    pontoon_pays=pontoon_pays,
-                    no_buy_five_on_eleven=no_buy_five_on_eleven,
-                    royal_pontoon=royal_pontoon,
-                    pontoon_strength=pontoon_strength,
-                    burn=burn,
-                    house_bank=banker == "house",
-                ),
+                packs=packs,
+                shoot=shoot,
+                kitty_min=kitty_min,
+                kitty_max=kitty_max,
+                split_aces_only=split_aces_only,
+                stick_on_16=stick_on_16,
+                banker_doubles=banker_doubles,
+                pontoon_pays=pontoon_pays,
+                no_buy_five_on_eleven=no_buy_five_on_eleven,
+                royal_pontoon=royal_pontoon,
+                pontoon_strength=pontoon_strength,
+                burn=burn,
+                house_bank=banker == "house",
+            ),
+        )
+        if opened is None:
+            return
+        guild_id, channel_id, rules = opened
+        click = Click(interaction, "")
+        with member_action(click):
+            live = await self.service.open_table(
+                guild_id,
+                channel_id,
+                interaction.user.id,
+                rules,
+                opener_name=interaction.user.display_name,
+                turn_seconds=float(turn_timer) if turn_timer else None,
+                cards=CardDelivery(cards),
             )
-            if opened is None:
-                return
-            guild_id, channel_id, rules = opened
-            click = Click(interaction, "")
-            with member_action(click):
-                live = await self.service.open_table(
-                    guild_id,
-                    channel_id,
-                    interaction.user.id,
-                    rules,
-                    opener_name=interaction.user.display_name,
-                    turn_seconds=float(turn_timer) if turn_timer else None,
-                    cards=CardDelivery(cards),
-                )
-            self.presenter.remember(live, interaction)
-            await answer(click, t(locale, "pt.opened"))
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
+        self.presenter.remember(live, interaction)
+        await answer(click, t(locale, "pt.opened"))
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     async def join(self, interaction: Interaction) -> None:
@@ -203,16 +198,12 @@ class Pontoon(
     @app_commands.command(name="deal", description="Deal the next round (banker or opener)")
     async def deal(self, interaction: Interaction) -> None:
         click = Click(interaction, "")
-        live: OpenPontoonTable | None = None
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            self.presenter.remember(live, interaction)
-            with member_action(click):
-                await self.service.deal(live.table_id, interaction.user.id)
-            await answer(click, t(locale, "pt.done.deal"))
-        except (ServiceError, EngineError) as exc:
-            await refuse(interaction, exc, live.table_id if live else None, click, locale)
+        live = self._table(interaction)
+        self.presenter.remember(live, interaction)
+        with member_action(click):
+            await self.service.deal(live.table_id, interaction.user.id)
+        await answer(click, t(locale, "pt.done.deal"))
 
     @app_commands.command(name="bet", description="Place your initial bet")
     async def bet(self, interaction: Interaction, amount: int) -> None:
@@ -273,12 +264,9 @@ class Pontoon(
     @app_commands.command(name="cards", description="Show your cards (only you see them)")
     async def cards(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            seat = seat_of(interaction.user.id)
-            await reply(interaction, self.presenter.hand_summary(live, seat, locale))
-        except ServiceError as exc:
-            await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
+        live = self._table(interaction)
+        seat = seat_of(interaction.user.id)
+        await reply(interaction, self.presenter.hand_summary(live, seat, locale))
 
     @app_commands.command(name="rules", description="This table's rules in plain words")
     async def rules(self, interaction: Interaction) -> None:
@@ -286,7 +274,7 @@ class Pontoon(
         try:
             live = self._table(interaction)
             await reply(interaction, rules_text(live.engine.rules, locale))
-        except ServiceError:
+        except ServiceError:  # no table here (or a DM): the defaults, not a refusal
             await reply(
                 interaction,
                 rules_text(PontoonRules(), locale) + "\n" + t(locale, "pt.rules.defaults"),
@@ -297,20 +285,17 @@ class Pontoon(
     )
     async def end(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            self.service.check_may_end(
-                live, interaction.user.id, is_admin=can_manage_guild(interaction)
+        live = self._table(interaction)
+        self.service.check_may_end(
+            live, interaction.user.id, is_admin=can_manage_guild(interaction)
+        )
+        click = Click(interaction, "")
+        with member_action(click):
+            await self.service.close(
+                live.table_id,
+                Msg("reason.ended_by", name=display(interaction.user.display_name)),
             )
-            click = Click(interaction, "")
-            with member_action(click):
-                await self.service.close(
-                    live.table_id,
-                    Msg("reason.ended_by", name=display(interaction.user.display_name)),
-                )
-            await answer(click, t(locale, "pt.done.end"))
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale, me=seat_of(interaction.user.id)))
+        await answer(click, t(locale, "pt.done.end"))
 
 
 async def setup(bot: GameBot) -> None:

@@ -2,13 +2,14 @@
 submit does: thin adapters from Discord to the PontoonService.
 
 Custom ids (kept exactly, so buttons and open forms work after a restart):
-``pt:{table}:{act}:{version}`` for a button, ``ptm:{table}:{act}:{version}`` for a form.
+``pt:{table}:{act}:{version}`` for a button, ``ptm:{table}:{act}:{version}`` for a form
+(answered by the router, cogs/router.py, which also answers stale and orphan clicks).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+import re
 
 import discord
 
@@ -16,9 +17,10 @@ from bot.errors import NotSeated, ServiceError, StaleButton, friendly, parse_amo
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import OpenPontoonTable, seat_of
-from cogs.common import Interaction, TableButton, bot_of, modal_values, reply, table_button_id
+from cogs.common import Interaction, TableButton, bot_of, table_button_id
 from cogs.help import first_join_hint
 from cogs.pontoon import access, render
+from cogs.router import TableForm
 from cogs.table_message import Click, acknowledge, answer, member_action
 from engine.errors import EngineError
 from engine.pontoon.types import Action, ActionKind, Phase
@@ -32,6 +34,7 @@ class PontoonButton(TableButton, template=table_button_id("pt")):
     engine's version the table was drawn at: an older one is refused as stale)."""
 
     prefix = "pt"
+    inactive = "err.pt.inactive_button"
 
     async def clicked(self, interaction: Interaction) -> None:
         await handle_button(interaction, self.table_id, self.act, self.number)
@@ -154,14 +157,15 @@ def row_components(rows: list[discord.ui.ActionRow[discord.ui.LayoutView]]) -> i
 
 
 # ---------------------------------------------------------------------- the amount form
-MODAL_PREFIX = "ptm:"
-# Modal submits are handled from the custom id alone, so an open modal still works after a
-# restart: ptm:{table}:{act}:{version}
+# Forms are answered by the router (cogs/router.py) from the custom id alone, so an open
+# form still works after a restart: ptm:{table}:{act}:{version}
 AMOUNT_FIELD = "amount"
 SHOOT_FIELD = "shoot"
 
 
-class AmountModal(discord.ui.Modal):
+class AmountModal(
+    TableForm, template=r"ptm:(?P<table>[0-9a-f]+):(?P<act>bet|buy|shoot|kitty):(?P<version>[0-9]+)"
+):
     """Asks for a chip amount (and, on a fourth card in Shoot mode, a shoot bet)."""
 
     def __init__(
@@ -175,9 +179,7 @@ class AmountModal(discord.ui.Modal):
         hint: str,
         locale: str = DEFAULT_LOCALE,
     ) -> None:
-        super().__init__(
-            title=title, custom_id=f"{MODAL_PREFIX}{table_id}:{act}:{version}", timeout=600
-        )
+        super().__init__(title=title, custom_id=f"ptm:{table_id}:{act}:{version}")
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
             label=t(locale, "pt.modal.amount"),
             custom_id=AMOUNT_FIELD,
@@ -194,8 +196,11 @@ class AmountModal(discord.ui.Modal):
             )
             self.add_item(self.shoot)
 
-    async def on_submit(self, interaction: Interaction) -> None:
-        await handle_modal(interaction)
+    @classmethod
+    async def submitted(
+        cls, interaction: Interaction, match: re.Match[str], values: dict[str, str]
+    ) -> None:
+        await handle_modal(interaction, match["table"], match["act"], int(match["version"]), values)
 
 
 def _range_hint(
@@ -228,81 +233,68 @@ MODAL_TITLES = {
 async def handle_button(interaction: Interaction, table_id: str, act: str, version: int) -> None:
     bot = bot_of(interaction)
     service = access.service(bot)
-    click: Click | None = None
     locale = await locale_of(interaction)
-    try:
-        live = service.get(table_id)
-        access.presenter(bot).remember(live, interaction)
-        seat = seat_of(interaction.user.id)
-        if act == "cards":
-            await interaction.response.send_message(
-                access.presenter(bot).hand_summary(live, seat, locale)
-                if seat in live.engine.seats
-                else t(locale, "pt.not_seated_here"),
-                ephemeral=True,
-            )
-            return
-        if act in MODAL_TITLES:
-            kind = ACT_KIND[act]
-            if seat not in live.engine.seats:
-                raise NotSeated()
-            if act != "bet" and version != live.engine.version:
-                raise StaleButton()
-            hint, with_shoot = _range_hint(live, seat, kind, locale)
-            if not hint and kind is not ActionKind.SHOOT and kind is not ActionKind.KITTY:
-                # Not legal for this seat now: say why; nothing changes.
-                raise _why_not(live, seat, kind)
-            modal = AmountModal(
+    live = service.get(table_id)
+    access.presenter(bot).remember(live, interaction)
+    seat = seat_of(interaction.user.id)
+    if act == "cards":
+        await interaction.response.send_message(
+            access.presenter(bot).hand_summary(live, seat, locale)
+            if seat in live.engine.seats
+            else t(locale, "pt.not_seated_here"),
+            ephemeral=True,
+        )
+        return
+    if act in MODAL_TITLES:
+        kind = ACT_KIND[act]
+        if seat not in live.engine.seats:
+            raise NotSeated()
+        if act != "bet" and version != live.engine.version:
+            raise StaleButton()
+        hint, with_shoot = _range_hint(live, seat, kind, locale)
+        if not hint and kind is not ActionKind.SHOOT and kind is not ActionKind.KITTY:
+            # Not legal for this seat now: say why; nothing changes.
+            raise _why_not(live, seat, kind)
+        modal = AmountModal(
+            table_id,
+            act,
+            version,
+            render.form_title(t(locale, MODAL_TITLES[act]), live.engine.private_view(seat), locale),
+            with_shoot=with_shoot,
+            hint=hint or t(locale, "amount.what.amount"),
+            locale=locale,
+        )
+        # Not kept as a live Modal (TableForm): members at one table share the custom
+        # id; every submit is answered from its custom id alone (cogs/router.py).
+        await interaction.response.send_modal(modal)
+        return
+    click = Click(interaction, table_id)
+    with member_action(click):
+        if act == "deal":
+            await service.deal(table_id, interaction.user.id, version=version)
+        elif act == "join":  # the seat limit is the engine's, checked under the lock
+            await service.act(
                 table_id,
-                act,
-                version,
-                render.form_title(
-                    t(locale, MODAL_TITLES[act]), live.engine.private_view(seat), locale
-                ),
-                with_shoot=with_shoot,
-                hint=hint or t(locale, "amount.what.amount"),
-                locale=locale,
+                interaction.user.id,
+                ActionKind.JOIN,
+                name=interaction.user.display_name,
             )
-            # Not kept as a live Modal: members at one table share the custom id, so a live
-            # modal could swallow or drop another member's submit. Every submit is answered
-            # from its custom id alone (Pontoon.on_interaction -> handle_modal).
-            modal.stop()
-            await interaction.response.send_modal(modal)
-            return
-        click = Click(interaction, table_id)
-        with member_action(click):
-            if act == "deal":
-                await service.deal(table_id, interaction.user.id, version=version)
-            elif act == "join":  # the seat limit is the engine's, checked under the lock
-                await service.act(
-                    table_id,
-                    interaction.user.id,
-                    ActionKind.JOIN,
-                    name=interaction.user.display_name,
-                )
-            elif act == "leave":
-                await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
-            elif act == "same_bet":
-                await service.act(
-                    table_id,
-                    interaction.user.id,
-                    ActionKind.BET,
-                    amount=_last_bet(live, seat),
-                )
-            elif act in ACT_KIND:
-                await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
-            else:
-                raise ServiceError(
-                    "That button is not known to this bot.", key="err.unknown_button"
-                )
-        await acknowledge(click)  # only when the update could not ride on the click
-        if act == "join":
-            await first_join_hint(interaction, locale)
-    except (ServiceError, EngineError) as exc:
-        await refuse(interaction, exc, table_id, click, locale)
-    except Exception as exc:
-        log.exception("button %s on %s failed", act, table_id)
-        await refuse(interaction, exc, table_id, click, locale)
+        elif act == "leave":
+            await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
+        elif act == "same_bet":
+            await service.act(
+                table_id,
+                interaction.user.id,
+                ActionKind.BET,
+                amount=_last_bet(live, seat),
+            )
+        elif act in ACT_KIND:
+            await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
+        else:
+            raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
+    await acknowledge(click)  # only when the update could not ride on the click
+    if act == "join":
+        await first_join_hint(interaction, locale)
 
 
 def _last_bet(live: OpenPontoonTable, seat: str) -> int:
@@ -315,24 +307,17 @@ def _last_bet(live: OpenPontoonTable, seat: str) -> int:
     return amount
 
 
-async def refuse(
-    interaction: Interaction,
-    exc: BaseException,
-    table_id: str | None,
-    click: Click | None = None,
-    locale: str = DEFAULT_LOCALE,
-) -> None:
-    """The member's private "no" in their language: the friendly message, seat ids said
-    as names."""
+def refusal_text(interaction: Interaction, exc: BaseException, locale: str) -> str:
+    """A refusal in Pontoon's words (cogs/router.py asks it): the friendly message, seat
+    ids said as the names of this channel's table."""
     bot = bot_of(interaction)
     text = friendly(exc, locale, me=seat_of(interaction.user.id))
-    live = access.service(bot).tables.get(table_id) if table_id else None
+    service = access.service(bot)
+    table_id = service.by_channel.get(interaction.channel_id or 0)
+    live = service.tables.get(table_id) if table_id else None
     if live is not None:
         text = access.presenter(bot).name_ids(live, text, locale)
-    if click is not None:
-        await answer(click, text)
-    else:
-        await reply(interaction, text)
+    return text
 
 
 def _why_not(live: OpenPontoonTable, seat: str, kind: ActionKind) -> EngineError | ServiceError:
@@ -348,84 +333,29 @@ def _why_not(live: OpenPontoonTable, seat: str, kind: ActionKind) -> EngineError
     )
 
 
-async def handle_modal(interaction: Interaction) -> None:
+async def handle_modal(
+    interaction: Interaction, table_id: str, act: str, version_drawn: int, values: dict[str, str]
+) -> None:
     bot = bot_of(interaction)
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = str(data.get("custom_id", ""))
-    click: Click | None = None
-    table_id: str | None = None
     locale = await locale_of(interaction)
-    try:
-        parts = custom_id[len(MODAL_PREFIX) :].split(":")
-        if len(parts) != 3 or parts[1] not in MODAL_TITLES or not parts[2].isdigit():
-            raise ServiceError("That form is not known to this bot.", key="err.unknown_form")
-        table_id, act, version_text = parts
-        values = modal_values(data)
-        amount = parse_amount(values.get(AMOUNT_FIELD), "amount")
-        shoot_text = values.get(SHOOT_FIELD, "").strip()
-        shoot = parse_amount(shoot_text, "shoot bet") if shoot_text else None
-        live = access.service(bot).get(table_id)
-        access.presenter(bot).remember(live, interaction)
-        version = None if act == "bet" else int(version_text)
-        click = Click(interaction, table_id)
-        with member_action(click):
-            await access.service(bot).act(
-                table_id,
-                interaction.user.id,
-                ACT_KIND[act],
-                amount=amount,
-                shoot=shoot,
-                version=version,
-            )
-        if not click.updated:  # the table was not redrawn on this form: say it worked
-            await answer(click, _done_text(act, amount).render(locale))
-    except (ServiceError, EngineError) as exc:
-        await refuse(interaction, exc, table_id, click, locale)
-    except Exception as exc:
-        log.exception("modal %s failed", custom_id)
-        await refuse(interaction, exc, table_id, click, locale)
-
-
-def custom_ids(components: object) -> set[str]:
-    """Every custom id in a message's components (rows, containers, sections)."""
-    found: set[str] = set()
-    stack = list(components) if isinstance(components, list | tuple) else []
-    while stack:
-        comp = stack.pop()
-        cid = getattr(comp, "custom_id", None)
-        if isinstance(cid, str):
-            found.add(cid)
-        for attr in ("children", "components", "items"):
-            more = getattr(comp, attr, None)
-            if isinstance(more, list | tuple):
-                stack.extend(more)
-        accessory = getattr(comp, "accessory", None)
-        if accessory is not None:
-            stack.append(accessory)
-    return found
-
-
-async def handle_orphan_click(interaction: Interaction) -> None:
-    """Answer a click that no item will: discord.py dispatches a DynamicItem only when the
-    clicked custom id is on the message the interaction carries, so a click on a button
-    from an older rendering of the table (or a forged id) would get no answer at all and
-    the member would see "This interaction failed"."""
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = str(data.get("custom_id", ""))
-    if int(data.get("component_type", 2) or 2) != discord.ComponentType.button.value:
-        return
-    msg = interaction.message
-    if msg is not None and custom_id in custom_ids(msg.components):
-        return  # discord.py dispatches it to its item
-    # Every button of this bot is a DynamicItem, which discord.py dispatches only from
-    # the message the click carries; no View is registered for a custom id, so nothing
-    # else answers this click.
-    match = PontoonButton.__discord_ui_compiled_template__.fullmatch(custom_id)
-    if match is not None:
-        # a Pontoon button from an older rendering: the usual path says why (stale, closed)
-        await handle_button(interaction, match["table"], match["act"], int(match["number"]))
-        return
-    await reply(interaction, t(await locale_of(interaction), "err.pt.inactive_button"))
+    amount = parse_amount(values.get(AMOUNT_FIELD), "amount")
+    shoot_text = values.get(SHOOT_FIELD, "").strip()
+    shoot = parse_amount(shoot_text, "shoot bet") if shoot_text else None
+    live = access.service(bot).get(table_id)
+    access.presenter(bot).remember(live, interaction)
+    version = None if act == "bet" else version_drawn
+    click = Click(interaction, table_id)
+    with member_action(click):
+        await access.service(bot).act(
+            table_id,
+            interaction.user.id,
+            ACT_KIND[act],
+            amount=amount,
+            shoot=shoot,
+            version=version,
+        )
+    if not click.updated:  # the table was not redrawn on this form: say it worked
+        await answer(click, _done_text(act, amount).render(locale))
 
 
 def _done_text(act: str, amount: int) -> Msg:

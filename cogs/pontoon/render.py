@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.card_faces import card_face, faces
+from bot.card_faces import faces
 from bot.errors import word_msg
 from bot.i18n import DEFAULT_LOCALE, Msg, Raw, bidi, num, t
 from bot.text import shorten
@@ -21,10 +21,6 @@ Namer = Callable[[str], str]
 
 #: message id of each phase's line on the table message
 PHASE_TEXT: dict[Phase, str] = {phase: f"pt.phase.{phase.value}" for phase in Phase}
-
-
-def card_text(code: str) -> str:
-    return card_face(code)
 
 
 def cards_text(codes: Iterable[str], hidden: int = 0) -> str:

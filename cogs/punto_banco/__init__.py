@@ -17,12 +17,30 @@ package is loaded as one extension, ``cogs.punto_banco``.
 from __future__ import annotations
 
 from cogs.common import GameBot
+from cogs.help import HelpGroup, HelpSection
 from cogs.punto_banco import commands
-from cogs.punto_banco.controls import PuntoBancoButton
+from cogs.punto_banco.controls import BetModal, PuntoBancoButton, refusal_text
 from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
 
-# what start-up registers (bot.app): buttons that work again after a restart
+# what start-up registers (bot.app) and the router (cogs/router.py) answers: buttons
+# and forms that work again after a restart
 BUTTONS = (PuntoBancoButton,)
+FORMS = (BetModal,)
+
+# this game's part of /help (cogs/help.py); its slash group is /baccarat
+HELP = HelpSection(
+    name="help.group.punto_banco",
+    about="help.about.punto_banco",
+    groups=(
+        HelpGroup(
+            "help.group.punto_banco",
+            tuple(
+                f"baccarat {name}"
+                for name in ["start", "bet", "repeat", "withdraw", "table", "odds", "end"]
+            ),
+        ),
+    ),
+)
 
 
 async def setup(bot: GameBot) -> None:
@@ -30,4 +48,4 @@ async def setup(bot: GameBot) -> None:
     await commands.setup(bot)
 
 
-__all__ = ["BUTTONS", "Presenter", "setup"]
+__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "refusal_text", "setup"]

@@ -3,21 +3,19 @@
 submit does, are in controls.py beside this file.
 
 Start-up (bot.app) builds the service and the presenter and registers the ``pb:``
-buttons; this cog only adds the commands. Modal submits (``pbm:{table}:{side}:{round}``)
-are handled from the custom id alone in ``on_interaction``, so a form opened before a
-restart still works after it.
+buttons; this cog only adds the commands. Its refusals are raised, and answered by the one
+error handler (cogs/router.py).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Literal
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable
@@ -25,17 +23,15 @@ from cogs.common import GameBot, Interaction, can_manage_guild, display, place_a
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
 from cogs.punto_banco import access
-from cogs.punto_banco.controls import MODAL_PREFIX, handle_modal
-from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
-from cogs.stats import send_odds_chart
+from cogs.punto_banco.odds_chart import send_odds_chart
+from cogs.punto_banco.text import odds_text, placed, receipt_text
 from cogs.table_message import Click, answer, member_action
-from engine.errors import EngineError
 from engine.punto_banco import PuntoBancoRules, Side
 
 log = logging.getLogger(__name__)
 
 
-class Baccarat(
+class PuntoBanco(
     commands.GroupCog,
     group_name="baccarat",
     group_description="Punto Banco (mini baccarat): bet on Punto, Banco or Egalité",
@@ -45,14 +41,6 @@ class Baccarat(
         self.service = access.service(bot)
         self.presenter = access.presenter(bot)
         super().__init__()
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        if str(data.get("custom_id", "")).startswith(MODAL_PREFIX):
-            await handle_modal(interaction)
 
     def _table(self, interaction: Interaction) -> OpenPuntoBancoTable:
         return self.service.in_channel(interaction.channel_id)
@@ -75,36 +63,33 @@ class Baccarat(
         betting_seconds: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
         locale = await locale_of(interaction)
-        try:
-            opened = await place_and_rules(
-                interaction,
-                locale,
-                dm=ServiceError(
-                    "Punto Banco tables live in server channels, not in DMs.", key="err.pb.dm"
-                ),
-                min_bet=min_bet,
-                max_bet=max_bet,
-                rules=lambda: PuntoBancoRules(
-                    packs=packs, tableau=tableau, min_bet=min_bet, max_bet=max_bet
-                ),
-            )
-            if opened is None:
-                return
-            guild_id, channel_id, rules = opened
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            live = await self.service.open_table(
-                guild_id,
-                channel_id,
-                interaction.user.id,
-                rules,
-                betting_seconds=betting_seconds,
-                opener_name=interaction.user.display_name,
-            )
-            await interaction.followup.send(
-                t(locale, "pb.opened", seconds=live.betting_seconds), ephemeral=True
-            )
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+        opened = await place_and_rules(
+            interaction,
+            locale,
+            dm=ServiceError(
+                "Punto Banco tables live in server channels, not in DMs.", key="err.pb.dm"
+            ),
+            min_bet=min_bet,
+            max_bet=max_bet,
+            rules=lambda: PuntoBancoRules(
+                packs=packs, tableau=tableau, min_bet=min_bet, max_bet=max_bet
+            ),
+        )
+        if opened is None:
+            return
+        guild_id, channel_id, rules = opened
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        live = await self.service.open_table(
+            guild_id,
+            channel_id,
+            interaction.user.id,
+            rules,
+            betting_seconds=betting_seconds,
+            opener_name=interaction.user.display_name,
+        )
+        await interaction.followup.send(
+            t(locale, "pb.opened", seconds=live.betting_seconds), ephemeral=True
+        )
 
     @app_commands.command(name="bet", description="Bet on Punto, Banco or Egalité")
     @app_commands.describe(
@@ -118,35 +103,29 @@ class Baccarat(
         amount: app_commands.Range[int, 1, 1_000_000_000],
     ) -> None:
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            stake = parse_amount(amount, "bet")
-            click = Click(interaction, live.table_id)
-            with member_action(click):  # the table is redrawn through its writer
-                receipt = await self.service.bet(
-                    live.table_id,
-                    interaction.user.id,
-                    Side(side),
-                    stake,
-                    name=interaction.user.display_name,
-                )
-            await answer(click, receipt_text(receipt, placed(locale, stake, Side(side)), locale))
-        except (ServiceError, EngineError, BadAmount) as exc:
-            await reply(interaction, refused(exc, locale))
+        live = self._table(interaction)
+        stake = parse_amount(amount, "bet")
+        click = Click(interaction, live.table_id)
+        with member_action(click):  # the table is redrawn through its writer
+            receipt = await self.service.bet(
+                live.table_id,
+                interaction.user.id,
+                Side(side),
+                stake,
+                name=interaction.user.display_name,
+            )
+        await answer(click, receipt_text(receipt, placed(locale, stake, Side(side)), locale))
 
     @app_commands.command(name="repeat", description="Place your bets of the last coup again")
     async def repeat(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            click = Click(interaction, live.table_id)
-            with member_action(click):
-                receipt = await self.service.repeat(
-                    live.table_id, interaction.user.id, name=interaction.user.display_name
-                )
-            await answer(click, receipt_text(receipt, Msg("pb.repeated"), locale))
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, refused(exc, locale))
+        live = self._table(interaction)
+        click = Click(interaction, live.table_id)
+        with member_action(click):
+            receipt = await self.service.repeat(
+                live.table_id, interaction.user.id, name=interaction.user.display_name
+            )
+        await answer(click, receipt_text(receipt, Msg("pb.repeated"), locale))
 
     @app_commands.command(name="withdraw", description="Take back your bets before the deal")
     @app_commands.describe(side="only this bet (default: all your bets)")
@@ -156,29 +135,23 @@ class Baccarat(
         side: Literal["punto", "banco", "egalite"] | None = None,
     ) -> None:
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            click = Click(interaction, live.table_id)
-            with member_action(click):
-                receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
-            await answer(click, receipt_text(receipt, Msg("pb.taken_back"), locale))
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, refused(exc, locale))
+        live = self._table(interaction)
+        click = Click(interaction, live.table_id)
+        with member_action(click):
+            receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
+        await answer(click, receipt_text(receipt, Msg("pb.taken_back"), locale))
 
     @app_commands.command(name="table", description="Post this channel's table message again")
     async def table(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            missing = missing_permissions(interaction)
-            if missing:
-                await reply(interaction, permissions_refusal(locale, missing))
-                return
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.presenter.repost(live)
-            await reply(interaction, t(locale, "pb.reposted"))
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+        live = self._table(interaction)
+        missing = missing_permissions(interaction)
+        if missing:
+            await reply(interaction, permissions_refusal(locale, missing))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.presenter.repost(live)
+        await reply(interaction, t(locale, "pb.reposted"))
 
     @app_commands.command(
         name="odds", description="Exact probabilities and house edge of each bet here"
@@ -191,7 +164,7 @@ class Baccarat(
             live = self._table(interaction)
             rules = live.engine.rules
             text = odds_text(live.engine.rules, live.engine.shoe, locale)
-        except ServiceError:
+        except ServiceError:  # no table here (or a DM): the defaults, not a refusal
             text = odds_text(PuntoBancoRules(), locale=locale) + "\n" + t(locale, "pb.odds.default")
         if chart:
             await send_odds_chart(
@@ -205,20 +178,17 @@ class Baccarat(
     )
     async def end(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            self.service.check_may_end(
-                live, interaction.user.id, is_admin=can_manage_guild(interaction)
-            )
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            refunds = await self.service.close(
-                live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
-            )
-            back = sum(transfer.amount for transfer in refunds)
-            await reply(interaction, t(locale, "pb.ended", amount=back))
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+        live = self._table(interaction)
+        self.service.check_may_end(
+            live, interaction.user.id, is_admin=can_manage_guild(interaction)
+        )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        refunds = await self.service.close(
+            live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
+        )
+        back = sum(transfer.amount for transfer in refunds)
+        await reply(interaction, t(locale, "pb.ended", amount=back))
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Baccarat(bot))
+    await bot.add_cog(PuntoBanco(bot))

@@ -2,33 +2,33 @@
 submit does: thin adapters from Discord to the PuntoBancoService (bot/punto_banco.py).
 
 Custom ids (kept exactly, so buttons and open forms work after a restart):
-``pb:{table}:{act}:{round}`` for a button, ``pbm:{table}:{side}:{round}`` for a form.
+``pb:{table}:{act}:{round}`` for a button, ``pbm:{table}:{side}:{round}`` for a form
+(answered by the router, cogs/router.py, which also answers stale and orphan clicks).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any
 
 import discord
 
-from bot.errors import ServiceError, friendly, parse_amount
+from bot.errors import ServiceError, friendly, parse_amount, rule_text
 from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable
-from cogs.common import Interaction, TableButton, bot_of, modal_values, reply, table_button_id
+from cogs.common import Interaction, TableButton, bot_of, reply, table_button_id
 from cogs.punto_banco import access
-from cogs.punto_banco.text import odds_text, placed, receipt_text, refused, side_label
+from cogs.punto_banco.text import odds_text, placed, receipt_text, side_label
+from cogs.router import TableForm
 from cogs.table_message import Click, answer, member_action
-from engine.errors import EngineError
+from engine.errors import RuleError
 from engine.punto_banco import Side
 
 log = logging.getLogger(__name__)
 
 BUTTON_ID = re.compile(table_button_id("pb", "[a-z]+"))
-MODAL_PREFIX = "pbm:"
 AMOUNT_FIELD = "amount"
 SIDES = ("punto", "banco", "egalite")
 
@@ -86,10 +86,12 @@ def betting_rows(
 
 
 # ------------------------------------------------------------------------- the bet form
-class BetModal(discord.ui.Modal):
-    """Asks for the stake. Its submit is handled by :func:`handle_modal` via the cog's
-    ``on_interaction`` listener, from the custom id alone (the same path before and after
-    a restart), so ``on_submit`` does nothing here."""
+class BetModal(
+    TableForm,
+    template=r"pbm:(?P<table>[0-9a-f]+):(?P<side>punto|banco|egalite):(?P<round>[0-9]+)",
+):
+    """Asks for the stake. Its submit is answered by the router (cogs/router.py) from the
+    custom id alone (the same path before and after a restart): :func:`handle_modal`."""
 
     def __init__(
         self,
@@ -101,8 +103,7 @@ class BetModal(discord.ui.Modal):
     ) -> None:
         super().__init__(
             title=t(locale, "pb.modal.title", side=side_label(locale, side), coup=round_no),
-            custom_id=f"{MODAL_PREFIX}{table_id}:{side.value}:{round_no}",
-            timeout=600,
+            custom_id=f"pbm:{table_id}:{side.value}:{round_no}",
         )
         self.add_item(
             discord.ui.TextInput(
@@ -115,8 +116,13 @@ class BetModal(discord.ui.Modal):
             )
         )
 
-    async def on_submit(self, interaction: Interaction) -> None:
-        return None
+    @classmethod
+    async def submitted(
+        cls, interaction: Interaction, match: re.Match[str], values: dict[str, str]
+    ) -> None:
+        await handle_modal(
+            interaction, match["table"], Side(match["side"]), int(match["round"]), values
+        )
 
 
 # -------------------------------------------------------- what a click or a submit does
@@ -125,87 +131,69 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, round
     the new table in the click's own response (one request); a refusal privately."""
     locale = await locale_of(interaction)
     click: Click | None = None
-    try:
-        service = access.service(bot_of(interaction))
-        live = service.get(table_id)
-        seat = seat_of(interaction.user.id)
-        if act == "odds":
-            await reply(interaction, odds_text(live.engine.rules, live.engine.shoe, locale))
-            return
-        if round_no != live.round:
-            raise ServiceError(
-                "That button belongs to a betting window that has closed; nothing was "
-                "changed. Use the buttons on the newest table message.",
-                key="err.pb.stale",
-            )
-        if act in SIDES:
-            side = Side(act)
-            current = {b.side: b.amount for b in live.engine.bets_of(seat)}
-            last = {b.side: b.amount for b in live.engine.last_bets_of(seat)}
-            default = current.get(side) or last.get(side)
-            await interaction.response.send_modal(
-                BetModal(table_id, side, round_no, default, locale)
-            )
-            return
-        if act not in ("repeat", "withdraw"):
-            raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
-        click = Click(interaction, table_id)
-        with member_action(click):
-            if act == "repeat":
-                receipt = await service.repeat(
-                    table_id,
-                    interaction.user.id,
-                    round_no=round_no,
-                    name=interaction.user.display_name,
-                )
-                done = Msg("pb.repeated")
-            else:
-                receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
-                done = Msg("pb.withdrawn")
-        if not click.updated:  # the table was not redrawn on this click: say it worked
-            await answer(click, receipt_text(receipt, done, locale))
-    except (ServiceError, EngineError) as exc:
-        await _refuse(interaction, click, refused(exc, locale))
-    except Exception as exc:
-        log.exception("button %s on %s failed", act, table_id)
-        await _refuse(interaction, click, friendly(exc, locale))
-
-
-async def _refuse(interaction: Interaction, click: Click | None, text: str) -> None:
-    if click is not None:
-        await answer(click, text)
-    else:
-        await reply(interaction, text)
-
-
-async def handle_modal(interaction: Interaction) -> None:
-    """A submitted bet form: ``pbm:{table}:{side}:{round}`` plus the amount typed. A form
-    opened from the table message is answered with the new table (one request)."""
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = str(data.get("custom_id", ""))
-    locale = await locale_of(interaction)
-    click: Click | None = None
-    try:
-        parts = custom_id[len(MODAL_PREFIX) :].split(":")
-        if len(parts) != 3 or parts[1] not in SIDES or not parts[2].isdigit():
-            raise ServiceError("That form is not known to this bot.", key="err.unknown_form")
-        table_id, side, round_text = parts
-        amount = parse_amount(modal_values(data).get(AMOUNT_FIELD), "bet")
-        service = access.service(bot_of(interaction))
-        click = Click(interaction, table_id)
-        with member_action(click):
-            receipt = await service.bet(
+    service = access.service(bot_of(interaction))
+    live = service.get(table_id)
+    seat = seat_of(interaction.user.id)
+    if act == "odds":
+        await reply(interaction, odds_text(live.engine.rules, live.engine.shoe, locale))
+        return
+    if round_no != live.round:
+        raise ServiceError(
+            "That button belongs to a betting window that has closed; nothing was "
+            "changed. Use the buttons on the newest table message.",
+            key="err.pb.stale",
+        )
+    if act in SIDES:
+        side = Side(act)
+        current = {b.side: b.amount for b in live.engine.bets_of(seat)}
+        last = {b.side: b.amount for b in live.engine.last_bets_of(seat)}
+        default = current.get(side) or last.get(side)
+        await interaction.response.send_modal(BetModal(table_id, side, round_no, default, locale))
+        return
+    if act not in ("repeat", "withdraw"):
+        raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
+    click = Click(interaction, table_id)
+    with member_action(click):
+        if act == "repeat":
+            receipt = await service.repeat(
                 table_id,
                 interaction.user.id,
-                Side(side),
-                amount,
-                round_no=int(round_text),
+                round_no=round_no,
                 name=interaction.user.display_name,
             )
-        if not click.updated:
-            await answer(click, receipt_text(receipt, placed(locale, amount, Side(side)), locale))
-    except (ServiceError, EngineError) as exc:
-        await _refuse(interaction, click, refused(exc, locale))
-    except Exception as exc:
-        log.exception("bet form %s failed", custom_id)
-        await _refuse(interaction, click, friendly(exc, locale))
+            done = Msg("pb.repeated")
+        else:
+            receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
+            done = Msg("pb.withdrawn")
+    if not click.updated:  # the table was not redrawn on this click: say it worked
+        await answer(click, receipt_text(receipt, done, locale))
+
+
+def refusal_text(interaction: Interaction, exc: BaseException, locale: str) -> str:
+    """A refusal in Punto Banco's words (cogs/router.py asks it): an engine rule's
+    refusal says the bet was refused."""
+    if isinstance(exc, RuleError):
+        return t(locale, "pb.refused", text=rule_text(locale, exc))
+    return friendly(exc, locale)
+
+
+async def handle_modal(
+    interaction: Interaction, table_id: str, side: Side, round_no: int, values: dict[str, str]
+) -> None:
+    """A submitted bet form: ``pbm:{table}:{side}:{round}`` plus the amount typed. A form
+    opened from the table message is answered with the new table (one request)."""
+    locale = await locale_of(interaction)
+    amount = parse_amount(values.get(AMOUNT_FIELD), "bet")
+    service = access.service(bot_of(interaction))
+    click = Click(interaction, table_id)
+    with member_action(click):
+        receipt = await service.bet(
+            table_id,
+            interaction.user.id,
+            side,
+            amount,
+            round_no=round_no,
+            name=interaction.user.display_name,
+        )
+    if not click.updated:
+        await answer(click, receipt_text(receipt, placed(locale, amount, side), locale))

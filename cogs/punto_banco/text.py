@@ -9,12 +9,10 @@ from fractions import Fraction
 
 from bot import i18n
 from bot.card_faces import faces
-from bot.errors import friendly, rule_text
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.punto_banco import BetReceipt, OpenPuntoBancoTable
 from cogs.common import display
 from engine.cards import Card
-from engine.errors import RuleError
 from engine.punto_banco import (
     Bet,
     CoupResult,
@@ -239,12 +237,6 @@ def odds_text(
             )
         )
     return "\n".join(lines)
-
-
-def refused(exc: BaseException, locale: str = DEFAULT_LOCALE) -> str:
-    if isinstance(exc, RuleError):
-        return t(locale, "pb.refused", text=rule_text(locale, exc))
-    return friendly(exc, locale)
 
 
 def receipt_text(receipt: BetReceipt, done: Msg, locale: str = DEFAULT_LOCALE) -> str:

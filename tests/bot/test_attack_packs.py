@@ -14,7 +14,7 @@ import pytest
 from bot.audit import audit
 from bot.errors import ServiceError
 from bot.i18n import Msg
-from bot.pontoon import PontoonService, Timers
+from bot.pontoon import PontoonService, PontoonTimers
 from bot.storage import Store, escrow_account
 from bot.storage.accounts import house_account, kitty_account
 from engine.cards import RandomChance
@@ -26,7 +26,7 @@ G, CH = 1, 10
 HOST = 100
 EAGER = (ActionKind.SPLIT, ActionKind.BUY, ActionKind.TWIST)
 # The attack plays the cards: the auction of the bank (P-SHOOT-8, engine actions) is
-# tested on its own (tests/engine/test_game.py, tests/bot/test_service.py);
+# tested on its own (tests/engine/test_game.py, tests/bot/test_pontoon_service.py);
 # leaving it out keeps this attack's random walk the one that runs the pack dry.
 AUCTION = (ActionKind.AUCTION, ActionKind.BID, ActionKind.END_AUCTION)
 CARD_KINDS = [k for k in ActionKind if k not in AUCTION]
@@ -52,7 +52,7 @@ async def test_two_packs_most_seats_random_moves_never_lose_a_chip(
     rng = random.Random(seed)
     store = await Store.open(tmp_path / "packs.sqlite3")
     svc = PontoonService(
-        store, chance=RandomChance(random.Random(seed)), timers=Timers(600, 600, 600)
+        store, chance=RandomChance(random.Random(seed)), timers=PontoonTimers(600, 600, 600)
     )
     try:
         # the bot's own tables seat what a message shows (20 on two packs); this attack

@@ -13,7 +13,7 @@ import random
 
 from bot.audit import audit
 from bot.i18n import Msg
-from bot.pontoon import OpenPontoonTable, PontoonService, Timers
+from bot.pontoon import OpenPontoonTable, PontoonService, PontoonTimers
 from bot.punto_banco import PuntoBancoService, PuntoBancoTimers
 from bot.storage import Store, escrow_account, member_account
 from engine.cards import RandomChance
@@ -87,7 +87,9 @@ async def play_a_round(svc: PontoonService, live: OpenPontoonTable) -> None:
 
 
 async def seated_table(store: Store) -> tuple[PontoonService, OpenPontoonTable]:
-    svc = PontoonService(store, chance=RandomChance(random.Random(4)), timers=Timers(600, 600, 600))
+    svc = PontoonService(
+        store, chance=RandomChance(random.Random(4)), timers=PontoonTimers(600, 600, 600)
+    )
     live = await svc.open_table(G, 10, ANN, PontoonRules())
     for uid in (BOB, CAT):
         await svc.act(live.table_id, uid, ActionKind.JOIN)

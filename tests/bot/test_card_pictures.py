@@ -251,7 +251,7 @@ def test_no_face_down_card_shows_its_picture_on_the_table_during_a_round() -> No
 
 
 def test_punto_banco_shows_only_the_cards_turned_so_far() -> None:
-    from tests.bot.test_baccarat_presenter import table
+    from tests.bot.test_punto_banco_presenter import table
 
     card_faces.use_emojis(MARKUP)
     live = table()

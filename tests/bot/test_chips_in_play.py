@@ -20,7 +20,7 @@ from bot.audit import audit
 from bot.errors import friendly
 from bot.host import together
 from bot.i18n import Msg
-from bot.pontoon import GAME_PONTOON, OpenPontoonTable, PontoonService, Timers
+from bot.pontoon import GAME_PONTOON, OpenPontoonTable, PontoonService, PontoonTimers
 from bot.punto_banco import (
     GAME_PUNTO_BANCO,
     OpenPuntoBancoTable,
@@ -43,7 +43,7 @@ def services(store: Store, *, wired: bool = True) -> tuple[PontoonService, Punto
     """Both games' services; ``wired`` registers the in-memory cross-game checks the
     cogs register (without it only the database stands between the games)."""
     pontoon = PontoonService(
-        store, chance=RandomChance(random.Random(1)), timers=Timers(600, 600, 600)
+        store, chance=RandomChance(random.Random(1)), timers=PontoonTimers(600, 600, 600)
     )
     bacc = PuntoBancoService(
         store,

@@ -1,17 +1,22 @@
 """Engine events say their details as catalog words (``Event.says``): the presenter
-translates those, never the engine's English ``detail``. A round log saved
-before events had words is read through a fixed table of the engine's old details
-(``bot.pontoon.legacy_says``), and gives exactly the words the engine gives now."""
+translates those, never the engine's English ``detail``. A round log saved before events
+had words is upgraded once, by migration 011, through a fixed table of the engine's old
+details, to exactly the words the engine gives now; the bot reads only the new shape."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
+import sqlite3
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.i18n import LOCALES
-from bot.pontoon import LoggedEvent, legacy_says
+from bot.pontoon import LoggedEvent
+from bot.storage.migrations import load_migrations, migrate
 from cogs.pontoon import render
 from engine.cards import RandomChance
 from engine.errors import Word
@@ -80,42 +85,73 @@ def test_every_worded_event_is_said_from_the_catalog(locale: str) -> None:
             assert ev.detail.split(":")[-1].strip() not in line or ev.detail.isdigit(), line
 
 
-def test_an_old_saved_round_log_reads_the_engines_words_from_its_english() -> None:
-    """Every detail the engine writes maps back, through the fixed table, to the words it
-    gives now: a table saved before the change shows the same lines after it."""
-    checked = 0
-    for ev in EVENTS:
-        saved = {"event": {k: v for k, v in ev.to_json().items() if k != "says"}}
-        loaded = LoggedEvent.from_json(saved).event
-        assert loaded.says == ev.says, ev.detail
-        assert loaded == ev
-        checked += 1
-    assert checked > 50
+def upgraded(tmp_path: Path, round_log: list[dict[str, Any]]) -> list[LoggedEvent]:
+    """``round_log`` saved (with the rest of a table) by a bot at schema version 10, after
+    the migrations: the round log the bot reads now."""
+    con = sqlite3.connect(tmp_path / "old.sqlite3", isolation_level=None)
+    try:
+        migrate(con, load_migrations()[:10])
+        state = {"engine": {"rules": {"max_seats": 10}}, "meta": {"round_log": round_log}}
+        con.execute(
+            "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
+            "created_at, updated_at) VALUES ('t1', 1, 2, 'pontoon', 1, ?, 'x', 'x')",
+            (json.dumps(state),),
+        )
+        migrate(con, load_migrations())
+        (text,) = con.execute("SELECT state_json FROM game_tables").fetchone()
+    finally:
+        con.close()
+    return [LoggedEvent.from_json(e) for e in json.loads(text)["meta"]["round_log"]]
 
 
-def test_the_legacy_table_is_finite_and_knows_nothing_else() -> None:
-    def old(kind: EventKind, detail: str) -> Word | None:
-        return legacy_says(Event(kind, "s1", detail=detail))
+def test_an_old_saved_round_log_is_upgraded_to_the_engines_words(tmp_path: Path) -> None:
+    """Every detail the engine writes maps, through the migration's fixed table, to the
+    words it gives now: a table saved before the change shows the same lines after it,
+    in the same order, and the events saved with words are left as they were."""
+    saved = [
+        {"event": {k: v for k, v in ev.to_json().items() if k != "says"}, "banker": "s0"}
+        for ev in EVENTS
+    ]
+    saved.append({"event": EVENTS[0].to_json(), "timer": True})  # already has its words
+    loaded = upgraded(tmp_path, saved)
+    assert [e.event for e in loaded] == [*EVENTS, EVENTS[0]]
+    assert all(e.banker == "s0" for e in loaded[:-1]) and loaded[-1].by_timer
+    assert len(EVENTS) > 50
 
-    assert old(EventKind.KITTY, "returned") == Word("engine.kitty.returned")
-    assert old(EventKind.HAND_RESULT, "win: royal pontoon beats banker's 19") == Word.of(
-        "engine.result.win",
-        why=Word.of(
-            "engine.why.beats",
-            label=Word("engine.label.royal"),
-            blabel=Word.of("engine.label.banker_total", total=19),
+
+def test_the_upgrade_table_is_finite_and_knows_nothing_else(tmp_path: Path) -> None:
+    olds = [
+        (EventKind.KITTY, "returned"),
+        (EventKind.HAND_RESULT, "win: royal pontoon beats banker's 19"),
+        (EventKind.HAND_RESULT, "lose: 17 loses to banker's five card trick"),
+        (EventKind.BANK_PASSES, "pontoon; from s3"),
+        # English the engine never wrote (or a catalog text) is not looked up
+        (EventKind.KITTY, "the kitty"),
+        (EventKind.HAND_RESULT, "win: the banker went bust"),
+        (EventKind.HAND_RESULT, "draw: bust"),
+        (EventKind.HAND_RESULT, "win: lucky beats banker's 19"),
+        (EventKind.BANK_PASSES, "sold"),
+        (EventKind.BANK_SOLD, "from s2"),
+    ]
+    saved = [{"event": Event(kind, "s1", detail=detail).to_json()} for kind, detail in olds]
+    says = [e.event.says for e in upgraded(tmp_path, saved)]
+    assert says[:4] == [
+        Word("engine.kitty.returned"),
+        Word.of(
+            "engine.result.win",
+            why=Word.of(
+                "engine.why.beats",
+                label=Word("engine.label.royal"),
+                blabel=Word.of("engine.label.banker_total", total=19),
+            ),
         ),
-    )
-    assert old(EventKind.HAND_RESULT, "lose: 17 loses to banker's five card trick") == Word.of(
-        "engine.result.lose",
-        why=Word.of("engine.why.loses_to", label=17, blabel=Word("engine.label.banker_five")),
-    )
-    # English the engine never wrote (or a catalog text) is not looked up
-    assert old(EventKind.KITTY, "the kitty") is None
-    assert old(EventKind.HAND_RESULT, "win: the banker went bust") is None
-    assert old(EventKind.HAND_RESULT, "draw: bust") is None
-    assert old(EventKind.BANK_PASSES, "sold") is None
-    assert old(EventKind.BANK_SOLD, "from s2") is None
+        Word.of(
+            "engine.result.lose",
+            why=Word.of("engine.why.loses_to", label=17, blabel=Word("engine.label.banker_five")),
+        ),
+        Word.of("engine.bank_passes.from", old="s3"),
+    ]
+    assert says[4:] == [None] * 6
 
 
 def test_an_event_with_words_round_trips_through_a_saved_table() -> None:

@@ -175,9 +175,9 @@ def test_every_button_of_every_variation_at_the_largest_table(
 ) -> None:
     """Shoot mode, the banker's double and burning show all sixteen buttons (four rows):
     the seats still fit, grouped, within the 40 components."""
-    from bot.pontoon import with_seat_limit
+    from bot.pontoon import opening_rules
 
-    rules = with_seat_limit(
+    rules = opening_rules(
         PontoonRules(min_bet=1, max_bet=10, packs=2, shoot=True, banker_doubles=True, burn="13")
     )
     n = rules.max_seats or 0

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import LOCALES, t
-from bot.pontoon import GAME_PONTOON, LoggedEvent, OpenPontoonTable, seat_limit, with_seat_limit
+from bot.pontoon import GAME_PONTOON, LoggedEvent, OpenPontoonTable, opening_rules, seat_limit
 from cogs.common import display
 from cogs.pontoon import render
 from cogs.pontoon.controls import table_rows
@@ -191,7 +191,7 @@ def test_seat_limit_is_what_a_message_shows_and_the_packs_deal(
 ) -> None:
     rules = PontoonRules(packs=packs)
     assert seat_limit(rules) == limit
-    assert Table(with_seat_limit(rules)).seat_limit == limit  # the engine's one limit
+    assert Table(opening_rules(rules)).seat_limit == limit  # the engine's one limit
     # the largest table the engine allows lays out within Discord's layout limits, every
     # seat shown by name: at every move of its rounds, and with every button of every
     # variation (shown before the first deal)
@@ -204,7 +204,7 @@ def test_seat_limit_is_what_a_message_shows_and_the_packs_deal(
             assert live.names[seat][:6] in whole, (packs, live.engine.phase, seat)
 
     for variation in ({}, {"shoot": True, "banker_doubles": True, "burn": "13"}):
-        full = with_seat_limit(PontoonRules(min_bet=1, max_bet=10, packs=packs, **variation))
+        full = opening_rules(PontoonRules(min_bet=1, max_bet=10, packs=packs, **variation))
         live = live_table(limit, rules=full, names=dict(names))
         eng = live.engine
         assert len(eng.seats) == limit
@@ -212,7 +212,7 @@ def test_seat_limit_is_what_a_message_shows_and_the_packs_deal(
         with pytest.raises(RuleError):  # the engine seats no one more
             eng.apply(Action(IDS[limit], ActionKind.JOIN, amount=1000), chance)
         shows_every_seat(live)
-    live = live_table(limit, rules=with_seat_limit(rules), names=dict(names))
+    live = live_table(limit, rules=opening_rules(rules), names=dict(names))
     eng = live.engine
     seen: set[Phase] = set()
     eng.apply(Action(IDS[0], ActionKind.CUT), chance)

@@ -23,7 +23,7 @@ import pytest
 
 from bot.app import CardBot, make_bot
 from bot.audit import audit
-from bot.pontoon import NullPresenter, OpenPontoonTable
+from bot.pontoon import NullPontoonPresenter, OpenPontoonTable
 from bot.settings import Settings
 from bot.storage import GuildSettings, Store
 from bot.storage.pg import PgStore
@@ -76,7 +76,7 @@ class Process:
         store = await PgStore.connect(url, defaults=GuildSettings(1000, 100))
         bot = make_bot(Settings(_env_file=None, database_url=url), store)
         for service in bot.games.values():
-            service.presenter = NullPresenter()  # no Discord here
+            service.presenter = NullPontoonPresenter()  # no Discord here
         await bot.listen_for_erasures()  # as setup_hook does
         await bot.languages.load()
         return cls(store, bot)

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from bot.audit import audit
-from bot.pontoon import PontoonService, Timers
+from bot.pontoon import PontoonService, PontoonTimers
 from bot.punto_banco import PuntoBancoService
 from bot.storage import StorageUnavailable, Store
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
 from engine.punto_banco import PuntoBancoRules, Side
-from tests.bot.test_baccarat_service import Recorder
+from tests.bot.test_punto_banco_service import Recorder
 
 G, CH = 5_550_001, 5_550_010
 ANN = 734_019_276_514_388_021
@@ -35,7 +35,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 def pontoon(store: Store) -> PontoonService:
     return PontoonService(
-        store, chance=RandomChance(random.Random(3)), timers=Timers(600, 600, 600)
+        store, chance=RandomChance(random.Random(3)), timers=PontoonTimers(600, 600, 600)
     )
 
 

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from bot.host import settled_returns
-from bot.pontoon import PontoonService, Timers
+from bot.pontoon import PontoonService, PontoonTimers
 from bot.storage import Store, member_account
 from cogs.stats import stats_caption
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ESCROW, ActionKind, Phase, Transfer
-from tests.bot.test_baccarat_service import (
+from tests.bot.test_punto_banco_service import (
     ALICE,
     BOB,
     CAROL,
@@ -27,7 +27,7 @@ from tests.bot.test_baccarat_service import (
     make_service,
     open_table,
 )
-from tests.bot.test_baccarat_service import G as G_PB
+from tests.bot.test_punto_banco_service import G as G_PB
 from tests.waiting import eventually
 
 G, CH = 1, 10
@@ -97,7 +97,7 @@ async def test_a_pontoon_round_records_each_members_net_and_they_add_up(store: S
     round writes one row per member whose nets are the engine's returns; player and
     banker nets of a round cancel out (no house, no kitty: chips only change hands)."""
     svc = PontoonService(
-        store, chance=RandomChance(random.Random(5)), timers=Timers(600, 0.05, 600)
+        store, chance=RandomChance(random.Random(5)), timers=PontoonTimers(600, 0.05, 600)
     )
     live = await svc.open_table(G, CH, ANN, PontoonRules(), opener_name="ann")
     await svc.act(live.table_id, BEN, ActionKind.JOIN)

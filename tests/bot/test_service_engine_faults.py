@@ -22,7 +22,7 @@ import bot.host as host_module
 from bot.audit import audit
 from bot.errors import ServiceError, friendly
 from bot.i18n import Msg
-from bot.pontoon import PontoonService, Timers
+from bot.pontoon import PontoonService, PontoonTimers
 from bot.punto_banco import PuntoBancoService, PuntoBancoTimers
 from bot.storage import Store, escrow_account, member_account
 from bot.storage.errors import StorageUnavailable
@@ -46,7 +46,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 def make_service(store: Store, *, idle: float = 600) -> PontoonService:
     return PontoonService(
-        store, chance=RandomChance(random.Random(7)), timers=Timers(600, 600, idle)
+        store, chance=RandomChance(random.Random(7)), timers=PontoonTimers(600, 600, idle)
     )
 
 
@@ -258,7 +258,7 @@ async def test_timer_survives_an_unexpected_error(
     await svc.shutdown()
 
 
-async def test_baccarat_engine_failure_mid_bet_restores_the_table(
+async def test_punto_banco_engine_failure_mid_bet_restores_the_table(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     svc = PuntoBancoService(
@@ -318,7 +318,7 @@ async def test_refused_save_of_a_bank_offer_leaves_no_offer(
     await svc.shutdown()
 
 
-async def test_baccarat_close_refunds_from_the_ledger_when_the_engine_disagrees(
+async def test_punto_banco_close_refunds_from_the_ledger_when_the_engine_disagrees(
     store: Store,
 ) -> None:
     svc = PuntoBancoService(

@@ -16,7 +16,7 @@ from bot.audit import audit
 from bot.errors import ServiceError, TableExists
 from bot.host import together
 from bot.i18n import Msg
-from bot.pontoon import PontoonService, Timers
+from bot.pontoon import PontoonService, PontoonTimers
 from bot.punto_banco import PuntoBancoService
 from bot.storage import Store
 from bot.storage.errors import StorageError
@@ -38,7 +38,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 def make_service(store: Store) -> PontoonService:
     return PontoonService(
-        store, chance=RandomChance(random.Random(1)), timers=Timers(600, 600, 600)
+        store, chance=RandomChance(random.Random(1)), timers=PontoonTimers(600, 600, 600)
     )
 
 

@@ -19,7 +19,7 @@ import bot.host as host_module
 from bot.audit import audit
 from bot.errors import friendly
 from bot.i18n import Msg
-from bot.pontoon import OpenPontoonTable, PontoonService, Timers
+from bot.pontoon import OpenPontoonTable, PontoonService, PontoonTimers
 from bot.storage import Store
 from bot.storage.errors import StorageUnavailable
 from engine.cards import RandomChance
@@ -59,7 +59,7 @@ class FlakyStore:
 
 def make_service(store: Any, *, bet: float = 600, turn: float = 600) -> PontoonService:
     return PontoonService(
-        store, chance=RandomChance(random.Random(5)), timers=Timers(bet, turn, 600)
+        store, chance=RandomChance(random.Random(5)), timers=PontoonTimers(bet, turn, 600)
     )
 
 

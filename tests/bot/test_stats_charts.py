@@ -14,7 +14,8 @@ from bot import charts
 from bot.i18n import LOCALES
 from bot.storage import Store, member_account
 from bot.storage.history import BalancePoint, ChipHistory, GameNet
-from cogs.stats import date_text, leaderboard_png, odds_png, stats_caption, stats_png
+from cogs.punto_banco.odds_chart import odds_png
+from cogs.stats import date_text, leaderboard_png, stats_caption, stats_png
 from engine.pontoon.types import ESCROW, HOUSE, Transfer
 from engine.punto_banco import PuntoBancoRules
 

@@ -236,3 +236,55 @@ async def test_anonymous_accounts_arrive_without_losing_a_row(tmp_path: Path) ->
         dump = "\n".join(con.iterdump())
         assert "member:1:9" not in dump and "member:1:7" not in dump
         assert "member:1:8" in dump
+
+
+async def test_old_pontoon_snapshots_are_upgraded_once_to_the_shape_saved_today(
+    tmp_path: Path,
+) -> None:
+    """Migration 011: an open Pontoon table saved before tables had a seat limit gets the
+    bot's (10 with one pack, else 20); a bank auction saved in the bot's meta moves into
+    the engine while its seller holds the bank, and goes when they no longer do. The bot
+    then reads these tables without any reader of older shapes."""
+    import json
+
+    from bot.pontoon import PontoonService, seat_limit
+    from engine.pontoon import PontoonRules, Table
+
+    def old_state(channel: int, packs: int | None, banker: str, seller: int | None) -> str:
+        engine = Table(PontoonRules(packs=packs), ["42", "7"], {"42": 100, "7": 100}).to_json()
+        engine["rules"]["max_seats"] = None
+        engine["banker"] = banker
+        meta: dict[str, object] = {"guild_id": 1, "channel_id": channel, "opener_id": 42}
+        if seller is not None:
+            meta["auction"] = {"seller": seller, "bids": {"7": 30}, "ends_at": 5.0}
+        return json.dumps({"engine": engine, "meta": meta})
+
+    db = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(db, isolation_level=None)
+    migrate(con, load_migrations()[:10])
+    rows = [
+        ("t1", 30, "pontoon", old_state(30, 1, "42", 42)),
+        ("t2", 31, "pontoon", old_state(31, None, "7", 42)),
+        ("t3", 32, "punto_banco", '{"engine": {}, "meta": {}}'),
+    ]
+    for table_id, channel, game, state in rows:
+        con.execute(
+            "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
+            "created_at, updated_at) VALUES (?, 1, ?, ?, 1, ?, 'x', 'x')",
+            (table_id, channel, game, state),
+        )
+    con.close()
+    store = await Store.open(db)
+    try:
+        service = PontoonService(store)
+        loaded = {live.table_id: live for live in await service.load()}
+        await service.shutdown()
+        one, two = loaded["t1"], loaded["t2"]
+        assert one.engine.rules.max_seats == seat_limit(PontoonRules(packs=1)) == 10
+        assert two.engine.rules.max_seats == seat_limit(PontoonRules()) == 20
+        assert one.engine.auction == {"7": 30} and one.auction == {"ends_at": 5.0}
+        assert two.engine.auction is None and two.auction is None  # the seller lost the bank
+        pb = await store.table_for_channel(32)
+        assert pb is not None and json.loads(pb.state_json) == {"engine": {}, "meta": {}}
+    finally:
+        await store.close()

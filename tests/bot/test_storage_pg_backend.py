@@ -227,3 +227,69 @@ async def test_members_erased_before_009_are_anonymised(pg_url: str) -> None:
         assert {"member:1:8", "house:1"} <= ids and anon <= used
     finally:
         await store.close()
+
+
+async def test_old_pontoon_snapshots_are_upgraded_by_011_as_on_sqlite(pg_url: str) -> None:
+    """Migration 011 on PostgreSQL: an open Pontoon table saved before tables had a seat
+    limit, with a bank auction in the bot's meta and a round log of English details,
+    reads as today's shape: the limit, the bids in the engine, the engine's words (the
+    same fixed table as SQLite's twin; tests/bot/test_event_words.py for every detail)."""
+    import json
+
+    from bot.pontoon import LoggedEvent
+    from bot.storage.pg.migrations import pg_migrate
+    from engine.errors import Word
+    from engine.pontoon import PontoonRules, Table
+    from engine.pontoon.types import Event, EventKind
+
+    engine = Table(PontoonRules(packs=1), ["42", "7"], {"42": 100, "7": 100}).to_json()
+    engine["rules"]["max_seats"] = None
+    engine["banker"] = "42"
+    details = [
+        (EventKind.KITTY, "returned"),
+        (EventKind.HAND_RESULT, "lose: 17 loses to banker's five card trick"),
+        (EventKind.HAND_RESULT, "win: 18 beats banker's 5"),
+        (EventKind.BANK_PASSES, "pontoon; from s3"),
+        (EventKind.HAND_RESULT, "win: lucky beats banker's 19"),
+    ]
+    meta = {
+        "guild_id": 1,
+        "channel_id": 2,
+        "opener_id": 42,
+        "auction": {"seller": 42, "bids": {"7": 30}, "ends_at": 5.0},
+        "round_log": [{"event": Event(k, "s1", detail=d).to_json()} for k, d in details],
+    }
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await pg_migrate(conn, load_pg_migrations()[:10])
+        await conn.execute(
+            "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
+            "created_at, updated_at) VALUES ('t1', 1, 2, 'pontoon', 1, $1, 'x', 'x')",
+            json.dumps({"engine": engine, "meta": meta}),
+        )
+        await pg_migrate(conn, load_pg_migrations())
+        state = json.loads(await conn.fetchval("SELECT state_json FROM game_tables"))
+    finally:
+        await conn.close()
+    assert Table.from_json(state["engine"]).seat_limit == state["engine"]["rules"]["max_seats"]
+    assert state["engine"]["rules"]["max_seats"] == 10
+    assert state["engine"]["auction"] == {"7": 30}
+    assert state["meta"]["auction"] == {"ends_at": 5.0}
+    says = [LoggedEvent.from_json(e).event.says for e in state["meta"]["round_log"]]
+    assert says == [
+        Word("engine.kitty.returned"),
+        Word.of(
+            "engine.result.lose",
+            why=Word.of("engine.why.loses_to", label=17, blabel=Word("engine.label.banker_five")),
+        ),
+        Word.of(
+            "engine.result.win",
+            why=Word.of(
+                "engine.why.beats",
+                label=18,
+                blabel=Word.of("engine.label.banker_total", total=5),
+            ),
+        ),
+        Word.of("engine.bank_passes.from", old="s3"),
+        None,
+    ]

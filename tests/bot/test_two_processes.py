@@ -22,7 +22,7 @@ import pytest
 
 from bot.audit import audit
 from bot.i18n import Msg
-from bot.pontoon import PontoonService, Timers
+from bot.pontoon import PontoonService, PontoonTimers
 from bot.storage import StaleVersion, Store
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
@@ -109,13 +109,13 @@ async def test_a_stale_copy_of_a_table_can_neither_save_nor_close(tmp_path: Path
     stale_store = await Store.open(db)
     try:
         live_svc = PontoonService(
-            live_store, chance=RandomChance(random.Random(1)), timers=Timers(600, 600, 600)
+            live_store, chance=RandomChance(random.Random(1)), timers=PontoonTimers(600, 600, 600)
         )
         table = await live_svc.open_table(G, CH, ANN, PontoonRules())
         await live_svc.act(table.table_id, BOB, ActionKind.JOIN)
         # a second service loads the table now: its copy goes stale with the next move
         stale_svc = PontoonService(
-            stale_store, chance=RandomChance(random.Random(2)), timers=Timers(600, 600, 600)
+            stale_store, chance=RandomChance(random.Random(2)), timers=PontoonTimers(600, 600, 600)
         )
         await stale_svc.load()
         await live_svc.deal(table.table_id, ANN)

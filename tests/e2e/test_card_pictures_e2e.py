@@ -17,7 +17,7 @@ from localdiscord import FakeDiscord
 from localdiscord.app_emojis import AppEmoji
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.pontoon_driver import BOT_ARGS, bot_env
-from tests.e2e.test_baccarat_e2e import Baccarat
+from tests.e2e.test_punto_banco_e2e import PuntoBanco
 
 pytestmark = pytest.mark.e2e
 
@@ -80,7 +80,7 @@ async def test_pictures_upload_once_are_reused_after_a_restart_and_show_on_the_t
     assert len(list((tmp_path / "cards").glob("*.png"))) == 53
     await fake_discord.wait_until(lambda: "53 uploaded" in bot.output(), timeout=10)
 
-    t = Baccarat(fake_discord, world)
+    t = PuntoBanco(fake_discord, world)
     assert "Punto Banco table open" in await t.bac(world.alice, "start", {"max_bet": 100})
     # the bet is answered with the table, which shows the bettor's line as the receipt
     assert "alice: Banco 10" in await t.bet_form(world.alice, "Banco", "10")

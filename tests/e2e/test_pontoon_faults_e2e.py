@@ -92,3 +92,25 @@ async def test_two_members_submit_the_same_bet_form(shared: Shared) -> None:
         assert sub.answered
         # answered with the table, or told it worked when the table was busy
         assert sub.callback_type == 7 or "Bet of 3 placed" in sub.all_text, sub.all_text
+
+
+@SHARED
+async def test_a_variation_the_table_does_not_play_is_refused_as_such(shared: Shared) -> None:
+    """At a table without Shoot, banker doubles or burning, their commands say the table
+    does not play them (not "not possible now", as if they would work later), privately,
+    through the one error handler; nothing changes."""
+    fake_discord, world = shared.fake, shared.world
+    t = Table(fake_discord, world)
+    await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})
+    await t.click(world.bob, "Join")
+    before = t.embed_text()
+    for sub, options, command, words in (
+        ("double", {}, "pontoon", "does not double"),
+        ("burn", {}, "pontoon", "no hand is burned"),
+        ("shoot", {"amount": 5}, "pontoon", "does not play Shoot Pontoon"),
+        ("kitty", {"amount": 5}, "bank", "does not play Shoot Pontoon"),
+    ):
+        r = await t.slash(world.bob, sub, options, command=command)
+        assert r.ephemeral and words in r.all_text, (sub, r.all_text)
+        assert "not possible now" not in r.all_text
+    assert t.embed_text() == before

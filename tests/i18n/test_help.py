@@ -11,13 +11,28 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from babel.lists import format_list
 
-from bot.i18n import LOCALES, set_command_ids, t
+from bot.games import GAMES
+from bot.i18n import COMMAND_LOCALES, LOCALES, command_name, set_command_ids, t
+from bot.pontoon import OpenPontoonTable
 from bot.storage import Store
-from cogs.help import GROUPS, HELP_HINT, first_join_hint, help_embed, help_text
+from cogs.help import (
+    HELP_HINT,
+    SHARED,
+    first_join_hint,
+    game_sections,
+    help_embed,
+    help_groups,
+    help_text,
+)
+from cogs.pontoon.commands import VARIATIONS, VariationOff, check_variation
+from engine.pontoon import PontoonRules
+from engine.pontoon.types import ActionKind
 
 IDS = {"pontoon": 11, "bank": 12, "baccarat": 13, "balance": 14, "daily": 15}
 IDS |= {"leaderboard": 16, "chips": 17, "language": 18, "help": 19, "privacy": 20}
+IDS |= {"stats": 21}
 
 
 @pytest.fixture
@@ -30,11 +45,15 @@ def ids() -> Iterator[None]:
 @pytest.mark.parametrize("locale", LOCALES)
 def test_help_lists_every_group_as_command_mentions(locale: str, ids: None) -> None:
     title, about, fields = help_text(locale)
-    assert title == t(locale, "help.title") and about == t(locale, "help.about")
+    names = [t(locale, section.name) for section in game_sections()]
+    assert title == t(locale, "help.title.of", games=format_list(names, locale=locale))
+    assert about.split("\n")[0] == t(locale, "help.about.bot")
+    for section in game_sections():  # each game names itself in the title and says what it is
+        assert t(locale, section.name) in title and t(locale, section.about) in about
     heads = [h for h, _ in fields]
-    for group, paths in GROUPS:
-        body = dict(fields)[t(locale, f"help.group.{group}")]
-        for path in paths:
+    for group in help_groups():
+        body = dict(fields)[t(locale, group.heading)]
+        for path in group.paths:
             assert f"</{path}:{IDS[path.split()[0]]}>" in body, (group, path)
     assert heads[-1] == t(locale, "help.round.title")
     round_lines = dict(fields)[heads[-1]].split("\n")
@@ -44,8 +63,70 @@ def test_help_lists_every_group_as_command_mentions(locale: str, ids: None) -> N
     assert not re.search(r"\b[PB]-[A-Z]{2,}", str(em.to_dict()))
 
 
-def test_help_covers_the_groups_the_issue_names() -> None:
-    assert [g for g, _ in GROUPS] == ["play", "chips", "bank", "settings", "admin"]
+def test_every_game_brings_its_section_and_the_shared_groups_follow() -> None:
+    sections = game_sections()
+    assert len(sections) == len(GAMES) and all(s.groups for s in sections)
+    headings = [g.heading for g in help_groups()]
+    assert headings[-len(SHARED) :] == [
+        "help.group.chips",
+        "help.group.settings",
+        "help.group.admin",
+    ]
+    assert len(headings) == len(set(headings))
+    paths = [p for g in help_groups() for p in g.paths]
+    assert len(paths) == len(set(paths)), "a command listed twice"
+    assert "stats" in paths  # it was missing
+
+
+def test_variation_commands_are_listed_under_their_own_heading_only() -> None:
+    groups = {g.heading: set(g.paths) for g in help_groups()}
+    variations = groups["help.group.pontoon.variations"]
+    only_some_tables = {"pontoon shoot", "pontoon burn", "pontoon double", "pontoon no-double"}
+    assert only_some_tables | {"bank kitty", "bank auction", "bank bid"} <= variations
+    for heading, paths in groups.items():
+        if heading != "help.group.pontoon.variations":
+            assert not paths & variations, heading
+
+
+@pytest.mark.parametrize("locale", sorted(COMMAND_LOCALES))
+def test_help_shows_the_names_the_readers_command_picker_shows(locale: str, ids: None) -> None:
+    """A mention is written with the command's own (English) name; beside it, the name a
+    German reader types in the picker (`/kontostand`, not only /balance). Discord has no
+    Persian: a Persian reader's picker shows the English names, and so does /help."""
+    body = "\n".join(text for _, text in help_text(locale)[2])
+    named_otherwise = 0
+    for group in help_groups():
+        for path in group.paths:
+            translated = command_name(locale, path)
+            if translated != "/" + path:
+                named_otherwise += 1
+                assert f"`{translated}`" in body, path
+    assert named_otherwise >= 10 and f"`{command_name(locale, 'balance')}`" in body
+    for alone in ("en", "fa"):  # their picker shows the commands' own names
+        body = "\n".join(text for _, text in help_text(alone)[2])
+        assert "`/balance`" not in body and "</balance:14>" in body
+
+
+def table_with(rules: PontoonRules) -> OpenPontoonTable:
+    return SimpleNamespace(engine=SimpleNamespace(rules=rules))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("kind", list(VARIATIONS))
+def test_a_variation_the_table_does_not_play_is_refused_as_such(kind: ActionKind) -> None:
+    plain = table_with(PontoonRules())
+    with pytest.raises(VariationOff) as refused:
+        check_variation(plain, kind)
+    for locale in LOCALES:
+        text = refused.value.localized(locale)
+        assert text == t(locale, refused.value.key) and "</pontoon rules>" not in text
+    assert "not possible now" not in refused.value.localized("en")
+    playing = table_with(PontoonRules(shoot=True, banker_doubles=True, burn="13"))
+    check_variation(playing, kind)  # the table plays it: no refusal here
+
+
+def test_the_other_commands_are_never_refused_as_a_variation() -> None:
+    for kind in set(ActionKind) - set(VARIATIONS):
+        check_variation(table_with(PontoonRules()), kind)
 
 
 @pytest.fixture

@@ -192,7 +192,13 @@ SERVICE = _service_errors()
 
 def test_every_service_error_subclass_is_met() -> None:
     names = {type(e).__name__ for e in SERVICE}
-    assert {"NoTable", "NoBaccaratTable", "WindowClosed", "BadAmount", "EngineFault"} <= names
+    assert {
+        "NoPontoonTable",
+        "NoPuntoBancoTable",
+        "WindowClosed",
+        "BadAmount",
+        "EngineFault",
+    } <= names
     assert bot.pontoon and bot.punto_banco  # imported so their subclasses count
 
 

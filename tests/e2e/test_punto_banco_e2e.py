@@ -21,7 +21,7 @@ pytestmark = pytest.mark.e2e
 SEED_BANCO = 0  # first coup of a fresh 1-pack shoe with SHUFFLE_SEED=0: Banco wins
 
 
-class Baccarat(Table):
+class PuntoBanco(Table):
     def message(self) -> FakeMessage:
         return self.fake.latest_message_with_button(self.world.channel, "Punto")
 
@@ -61,7 +61,7 @@ async def test_a_coup_from_bets_to_payouts_then_the_idle_table_closes(
         SHUFFLE_SEED=str(SEED_BANCO),
         BACCARAT_BETTING_SECONDS="6",
     )
-    t = Baccarat(fake_discord, world)
+    t = PuntoBanco(fake_discord, world)
     text = await t.bac(world.alice, "start", {"max_bet": 5000})
     assert "Punto Banco table open" in text
     assert "Betting is open" in t.embed_text()
@@ -138,7 +138,7 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     db = tmp_path / "db.sqlite3"
     lounge = fake_discord.add_text_channel(world.guild, "lounge")
     bot = await start(start_bot_process, db, BACCARAT_BETTING_SECONDS="300")
-    t = Baccarat(fake_discord, world)
+    t = PuntoBanco(fake_discord, world)
     await t.bac(world.alice, "start", {"packs": 8, "tableau": "standard", "max_bet": 500})
     assert "8 packs · casino standard drawing rules" in t.message().text
     assert "alice: Banco 40" in await t.bet_form(world.alice, "Banco", "40")

@@ -18,9 +18,9 @@ from engine.cards import RandomChance
 from engine.punto_banco import Side, odds_for
 from localdiscord.layout import FLAG_COMPONENTS_V2, count_components, layout_errors, text_length
 from localdiscord.models import TEXT_DISPLAY, walk_components
-from tests.bot.test_baccarat_presenter import table
 from tests.bot.test_card_pictures import MARKUP
 from tests.bot.test_pontoon_layout import HOSTILE, LOCALES
+from tests.bot.test_punto_banco_presenter import table
 
 BETTORS = 200
 

@@ -4,6 +4,7 @@ table per channel, the bank sale and auction, closing mid-round. No Discord here
 from __future__ import annotations
 
 import random
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,9 +14,10 @@ import pytest
 from bot.audit import audit
 from bot.errors import BusyElsewhere, NotSeated, ServiceError, StaleButton, TableExists
 from bot.i18n import Msg
-from bot.pontoon import OpenPontoonTable, PontoonService, Timers
+from bot.pontoon import OpenPontoonTable, PontoonService, PontoonTimers
 from bot.storage import Store
 from bot.storage.errors import DatabaseBusy
+from bot.storage.migrations import load_migrations
 from engine.cards import RandomChance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules
@@ -37,7 +39,7 @@ def service(
     store: Store, *, bet: float = 600, turn: float = 600, idle: float = 600, seed: int = 3
 ) -> PontoonService:
     return PontoonService(
-        store, chance=RandomChance(random.Random(seed)), timers=Timers(bet, turn, idle)
+        store, chance=RandomChance(random.Random(seed)), timers=PontoonTimers(bet, turn, idle)
     )
 
 
@@ -314,7 +316,7 @@ async def test_a_failing_presenter_does_not_fail_the_opening(store: Store) -> No
     svc = PontoonService(
         store,
         chance=RandomChance(random.Random(1)),
-        timers=Timers(600, 600, 600),
+        timers=PontoonTimers(600, 600, 600),
         presenter=Failing(),  # type: ignore[arg-type]
     )
     live = await svc.open_table(G, CH, ANN, PontoonRules())
@@ -327,8 +329,9 @@ async def test_a_failing_presenter_does_not_fail_the_opening(store: Store) -> No
 async def test_an_auction_saved_before_the_engine_held_it_goes_on_after_a_restart(
     store: Store,
 ) -> None:
-    """Tables saved by older versions of the bot kept the auction's bids in the bot's meta
-    ({"seller", "ends_at", "bids"}); on reload the bids move into the engine."""
+    """Tables saved by older versions kept the auction's bids in the bot's meta
+    ({"seller", "ends_at", "bids"}); the upgrade (migration 011) moves the bids into the
+    engine, and the auction goes on after the restart."""
     svc = service(store)
     rules = PontoonRules(shoot=True, kitty_min=10, kitty_max=50)
     live = await seated(svc, rules, BOB, CAT)
@@ -340,6 +343,10 @@ async def test_an_auction_saved_before_the_engine_held_it_goes_on_after_a_restar
     live.auction = {"seller": banker, "ends_at": ends_at, "bids": {str(bidder): 7}}
     await svc._persist(live, [], "an auction as the old bot saved it")
     await svc.shutdown()
+    (upgrade,) = [m for m in load_migrations() if m.name == "pontoon_old_snapshots"]
+    with sqlite3.connect(store.path, isolation_level=None) as con:  # the upgrade, run once
+        for statement in upgrade.statements:
+            con.execute(statement)
     again = service(store)
     (loaded,) = await again.load()
     assert loaded.engine.auction == {str(bidder): 7}

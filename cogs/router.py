@@ -1,0 +1,278 @@
+"""The one router of every game's buttons and forms, and the one error handler.
+
+* **Buttons**: every button a game puts on a message is a :class:`RoutedButton` (a
+  ``DynamicItem`` whose custom id pattern is public, as :attr:`RoutedButton.pattern`).
+  discord.py dispatches a click only when the clicked custom id is on the message the
+  interaction carries; a click on a button of an older rendering (or a forged id) would
+  get no answer at all. :class:`Router` answers those: a custom id one of the registered
+  games' buttons reads goes to that button (its game then says why nothing happened:
+  stale, closed), any other id of a game's prefix gets that game's "no longer active"
+  message (:attr:`RoutedButton.inactive`), and the rest the bot's "not known".
+* **Forms** (modals) are never kept live: members at one table share a form's custom id,
+  and a form opened before a restart must still work. Each game's forms are
+  :class:`TableForm` subclasses with a custom id pattern; the router reads a submit's
+  custom id and its fields and hands them to the form class that matches.
+* **Refusals**: cogs, buttons and forms raise domain errors (``bot.errors.ServiceError``,
+  the engine's ``EngineError``, storage errors). :func:`refuse` is the one place that
+  turns them into the member's private answer in their language, for slash commands
+  (the command tree's error handler, set by start-up), buttons and forms alike. A game
+  words its own refusals through its package's ``refusal_text`` (seat ids said as
+  names, say); an unexpected exception is logged and answered with the generic line.
+
+The games are found through the registry (``bot.games``): nothing here names a game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import re
+from collections.abc import Iterator
+from typing import Any, ClassVar, Protocol, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import ServiceError, friendly
+from bot.games import GAMES
+from bot.host import seat_of
+from bot.i18n import DEFAULT_LOCALE, t
+from bot.i18n.languages import locale_of
+from bot.storage.errors import StorageError
+from engine.errors import EngineError
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[discord.Client]
+
+#: what a member's action may be refused with: answered privately, not logged as a fault
+DOMAIN_ERRORS: tuple[type[Exception], ...] = (ServiceError, EngineError, StorageError)
+
+
+# ------------------------------------------------------------ the one way to answer
+async def reply(interaction: Interaction, text: str, *, ephemeral: bool = True) -> None:
+    """Answer ``interaction`` (ephemerally by default) by its response, or by a followup
+    when it was already answered or deferred. A failure to answer is logged, never raised."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral)
+    except discord.HTTPException:
+        log.exception("could not answer interaction %s", interaction.id)
+
+
+# ------------------------------------------------------------ the one error handler
+class RefusalWords(Protocol):
+    """A game's own wording of a refusal (its package's ``refusal_text``)."""
+
+    def __call__(self, interaction: Interaction, exc: BaseException, locale: str) -> str: ...
+
+
+def game_package(owner: object) -> Any | None:
+    """The game package (``cogs.<game>`` of a registry entry) whose code ``owner`` (a cog,
+    a button or form class, an instance of one) belongs to; None for shared code."""
+    cls = owner if isinstance(owner, type) else type(owner)
+    module = cls.__module__
+    for game in GAMES:
+        if module == game.package or module.startswith(game.package + "."):
+            return importlib.import_module(game.package)
+    return None
+
+
+async def refuse(interaction: Interaction, exc: BaseException, *, by: object = None) -> None:
+    """THE error handler: ``exc``, raised while answering ``interaction`` by the code of
+    ``by`` (a cog, a button, a form), becomes the member's private answer in their
+    language, in the words of ``by``'s game when it is a game's. Nothing was changed (a
+    refused action changes nothing). An unexpected exception is logged with its trace."""
+    if not isinstance(exc, DOMAIN_ERRORS):
+        log.error("answering interaction %s failed", interaction.id, exc_info=exc)
+    else:
+        log.info("refused: %s: %s", type(exc).__name__, exc)
+    locale = await locale_of(interaction)
+    package = game_package(by) if by is not None else None
+    words = cast(RefusalWords | None, getattr(package, "refusal_text", None))
+    if words is not None:
+        text = words(interaction, exc, locale)
+    else:
+        text = friendly(exc, locale, me=seat_of(interaction.user.id))
+    await reply(interaction, text)
+
+
+async def on_app_command_error(
+    interaction: Interaction, error: app_commands.AppCommandError
+) -> None:
+    """The command tree's error handler (start-up sets it): a slash command's refusal or
+    failure, answered by :func:`refuse` in the words of the command's game."""
+    if isinstance(error, app_commands.CheckFailure):
+        log.warning("command check failed: %s", error)
+        locale = await locale_of(interaction)
+        await reply(
+            interaction,
+            t(locale, "err.generic.refused") if locale != DEFAULT_LOCALE else str(error),
+        )
+        return
+    original = getattr(error, "original", error)
+    command = interaction.command
+    binding = getattr(command, "binding", None) if command is not None else None
+    await refuse(interaction, original, by=binding)
+
+
+# ------------------------------------------------------------------- buttons
+class RoutedButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"(?!)",  # matches no custom id; each subclass gives its own
+):
+    """A button the router knows: its custom id pattern is :attr:`pattern` (public), its
+    custom ids start with ``prefix:``, and a click's refusal goes to :func:`refuse`.
+    Subclasses say in :meth:`clicked` what a click does."""
+
+    prefix: ClassVar[str] = ""
+    #: the message id a click on an id of this prefix that no button reads is answered with
+    inactive: ClassVar[str] = "err.unknown_button"
+    pattern: ClassVar[re.Pattern[str]] = re.compile(r"(?!)")
+
+    def __init_subclass__(cls, *, template: str | None = None, **kwargs: Any) -> None:
+        if template is None:  # an abstract layer between (TableButton): no pattern of its own
+            template = cls.pattern.pattern
+        cls.pattern = re.compile(template)
+        super().__init_subclass__(template=cls.pattern, **kwargs)
+
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            await self.clicked(interaction)
+        except Exception as exc:
+            await refuse(interaction, exc, by=self)
+
+    async def clicked(self, interaction: Interaction) -> None:
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------- forms
+class TableForm(discord.ui.Modal):
+    """A game's form (modal), answered by the router from its custom id and fields alone,
+    never kept live (so several members' forms, and forms opened before a restart, all
+    work). A subclass gives ``template=`` (its custom id pattern) and :meth:`submitted`."""
+
+    pattern: ClassVar[re.Pattern[str]] = re.compile(r"(?!)")
+
+    def __init_subclass__(cls, *, template: str | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if template is not None:
+            cls.pattern = re.compile(template)
+
+    def __init__(self, *, title: str, custom_id: str) -> None:
+        super().__init__(title=title, custom_id=custom_id, timeout=600)
+        self.stop()  # not kept: the router answers its submit from the custom id
+
+    @classmethod
+    async def submitted(
+        cls, interaction: Interaction, match: re.Match[str], values: dict[str, str]
+    ) -> None:
+        """What a submit of this form does (``values``: the text of each field by id)."""
+        raise NotImplementedError
+
+
+def form_values(data: Any) -> dict[str, str]:
+    """The text typed into each field of a submitted form, by field custom id, from the
+    raw interaction data (so a form opened before a restart can still be read)."""
+    out: dict[str, str] = {}
+    stack = list(data.get("components", [])) if isinstance(data, dict) else []
+    while stack:
+        comp = stack.pop()
+        if not isinstance(comp, dict):
+            continue
+        if "components" in comp:
+            stack.extend(comp["components"])
+        if "component" in comp:
+            stack.append(comp["component"])
+        if "custom_id" in comp and "value" in comp:
+            out[str(comp["custom_id"])] = str(comp["value"] or "")
+    return out
+
+
+def custom_ids(components: object) -> set[str]:
+    """Every custom id in a message's components (rows, containers, sections)."""
+    found: set[str] = set()
+    stack = list(components) if isinstance(components, list | tuple) else []
+    while stack:
+        comp = stack.pop()
+        cid = getattr(comp, "custom_id", None)
+        if isinstance(cid, str):
+            found.add(cid)
+        for attr in ("children", "components", "items"):
+            more = getattr(comp, attr, None)
+            if isinstance(more, list | tuple):
+                stack.extend(more)
+        accessory = getattr(comp, "accessory", None)
+        if accessory is not None:
+            stack.append(accessory)
+    return found
+
+
+# -------------------------------------------------------------------- the router
+def registered_buttons() -> Iterator[type[RoutedButton]]:
+    """Every game's buttons (its package's ``BUTTONS``), found through the registry."""
+    for game in GAMES:
+        yield from importlib.import_module(game.package).BUTTONS
+
+
+def registered_forms() -> Iterator[type[TableForm]]:
+    """Every game's forms (its package's ``FORMS``), found through the registry."""
+    for game in GAMES:
+        yield from importlib.import_module(game.package).FORMS
+
+
+class Router(commands.Cog):
+    """Answers what discord.py would leave unanswered (orphan and stale clicks) and every
+    form's submit, for every registered game."""
+
+    def __init__(self, buttons: list[type[RoutedButton]], forms: list[type[TableForm]]) -> None:
+        self.buttons = buttons
+        self.forms = forms
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if interaction.type is discord.InteractionType.modal_submit:
+            await self.submit(interaction, custom_id, data)
+        elif (
+            interaction.type is discord.InteractionType.component
+            and int(data.get("component_type", 2) or 2) == discord.ComponentType.button.value
+        ):
+            await self.orphan_click(interaction, custom_id)
+
+    async def submit(self, interaction: Interaction, custom_id: str, data: dict[str, Any]) -> None:
+        for form in self.forms:
+            match = form.pattern.fullmatch(custom_id)
+            if match is not None:
+                try:
+                    await form.submitted(interaction, match, form_values(data))
+                except Exception as exc:
+                    await refuse(interaction, exc, by=form)
+                return
+        await reply(interaction, t(await locale_of(interaction), "err.unknown_form"))
+
+    async def orphan_click(self, interaction: Interaction, custom_id: str) -> None:
+        msg = interaction.message
+        if msg is not None and custom_id in custom_ids(msg.components):
+            return  # discord.py dispatches it to its item
+        # no View is registered for a custom id: nothing else answers this click
+        for button in self.buttons:
+            match = button.pattern.fullmatch(custom_id)
+            if match is not None:  # a button from an older rendering: its game says why
+                item = await button.from_custom_id(interaction, cast(Any, None), match)
+                await item.callback(interaction)
+                return
+        prefix = custom_id.split(":", 1)[0]
+        inactive = next((b.inactive for b in self.buttons if b.prefix == prefix), None)
+        locale = await locale_of(interaction)
+        await reply(interaction, t(locale, inactive or "err.unknown_button"))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """discord.py extension entry point: the router, with every registered game's
+    buttons and forms."""
+    await bot.add_cog(Router(list(registered_buttons()), list(registered_forms())))
