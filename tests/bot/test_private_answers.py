@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from bot.pontoon import GAME_PONTOON, OpenPontoonTable
-from cogs.pontoon.controls import handle_button
+from cogs.pontoon.controls import PontoonButton, handle_button
 from cogs.pontoon.presenter import PontoonDiscordPresenter
 from cogs.pontoon.render import cards_text
+from cogs.router import refuse
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.types import Action, ActionKind
@@ -114,6 +115,7 @@ def client_for(live: OpenPontoonTable) -> Any:
     service = SimpleNamespace(
         get=lambda table_id: live,
         tables={live.table_id: live},
+        by_channel={live.channel_id: live.table_id},
         seconds_left=lambda live: None,
     )
     client: Any = SimpleNamespace(
@@ -125,9 +127,11 @@ def client_for(live: OpenPontoonTable) -> Any:
 
 async def click(live: OpenPontoonTable, who: int, act: str, recorder: Recorder) -> Answer:
     before = len(recorder.answers)
-    await handle_button(
-        Interaction(client_for(live), who, recorder), "t1", act, live.engine.version
-    )
+    interaction = Interaction(client_for(live), who, recorder)
+    try:  # as PontoonButton.callback does: a refusal goes to the one error handler
+        await handle_button(interaction, "t1", act, live.engine.version)
+    except Exception as exc:
+        await refuse(interaction, exc, by=PontoonButton)
     new = recorder.answers[before:]
     assert len(new) == 1, new
     return new[0]
