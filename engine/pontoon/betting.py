@@ -198,7 +198,7 @@ def bet_amount_refusal(t: TableState, seat: str, amount: int) -> Refusal | None:
             amount=amount,
             times=t.payouts.player_cover,
         )
-    if amount > t._banker_cap():
+    if amount > t.banker_cover_room():
         return RuleError(
             "P-PAY-LIMIT",
             f"the banker cannot cover another bet of {amount}",

@@ -272,7 +272,22 @@ class TableState:
         cover = self.payouts.player_cover
         return (self.balances[seat] - self._staked(seat) * (cover - 1)) // cover
 
-    def _banker_cap(self) -> int:
+    @property
+    def hands(self) -> dict[str, list[Hand]]:
+        """Each player's hands in the current (or last) round (read only)."""
+        return self._hands
+
+    @property
+    def banker_hand(self) -> Hand | None:
+        """The banker's hand in the current (or last) round (read only)."""
+        return self._banker_hand
+
+    @property
+    def banker_sees(self) -> bool:
+        """The banker may look at the banker's face-down cards (P-VAR-3, P-BANKER-1)."""
+        return self._banker_sees
+
+    def banker_cover_room(self) -> int:
         """The largest new stake the banker can cover: ``banker_cover`` x every open stake
         (P-PAY-LIMIT). A house bank has no limit."""
         if self.rules.house_bank or self.banker is None:
@@ -280,7 +295,7 @@ class TableState:
         return self.balances[self.banker] // self.payouts.banker_cover - self._open_stake
 
     def _stake_cap(self, seat: str) -> int:
-        return min(self._player_cap(seat), self._banker_cap())
+        return min(self._player_cap(seat), self.banker_cover_room())
 
     # shoot bets (P-SHOOT-*) ------------------------------------------------------------
 

@@ -65,7 +65,12 @@ from engine.pontoon.types import (
     Phase,
     Transfer,
 )
-from engine.pontoon.views import HandStatus, HandView, SeatView, TableView
+from engine.pontoon.views import HandStatus, HandView, Observation, SeatView, TableView
+
+#: phases in which the cards dealt are players' first cards (P-DEAL-1, P-DEAL-3)
+FIRST_CARD_PHASES = frozenset({Phase.KITTY, Phase.BETTING, Phase.DOUBLING, Phase.SHOOTING})
+#: phases in which new stakes are placed (bets, buys): the banker's cover counts
+STAKING_PHASES = frozenset({Phase.BETTING, Phase.PLAYING})
 
 
 class PlainOffer:
@@ -384,6 +389,34 @@ class Table(TableState):
             self.kitty,
             banker_view,
             self.needs_shuffle,
+        )
+
+    def cards_due(self, seat: str) -> bool:
+        """Whether face-down cards dealt to ``seat`` now are to be handed to it now: a
+        player's first card waits for the second (P-DEAL-1, P-DEAL-3); the banker looks
+        only at the first card under P-VAR-3 (to decide whether to double) and otherwise
+        sees the cards when they are turned up in the banker's turn (P-BANKER-1)."""
+        if seat == self.banker:
+            return self.phase is Phase.DOUBLING
+        return self.phase not in FIRST_CARD_PHASES
+
+    def cover_room(self) -> int | None:
+        """P-PAY-LIMIT: the most new stake the banker can still cover while bets and buys
+        are open (None when they are not)."""
+        if self.phase not in STAKING_PHASES:
+            return None
+        return self.banker_cover_room()
+
+    def observe(self, viewer: str | None = None) -> Observation:
+        """What ``viewer`` (a seat; None for an onlooker) may know of the table now."""
+        return Observation(
+            viewer,
+            self.public_view(),
+            self.private_view(viewer) if viewer is not None else [],
+            self.cards_due(viewer) if viewer is not None else False,
+            self.cover_room(),
+            self.next_banker,
+            self.returns(),
         )
 
     # serialisation ----------------------------------------------------------------------
