@@ -214,6 +214,30 @@ def check_next_round(t: TableState, action: Action) -> Refusal | None:
     return t._seated_refusal(action.seat)
 
 
+def round_follow_up(t: TableState) -> Action | None:
+    """P-NEXT-3: once a round is settled the table moves on by itself to wait for the
+    next deal, so the bank passes at once (P-NEXT-2) and seats may join, leave or sell the
+    bank (P-SELL-1) before anyone deals. The NEXT_ROUND that does it, made in the banker's
+    name (the first seat's when the banker has no seat); None when no settled round
+    waits."""
+    if t.phase is not Phase.ROUND_OVER or not t.seats:
+        return None
+    return Action(t.banker if t.banker in t.seats else t.seats[0], ActionKind.NEXT_ROUND)
+
+
+def offer_refusal(t: TableState, seller: str) -> Refusal | None:
+    """P-SELL-2: an offer of the bank (P-SELL-1) stands only while its seller still banks;
+    once the bank has changed hands (passed by P-NEXT-2, sold, or auctioned by P-SHOOT-8)
+    the offer has lapsed."""
+    if t.banker != seller:
+        return RuleError(
+            "P-SELL-2",
+            "That offer has lapsed: the bank has changed hands.",
+            key="err.svc.offer_lapsed",
+        )
+    return None
+
+
 def next_round(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     """From ROUND_OVER to WAITING, passing the bank a pontoon earned (P-NEXT-2)."""
     new_banker = t._next_banker

@@ -327,6 +327,16 @@ class Table(TableState):
 
     # between rounds, outside the actions --------------------------------------------------
 
+    def round_follow_up(self) -> Action | None:
+        """P-NEXT-3: the NEXT_ROUND a settled round moves on with by itself (None when no
+        settled round waits). See :func:`engine.pontoon.bank.round_follow_up`."""
+        return bank.round_follow_up(self)
+
+    def offer_refusal(self, seller: str) -> RuleError | None:
+        """P-SELL-2: the refusal of accepting ``seller``'s earlier offer of the bank once
+        the bank has changed hands (None while the offer stands)."""
+        return bank.offer_refusal(self, seller)
+
     def abandon(self) -> list[Transfer]:
         """Close the table mid-anything: every chip in escrow goes back to the seat that
         put it there and the kitty to the banker. The table is left WAITING. Returns the
