@@ -58,7 +58,7 @@ def banker_refusal(t: TableState, seat: str, draws: bool) -> Refusal | None:
     """Why ``seat`` may not twist (``draws``) or stay now in the banker's turn."""
     if seat != t.banker:
         return RuleError("P-BANKER-2", "it is the banker's turn", key="engine.banker_turn")
-    if draws and len(t.pack) == 0:
+    if draws and not t.pack.stack:
         return RuleError("P-TABLE-1", "the pack has no card left", key="engine.pack_empty")
     return None
 

@@ -107,7 +107,7 @@ def declare_refusal(t: TableState, hand: Hand) -> Refusal | None:
 def stick_refusal(t: TableState, hand: Hand) -> Refusal | None:
     """P-STICK-1 / P-VAR-2; a stick below the minimum is allowed on an empty pack."""
     total, least = hand.total, t.rules.stick_min
-    if total < least and len(t.pack) > 0:
+    if total < least and t.pack.stack:
         rule = "P-VAR-2" if t.rules.stick_on_16 else "P-STICK-1"
         return RuleError(
             rule,
@@ -128,7 +128,7 @@ def draw_refusal(t: TableState, hand: Hand, shoot: int) -> Refusal | None:
         )
     if hand.total >= 21:
         return RuleError("P-STICK-1", "a hand on 21 stands", key="engine.on_21")
-    if len(t.pack) == 0:
+    if not t.pack.stack:
         return RuleError("P-TABLE-1", "the pack has no card left", key="engine.pack_empty")
     if shoot and n != 3:
         return RuleError(
@@ -217,7 +217,7 @@ def split_refusal(t: TableState, seat: str, hand: Hand) -> Refusal | None:
         return RuleError(
             "P-SPLIT-2", "a player may hold at most four hands", key="engine.split_four"
         )
-    if len(t.pack) < 2:
+    if len(t.pack.stack) < 2:
         return RuleError("P-SPLIT-1", "the pack has too few cards left", key="engine.pack_few")
     if t._stake_cap(seat) < hand.original_stake:
         return RuleError(

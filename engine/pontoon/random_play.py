@@ -94,17 +94,18 @@ def leaks(table: Table, viewer: str | None) -> list[str]:
     (P-DEAL-1, P-DEAL-3), the banker's own face-down cards before the banker may look
     (P-DEAL-1, P-VAR-3, P-BANKER-1); a shown (bust, declared, settled) hand is public."""
     obs = table.observe(viewer)
+    public = table.public_view()
     hands = table.hands
     banker_hand = table.banker_hand
     out: list[str] = []
-    for seat_view in obs.table.seats:
+    for seat_view in public.seats:
         for hv in seat_view.hands:
             hand = hands[seat_view.seat][hv.index]
             out += [
                 f"{viewer} sees {seat_view.seat}: {w}" for w in _wrong(hv.cards, hand, hand.shown)
             ]
-    if obs.table.banker_hand is not None and banker_hand is not None:
-        shown = obs.table.banker_hand.cards
+    if public.banker_hand is not None and banker_hand is not None:
+        shown = public.banker_hand.cards
         out += [
             f"{viewer} sees the banker: {w}" for w in _wrong(shown, banker_hand, banker_hand.shown)
         ]

@@ -41,7 +41,9 @@ def settle(t: TableState, out: Outcome) -> None:
                 says = (
                     Word("engine.why.banker_bust")
                     if banker_score == BUST
-                    else Word.of("engine.why.beats", label=result_word(score), blabel=blabel)
+                    else Word(
+                        "engine.why.beats", (("label", result_word(score)), ("blabel", blabel))
+                    )
                 )
                 win = hand.stake * t.payouts.player_win(score, t._doubled)
                 pay_player(t, out, seat, hand, win, f"{label} wins ({rule})")
@@ -49,7 +51,9 @@ def settle(t: TableState, out: Outcome) -> None:
                 result(t, out, seat, i, hand, score, win, shoot_net, "win", why, says)
             else:
                 why = f"{label} loses to {against}"
-                says = Word.of("engine.why.loses_to", label=result_word(score), blabel=blabel)
+                says = Word(
+                    "engine.why.loses_to", (("label", result_word(score)), ("blabel", blabel))
+                )
                 collect(t, out, seat, hand, hand.stake * loss, f"loses ({rule})")
                 shoot_net = shoot_lost(t, out, hand, "P-SHOOT-7")
                 result(
@@ -175,7 +179,7 @@ def result(
             amount=net + shoot_net,
             total=hand.total,
             detail=f"{outcome}: {why}",
-            says=Word.of(f"engine.result.{outcome}", why=says),
+            says=Word(f"engine.result.{outcome}", (("why", says),)),  # Word.of, built directly
         )
     )
     t._results.append((seat, i, codes, score, hand.stake, outcome, net, shoot_net, why))

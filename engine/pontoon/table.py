@@ -50,7 +50,7 @@ from typing import Any
 
 from engine.cards import Chance
 from engine.errors import RuleError
-from engine.game import change_by_rules, refusal_by_rules, unknown_action
+from engine.game import refusal_by_rules, unknown_action
 from engine.pontoon import bank, banker_turn, betting, play, seating
 from engine.pontoon.hands import Hand
 from engine.pontoon.seating import BETWEEN_ROUNDS
@@ -187,6 +187,8 @@ class Table(TableState):
 
     def legal_actions(self, seat: str) -> list[LegalAction]:
         """Exactly what ``seat`` may do now (amount ranges inclusive)."""
+        if self.phase is Phase.PLAYING and not self.rules.shoot:
+            return self._legal_in_play(seat)  # the most asked: straight to it
         out = self._legal_in_phase(seat)
         if self.rules.shoot:
             self._legal_auction(seat, out)
@@ -266,7 +268,11 @@ class Table(TableState):
         if play.turn_refusal(self, seat) is not None:
             return []
         hand = self._current_hand()
-        if play.declare_refusal(self, hand) is None:
+        # Each ``x_refusal`` below is the rule; a ``two_cards and`` in front only skips
+        # asking (and building a refusal nobody reads) when the rule cannot allow it: a
+        # pontoon, a split and a burn are all hands of two cards.
+        two_cards = len(hand.cards) == 2
+        if two_cards and play.declare_refusal(self, hand) is None:
             return [PlainOffer.DECLARE]  # the only move (P-TURN-DECLARE)
         out: list[LegalAction] = []
         fourth_card = len(hand.cards) == 3 and self.rules.shoot  # P-SHOOT-4
@@ -283,10 +289,10 @@ class Table(TableState):
             if most >= least:
                 shoot_max = self._shoot_max(seat, least) if fourth_card else None
                 out.append(LegalAction(ActionKind.BUY, least, most, shoot_max))
-        if play.split_refusal(self, seat, hand) is None:
+        if two_cards and play.split_refusal(self, seat, hand) is None:
             shoot_max = self._shoot_max(seat, hand.original_stake) if self.rules.shoot else None
             out.append(LegalAction(ActionKind.SPLIT, None, None, shoot_max))
-        if play.burn_refusal(self, hand) is None:
+        if two_cards and play.burn_refusal(self, hand) is None:
             out.append(PlainOffer.BURN)
         return out
 
@@ -298,7 +304,14 @@ class Table(TableState):
 
     def apply(self, action: Action, chance: Chance) -> Outcome:
         """Apply one action. Raises RuleError (state untouched) when it is illegal."""
-        change = change_by_rules(ACTIONS, self, action, _unknown)
+        # change_by_rules(ACTIONS, self, action, _unknown), written out: the hottest call
+        found = ACTIONS.get(action.kind)
+        if found is None:
+            raise _unknown(action)
+        check, change = found
+        refusal = check(self, action)
+        if refusal is not None:
+            raise refusal
         out = Outcome()
         change(self, action, chance, out)
         self.version += 1
@@ -421,7 +434,6 @@ class Table(TableState):
         """What ``viewer`` (a seat; None for an onlooker) may know of the table now."""
         return Observation(
             viewer,
-            self.public_view(),
             self.private_view(viewer) if viewer is not None else [],
             self.cards_due(viewer) if viewer is not None else False,
             self.cover_room(),

@@ -57,12 +57,12 @@ class TableView:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """What one member (or an onlooker, ``viewer`` None) may know of the table now, in
-    the spirit of open_spiel's Observer: the engine decides it, the bot only draws it."""
+    """What one member (or an onlooker, ``viewer`` None) may know of the table now beyond
+    what everyone sees (``Table.public_view``), in the spirit of open_spiel's Observer:
+    the engine decides it, the bot only draws it. Cheap: nothing of the table is copied
+    but the viewer's own hands."""
 
     viewer: str | None
-    #: the table as everyone sees it (face-down cards counted, not shown)
-    table: TableView
     #: the viewer's own hands with every card they may look at now: a player sees their
     #: own cards (P-DEAL-1); the banker sees the banker's cards only once allowed to look
     #: (the first card under P-VAR-3, all of them in the banker's turn, P-BANKER-1)
