@@ -133,7 +133,7 @@ class Table(TableState):
     def turn(self) -> tuple[str, int] | None:
         """(seat, hand index) whose turn it is; (banker, 0) in the banker's turn."""
         if self.phase is Phase.PLAYING:
-            return (self._active[self._turn_player], self._turn_hand)
+            return (self.active[self.turn_player], self.turn_hand)
         if self.phase is Phase.BANKER and self.banker is not None:
             return (self.banker, 0)
         return None
@@ -141,8 +141,8 @@ class Table(TableState):
     @property
     def next_banker(self) -> str | None:
         """Who banks the next deal (P-NEXT-2, P-SELL-1)."""
-        if self.phase is Phase.ROUND_OVER and self._next_banker is not None:
-            return self._next_banker
+        if self.phase is Phase.ROUND_OVER and self.bank_passes_to is not None:
+            return self.bank_passes_to
         return self.banker
 
     @property
@@ -159,11 +159,11 @@ class Table(TableState):
         """The seats whose move the table is waiting for."""
         phase = self.phase
         if phase is Phase.BETTING:
-            return [p for p in self._players if p not in self._decided]
+            return [p for p in self.players if p not in self.decided]
         if phase is Phase.PLAYING:
-            return [self._active[self._turn_player]]
+            return [self.active[self.turn_player]]
         if phase is Phase.SHOOTING:
-            return [self._active[self._shooter]]
+            return [self.active[self.shooter]]
         if phase in (Phase.BANKER, Phase.DOUBLING, Phase.KITTY) and self.banker is not None:
             return [self.banker]
         return []
@@ -176,10 +176,10 @@ class Table(TableState):
         """Each seat's net chips from the last settled round (shoot bets included); the
         banker's is what the players' hands lost, less what they won."""
         out: dict[str, int] = {}
-        for seat, _hand, _cards, _score, _stake, _outcome, net, shoot_net, _why in self._results:
+        for seat, _hand, _cards, _score, _stake, _outcome, net, shoot_net, _why in self.result_rows:
             out[seat] = out.get(seat, 0) + net + shoot_net
-        if self._results and self.banker is not None:
-            banker_net = -sum(net for *_, net, _shoot, _why in self._results)
+        if self.result_rows and self.banker is not None:
+            banker_net = -sum(net for *_, net, _shoot, _why in self.result_rows)
             out[self.banker] = out.get(self.banker, 0) + banker_net
         return out
 
@@ -217,7 +217,7 @@ class Table(TableState):
         elif phase is Phase.KITTY:
             if seat == self.banker:
                 least, most = betting.kitty_range(self)
-                if most >= least and self._deal_refusal() is None:
+                if most >= least and self.deal_refusal() is None:
                     out.append(LegalAction(ActionKind.KITTY, least, most))
                 if len(self.seats) >= 2:
                     out.append(LegalAction(ActionKind.SELL_BANK, 0, None))
@@ -226,7 +226,7 @@ class Table(TableState):
                 out.append(PlainOffer.DOUBLE)
                 out.append(PlainOffer.NO_DOUBLE)
         elif phase is Phase.SHOOTING and betting.shooter_refusal(self, seat) is None:
-            out.append(LegalAction(ActionKind.SHOOT, 0, self._shoot_max(seat, 0)))
+            out.append(LegalAction(ActionKind.SHOOT, 0, self.shoot_max(seat, 0)))
         return out
 
     def _legal_between_rounds(self, seat: str) -> list[LegalAction]:
@@ -267,7 +267,7 @@ class Table(TableState):
     def _legal_in_play(self, seat: str) -> list[LegalAction]:
         if play.turn_refusal(self, seat) is not None:
             return []
-        hand = self._current_hand()
+        hand = self.current_hand()
         # Each ``x_refusal`` below is the rule; a ``two_cards and`` in front only skips
         # asking (and building a refusal nobody reads) when the rule cannot allow it: a
         # pontoon, a split and a burn are all hands of two cards.
@@ -281,16 +281,16 @@ class Table(TableState):
         may_draw = play.draw_refusal(self, hand, 0) is None
         if may_draw:
             if fourth_card:
-                out.append(LegalAction(ActionKind.TWIST, None, None, self._shoot_max(seat, 0)))
+                out.append(LegalAction(ActionKind.TWIST, None, None, self.shoot_max(seat, 0)))
             else:
                 out.append(PlainOffer.TWIST)
         if may_draw and play.buy_refusal(self, hand) is None:
             least, most, _ = play.buy_range(self, seat, hand)
             if most >= least:
-                shoot_max = self._shoot_max(seat, least) if fourth_card else None
+                shoot_max = self.shoot_max(seat, least) if fourth_card else None
                 out.append(LegalAction(ActionKind.BUY, least, most, shoot_max))
         if two_cards and play.split_refusal(self, seat, hand) is None:
-            shoot_max = self._shoot_max(seat, hand.original_stake) if self.rules.shoot else None
+            shoot_max = self.shoot_max(seat, hand.original_stake) if self.rules.shoot else None
             out.append(LegalAction(ActionKind.SPLIT, None, None, shoot_max))
         if two_cards and play.burn_refusal(self, hand) is None:
             out.append(PlainOffer.BURN)
@@ -379,17 +379,17 @@ class Table(TableState):
     def private_view(self, seat: str) -> list[HandView]:
         """The seat's own hands with every card it may see (P-DEAL-1 for the banker)."""
         if seat == self.banker:
-            banker_hand = self._banker_hand
+            banker_hand = self.banker_hand
             if banker_hand is None:
                 return []
-            return [self._view(seat, 0, banker_hand, self._banker_sees or banker_hand.shown)]
-        return [self._view(seat, i, h, True) for i, h in enumerate(self._hands.get(seat, ()))]
+            return [self._view(seat, 0, banker_hand, self.banker_sees or banker_hand.shown)]
+        return [self._view(seat, i, h, True) for i, h in enumerate(self.hands.get(seat, ()))]
 
     def public_view(self) -> TableView:
         seats = []
         for seat in self.seats:
-            hands = [self._view(seat, i, h, False) for i, h in enumerate(self._hands.get(seat, ()))]
-            decided = self._decided.get(seat)
+            hands = [self._view(seat, i, h, False) for i, h in enumerate(self.hands.get(seat, ()))]
+            decided = self.decided.get(seat)
             seats.append(
                 SeatView(
                     seat,
@@ -400,8 +400,8 @@ class Table(TableState):
                 )
             )
         banker_view = None
-        if self._banker_hand is not None and self.banker is not None:
-            banker_view = self._view(self.banker, 0, self._banker_hand, False)
+        if self.banker_hand is not None and self.banker is not None:
+            banker_view = self._view(self.banker, 0, self.banker_hand, False)
         return TableView(
             self.phase,
             self.version,
