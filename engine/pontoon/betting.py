@@ -10,7 +10,17 @@ from engine.errors import RuleError, Word
 from engine.pontoon import play, seating, settlement
 from engine.pontoon.hands import Hand
 from engine.pontoon.state import CARDS_IN_A_PACK, Refusal, TableState
-from engine.pontoon.types import ESCROW, KITTY, Action, ActionKind, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import (
+    ESCROW,
+    KITTY,
+    Action,
+    ActionKind,
+    Event,
+    EventKind,
+    Outcome,
+    Phase,
+    record,
+)
 from engine.pontoon.views import HandStatus
 
 # the deal (P-DEAL-1) -------------------------------------------------------------------
@@ -82,7 +92,7 @@ def deal_first(t: TableState, out: Outcome, new_order: list[Card] | None) -> Non
     for seat in t.players:
         card = t.pack.deal()
         t.hands[seat] = [Hand([card])]
-        out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
+        out.events.append(record(Event, (dealt, seat, 0, (card.code,), None, None, seat, "", None)))
     t.banker_hand = Hand([t.pack.deal()])
     banker = t.banker
     assert banker is not None
@@ -226,7 +236,7 @@ def bet(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     t.open_stake += amount
     t.decided[seat] = True
     t.move_chips(out, seat, ESCROW, amount, "initial bet (P-DEAL-2)")
-    out.events.append(Event(EventKind.BET, seat, 0, amount=amount))
+    out.events.append(record(Event, (EventKind.BET, seat, 0, (), amount, None, None, "", None)))
     after_bets(t, out)
 
 
@@ -335,7 +345,7 @@ def deal_second(t: TableState, out: Outcome) -> None:
     for seat in t.active:
         card = t.pack.deal()
         t.hands[seat][0].add(card, False)
-        out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
+        out.events.append(record(Event, (dealt, seat, 0, (card.code,), None, None, seat, "", None)))
     banker_hand, banker = t.banker_hand, t.banker
     assert banker_hand is not None and banker is not None
     banker_hand.add(t.pack.deal(), False)

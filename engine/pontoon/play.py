@@ -11,7 +11,16 @@ from engine.errors import RuleError
 from engine.pontoon import banker_turn, settlement
 from engine.pontoon.hands import PONTOON, ROYAL, Hand, hard_total
 from engine.pontoon.state import Refusal, TableState
-from engine.pontoon.types import ESCROW, Action, ActionKind, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import (
+    ESCROW,
+    Action,
+    ActionKind,
+    Event,
+    EventKind,
+    Outcome,
+    Phase,
+    record,
+)
 from engine.pontoon.views import HandStatus
 
 # whose turn ---------------------------------------------------------------------------
@@ -64,7 +73,9 @@ def advance(t: TableState, out: Outcome, first: bool = False) -> None:
 
 def announce_turn(t: TableState, out: Outcome) -> None:
     seat = t.active[t.turn_player]
-    out.events.append(Event(EventKind.TURN, seat, t.turn_hand))
+    out.events.append(
+        record(Event, (EventKind.TURN, seat, t.turn_hand, (), None, None, None, "", None))
+    )
 
 
 def set_status(t: TableState, hand: Hand) -> None:
@@ -273,7 +284,9 @@ def stick(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
         return
     hand = t.current_hand()
     hand.status = HandStatus.STUCK
-    out.events.append(Event(EventKind.STUCK, action.seat, t.turn_hand))
+    out.events.append(
+        record(Event, (EventKind.STUCK, action.seat, t.turn_hand, (), None, None, None, "", None))
+    )
     advance(t, out)
 
 
@@ -297,7 +310,8 @@ def twist(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     card = t.pack.deal()
     hand.add(card, True)  # P-TWIST-1: face up
     hand.twisted = True
-    out.events.append(Event(EventKind.TWISTED, seat, t.turn_hand, (card.code,)))
+    twisted = (EventKind.TWISTED, seat, t.turn_hand, (card.code,), None, None, None, "", None)
+    out.events.append(record(Event, twisted))
     after_card(t, out, seat, hand)
 
 

@@ -9,7 +9,7 @@ from engine.errors import Word
 from engine.pontoon.hands import BUST, FIVE, Hand
 from engine.pontoon.payouts import banker_label, banker_word, result_label, result_word
 from engine.pontoon.state import TableState
-from engine.pontoon.types import ESCROW, KITTY, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import ESCROW, KITTY, Event, EventKind, Outcome, Phase, record
 from engine.pontoon.views import HandStatus
 
 
@@ -170,25 +170,17 @@ def result(
     """A HAND_RESULT event and its line in ``results``: ``why`` in English (logs, the
     command line), ``says`` the same as the bot's catalog word."""
     codes = hand.codes()
-    out.events.append(
-        Event(
-            EventKind.HAND_RESULT,
-            seat,
-            i,
-            codes,
-            amount=net + shoot_net,
-            total=hand.total,
-            detail=f"{outcome}: {why}",
-            says=Word(f"engine.result.{outcome}", (("why", says),)),  # Word.of, built directly
-        )
-    )
+    says = record(Word, (f"engine.result.{outcome}", (("why", says),)))  # Word.of(..., why=)
+    # Event(HAND_RESULT, seat, i, codes, amount=, total=, detail=, says=), built directly
+    fields = (EventKind.HAND_RESULT, seat, i, codes, net + shoot_net, hand.total, None)
+    out.events.append(record(Event, (*fields, f"{outcome}: {why}", says)))
     t.result_rows.append((seat, i, codes, score, hand.stake, outcome, net, shoot_net, why))
 
 
 def finish_round(t: TableState, out: Outcome) -> None:
     """P-NEXT-1 / P-NEXT-2: used cards to the bottom, decide the next banker."""
     next_banker: str | None = None
-    # Only a declared pontoon passes the bank, and declaring one sets _pontoon_seen:
+    # Only a declared pontoon passes the bank, and declaring one sets pontoon_seen:
     # most rounds have none, and skip the search.
     if t.pontoon_seen and not t.banker_pontoon and not t.rules.house_bank:
         for seat in t.players:  # in order from the banker's left

@@ -28,6 +28,7 @@ from engine.pontoon.types import (
     Outcome,
     Phase,
     Transfer,
+    record,
 )
 from engine.pontoon.views import HandStatus
 
@@ -130,8 +131,8 @@ class TableState:
         self.hands: dict[str, list[Hand]] = {}
         self.decided: dict[str, bool] = {}  # BETTING: True = bet, False = sat out
         self.active: list[str] = []  # players who bet, in order
-        self.shooter = 0  # SHOOTING: index in _active of who places a shoot bet
-        self.turn_player = 0  # PLAYING: index in _active of whose turn it is
+        self.shooter = 0  # SHOOTING: index in active of who places a shoot bet
+        self.turn_player = 0  # PLAYING: index in active of whose turn it is
         self.turn_hand = 0  # PLAYING: which of that player's hands
         self.banker_hand: Hand | None = None
         self.banker_sees = False  # the banker may look at the banker's cards
@@ -240,7 +241,7 @@ class TableState:
         """Move chips between two accounts and record the transfer (nothing for 0)."""
         if amount <= 0:
             return
-        balances = self.balances  # (the two _add_to calls, written out: a hot path)
+        balances = self.balances  # (the two add_chips calls, written out: a hot path)
         if src in balances:
             balances[src] -= amount
         else:
@@ -249,7 +250,7 @@ class TableState:
             balances[dst] += amount
         else:
             self.add_chips(dst, amount)
-        out.transfers.append(Transfer(src, dst, amount, reason))
+        out.transfers.append(record(Transfer, (src, dst, amount, reason)))
 
     def add_chips(self, account: str, amount: int) -> None:
         if account in self.balances:

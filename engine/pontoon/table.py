@@ -64,6 +64,7 @@ from engine.pontoon.types import (
     Outcome,
     Phase,
     Transfer,
+    record,
 )
 from engine.pontoon.views import HandStatus, HandView, Observation, SeatView, TableView
 
@@ -374,7 +375,7 @@ class Table(TableState):
         status = hand.status
         if hidden and status is HandStatus.ROYAL:
             status = HandStatus.TWENTY_ONE  # three sevens stay secret until settlement (P-VAR-6)
-        return HandView(seat, i, cards, hidden, hand.stake, hand.shoot, status, total)
+        return record(HandView, (seat, i, cards, hidden, hand.stake, hand.shoot, status, total))
 
     def private_view(self, seat: str) -> list[HandView]:
         """The seat's own hands with every card it may see (P-DEAL-1 for the banker)."""
