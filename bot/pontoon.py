@@ -474,16 +474,12 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 last = action.kind
             eng = live.engine
             results = settled_returns(eng, was_terminal)  # before NEXT_ROUND clears them
-            if eng.phase is Phase.ROUND_OVER and last not in (None, ActionKind.NEXT_ROUND):
-                # Between hands the table waits in WAITING: the bank passes (P-NEXT-2),
-                # people may join, leave or sell the bank (P-SELL-1) before the next Deal.
+            follow_up = eng.round_follow_up()  # the engine moves a settled round on
+            if follow_up is not None and last is not None:
                 settled = eng.to_json()
-                actor = eng.banker if eng.banker in eng.seats else eng.seats[0]
                 try:
-                    self._merge(
-                        outcome, eng.apply(Action(actor, ActionKind.NEXT_ROUND), self.chance)
-                    )
-                    notes.append(f"{actor} next_round")
+                    self._merge(outcome, eng.apply(follow_up, self.chance))
+                    notes.append(f"{follow_up.seat} next_round")
                 except Exception as exc:  # the settled round stands; the next Deal moves on
                     log.warning("table %s stays in ROUND_OVER: %r", live.table_id, exc)
                     live.engine = Table.from_json(settled)
@@ -544,11 +540,10 @@ class PontoonService(TableHost[OpenPontoonTable]):
                     "There is no offer of the bank to you at this table.", key="err.svc.no_offer"
                 )
             seller_id, _, price = offer
-            if live.engine.banker != seat_of(seller_id):
-                live.sale_offer = None
-                raise ServiceError(
-                    "That offer has lapsed: the bank has changed hands.", key="err.svc.offer_lapsed"
-                )
+            lapsed = live.engine.offer_refusal(seat_of(seller_id))
+            if lapsed is not None:
+                live.sale_offer = None  # said as the bot's own answer, as before
+                raise ServiceError(lapsed.message, key=str(lapsed.key))
             await self._sync_balances(live)
             outcome = await self._apply(
                 live,

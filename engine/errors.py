@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import FrozenInstanceError
+from typing import Any, NamedTuple
 
 
 class EngineError(Exception):
     """Base class of every error the engines raise on purpose."""
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     """A value inside a refusal that is itself a catalog message (an action's or a phase's
     name, a hand's result), so the bot can say it in the reader's language too.
 
     ``key`` is the bot's catalog id; ``params`` its placeholder values as (name, value)
-    pairs: numbers, seat ids, or other :class:`Word` s. Build one with :meth:`of`."""
+    pairs: numbers, seat ids, or other :class:`Word` s. Build one with :meth:`of`.
+
+    An immutable record (a tuple underneath, like ``Event`` and ``Transfer``: settling a
+    round builds several, and a tuple is the cheapest immutable record); read by
+    attribute name. Assignment raises ``dataclasses.FrozenInstanceError``."""
 
     key: str
     params: tuple[tuple[str, object], ...] = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
     @classmethod
     def of(cls, key: str, /, **params: object) -> Word:
@@ -49,11 +55,15 @@ class RuleError(EngineError):
     """
 
     def __init__(self, rule: str, message: str, key: str | None = None, **params: object) -> None:
-        super().__init__(f"{message} ({rule})")
+        # Refusals are built often (``legal_actions`` asks the refusal functions), and
+        # most are only compared with None: the text is made when it is read.
         self.rule = rule
         self.message = message
         self.key = key
         self.params = params
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.rule})"
 
 
 class ConfigError(EngineError):

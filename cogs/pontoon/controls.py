@@ -211,8 +211,7 @@ def _range_hint(
             hint = ""
             if la.min_amount is not None and la.max_amount is not None:
                 hint = t(locale, "pt.modal.hint", min=la.min_amount, max=la.max_amount)
-                cap = getattr(live.engine, "_banker_cap", None)
-                capped = callable(cap) and la.max_amount == cap()
+                capped = la.max_amount == live.engine.observe(seat).cover_room
                 if kind is ActionKind.BET and capped and la.max_amount < live.engine.rules.max_bet:
                     # the banker's chips, not the table, set this maximum: say so
                     hint = t(locale, "pt.modal.hint.cover", min=la.min_amount, max=la.max_amount)

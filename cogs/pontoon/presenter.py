@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 DM_CLOSED_CODE = 50007
 INTERACTION_TTL = 14 * 60  # followup tokens live 15 minutes
 RESTART_CHECK_SECONDS = 0.05
-FIRST_CARD_PHASES = (Phase.KITTY, Phase.BETTING, Phase.DOUBLING, Phase.SHOOTING)
 #: public events that are not lines of the round's log: results go in the result post,
 #: the bank passing or sold is announced with it
 NOT_LOGGED = frozenset(
@@ -53,11 +52,7 @@ SEAT_ID = re.compile(r"(?<![<@#&:\d])\d{15,21}(?!\d)")
 def banker_cover(live: OpenPontoonTable) -> int | None:
     """The most new stake the banker can still cover (P-PAY-LIMIT) while bets and buys
     are open, so the table can say why a maximum is lower or Buy is greyed out."""
-    eng = live.engine
-    if eng.phase not in (Phase.BETTING, Phase.PLAYING):
-        return None
-    cap = getattr(eng, "_banker_cap", None)
-    return int(cap()) if callable(cap) else None
+    return live.engine.observe().cover_room
 
 
 class PontoonDiscordPresenter:
@@ -508,9 +503,4 @@ def dm_wanted(live: OpenPontoonTable, seat: str) -> bool:
       banker decides nothing before it, so the banker gets no DM, except the first card
       under P-VAR-3, looked at to choose whether to double all bets.
     """
-    eng = live.engine
-    if live.cards is not CardDelivery.DM:
-        return False
-    if seat == eng.banker:
-        return eng.phase is Phase.DOUBLING
-    return eng.phase not in FIRST_CARD_PHASES
+    return live.cards is CardDelivery.DM and live.engine.observe(seat).cards_due

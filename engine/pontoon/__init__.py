@@ -18,7 +18,7 @@ from engine.pontoon.types import (
     Phase,
     Transfer,
 )
-from engine.pontoon.views import HandStatus, HandView, SeatView, TableView
+from engine.pontoon.views import HandStatus, HandView, Observation, SeatView, TableView
 
 __all__ = [
     "ESCROW",
@@ -31,6 +31,7 @@ __all__ = [
     "HandStatus",
     "HandView",
     "LegalAction",
+    "Observation",
     "Outcome",
     "Phase",
     "PontoonRules",

@@ -32,12 +32,12 @@ def sell_refusal(t: TableState, seat: str) -> Refusal | None:
         return RuleError(
             "P-SELL-1", "only the banker can sell the bank", key="engine.only_banker_sells"
         )
-    if t.phase is Phase.ROUND_OVER and t._next_banker is not None:
+    if t.phase is Phase.ROUND_OVER and t.bank_passes_to is not None:
         return RuleError(
             "P-NEXT-2",
-            f"the bank already passes to {t._next_banker}",
+            f"the bank already passes to {t.bank_passes_to}",
             key="engine.bank_already_passes",
-            seat=t._next_banker,
+            seat=t.bank_passes_to,
         )
     return None
 
@@ -46,9 +46,9 @@ def check_sell_bank(t: TableState, action: Action) -> Refusal | None:
     """P-SELL-1: the banker sells between hands (or instead of a new kitty, P-SHOOT-8) to
     another seated player who can pay the price."""
     if t.phase not in SALE_PHASES or t.rules.house_bank:
-        return t._wrong_phase(action)
+        return t.wrong_phase(action)
     seller, buyer = action.seat, action.target
-    refusal = sell_refusal(t, seller) or t._amount_refusal(action, "P-SELL-1")
+    refusal = sell_refusal(t, seller) or t.amount_refusal(action, "P-SELL-1")
     if refusal is not None:
         return refusal
     price = action.amount or 0
@@ -75,7 +75,7 @@ def sell_bank(t: TableState, action: Action, chance: Chance, out: Outcome) -> No
     seller, price = action.seat, action.amount or 0
     buyer = action.target
     assert buyer is not None
-    t._move(out, buyer, seller, price, "bank sold (P-SELL-1)")
+    t.move_chips(out, buyer, seller, price, "bank sold (P-SELL-1)")
     return_kitty(t, out, seller)
     t.banker = buyer
     t.auction = None
@@ -169,8 +169,8 @@ def bid_refusal(t: TableState, seat: str, amount: int) -> Refusal | None:
 def check_bid(t: TableState, action: Action) -> Refusal | None:
     return (
         no_auction(t)
-        or t._seated_refusal(action.seat)
-        or t._amount_refusal(action, "P-SHOOT-8")
+        or t.seated_refusal(action.seat)
+        or t.amount_refusal(action, "P-SHOOT-8")
         or bid_refusal(t, action.seat, action.amount or 0)
     )
 
@@ -210,13 +210,37 @@ def end_auction(t: TableState, action: Action, chance: Chance, out: Outcome) -> 
 
 def check_next_round(t: TableState, action: Action) -> Refusal | None:
     if t.phase is not Phase.ROUND_OVER:
-        return t._wrong_phase(action)
-    return t._seated_refusal(action.seat)
+        return t.wrong_phase(action)
+    return t.seated_refusal(action.seat)
+
+
+def round_follow_up(t: TableState) -> Action | None:
+    """P-NEXT-3: once a round is settled the table moves on by itself to wait for the
+    next deal, so the bank passes at once (P-NEXT-2) and seats may join, leave or sell the
+    bank (P-SELL-1) before anyone deals. The NEXT_ROUND that does it, made in the banker's
+    name (the first seat's when the banker has no seat); None when no settled round
+    waits."""
+    if t.phase is not Phase.ROUND_OVER or not t.seats:
+        return None
+    return Action(t.banker if t.banker in t.seats else t.seats[0], ActionKind.NEXT_ROUND)
+
+
+def offer_refusal(t: TableState, seller: str) -> Refusal | None:
+    """P-SELL-2: an offer of the bank (P-SELL-1) stands only while its seller still banks;
+    once the bank has changed hands (passed by P-NEXT-2, sold, or auctioned by P-SHOOT-8)
+    the offer has lapsed."""
+    if t.banker != seller:
+        return RuleError(
+            "P-SELL-2",
+            "That offer has lapsed: the bank has changed hands.",
+            key="err.svc.offer_lapsed",
+        )
+    return None
 
 
 def next_round(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     """From ROUND_OVER to WAITING, passing the bank a pontoon earned (P-NEXT-2)."""
-    new_banker = t._next_banker
+    new_banker = t.bank_passes_to
     if new_banker is not None and new_banker != t.banker and new_banker in t.balances:
         old_banker = t.banker
         assert old_banker is not None
@@ -231,9 +255,9 @@ def next_round(t: TableState, action: Action, chance: Chance, out: Outcome) -> N
                 says=Word.of("engine.bank_passes.from", old=old_banker),
             )
         )
-    t._next_banker = None
+    t.bank_passes_to = None
     t.phase = Phase.WAITING
-    t._reset_round()
+    t.reset_round()
 
 
 # closing and syncing -------------------------------------------------------------------
@@ -245,21 +269,21 @@ def abandon(t: TableState) -> list[Transfer]:
     refund transfers (already applied to the table's own accounts)."""
     out = Outcome()
     if t.phase is not Phase.ROUND_OVER:
-        for seat, hands in t._hands.items():
+        for seat, hands in t.hands.items():
             for hand in hands:
                 if hand.status is HandStatus.BUST:
                     continue
                 if seat in t.balances:
-                    t._move(out, ESCROW, seat, hand.stake + hand.shoot, "refund: table closed")
+                    t.move_chips(out, ESCROW, seat, hand.stake + hand.shoot, "refund: table closed")
                 hand.stake = hand.shoot = 0
     banker = t.banker
     if banker is not None and (banker in t.balances or t.rules.house_bank):
-        t._move(out, KITTY, banker, t.kitty, "kitty returned: table closed")
+        t.move_chips(out, KITTY, banker, t.kitty, "kitty returned: table closed")
     if t.phase not in BETWEEN_ROUNDS:
-        t.pack.add_to_bottom(t._cards_in_play())
+        t.pack.add_to_bottom(t.cards_in_play())
         t.needs_shuffle = True
-    t._reset_round()
-    t._next_banker = None
+    t.reset_round()
+    t.bank_passes_to = None
     t.auction = None
     t.phase = Phase.WAITING
     t.version += 1

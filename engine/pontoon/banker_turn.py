@@ -13,10 +13,10 @@ from engine.pontoon.views import HandStatus
 
 def banker_turn(t: TableState, out: Outcome) -> None:
     """P-BANKER-1: every player has played; the banker's cards are turned face up."""
-    banker_hand = t._banker_hand
+    banker_hand = t.banker_hand
     banker = t.banker
     assert banker_hand is not None and banker is not None
-    if t._open_stake == 0 and t._shoot_out == 0 and not any_hand_in_play(t):
+    if t.open_stake == 0 and t.shoot_out == 0 and not any_hand_in_play(t):
         settlement.settle(t, out)  # every hand bust: nothing left to play against
         return
     t.phase = Phase.BANKER
@@ -39,7 +39,7 @@ def banker_turn(t: TableState, out: Outcome) -> None:
 
 def house_plays(t: TableState, out: Outcome) -> None:
     """The house draws while below ``house_stands_on`` and a card is left."""
-    banker_hand = t._banker_hand
+    banker_hand = t.banker_hand
     assert banker_hand is not None
     while banker_hand.total < t.rules.house_stands_on and len(t.pack) > 0:
         banker_draw(t, out)
@@ -51,14 +51,14 @@ def house_plays(t: TableState, out: Outcome) -> None:
 
 
 def any_hand_in_play(t: TableState) -> bool:
-    return any(h.status is not HandStatus.BUST for seat in t._active for h in t._hands[seat])
+    return any(h.status is not HandStatus.BUST for seat in t.active for h in t.hands[seat])
 
 
 def banker_refusal(t: TableState, seat: str, draws: bool) -> Refusal | None:
     """Why ``seat`` may not twist (``draws``) or stay now in the banker's turn."""
     if seat != t.banker:
         return RuleError("P-BANKER-2", "it is the banker's turn", key="engine.banker_turn")
-    if draws and len(t.pack) == 0:
+    if draws and not t.pack.stack:
         return RuleError("P-TABLE-1", "the pack has no card left", key="engine.pack_empty")
     return None
 
@@ -69,7 +69,7 @@ def banker_twist(t: TableState, action: Action, chance: Chance, out: Outcome) ->
 
 
 def banker_stick(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
-    banker_hand = t._banker_hand
+    banker_hand = t.banker_hand
     assert banker_hand is not None
     banker_hand.status = HandStatus.STUCK
     out.events.append(Event(EventKind.BANKER_STAYS, action.seat, 0, total=banker_hand.total))
@@ -78,7 +78,7 @@ def banker_stick(t: TableState, action: Action, chance: Chance, out: Outcome) ->
 
 def banker_draw(t: TableState, out: Outcome) -> None:
     """The banker takes a card face up (callers check that the pack is not empty)."""
-    banker_hand = t._banker_hand
+    banker_hand = t.banker_hand
     assert banker_hand is not None
     card = t.pack.deal()
     banker_hand.add(card, True)
@@ -95,7 +95,7 @@ def banker_draw(t: TableState, out: Outcome) -> None:
 
 def banker_turn_over(t: TableState, out: Outcome) -> bool:
     """P-BANKER-3: a bust, five cards or 21 end the banker's turn and settle."""
-    banker_hand = t._banker_hand
+    banker_hand = t.banker_hand
     assert banker_hand is not None
     total = banker_hand.total
     if total > 21:

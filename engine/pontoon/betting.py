@@ -10,7 +10,17 @@ from engine.errors import RuleError, Word
 from engine.pontoon import play, seating, settlement
 from engine.pontoon.hands import Hand
 from engine.pontoon.state import CARDS_IN_A_PACK, Refusal, TableState
-from engine.pontoon.types import ESCROW, KITTY, Action, ActionKind, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import (
+    ESCROW,
+    KITTY,
+    Action,
+    ActionKind,
+    Event,
+    EventKind,
+    Outcome,
+    Phase,
+    record,
+)
 from engine.pontoon.views import HandStatus
 
 # the deal (P-DEAL-1) -------------------------------------------------------------------
@@ -27,20 +37,20 @@ def dealer_refusal(t: TableState, seat: str) -> Refusal | None:
                 "Only the banker deals (the table's opener deals first).",
                 key="engine.svc.who_deals",
             )
-        return seating.cut_refusal(t, seat) or t._deal_refusal()
+        return seating.cut_refusal(t, seat) or t.deal_refusal()
     if not t.rules.house_bank and seat != t.banker:
         return RuleError("P-DEAL-1", "the banker deals", key="engine.banker_deals")
-    if not t._players_for_round():
+    if not t.players_for_round():
         return RuleError(
             "P-TABLE-1", "two or more people are needed to play", key="engine.two_needed"
         )
-    return t._deal_refusal()
+    return t.deal_refusal()
 
 
 def check_deal(t: TableState, action: Action) -> Refusal | None:
     if t.phase is not Phase.WAITING:
-        return t._wrong_phase(action)
-    return t._seated_refusal(action.seat) or dealer_refusal(t, action.seat)
+        return t.wrong_phase(action)
+    return t.seated_refusal(action.seat) or dealer_refusal(t, action.seat)
 
 
 def deal(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
@@ -49,7 +59,7 @@ def deal(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     if t.banker is None:
         seating.cut(t, action, chance, out)
     new_order = None if t.rules.shoot else new_pack_order(t, chance)
-    t._results = []  # the round state was reset on the way to WAITING
+    t.result_rows = []  # the round state was reset on the way to WAITING
     if t.rules.shoot:
         t.phase = Phase.KITTY
         return
@@ -60,7 +70,7 @@ def new_pack_order(t: TableState, chance: Chance) -> list[Card] | None:
     """The pack order for the next deal when it must be shuffled (P-NEXT-1), else None;
     a table whose number of packs changed takes new packs (P-TABLE-1). Changes
     nothing, so a deal can ask for it before it changes the table."""
-    packs = t._packs_for(len(t.seats))
+    packs = t.packs_for(len(t.seats))
     if len(t.pack) != CARDS_IN_A_PACK * packs:
         return chance.shuffle(full_pack(packs))
     if t.needs_shuffle:
@@ -70,20 +80,20 @@ def new_pack_order(t: TableState, chance: Chance) -> list[Card] | None:
 
 def deal_first(t: TableState, out: Outcome, new_order: list[Card] | None) -> None:
     """P-DEAL-1: (shuffle,) one face-down card each, ending with the banker, who may
-    not look at it. The caller checked ``TableState._deal_refusal``."""
+    not look at it. The caller checked ``TableState.deal_refusal``."""
     if new_order is not None:
         t.pack = Pack(new_order)
         t.needs_shuffle = False
         out.events.append(Event(EventKind.SHUFFLED, detail="shuffled and cut"))
     t.round_no += 1
     t.phase = Phase.BETTING
-    t._players = t._players_for_round()
+    t.players = t.players_for_round()
     dealt = EventKind.CARD_DEALT
-    for seat in t._players:
+    for seat in t.players:
         card = t.pack.deal()
-        t._hands[seat] = [Hand([card])]
-        out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
-    t._banker_hand = Hand([t.pack.deal()])
+        t.hands[seat] = [Hand([card])]
+        out.events.append(record(Event, (dealt, seat, 0, (card.code,), None, None, seat, "", None)))
+    t.banker_hand = Hand([t.pack.deal()])
     banker = t.banker
     assert banker is not None
     out.events.append(Event(EventKind.CARD_DEALT, banker, 0, to=banker, detail="banker, face down"))
@@ -103,7 +113,7 @@ def kitty_refusal(t: TableState, amount: int) -> Refusal | None:
     """Why the banker may not put ``amount`` into the kitty and deal."""
     least, most = kitty_range(t)
     if least <= amount <= most:
-        return t._deal_refusal()
+        return t.deal_refusal()
     if t.kitty == 0:
         return RuleError(
             "P-SHOOT-8" if t.round_no else "P-SHOOT-1",
@@ -129,19 +139,19 @@ def kitty_refusal(t: TableState, amount: int) -> Refusal | None:
 
 def check_kitty(t: TableState, action: Action) -> Refusal | None:
     if t.phase is not Phase.KITTY:
-        return t._wrong_phase(action)
+        return t.wrong_phase(action)
     if action.seat != t.banker:
         return RuleError(
             "P-SHOOT-1", "only the banker puts up the kitty", key="engine.kitty_banker"
         )
-    return t._amount_refusal(action, "P-SHOOT-1") or kitty_refusal(t, action.amount or 0)
+    return t.amount_refusal(action, "P-SHOOT-1") or kitty_refusal(t, action.amount or 0)
 
 
 def put_up_kitty(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     amount = action.amount or 0
     new_order = new_pack_order(t, chance)
     if amount:
-        t._move(out, action.seat, KITTY, amount, "kitty (P-SHOOT-1)")
+        t.move_chips(out, action.seat, KITTY, amount, "kitty (P-SHOOT-1)")
         out.events.append(
             Event(
                 EventKind.KITTY,
@@ -157,14 +167,14 @@ def put_up_kitty(t: TableState, action: Action, chance: Chance, out: Outcome) ->
 
 def bet_refusal(t: TableState, seat: str) -> Refusal | None:
     """Why ``seat`` may neither bet nor sit out now."""
-    if seat not in t._hands:
+    if seat not in t.hands:
         return RuleError(
             "P-DEAL-2",
             f"{seat} is not a player in this deal",
             key="engine.not_player",
             seat=seat,
         )
-    if seat in t._decided:
+    if seat in t.decided:
         return RuleError(
             "P-DEAL-2",
             f"{seat} has already placed an initial bet",
@@ -176,7 +186,7 @@ def bet_refusal(t: TableState, seat: str) -> Refusal | None:
 
 def bet_range(t: TableState, seat: str) -> tuple[int, int]:
     """The table's limits (P-TABLE-2) within what both sides can cover (P-PAY-LIMIT)."""
-    return t.rules.min_bet, min(t.rules.max_bet, t._stake_cap(seat))
+    return t.rules.min_bet, min(t.rules.max_bet, t.stake_cap(seat))
 
 
 def bet_amount_refusal(t: TableState, seat: str, amount: int) -> Refusal | None:
@@ -189,7 +199,7 @@ def bet_amount_refusal(t: TableState, seat: str, amount: int) -> Refusal | None:
             low=rules.min_bet,
             high=rules.max_bet,
         )
-    if amount > t._player_cap(seat):
+    if amount > t.player_cap(seat):
         return RuleError(
             "P-PAY-LIMIT",
             f"{seat} cannot cover a bet of {amount} and a possible {t.payouts.player_cover}x loss",
@@ -198,7 +208,7 @@ def bet_amount_refusal(t: TableState, seat: str, amount: int) -> Refusal | None:
             amount=amount,
             times=t.payouts.player_cover,
         )
-    if amount > t._banker_cap():
+    if amount > t.banker_cover_room():
         return RuleError(
             "P-PAY-LIMIT",
             f"the banker cannot cover another bet of {amount}",
@@ -210,29 +220,29 @@ def bet_amount_refusal(t: TableState, seat: str, amount: int) -> Refusal | None:
 
 def check_bet(t: TableState, action: Action) -> Refusal | None:
     if t.phase is not Phase.BETTING:
-        return t._wrong_phase(action)
+        return t.wrong_phase(action)
     seat = action.seat
     return (
         bet_refusal(t, seat)
-        or t._amount_refusal(action, "P-DEAL-2")
+        or t.amount_refusal(action, "P-DEAL-2")
         or bet_amount_refusal(t, seat, action.amount or 0)
     )
 
 
 def bet(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     seat, amount = action.seat, action.amount or 0
-    hand = t._hands[seat][0]
+    hand = t.hands[seat][0]
     hand.stake = hand.original_stake = amount
-    t._open_stake += amount
-    t._decided[seat] = True
-    t._move(out, seat, ESCROW, amount, "initial bet (P-DEAL-2)")
-    out.events.append(Event(EventKind.BET, seat, 0, amount=amount))
+    t.open_stake += amount
+    t.decided[seat] = True
+    t.move_chips(out, seat, ESCROW, amount, "initial bet (P-DEAL-2)")
+    out.events.append(record(Event, (EventKind.BET, seat, 0, (), amount, None, None, "", None)))
     after_bets(t, out)
 
 
 def check_sit_out(t: TableState, action: Action) -> Refusal | None:
     if t.phase is not Phase.BETTING:
-        return t._wrong_phase(action)
+        return t.wrong_phase(action)
     if bet_refusal(t, action.seat) is not None:
         return RuleError(
             "P-DEAL-2",
@@ -244,21 +254,21 @@ def check_sit_out(t: TableState, action: Action) -> Refusal | None:
 
 
 def sit_out(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
-    t._decided[action.seat] = False
+    t.decided[action.seat] = False
     after_bets(t, out)
 
 
 def after_bets(t: TableState, out: Outcome) -> None:
-    if len(t._decided) < len(t._players):
+    if len(t.decided) < len(t.players):
         return
-    t._active = [seat for seat in t._players if t._decided[seat]]
-    if not t._active:
+    t.active = [seat for seat in t.players if t.decided[seat]]
+    if not t.active:
         settlement.finish_round(t, out)  # everyone sat out
         return
     if t.rules.banker_doubles and not t.rules.house_bank:
         t.phase = Phase.DOUBLING  # P-VAR-3: the banker looks at the first card
-        t._banker_sees = True
-        banker_hand, banker = t._banker_hand, t.banker
+        t.banker_sees = True
+        banker_hand, banker = t.banker_hand, t.banker
         assert banker_hand is not None and banker is not None
         out.events.append(
             Event(
@@ -276,7 +286,7 @@ def after_bets(t: TableState, out: Outcome) -> None:
 
 def check_double(t: TableState, action: Action) -> Refusal | None:
     if t.phase is not Phase.DOUBLING:
-        return t._wrong_phase(action)
+        return t.wrong_phase(action)
     if action.seat != t.banker:
         return RuleError("P-VAR-3", "only the banker may double", key="engine.only_banker_doubles")
     return None
@@ -284,7 +294,7 @@ def check_double(t: TableState, action: Action) -> Refusal | None:
 
 def double(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     if action.kind is ActionKind.DOUBLE:
-        t._doubled = True
+        t.doubled = True
         out.events.append(Event(EventKind.DOUBLED, action.seat, detail="all bets doubled"))
     after_doubling(t, out)
 
@@ -292,13 +302,13 @@ def double(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
 def after_doubling(t: TableState, out: Outcome) -> None:
     if t.rules.shoot:
         t.phase = Phase.SHOOTING
-        t._shooter = 0
+        t.shooter = 0
         return
     deal_second(t, out)
 
 
 def shooter_refusal(t: TableState, seat: str) -> Refusal | None:
-    shooter = t._active[t._shooter]
+    shooter = t.active[t.shooter]
     if seat != shooter:
         return RuleError(
             "P-SHOOT-2",
@@ -311,20 +321,20 @@ def shooter_refusal(t: TableState, seat: str) -> Refusal | None:
 
 def check_shoot(t: TableState, action: Action) -> Refusal | None:
     if t.phase is not Phase.SHOOTING:
-        return t._wrong_phase(action)
+        return t.wrong_phase(action)
     seat = action.seat
     return (
         shooter_refusal(t, seat)
-        or t._amount_refusal(action, "P-SHOOT-2")
-        or t._shoot_refusal(seat, action.amount or 0, 0, "P-SHOOT-2")
+        or t.amount_refusal(action, "P-SHOOT-2")
+        or t.shoot_refusal(seat, action.amount or 0, 0, "P-SHOOT-2")
     )
 
 
 def shoot(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     seat, amount = action.seat, action.amount or 0
-    t._place_shoot(out, seat, 0, amount)
-    t._shooter += 1
-    if t._shooter >= len(t._active):
+    t.place_shoot(out, seat, 0, amount)
+    t.shooter += 1
+    if t.shooter >= len(t.active):
         deal_second(t, out)
 
 
@@ -332,22 +342,22 @@ def deal_second(t: TableState, out: Outcome) -> None:
     """P-DEAL-3: a second face-down card each; the banker looks at both. A banker's
     pontoon ends the hand (P-DEAL-4). The deal checked that the pack holds enough."""
     dealt = EventKind.CARD_DEALT
-    for seat in t._active:
+    for seat in t.active:
         card = t.pack.deal()
-        t._hands[seat][0].add(card, False)
-        out.events.append(Event(dealt, seat, 0, (card.code,), to=seat))
-    banker_hand, banker = t._banker_hand, t.banker
+        t.hands[seat][0].add(card, False)
+        out.events.append(record(Event, (dealt, seat, 0, (card.code,), None, None, seat, "", None)))
+    banker_hand, banker = t.banker_hand, t.banker
     assert banker_hand is not None and banker is not None
     banker_hand.add(t.pack.deal(), False)
-    t._banker_sees = True
+    t.banker_sees = True
     out.events.append(Event(dealt, banker, 0, banker_hand.codes(), to=banker))
-    if t._is_pontoon(banker_hand):
+    if t.is_pontoon(banker_hand):
         settlement.banker_pontoon_collects(t, out)
         return
     t.phase = Phase.PLAYING
-    t._turn_player = t._turn_hand = 0
-    for seat in t._active:
-        hand = t._hands[seat][0]
+    t.turn_player = t.turn_hand = 0
+    for seat in t.active:
+        hand = t.hands[seat][0]
         play.set_status(t, hand)
         if hand.status is HandStatus.TWENTY_ONE:
             out.events.append(Event(EventKind.TWENTY_ONE, seat, 0))

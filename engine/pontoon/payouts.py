@@ -113,7 +113,7 @@ def banker_word(score: int) -> Word:
         return Word("engine.why.banker_bust")
     if score == FIVE:
         return Word("engine.label.banker_five")
-    return Word.of("engine.label.banker_total", total=score)
+    return Word("engine.label.banker_total", (("total", score),))
 
 
 def banker_label(score: int) -> str:

@@ -11,21 +11,30 @@ from engine.errors import RuleError
 from engine.pontoon import banker_turn, settlement
 from engine.pontoon.hands import PONTOON, ROYAL, Hand, hard_total
 from engine.pontoon.state import Refusal, TableState
-from engine.pontoon.types import ESCROW, Action, ActionKind, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import (
+    ESCROW,
+    Action,
+    ActionKind,
+    Event,
+    EventKind,
+    Outcome,
+    Phase,
+    record,
+)
 from engine.pontoon.views import HandStatus
 
 # whose turn ---------------------------------------------------------------------------
 
 
 def turn_refusal(t: TableState, seat: str) -> Refusal | None:
-    current = t._active[t._turn_player]
+    current = t.active[t.turn_player]
     if seat != current:
         return RuleError(
             "P-TURN-END",
-            f"it is {current}'s turn (hand {t._turn_hand + 1})",
+            f"it is {current}'s turn (hand {t.turn_hand + 1})",
             key="engine.turn_of",
             seat=current,
-            hand=t._turn_hand + 1,
+            hand=t.turn_hand + 1,
         )
     return None
 
@@ -34,10 +43,10 @@ def turn_check(t: TableState, action: Action) -> Refusal | None:
     """Refuses a move out of the players' turns, by anyone but the seat whose turn it is
     (P-TURN-END), or anything but a declaration on a pontoon (P-TURN-DECLARE)."""
     if t.phase is not Phase.PLAYING:
-        return t._wrong_phase(action)
+        return t.wrong_phase(action)
     refusal = turn_refusal(t, action.seat)
     if refusal is None and action.kind is not ActionKind.DECLARE:
-        return pontoon_refusal(t, t._current_hand())
+        return pontoon_refusal(t, t.current_hand())
     return refusal
 
 
@@ -45,26 +54,28 @@ def advance(t: TableState, out: Outcome, first: bool = False) -> None:
     """P-TURN-END: on to the next hand still to play, then to the banker. A TURN event
     goes out when the turn moves (or, with ``first``, for the first turn)."""
     still_open = HandStatus.OPEN
-    player, hand_index = t._turn_player, t._turn_hand
-    hands = t._hands[t._active[player]]
+    player, hand_index = t.turn_player, t.turn_hand
+    hands = t.hands[t.active[player]]
     if hand_index < len(hands) and hands[hand_index].status is still_open:
         if first:
             announce_turn(t, out)
         return
-    for p in range(player, len(t._active)):
-        hands = t._hands[t._active[p]]
+    for p in range(player, len(t.active)):
+        hands = t.hands[t.active[p]]
         for h in range(hand_index + 1 if p == player else 0, len(hands)):
             if hands[h].status is still_open:
-                t._turn_player, t._turn_hand = p, h
+                t.turn_player, t.turn_hand = p, h
                 announce_turn(t, out)
                 return
-    t._turn_player, t._turn_hand = len(t._active) - 1, 0
+    t.turn_player, t.turn_hand = len(t.active) - 1, 0
     banker_turn.banker_turn(t, out)
 
 
 def announce_turn(t: TableState, out: Outcome) -> None:
-    seat = t._active[t._turn_player]
-    out.events.append(Event(EventKind.TURN, seat, t._turn_hand))
+    seat = t.active[t.turn_player]
+    out.events.append(
+        record(Event, (EventKind.TURN, seat, t.turn_hand, (), None, None, None, "", None))
+    )
 
 
 def set_status(t: TableState, hand: Hand) -> None:
@@ -76,7 +87,7 @@ def set_status(t: TableState, hand: Hand) -> None:
     elif len(hand.cards) >= 5:
         hand.status = HandStatus.FIVE_CARD_TRICK
     elif total == 21:
-        score = t._score(hand, royal=True)
+        score = t.score_of(hand, royal=True)
         if score == ROYAL:
             hand.status = HandStatus.ROYAL
         elif score < PONTOON:
@@ -85,7 +96,7 @@ def set_status(t: TableState, hand: Hand) -> None:
 
 def pontoon_refusal(t: TableState, hand: Hand) -> Refusal | None:
     """P-TURN-DECLARE: a pontoon waits for its declaration."""
-    if t._is_pontoon(hand):
+    if t.is_pontoon(hand):
         return RuleError(
             "P-TURN-DECLARE",
             "a pontoon must be declared; nothing else is possible",
@@ -95,7 +106,7 @@ def pontoon_refusal(t: TableState, hand: Hand) -> Refusal | None:
 
 
 def declare_refusal(t: TableState, hand: Hand) -> Refusal | None:
-    if not t._is_pontoon(hand):
+    if not t.is_pontoon(hand):
         return RuleError(
             "P-TURN-DECLARE",
             "only a pontoon (an ace and a ten-card) is declared",
@@ -107,7 +118,7 @@ def declare_refusal(t: TableState, hand: Hand) -> Refusal | None:
 def stick_refusal(t: TableState, hand: Hand) -> Refusal | None:
     """P-STICK-1 / P-VAR-2; a stick below the minimum is allowed on an empty pack."""
     total, least = hand.total, t.rules.stick_min
-    if total < least and len(t.pack) > 0:
+    if total < least and t.pack.stack:
         rule = "P-VAR-2" if t.rules.stick_on_16 else "P-STICK-1"
         return RuleError(
             rule,
@@ -128,7 +139,7 @@ def draw_refusal(t: TableState, hand: Hand, shoot: int) -> Refusal | None:
         )
     if hand.total >= 21:
         return RuleError("P-STICK-1", "a hand on 21 stands", key="engine.on_21")
-    if len(t.pack) == 0:
+    if not t.pack.stack:
         return RuleError("P-TABLE-1", "the pack has no card left", key="engine.pack_empty")
     if shoot and n != 3:
         return RuleError(
@@ -161,7 +172,7 @@ def buy_range(t: TableState, seat: str, hand: Hand) -> tuple[int, int, str]:
         most, rule = 2 * hand.original_stake, "P-BUY-2"
     else:
         most, rule = hand.last_buy, "P-BUY-3"
-    cap = t._stake_cap(seat)
+    cap = t.stake_cap(seat)
     if cap < most:
         most, rule = cap, "P-PAY-LIMIT"
     return least, most, rule
@@ -213,13 +224,13 @@ def split_refusal(t: TableState, seat: str, hand: Hand) -> Refusal | None:
         )
     if t.rules.split_aces_only and first.value != 1:
         return RuleError("P-VAR-1", "only aces may be split at this table", key="engine.split_aces")
-    if len(t._hands[seat]) >= 4:
+    if len(t.hands[seat]) >= 4:
         return RuleError(
             "P-SPLIT-2", "a player may hold at most four hands", key="engine.split_four"
         )
-    if len(t.pack) < 2:
+    if len(t.pack.stack) < 2:
         return RuleError("P-SPLIT-1", "the pack has too few cards left", key="engine.pack_few")
-    if t._stake_cap(seat) < hand.original_stake:
+    if t.stake_cap(seat) < hand.original_stake:
         return RuleError(
             "P-PAY-LIMIT", "the new stake could not be covered", key="engine.stake_cover"
         )
@@ -249,31 +260,33 @@ def burn_refusal(t: TableState, hand: Hand) -> Refusal | None:
 
 
 def check_declare(t: TableState, action: Action) -> Refusal | None:
-    return turn_check(t, action) or declare_refusal(t, t._current_hand())
+    return turn_check(t, action) or declare_refusal(t, t.current_hand())
 
 
 def declare(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
-    hand = t._current_hand()
+    hand = t.current_hand()
     hand.status = HandStatus.PONTOON
     hand.shown = True
-    t._pontoon_seen = True
-    out.events.append(Event(EventKind.DECLARED, action.seat, t._turn_hand, hand.codes(), total=21))
+    t.pontoon_seen = True
+    out.events.append(Event(EventKind.DECLARED, action.seat, t.turn_hand, hand.codes(), total=21))
     advance(t, out)
 
 
 def check_stick(t: TableState, action: Action) -> Refusal | None:
     if t.phase is Phase.BANKER:
         return banker_turn.banker_refusal(t, action.seat, draws=False)
-    return turn_check(t, action) or stick_refusal(t, t._current_hand())
+    return turn_check(t, action) or stick_refusal(t, t.current_hand())
 
 
 def stick(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     if t.phase is Phase.BANKER:
         banker_turn.banker_stick(t, action, chance, out)
         return
-    hand = t._current_hand()
+    hand = t.current_hand()
     hand.status = HandStatus.STUCK
-    out.events.append(Event(EventKind.STUCK, action.seat, t._turn_hand))
+    out.events.append(
+        record(Event, (EventKind.STUCK, action.seat, t.turn_hand, (), None, None, None, "", None))
+    )
     advance(t, out)
 
 
@@ -284,22 +297,21 @@ def check_twist(t: TableState, action: Action) -> Refusal | None:
     if refusal is not None:
         return refusal
     seat, shoot = action.seat, action.shoot or 0
-    return draw_refusal(t, t._current_hand(), shoot) or t._shoot_refusal(
-        seat, shoot, 0, "P-SHOOT-4"
-    )
+    return draw_refusal(t, t.current_hand(), shoot) or t.shoot_refusal(seat, shoot, 0, "P-SHOOT-4")
 
 
 def twist(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     if t.phase is Phase.BANKER:
         banker_turn.banker_twist(t, action, chance, out)
         return
-    hand = t._current_hand()
+    hand = t.current_hand()
     seat, shoot = action.seat, action.shoot or 0
-    t._place_shoot(out, seat, t._turn_hand, shoot)
+    t.place_shoot(out, seat, t.turn_hand, shoot)
     card = t.pack.deal()
     hand.add(card, True)  # P-TWIST-1: face up
     hand.twisted = True
-    out.events.append(Event(EventKind.TWISTED, seat, t._turn_hand, (card.code,)))
+    twisted = (EventKind.TWISTED, seat, t.turn_hand, (card.code,), None, None, None, "", None)
+    out.events.append(record(Event, twisted))
     after_card(t, out, seat, hand)
 
 
@@ -307,36 +319,36 @@ def check_buy(t: TableState, action: Action) -> Refusal | None:
     refusal = turn_check(t, action)
     if refusal is not None:
         return refusal
-    hand = t._current_hand()
+    hand = t.current_hand()
     seat, shoot = action.seat, action.shoot or 0
     return (
         draw_refusal(t, hand, shoot)
         or buy_refusal(t, hand)
-        or t._amount_refusal(action, "P-BUY-1")
+        or t.amount_refusal(action, "P-BUY-1")
         or buy_amount_refusal(t, seat, hand, action.amount or 0)
-        or t._shoot_refusal(seat, shoot, action.amount or 0, "P-SHOOT-4")
+        or t.shoot_refusal(seat, shoot, action.amount or 0, "P-SHOOT-4")
     )
 
 
 def buy(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
-    hand = t._current_hand()
+    hand = t.current_hand()
     seat, shoot, amount = action.seat, action.shoot or 0, action.amount or 0
     hand.stake += amount
     hand.last_buy = amount
-    t._open_stake += amount
-    t._move(out, seat, ESCROW, amount, "buy (P-BUY-1)")
-    t._place_shoot(out, seat, t._turn_hand, shoot)
+    t.open_stake += amount
+    t.move_chips(out, seat, ESCROW, amount, "buy (P-BUY-1)")
+    t.place_shoot(out, seat, t.turn_hand, shoot)
     card = t.pack.deal()
     hand.add(card, False)  # P-BUY-1: face down
-    out.events.append(Event(EventKind.BOUGHT, seat, t._turn_hand, amount=amount, total=hand.stake))
-    out.events.append(Event(EventKind.CARD_DEALT, seat, t._turn_hand, (card.code,), to=seat))
+    out.events.append(Event(EventKind.BOUGHT, seat, t.turn_hand, amount=amount, total=hand.stake))
+    out.events.append(Event(EventKind.CARD_DEALT, seat, t.turn_hand, (card.code,), to=seat))
     after_card(t, out, seat, hand)
 
 
 def after_card(t: TableState, out: Outcome, seat: str, hand: Hand) -> None:
     """A hand that busts, makes five cards or reaches 21 ends its turn (P-TURN-END)."""
     set_status(t, hand)
-    i = t._turn_hand
+    i = t.turn_hand
     if hand.status is HandStatus.OPEN:
         return
     if hand.status is HandStatus.BUST:
@@ -352,17 +364,17 @@ def check_split(t: TableState, action: Action) -> Refusal | None:
     refusal = turn_check(t, action)
     if refusal is not None:
         return refusal
-    hand = t._current_hand()
+    hand = t.current_hand()
     seat, shoot = action.seat, action.shoot or 0
-    return split_refusal(t, seat, hand) or t._shoot_refusal(
+    return split_refusal(t, seat, hand) or t.shoot_refusal(
         seat, shoot, hand.original_stake, "P-SHOOT-5"
     )
 
 
 def split(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
-    hand = t._current_hand()
+    hand = t.current_hand()
     seat, shoot = action.seat, action.shoot or 0
-    i = t._turn_hand
+    i = t.turn_hand
     first, second = hand.cards
     stake = hand.original_stake
     new_hand = Hand([second], stake, face_up=True)
@@ -370,23 +382,23 @@ def split(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     hand.replace_cards([first], True)
     hand.from_split = True
     hand.stake = stake
-    t._hands[seat].insert(i + 1, new_hand)
-    t._open_stake += stake
-    t._move(out, seat, ESCROW, stake, "split stake (P-SPLIT-1)")
+    t.hands[seat].insert(i + 1, new_hand)
+    t.open_stake += stake
+    t.move_chips(out, seat, ESCROW, stake, "split stake (P-SPLIT-1)")
     out.events.append(Event(EventKind.SPLIT, seat, i, (first.code, second.code), amount=stake))
-    t._place_shoot(out, seat, i + 1, shoot)  # P-SHOOT-5
+    t.place_shoot(out, seat, i + 1, shoot)  # P-SHOOT-5
     for j, each in ((i, hand), (i + 1, new_hand)):
         deal_face_down(t, out, seat, j, each, 1)
     advance(t, out)
 
 
 def check_burn(t: TableState, action: Action) -> Refusal | None:
-    return turn_check(t, action) or burn_refusal(t, t._current_hand())
+    return turn_check(t, action) or burn_refusal(t, t.current_hand())
 
 
 def burn(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
-    hand = t._current_hand()
-    seat, i = action.seat, t._turn_hand
+    hand = t.current_hand()
+    seat, i = action.seat, t.turn_hand
     out.events.append(Event(EventKind.BURNED, seat, i, hand.codes()))
     t.pack.add_to_bottom(hand.cards)
     hand.replace_cards([], False)

@@ -47,10 +47,10 @@ def join_refusal(t: TableState, seat: str) -> Refusal | None:
 
 def check_join(t: TableState, action: Action) -> Refusal | None:
     if t.phase not in BETWEEN_ROUNDS:
-        return t._wrong_phase(action)
+        return t.wrong_phase(action)
     refusal = join_refusal(t, action.seat)
     if refusal is None and action.amount is not None:
-        refusal = t._amount_refusal(action, "P-TABLE-1")
+        refusal = t.amount_refusal(action, "P-TABLE-1")
         if refusal is None and action.amount < 0:
             refusal = RuleError(
                 "P-TABLE-1",
@@ -74,7 +74,7 @@ def leave_refusal(t: TableState, seat: str) -> Refusal | None:
             "the banker cannot leave while banking; sell the bank first",
             key="engine.banker_cannot_leave",
         )
-    if t._next_banker == seat:
+    if t.bank_passes_to == seat:
         return RuleError(
             "P-NEXT-2",
             "the bank passes to this seat at the next deal",
@@ -85,8 +85,8 @@ def leave_refusal(t: TableState, seat: str) -> Refusal | None:
 
 def check_leave(t: TableState, action: Action) -> Refusal | None:
     if t.phase not in BETWEEN_ROUNDS:
-        return t._wrong_phase(action)
-    return t._seated_refusal(action.seat) or leave_refusal(t, action.seat)
+        return t.wrong_phase(action)
+    return t.seated_refusal(action.seat) or leave_refusal(t, action.seat)
 
 
 def leave(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
@@ -165,4 +165,4 @@ def return_kitty(t: TableState, out: Outcome, old_banker: str) -> None:
                 says=Word("engine.kitty.returned"),
             )
         )
-        t._move(out, KITTY, old_banker, t.kitty, "kitty returned (P-SHOOT-9)")
+        t.move_chips(out, KITTY, old_banker, t.kitty, "kitty returned (P-SHOOT-9)")

@@ -49,7 +49,7 @@ def hand_from_json(d: dict[str, Any]) -> Hand:
 
 def results_as_dicts(table: TableState) -> list[dict[str, Any]]:
     out = []
-    for result in table._results:
+    for result in table.result_rows:
         d = dict(zip(RESULT_KEYS, result, strict=True))
         d["cards"] = list(result[2])
         out.append(d)
@@ -80,21 +80,21 @@ def table_to_json(t: TableState) -> dict[str, Any]:
         "house_net": t.house_net,
         "pack": t.pack.codes(),
         "needs_shuffle": t.needs_shuffle,
-        "players": list(t._players),
-        "hands": {p: [hand_to_json(h) for h in hs] for p, hs in t._hands.items()},
-        "decided": dict(t._decided),
-        "active": list(t._active),
-        "shoot_i": t._shooter,
-        "tp": t._turn_player,
-        "th": t._turn_hand,
-        "bhand": None if t._banker_hand is None else hand_to_json(t._banker_hand),
-        "banker_sees": t._banker_sees,
-        "doubled": t._doubled,
-        "open_stake": t._open_stake,
-        "shoot_out": t._shoot_out,
-        "pontoon_seen": t._pontoon_seen,
-        "banker_pontoon": t._banker_pontoon,
-        "next_banker": t._next_banker,
+        "players": list(t.players),
+        "hands": {p: [hand_to_json(h) for h in hs] for p, hs in t.hands.items()},
+        "decided": dict(t.decided),
+        "active": list(t.active),
+        "shoot_i": t.shooter,
+        "tp": t.turn_player,
+        "th": t.turn_hand,
+        "bhand": None if t.banker_hand is None else hand_to_json(t.banker_hand),
+        "banker_sees": t.banker_sees,
+        "doubled": t.doubled,
+        "open_stake": t.open_stake,
+        "shoot_out": t.shoot_out,
+        "pontoon_seen": t.pontoon_seen,
+        "banker_pontoon": t.banker_pontoon,
+        "next_banker": t.bank_passes_to,
         "results": results_as_dicts(t),
     }
     if t.auction is not None:  # only while an auction of the bank runs (P-SHOOT-8)
@@ -119,23 +119,23 @@ def load_table_json(t: TableState, d: dict[str, Any]) -> None:
     t.house_net = int(d["house_net"])
     t.pack = Pack(parse_card(c) for c in d["pack"])
     t.needs_shuffle = bool(d["needs_shuffle"])
-    t._reset_round()
-    t._players = [str(p) for p in d["players"]]
-    t._hands = {str(p): [hand_from_json(h) for h in hs] for p, hs in d["hands"].items()}
-    t._decided = {str(k): bool(v) for k, v in d["decided"].items()}
-    t._active = [str(p) for p in d["active"]]
-    t._shooter = int(d["shoot_i"])
-    t._turn_player = int(d["tp"])
-    t._turn_hand = int(d["th"])
-    t._banker_hand = None if d["bhand"] is None else hand_from_json(d["bhand"])
-    t._banker_sees = bool(d["banker_sees"])
-    t._doubled = bool(d["doubled"])
-    t._open_stake = int(d["open_stake"])
-    t._shoot_out = int(d["shoot_out"])
-    t._pontoon_seen = bool(d["pontoon_seen"])
-    t._banker_pontoon = bool(d["banker_pontoon"])
-    t._next_banker = d["next_banker"]
-    t._results = [
+    t.reset_round()
+    t.players = [str(p) for p in d["players"]]
+    t.hands = {str(p): [hand_from_json(h) for h in hs] for p, hs in d["hands"].items()}
+    t.decided = {str(k): bool(v) for k, v in d["decided"].items()}
+    t.active = [str(p) for p in d["active"]]
+    t.shooter = int(d["shoot_i"])
+    t.turn_player = int(d["tp"])
+    t.turn_hand = int(d["th"])
+    t.banker_hand = None if d["bhand"] is None else hand_from_json(d["bhand"])
+    t.banker_sees = bool(d["banker_sees"])
+    t.doubled = bool(d["doubled"])
+    t.open_stake = int(d["open_stake"])
+    t.shoot_out = int(d["shoot_out"])
+    t.pontoon_seen = bool(d["pontoon_seen"])
+    t.banker_pontoon = bool(d["banker_pontoon"])
+    t.bank_passes_to = d["next_banker"]
+    t.result_rows = [
         (
             r["seat"],
             r["hand"],

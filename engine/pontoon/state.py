@@ -28,6 +28,7 @@ from engine.pontoon.types import (
     Outcome,
     Phase,
     Transfer,
+    record,
 )
 from engine.pontoon.views import HandStatus
 
@@ -114,42 +115,42 @@ class TableState:
         self.escrow = 0
         self.house_net = 0  # chips the house has won (negative: lost)
         if pack is None:
-            self.pack = Pack(full_pack(self._packs_for(len(self.seats))))
+            self.pack = Pack(full_pack(self.packs_for(len(self.seats))))
             self.needs_shuffle = True
         else:
             self.pack = Pack(pack)
             self.needs_shuffle = False
-        self._next_banker: str | None = None  # a pontoon passes the bank (P-NEXT-2)
+        self.bank_passes_to: str | None = None  # a pontoon passes the bank (P-NEXT-2)
         # P-SHOOT-8: a running auction of the bank, bids by seat (None: no auction)
         self.auction: dict[str, int] | None = None
-        self._results: list[Result] = []  # the settled hands of the round
-        self._reset_round()
+        self.result_rows: list[Result] = []  # the settled hands of the round
+        self.reset_round()
 
-    def _reset_round(self) -> None:
-        self._players: list[str] = []  # dealt in this round, from the banker's left
-        self._hands: dict[str, list[Hand]] = {}
-        self._decided: dict[str, bool] = {}  # BETTING: True = bet, False = sat out
-        self._active: list[str] = []  # players who bet, in order
-        self._shooter = 0  # SHOOTING: index in _active of who places a shoot bet
-        self._turn_player = 0  # PLAYING: index in _active of whose turn it is
-        self._turn_hand = 0  # PLAYING: which of that player's hands
-        self._banker_hand: Hand | None = None
-        self._banker_sees = False  # the banker may look at the banker's cards
-        self._doubled = False  # P-VAR-3
-        self._open_stake = 0  # stakes the banker covers (P-PAY-LIMIT)
-        self._shoot_out = 0  # shoot bets outstanding against the kitty (P-SHOOT-2)
-        self._pontoon_seen = False  # P-NEXT-1: shuffle before the next deal
-        self._banker_pontoon = False
+    def reset_round(self) -> None:
+        self.players: list[str] = []  # dealt in this round, from the banker's left
+        self.hands: dict[str, list[Hand]] = {}
+        self.decided: dict[str, bool] = {}  # BETTING: True = bet, False = sat out
+        self.active: list[str] = []  # players who bet, in order
+        self.shooter = 0  # SHOOTING: index in active of who places a shoot bet
+        self.turn_player = 0  # PLAYING: index in active of whose turn it is
+        self.turn_hand = 0  # PLAYING: which of that player's hands
+        self.banker_hand: Hand | None = None
+        self.banker_sees = False  # the banker may look at the banker's cards
+        self.doubled = False  # P-VAR-3
+        self.open_stake = 0  # stakes the banker covers (P-PAY-LIMIT)
+        self.shoot_out = 0  # shoot bets outstanding against the kitty (P-SHOOT-2)
+        self.pontoon_seen = False  # P-NEXT-1: shuffle before the next deal
+        self.banker_pontoon = False
 
     # who is where ---------------------------------------------------------------------
 
-    def _packs_for(self, n_seats: int) -> int:
+    def packs_for(self, n_seats: int) -> int:
         """P-TABLE-1: the table's option, else one pack, two when 8 or more sit."""
         if self.rules.packs is not None:
             return self.rules.packs
         return 2 if n_seats >= 8 else 1
 
-    def _players_for_round(self) -> list[str]:
+    def players_for_round(self) -> list[str]:
         """Who is dealt in: from the banker's left, clockwise (every seat at a house bank)."""
         if self.rules.house_bank:
             return list(self.seats)
@@ -158,36 +159,36 @@ class TableState:
         i = self.seats.index(self.banker)
         return self.seats[i + 1 :] + self.seats[:i]
 
-    def _current_hand(self) -> Hand:
-        return self._hands[self._active[self._turn_player]][self._turn_hand]
+    def current_hand(self) -> Hand:
+        return self.hands[self.active[self.turn_player]][self.turn_hand]
 
-    def _cards_in_play(self) -> list[Card]:
+    def cards_in_play(self) -> list[Card]:
         """Every card dealt this round and not yet back in the pack (bust hands went back)."""
         cards: list[Card] = []
         bust = HandStatus.BUST
-        for hands in self._hands.values():
+        for hands in self.hands.values():
             for hand in hands:
                 if hand.status is not bust:
                     cards.extend(hand.cards)
-        if self._banker_hand is not None:
-            cards.extend(self._banker_hand.cards)
+        if self.banker_hand is not None:
+            cards.extend(self.banker_hand.cards)
         return cards
 
     # cards for a deal (P-TABLE-1) -----------------------------------------------------
 
-    def _hands_dealt(self, n_seats: int) -> int:
+    def hands_dealt(self, n_seats: int) -> int:
         """Hands in a deal at ``n_seats`` seats: every seat, plus the house's hand."""
         return n_seats + 1 if self.rules.house_bank else n_seats
 
-    def _seats_fit(self, n_seats: int) -> bool:
+    def seats_fit(self, n_seats: int) -> bool:
         """Two cards for every hand of a deal fit in the pack(s) the table uses."""
-        return 2 * self._hands_dealt(n_seats) <= CARDS_IN_A_PACK * self._packs_for(n_seats)
+        return 2 * self.hands_dealt(n_seats) <= CARDS_IN_A_PACK * self.packs_for(n_seats)
 
     @property
     def cards_seat_limit(self) -> int:
         """The most seats the pack(s) can deal: a deal gives everyone two cards (P-TABLE-1)."""
         n = 2
-        while self._seats_fit(n + 1):
+        while self.seats_fit(n + 1):
             n += 1
         return n
 
@@ -199,11 +200,11 @@ class TableState:
         most = self.rules.max_seats
         return limit if most is None or most >= limit else most
 
-    def _deal_refusal(self) -> Refusal | None:
+    def deal_refusal(self) -> Refusal | None:
         """A deal needs two cards for every hand from a full pack (P-TABLE-1)."""
         n = len(self.seats)
-        packs = self._packs_for(n)
-        need = 2 * self._hands_dealt(n)
+        packs = self.packs_for(n)
+        need = 2 * self.hands_dealt(n)
         have = CARDS_IN_A_PACK * packs
         if need > have:
             message = (
@@ -236,15 +237,22 @@ class TableState:
 
     # chips ----------------------------------------------------------------------------
 
-    def _move(self, out: Outcome, src: str, dst: str, amount: int, reason: str) -> None:
+    def move_chips(self, out: Outcome, src: str, dst: str, amount: int, reason: str) -> None:
         """Move chips between two accounts and record the transfer (nothing for 0)."""
         if amount <= 0:
             return
-        self._add_to(src, -amount)
-        self._add_to(dst, amount)
-        out.transfers.append(Transfer(src, dst, amount, reason))
+        balances = self.balances  # (the two add_chips calls, written out: a hot path)
+        if src in balances:
+            balances[src] -= amount
+        else:
+            self.add_chips(src, -amount)
+        if dst in balances:
+            balances[dst] += amount
+        else:
+            self.add_chips(dst, amount)
+        out.transfers.append(record(Transfer, (src, dst, amount, reason)))
 
-    def _add_to(self, account: str, amount: int) -> None:
+    def add_chips(self, account: str, amount: int) -> None:
         if account in self.balances:
             self.balances[account] += amount
         elif account == ESCROW:
@@ -257,44 +265,44 @@ class TableState:
 
     # P-PAY-LIMIT: what stakes a player and the banker can cover -----------------------
 
-    def _staked(self, seat: str) -> int:
+    def staked(self, seat: str) -> int:
         """The seat's stakes still at risk (bust hands have paid already)."""
         bust = HandStatus.BUST
         staked = 0
-        for hand in self._hands.get(seat, ()):
+        for hand in self.hands.get(seat, ()):
             if hand.status is not bust:
                 staked += hand.stake
         return staked
 
-    def _player_cap(self, seat: str) -> int:
+    def player_cap(self, seat: str) -> int:
         """The largest new stake ``seat`` can cover: a player must be able to pay
         ``player_cover`` x every open stake (P-PAY-LIMIT)."""
         cover = self.payouts.player_cover
-        return (self.balances[seat] - self._staked(seat) * (cover - 1)) // cover
+        return (self.balances[seat] - self.staked(seat) * (cover - 1)) // cover
 
-    def _banker_cap(self) -> int:
+    def banker_cover_room(self) -> int:
         """The largest new stake the banker can cover: ``banker_cover`` x every open stake
         (P-PAY-LIMIT). A house bank has no limit."""
         if self.rules.house_bank or self.banker is None:
             return NO_LIMIT
-        return self.balances[self.banker] // self.payouts.banker_cover - self._open_stake
+        return self.balances[self.banker] // self.payouts.banker_cover - self.open_stake
 
-    def _stake_cap(self, seat: str) -> int:
-        return min(self._player_cap(seat), self._banker_cap())
+    def stake_cap(self, seat: str) -> int:
+        return min(self.player_cap(seat), self.banker_cover_room())
 
     # shoot bets (P-SHOOT-*) ------------------------------------------------------------
 
-    def _shoot_max(self, seat: str, reserve: int) -> int:
+    def shoot_max(self, seat: str, reserve: int) -> int:
         """The largest shoot bet ``seat`` may place now, keeping ``reserve`` chips for a
         buy or split stake placed with it: within the kitty's room (P-SHOOT-2) and what
         the player can spare besides covering the stakes (P-PAY-LIMIT)."""
         if not self.rules.shoot:
             return 0
         cover = self.payouts.player_cover
-        spare = self.balances[seat] - reserve - (self._staked(seat) + reserve) * (cover - 1)
-        return max(0, min(self.kitty - self._shoot_out, spare))
+        spare = self.balances[seat] - reserve - (self.staked(seat) + reserve) * (cover - 1)
+        return max(0, min(self.kitty - self.shoot_out, spare))
 
-    def _shoot_refusal(self, seat: str, amount: int, reserve: int, rule: str) -> Refusal | None:
+    def shoot_refusal(self, seat: str, amount: int, reserve: int, rule: str) -> Refusal | None:
         if amount < 0:
             return RuleError(rule, "a shoot bet cannot be negative", key="engine.shoot_negative")
         if amount == 0:
@@ -303,7 +311,7 @@ class TableState:
             return RuleError(
                 "P-SHOOT-1", "shoot bets are only for Shoot Pontoon", key="engine.shoot_only"
             )
-        room = self.kitty - self._shoot_out
+        room = self.kitty - self.shoot_out
         if amount > room:
             return RuleError(
                 "P-SHOOT-2",
@@ -311,7 +319,7 @@ class TableState:
                 key="engine.shoot_kitty",
                 left=room,
             )
-        if amount > self._shoot_max(seat, reserve):
+        if amount > self.shoot_max(seat, reserve):
             return RuleError(
                 "P-PAY-LIMIT",
                 f"{seat} cannot cover a shoot bet of {amount}",
@@ -321,17 +329,17 @@ class TableState:
             )
         return None
 
-    def _place_shoot(self, out: Outcome, seat: str, hand_index: int, amount: int) -> None:
+    def place_shoot(self, out: Outcome, seat: str, hand_index: int, amount: int) -> None:
         if amount <= 0:
             return
-        self._hands[seat][hand_index].shoot += amount
-        self._shoot_out += amount
-        self._move(out, seat, ESCROW, amount, "shoot bet (P-SHOOT-2)")
+        self.hands[seat][hand_index].shoot += amount
+        self.shoot_out += amount
+        self.move_chips(out, seat, ESCROW, amount, "shoot bet (P-SHOOT-2)")
         out.events.append(Event(EventKind.SHOOT, seat, hand_index, amount=amount))
 
     # action checks shared by every layer -----------------------------------------------
 
-    def _wrong_phase(self, action: Action) -> RuleError:
+    def wrong_phase(self, action: Action) -> RuleError:
         return RuleError(
             RULE_OF_ACTION.get(action.kind, "P-TABLE-1"),
             f"{action.kind.value} is not possible now "
@@ -342,7 +350,7 @@ class TableState:
         )
 
     @staticmethod
-    def _amount_refusal(action: Action, rule: str) -> Refusal | None:
+    def amount_refusal(action: Action, rule: str) -> Refusal | None:
         """Refuses an action whose amount is not a whole number."""
         amount: Any = action.amount
         if isinstance(amount, bool) or not isinstance(amount, int):
@@ -354,7 +362,7 @@ class TableState:
             )
         return None
 
-    def _seated_refusal(self, seat: str) -> Refusal | None:
+    def seated_refusal(self, seat: str) -> Refusal | None:
         if seat not in self.balances:
             return RuleError(
                 "P-TABLE-1",
@@ -364,8 +372,8 @@ class TableState:
             )
         return None
 
-    def _score(self, hand: Hand, royal: bool) -> int:
+    def score_of(self, hand: Hand, royal: bool) -> int:
         return hand.score(self.rules.pontoon_strength, royal and self.rules.royal_pontoon)
 
-    def _is_pontoon(self, hand: Hand) -> bool:
+    def is_pontoon(self, hand: Hand) -> bool:
         return hand.is_pontoon(self.rules.pontoon_strength)

@@ -50,7 +50,7 @@ from typing import Any
 
 from engine.cards import Chance
 from engine.errors import RuleError
-from engine.game import change_by_rules, refusal_by_rules, unknown_action
+from engine.game import refusal_by_rules, unknown_action
 from engine.pontoon import bank, banker_turn, betting, play, seating
 from engine.pontoon.hands import Hand
 from engine.pontoon.seating import BETWEEN_ROUNDS
@@ -64,8 +64,14 @@ from engine.pontoon.types import (
     Outcome,
     Phase,
     Transfer,
+    record,
 )
-from engine.pontoon.views import HandStatus, HandView, SeatView, TableView
+from engine.pontoon.views import HandStatus, HandView, Observation, SeatView, TableView
+
+#: phases in which the cards dealt are players' first cards (P-DEAL-1, P-DEAL-3)
+FIRST_CARD_PHASES = frozenset({Phase.KITTY, Phase.BETTING, Phase.DOUBLING, Phase.SHOOTING})
+#: phases in which new stakes are placed (bets, buys): the banker's cover counts
+STAKING_PHASES = frozenset({Phase.BETTING, Phase.PLAYING})
 
 
 class PlainOffer:
@@ -128,7 +134,7 @@ class Table(TableState):
     def turn(self) -> tuple[str, int] | None:
         """(seat, hand index) whose turn it is; (banker, 0) in the banker's turn."""
         if self.phase is Phase.PLAYING:
-            return (self._active[self._turn_player], self._turn_hand)
+            return (self.active[self.turn_player], self.turn_hand)
         if self.phase is Phase.BANKER and self.banker is not None:
             return (self.banker, 0)
         return None
@@ -136,8 +142,8 @@ class Table(TableState):
     @property
     def next_banker(self) -> str | None:
         """Who banks the next deal (P-NEXT-2, P-SELL-1)."""
-        if self.phase is Phase.ROUND_OVER and self._next_banker is not None:
-            return self._next_banker
+        if self.phase is Phase.ROUND_OVER and self.bank_passes_to is not None:
+            return self.bank_passes_to
         return self.banker
 
     @property
@@ -154,11 +160,11 @@ class Table(TableState):
         """The seats whose move the table is waiting for."""
         phase = self.phase
         if phase is Phase.BETTING:
-            return [p for p in self._players if p not in self._decided]
+            return [p for p in self.players if p not in self.decided]
         if phase is Phase.PLAYING:
-            return [self._active[self._turn_player]]
+            return [self.active[self.turn_player]]
         if phase is Phase.SHOOTING:
-            return [self._active[self._shooter]]
+            return [self.active[self.shooter]]
         if phase in (Phase.BANKER, Phase.DOUBLING, Phase.KITTY) and self.banker is not None:
             return [self.banker]
         return []
@@ -171,10 +177,10 @@ class Table(TableState):
         """Each seat's net chips from the last settled round (shoot bets included); the
         banker's is what the players' hands lost, less what they won."""
         out: dict[str, int] = {}
-        for seat, _hand, _cards, _score, _stake, _outcome, net, shoot_net, _why in self._results:
+        for seat, _hand, _cards, _score, _stake, _outcome, net, shoot_net, _why in self.result_rows:
             out[seat] = out.get(seat, 0) + net + shoot_net
-        if self._results and self.banker is not None:
-            banker_net = -sum(net for *_, net, _shoot, _why in self._results)
+        if self.result_rows and self.banker is not None:
+            banker_net = -sum(net for *_, net, _shoot, _why in self.result_rows)
             out[self.banker] = out.get(self.banker, 0) + banker_net
         return out
 
@@ -182,6 +188,8 @@ class Table(TableState):
 
     def legal_actions(self, seat: str) -> list[LegalAction]:
         """Exactly what ``seat`` may do now (amount ranges inclusive)."""
+        if self.phase is Phase.PLAYING and not self.rules.shoot:
+            return self._legal_in_play(seat)  # the most asked: straight to it
         out = self._legal_in_phase(seat)
         if self.rules.shoot:
             self._legal_auction(seat, out)
@@ -210,7 +218,7 @@ class Table(TableState):
         elif phase is Phase.KITTY:
             if seat == self.banker:
                 least, most = betting.kitty_range(self)
-                if most >= least and self._deal_refusal() is None:
+                if most >= least and self.deal_refusal() is None:
                     out.append(LegalAction(ActionKind.KITTY, least, most))
                 if len(self.seats) >= 2:
                     out.append(LegalAction(ActionKind.SELL_BANK, 0, None))
@@ -219,7 +227,7 @@ class Table(TableState):
                 out.append(PlainOffer.DOUBLE)
                 out.append(PlainOffer.NO_DOUBLE)
         elif phase is Phase.SHOOTING and betting.shooter_refusal(self, seat) is None:
-            out.append(LegalAction(ActionKind.SHOOT, 0, self._shoot_max(seat, 0)))
+            out.append(LegalAction(ActionKind.SHOOT, 0, self.shoot_max(seat, 0)))
         return out
 
     def _legal_between_rounds(self, seat: str) -> list[LegalAction]:
@@ -260,8 +268,12 @@ class Table(TableState):
     def _legal_in_play(self, seat: str) -> list[LegalAction]:
         if play.turn_refusal(self, seat) is not None:
             return []
-        hand = self._current_hand()
-        if play.declare_refusal(self, hand) is None:
+        hand = self.current_hand()
+        # Each ``x_refusal`` below is the rule; a ``two_cards and`` in front only skips
+        # asking (and building a refusal nobody reads) when the rule cannot allow it: a
+        # pontoon, a split and a burn are all hands of two cards.
+        two_cards = len(hand.cards) == 2
+        if two_cards and play.declare_refusal(self, hand) is None:
             return [PlainOffer.DECLARE]  # the only move (P-TURN-DECLARE)
         out: list[LegalAction] = []
         fourth_card = len(hand.cards) == 3 and self.rules.shoot  # P-SHOOT-4
@@ -270,18 +282,18 @@ class Table(TableState):
         may_draw = play.draw_refusal(self, hand, 0) is None
         if may_draw:
             if fourth_card:
-                out.append(LegalAction(ActionKind.TWIST, None, None, self._shoot_max(seat, 0)))
+                out.append(LegalAction(ActionKind.TWIST, None, None, self.shoot_max(seat, 0)))
             else:
                 out.append(PlainOffer.TWIST)
         if may_draw and play.buy_refusal(self, hand) is None:
             least, most, _ = play.buy_range(self, seat, hand)
             if most >= least:
-                shoot_max = self._shoot_max(seat, least) if fourth_card else None
+                shoot_max = self.shoot_max(seat, least) if fourth_card else None
                 out.append(LegalAction(ActionKind.BUY, least, most, shoot_max))
-        if play.split_refusal(self, seat, hand) is None:
-            shoot_max = self._shoot_max(seat, hand.original_stake) if self.rules.shoot else None
+        if two_cards and play.split_refusal(self, seat, hand) is None:
+            shoot_max = self.shoot_max(seat, hand.original_stake) if self.rules.shoot else None
             out.append(LegalAction(ActionKind.SPLIT, None, None, shoot_max))
-        if play.burn_refusal(self, hand) is None:
+        if two_cards and play.burn_refusal(self, hand) is None:
             out.append(PlainOffer.BURN)
         return out
 
@@ -293,7 +305,14 @@ class Table(TableState):
 
     def apply(self, action: Action, chance: Chance) -> Outcome:
         """Apply one action. Raises RuleError (state untouched) when it is illegal."""
-        change = change_by_rules(ACTIONS, self, action, _unknown)
+        # change_by_rules(ACTIONS, self, action, _unknown), written out: the hottest call
+        found = ACTIONS.get(action.kind)
+        if found is None:
+            raise _unknown(action)
+        check, change = found
+        refusal = check(self, action)
+        if refusal is not None:
+            raise refusal
         out = Outcome()
         change(self, action, chance, out)
         self.version += 1
@@ -322,6 +341,16 @@ class Table(TableState):
 
     # between rounds, outside the actions --------------------------------------------------
 
+    def round_follow_up(self) -> Action | None:
+        """P-NEXT-3: the NEXT_ROUND a settled round moves on with by itself (None when no
+        settled round waits). See :func:`engine.pontoon.bank.round_follow_up`."""
+        return bank.round_follow_up(self)
+
+    def offer_refusal(self, seller: str) -> RuleError | None:
+        """P-SELL-2: the refusal of accepting ``seller``'s earlier offer of the bank once
+        the bank has changed hands (None while the offer stands)."""
+        return bank.offer_refusal(self, seller)
+
     def abandon(self) -> list[Transfer]:
         """Close the table mid-anything: every chip in escrow goes back to the seat that
         put it there and the kitty to the banker. The table is left WAITING. Returns the
@@ -346,22 +375,22 @@ class Table(TableState):
         status = hand.status
         if hidden and status is HandStatus.ROYAL:
             status = HandStatus.TWENTY_ONE  # three sevens stay secret until settlement (P-VAR-6)
-        return HandView(seat, i, cards, hidden, hand.stake, hand.shoot, status, total)
+        return record(HandView, (seat, i, cards, hidden, hand.stake, hand.shoot, status, total))
 
     def private_view(self, seat: str) -> list[HandView]:
         """The seat's own hands with every card it may see (P-DEAL-1 for the banker)."""
         if seat == self.banker:
-            banker_hand = self._banker_hand
+            banker_hand = self.banker_hand
             if banker_hand is None:
                 return []
-            return [self._view(seat, 0, banker_hand, self._banker_sees or banker_hand.shown)]
-        return [self._view(seat, i, h, True) for i, h in enumerate(self._hands.get(seat, ()))]
+            return [self._view(seat, 0, banker_hand, self.banker_sees or banker_hand.shown)]
+        return [self._view(seat, i, h, True) for i, h in enumerate(self.hands.get(seat, ()))]
 
     def public_view(self) -> TableView:
         seats = []
         for seat in self.seats:
-            hands = [self._view(seat, i, h, False) for i, h in enumerate(self._hands.get(seat, ()))]
-            decided = self._decided.get(seat)
+            hands = [self._view(seat, i, h, False) for i, h in enumerate(self.hands.get(seat, ()))]
+            decided = self.decided.get(seat)
             seats.append(
                 SeatView(
                     seat,
@@ -372,8 +401,8 @@ class Table(TableState):
                 )
             )
         banker_view = None
-        if self._banker_hand is not None and self.banker is not None:
-            banker_view = self._view(self.banker, 0, self._banker_hand, False)
+        if self.banker_hand is not None and self.banker is not None:
+            banker_view = self._view(self.banker, 0, self.banker_hand, False)
         return TableView(
             self.phase,
             self.version,
@@ -384,6 +413,33 @@ class Table(TableState):
             self.kitty,
             banker_view,
             self.needs_shuffle,
+        )
+
+    def cards_due(self, seat: str) -> bool:
+        """Whether face-down cards dealt to ``seat`` now are to be handed to it now: a
+        player's first card waits for the second (P-DEAL-1, P-DEAL-3); the banker looks
+        only at the first card under P-VAR-3 (to decide whether to double) and otherwise
+        sees the cards when they are turned up in the banker's turn (P-BANKER-1)."""
+        if seat == self.banker:
+            return self.phase is Phase.DOUBLING
+        return self.phase not in FIRST_CARD_PHASES
+
+    def cover_room(self) -> int | None:
+        """P-PAY-LIMIT: the most new stake the banker can still cover while bets and buys
+        are open (None when they are not)."""
+        if self.phase not in STAKING_PHASES:
+            return None
+        return self.banker_cover_room()
+
+    def observe(self, viewer: str | None = None) -> Observation:
+        """What ``viewer`` (a seat; None for an onlooker) may know of the table now."""
+        return Observation(
+            viewer,
+            self.private_view(viewer) if viewer is not None else [],
+            self.cards_due(viewer) if viewer is not None else False,
+            self.cover_room(),
+            self.next_banker,
+            self.returns(),
         )
 
     # serialisation ----------------------------------------------------------------------

@@ -107,6 +107,13 @@ class EventKind(str, Enum):  # noqa: UP042
     ROUND_OVER = "round_over"  # public
 
 
+#: ``record(Event, (every field in order))``: one of these tuple records (``Event``,
+#: ``Transfer``, ``HandView``) built without its keyword constructor, a Python call that
+#: costs about twice the tuple. Only the hottest paths (the deal, a turn, a bet, a chip
+#: transfer: a round makes ~35 of them) build records this way; the rest use keywords.
+record = tuple.__new__
+
+
 class Event(NamedTuple):
     """Something that happened. ``to`` is None for a public event, or the one seat that
     may see it. A private event is never public in any other form.

@@ -53,3 +53,34 @@ class TableView:
     kitty: int
     banker_hand: HandView | None
     needs_shuffle: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one member (or an onlooker, ``viewer`` None) may know of the table now beyond
+    what everyone sees (``Table.public_view``), in the spirit of open_spiel's Observer:
+    the engine decides it, the bot only draws it. Cheap: nothing of the table is copied
+    but the viewer's own hands."""
+
+    viewer: str | None
+    #: the viewer's own hands with every card they may look at now: a player sees their
+    #: own cards (P-DEAL-1); the banker sees the banker's cards only once allowed to look
+    #: (the first card under P-VAR-3, all of them in the banker's turn, P-BANKER-1)
+    hands: list[HandView]
+    #: face-down cards dealt to the viewer now are to be handed to them now: a player's
+    #: first card waits for the second (P-DEAL-1, P-DEAL-3); the banker is handed only the
+    #: first card, to decide whether to double (P-VAR-3), and otherwise sees the cards when
+    #: they are turned up (P-BANKER-1)
+    cards_due: bool
+    #: P-PAY-LIMIT: the most new stake the banker can still cover while bets and buys are
+    #: open (None when none are); a house bank covers everything (a very large number)
+    cover_room: int | None
+    #: who banks the next deal (P-NEXT-2, P-SELL-1)
+    next_banker: str | None
+    #: each seat's net chips from the last settled round (``Table.returns()``)
+    returns: dict[str, int]
+
+    @property
+    def net(self) -> int | None:
+        """The viewer's net chips from the last settled round (None: no part in it)."""
+        return None if self.viewer is None else self.returns.get(self.viewer)

@@ -195,7 +195,7 @@ async def test_close_refunds_from_the_ledger_when_the_engine_disagrees(store: St
     assert await store.balance(escrow_account(live.table_id)) == sum(stakes.values())
     # the engine's view drifts from the ledger (as after a half-applied action)
     live.engine = Table.from_json({**live.engine.to_json(), "escrow": 999})
-    for hands in live.engine._hands.values():
+    for hands in live.engine.hands.values():
         for h in hands:
             h.stake += 7
     await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))

@@ -185,7 +185,7 @@ async def test_twist_bust_is_public_and_the_stake_goes_at_once(
         if t.phase is not Phase.PLAYING or t.turn is None:
             return False
         seat = t.turn[0]
-        cards = t._hands[seat][0].cards
+        cards = t.hands[seat][0].cards
         kinds = {a.kind for a in t.legal_actions(seat)}
         return ActionKind.TWIST in kinds and best_total([*cards, t.pack.peek()[0]]) > 21
 

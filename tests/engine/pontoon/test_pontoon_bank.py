@@ -103,7 +103,7 @@ def test_P_SELL_1_banker_sells_the_bank_for_a_price() -> None:
     assert t.balances["cat"] == before["cat"] + 20
     act(t, "bob", K.NEXT_ROUND)
     act(t, "bob", K.DEAL)
-    assert t._players == ["cat", "ann"]
+    assert t.players == ["cat", "ann"]
 
 
 @pytest.mark.rule("P-SELL-1")

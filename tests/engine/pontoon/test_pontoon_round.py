@@ -31,7 +31,7 @@ def raises(rule: str, t: Table, seat: str, kind: K, amount: int | None = None) -
 def test_P_TABLE_1_one_pack_then_two_with_eight_people() -> None:
     t = Table(PontoonRules(), SEATS, {s: 100 for s in SEATS}, banker="cat")
     act(t, "cat", K.DEAL)
-    in_hands = sum(len(h.cards) for hs in t._hands.values() for h in hs) + 1
+    in_hands = sum(len(h.cards) for hs in t.hands.values() for h in hs) + 1
     assert len(t.pack) + in_hands == 52
     eight = [f"p{i}" for i in range(8)]
     t8 = Table(PontoonRules(), eight, {s: 100 for s in eight}, banker="p0")
@@ -47,7 +47,7 @@ def test_P_TABLE_1_two_people_needed_and_pack_deals_from_top() -> None:
     t = Table(PontoonRules(), ["ann"], {"ann": 100}, banker="ann")
     raises("P-TABLE-1", t, "ann", K.DEAL)
     t = table(stack([("5S", "6S"), ("7S", "8S")], ("9S", "2H")))
-    assert [h.cards[0].code for h in (t._hands["ann"][0], t._hands["bob"][0])] == ["5S", "7S"]
+    assert [h.cards[0].code for h in (t.hands["ann"][0], t.hands["bob"][0])] == ["5S", "7S"]
 
 
 @pytest.mark.rule("P-TABLE-2")
@@ -139,7 +139,7 @@ def test_P_DEAL_2_bets_in_any_order_and_sit_out() -> None:
     raises("P-DEAL-2", t, "cat", K.BET, 2)  # the banker does not bet
     act(t, "bob", K.SIT_OUT)
     assert t.phase is Phase.PLAYING
-    assert t._active == ["ann", "dan"]
+    assert t.active == ["ann", "dan"]
     assert t.public_view().seats[1].sitting_out
 
 
@@ -237,15 +237,15 @@ def test_P_SPLIT_2_split_again_up_to_four_hands() -> None:
     act(t, "ann", K.SPLIT)  # hands: 8S+8D, 8H+2C
     act(t, "ann", K.SPLIT)  # 8S+8C, 8D+3C, 8H+2C
     act(t, "ann", K.SPLIT)  # 8S+4D, 8C+5D, 8D+3C, 8H+2C
-    assert len(t._hands["ann"]) == 4
+    assert len(t.hands["ann"]) == 4
     assert [v.cards for v in t.private_view("ann")][:2] == [("8S", "4D"), ("8C", "5D")]
     assert t.escrow == 25
     t2 = playing(ann=("8S", "8H"), draws=("8D", "8C", "8H", "3C", "8C", "5D"), packs=2)
     act(t2, "ann", K.SPLIT)
     act(t2, "ann", K.SPLIT)
     act(t2, "ann", K.SPLIT)
-    assert len(t2._hands["ann"]) == 4
-    assert t2._current_hand().cards[0].rank is t2._current_hand().cards[1].rank
+    assert len(t2.hands["ann"]) == 4
+    assert t2.current_hand().cards[0].rank is t2.current_hand().cards[1].rank
     raises("P-SPLIT-2", t2, "ann", K.SPLIT)
 
 

@@ -42,7 +42,7 @@ def test_P_VAR_1_only_aces_split() -> None:
     assert rule_of(t, "ann", K.SPLIT) == "P-VAR-1"
     t = playing(("AS", "AH"), draws=("5C", "6C"), split_aces_only=True)
     act(t, "ann", K.SPLIT)
-    assert len(t._hands["ann"]) == 2
+    assert len(t.hands["ann"]) == 2
 
 
 @pytest.mark.rule("P-VAR-2")

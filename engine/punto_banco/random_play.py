@@ -1,0 +1,98 @@
+"""Punto Banco as the conformance test plays it at random (see ``engine.random_play``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.punto_banco.actions import CROUPIER, Action, ActionKind, LegalAction
+from engine.punto_banco.coup import Side
+from engine.punto_banco.rules import PuntoBancoRules
+from engine.punto_banco.table import PuntoBancoTable
+from engine.random_play import RandomPlay, Setup
+from engine.records import ESCROW, HOUSE, Transfer
+
+BETTORS = ("ann", "bob", "cat")
+
+
+def _setup(rules: PuntoBancoRules) -> Any:
+    def setup(rng: random.Random) -> Setup:
+        return PuntoBancoTable(rules), (*BETTORS, CROUPIER)
+
+    return setup
+
+
+SETUPS = (
+    _setup(PuntoBancoRules()),
+    _setup(PuntoBancoRules(packs=8, tableau="standard", banco_commission_pct=0, min_bet=5)),
+)
+
+
+def _wallet(ledger: Mapping[str, int], bettor: str) -> int:
+    return ledger.get(bettor, 0)
+
+
+def sample(
+    table: PuntoBancoTable,
+    actor: str,
+    offer: LegalAction,
+    rng: random.Random,
+    ledger: Mapping[str, int],
+) -> Action:
+    wallet = _wallet(ledger, actor)
+    if offer.kind is ActionKind.BET:
+        assert offer.min_amount is not None and offer.max_amount is not None
+        assert offer.side is not None
+        held = sum(b.amount for b in table.bets_of(actor) if b.side is offer.side)
+        most = min(offer.max_amount, wallet + held)
+        amount = rng.randint(offer.min_amount, max(offer.min_amount, most))
+        return Action(actor, offer.kind, offer.side, amount, balance=wallet)
+    if offer.kind is ActionKind.REPEAT:
+        return Action(actor, offer.kind, balance=wallet)
+    return Action(actor, offer.kind, offer.side)
+
+
+def exact(offer: LegalAction) -> bool:
+    # what a bettor can afford is checked against the action's balance, not offered
+    return offer.kind not in (ActionKind.BET, ActionKind.REPEAT)
+
+
+def probes(
+    table: PuntoBancoTable, actors: Sequence[str], rng: random.Random, ledger: Mapping[str, int]
+) -> list[Action]:
+    out = []
+    for _ in range(2):
+        actor = rng.choice([*actors, HOUSE])
+        out.append(
+            Action(
+                actor,
+                rng.choice(list(ActionKind)),
+                rng.choice([None, *Side]),
+                rng.choice([None, -1, 0, 1, rng.randint(1, 300), 10**9]),
+                rng.choice([0, _wallet(ledger, actor)]),  # the balance the bot says is true
+            )
+        )
+    return out
+
+
+def accounts(table: PuntoBancoTable) -> dict[str, int]:
+    return {ESCROW: table.escrow}
+
+
+def house_net(transfers: Sequence[Transfer]) -> int:
+    """What the coups moved into the house (B-WIN-1, B-TIE-1)."""
+    return sum(t.amount * ((t.dst == HOUSE) - (t.src == HOUSE)) for t in transfers)
+
+
+RANDOM_PLAY = RandomPlay(
+    name="punto_banco",
+    setups=SETUPS,
+    sample=sample,
+    exact=exact,
+    probes=probes,
+    accounts=accounts,
+    wallets=lambda actors: {a: 500 for a in actors if not a.startswith("@")},
+    house_net=house_net,
+    leaks=None,  # every card is dealt face up and the shoe is never shown (B-TABLE-1)
+)

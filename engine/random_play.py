@@ -1,0 +1,51 @@
+"""What a game gives the conformance test every game gets (``tests/engine/test_conformance.py``,
+in the spirit of open_spiel's ``random_sim_test``): how to set up a table, who may try to
+act, how to turn an offer from ``legal_actions`` into an action, which actions to try that
+are likely refused, which chips the state holds, and how to check what an observer sees.
+
+Each game's package defines one :class:`RandomPlay` (``engine/<game>/random_play.py``) and
+``engine.games`` lists them, so the engine can name its games without the bot.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: a table set up for random play: (the state, the actors that may try to act)
+Setup = tuple[Any, Sequence[str]]
+
+
+@dataclass(frozen=True)
+class RandomPlay:
+    """One game as the conformance test plays it at random (every callable is pure
+    apart from the ``random.Random`` it is given)."""
+
+    name: str  # the game's stored name (as in the bot's registry)
+    #: a few tables worth playing (one per set of rules), each from a seed
+    setups: Sequence[Callable[[random.Random], Setup]]
+    #: an action for ``actor`` from one offer of ``legal_actions(actor)``; ``ledger`` is
+    #: every account's chips as the transfers so far say (for chips held outside the state)
+    sample: Callable[[Any, str, Any, random.Random, Mapping[str, int]], Any]
+    #: True when every action sampled from this offer must be accepted (its amounts lie
+    #: within a range the offer states exactly); False for offers whose other parts
+    #: (a buyer, a price without a maximum) the rules may still refuse
+    exact: Callable[[Any], bool]
+    #: actions worth trying that the rules will often refuse (wrong actor, phase, amount)
+    probes: Callable[[Any, Sequence[str], random.Random, Mapping[str, int]], Sequence[Any]]
+    #: the chips each account inside the state holds now (seats, escrow, kitty ...)
+    accounts: Callable[[Any], Mapping[str, int]]
+    #: chips an account outside the state starts with (an outside wallet), by account
+    wallets: Callable[[Sequence[str]], Mapping[str, int]]
+    #: the chips ``transfers`` won for the house (lost, when negative) by play:
+    #: ``returns()`` of a settled hand sums to minus what the hand's transfers say
+    #: (to zero at a table whose bank is a player's and that plays no side pot)
+    house_net: Callable[[Sequence[Any]], int]
+    #: the rule breaches of what ``viewer`` (None: an onlooker) is shown now: one line per
+    #: card the rules keep from them (None: nothing in this game is ever hidden)
+    leaks: Callable[[Any, str | None], list[str]] | None
+
+
+__all__ = ["RandomPlay", "Setup"]
