@@ -75,16 +75,22 @@ SHARED_DOMAIN: Final = "messages"
 PACKAGES_DIR: Final = Path(__file__).resolve().parents[2] / "cogs"
 
 
-@functools.cache
-def domains() -> Mapping[str, Path]:
-    """domain name -> its ``locales`` folder: ``messages`` (shared), then one domain per
-    package of ``cogs`` that has a ``locales`` folder (its name is the package's)."""
-    found = {SHARED_DOMAIN: LOCALES_DIR}
-    if PACKAGES_DIR.is_dir():
-        for folder in sorted(PACKAGES_DIR.iterdir()):
+def find_domains(shared: Path, packages: Path) -> dict[str, Path]:
+    """domain name -> its ``locales`` folder: ``messages`` (the ``shared`` folder), then
+    one domain per package in ``packages`` that has a ``locales`` folder, named after
+    the package (``cogs/pontoon/locales/<lang>/LC_MESSAGES/pontoon.po``)."""
+    found = {SHARED_DOMAIN: shared}
+    if packages.is_dir():
+        for folder in sorted(packages.iterdir()):
             if (folder / "locales").is_dir() and (folder / "__init__.py").is_file():
                 found[folder.name] = folder / "locales"
     return found
+
+
+@functools.cache
+def domains() -> Mapping[str, Path]:
+    """The bot's catalog domains (:func:`find_domains` over ``bot/locales`` and ``cogs``)."""
+    return find_domains(LOCALES_DIR, PACKAGES_DIR)
 
 
 def po_path(locale: str, domain: str = SHARED_DOMAIN) -> Path:
@@ -368,6 +374,7 @@ __all__ = [
     "command_name",
     "domain_catalog",
     "domains",
+    "find_domains",
     "has",
     "isolate",
     "normalize",
