@@ -163,13 +163,11 @@ def _digits(locale: str, text: str) -> str:
 
 @functools.lru_cache(maxsize=8192)
 def num(locale: str, value: int | float | Decimal) -> str:
-    """A number punctuated for the locale, in the locale's digits (Persian: ۱۲٬۳۴۵). Digits
-    are grouped from five digits on (1016 · 12,345 · 12.345 · 12 345 · 12,34,567 in
-    Hindi), as most style guides write four-digit numbers without a separator. Remembered: the same chip counts are written
-    on every redraw of a table, and Babel takes some 40 µs a number."""
-    small = -10_000 < value < 10_000
-    if small:
-        return _digits(locale, format_decimal(value, format="0.###", locale=_babel(locale)))
+    """A number punctuated for the locale, in the locale's digits (Persian: ۱۲٬۳۴۵). Every
+    number from 1000 on is grouped the same way (1,000 · 12,345 · 1.000 · 100.000 ·
+    1 000 · 12,34,567 in Hindi), so a range never reads ``1000–100.000``. Remembered: the
+    same chip counts are written on every redraw of a table, and Babel takes some 40 µs a
+    number."""
     return _digits(locale, format_decimal(value, locale=_babel(locale)))
 
 
@@ -179,7 +177,7 @@ def signed(locale: str, value: int) -> str:
         return "+" + num(locale, value)
     if value < 0:
         return "−" + num(locale, -value)
-    return "±0"
+    return "±" + num(locale, 0)
 
 
 def pct(locale: str, value: Fraction | float, digits: int = 2) -> str:

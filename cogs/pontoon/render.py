@@ -376,7 +376,9 @@ def event_line(
         return t(L, "pt.ev.shoot", who=who, amount=ev.amount, hand=hand)
     if k is EventKind.KITTY:
         detail = word_msg(ev.says) if ev.says is not None else ""
-        return t(L, "pt.ev.kitty", detail=detail, amount=ev.amount or "").rstrip()
+        # the amount comes first ("Kitty: 30 added"); an emptied kitty has none
+        line = t(L, "pt.ev.kitty", detail=detail, amount=ev.amount or "")
+        return line.replace("  ", " ").strip()
     if k is EventKind.BANK_PASSES:
         taker = name(ev.seat or "?")
         says = dict(ev.says.params) if ev.says is not None else {}

@@ -279,7 +279,7 @@ async def test_chips_daily_grant_leaderboard(shared: Shared) -> None:
     t = Table(fake_discord, world)
     r = await fake_discord.slash(world.bob, world.channel, "daily")
     await t.answered(r)
-    assert "Balance: **1100**" in r.all_text and r.ephemeral
+    assert "Balance: **1,100**" in r.all_text and r.ephemeral
     r = await fake_discord.slash(world.bob, world.channel, "daily")
     await t.answered(r)
     assert "already claimed" in r.all_text
@@ -300,7 +300,7 @@ async def test_chips_daily_grant_leaderboard(shared: Shared) -> None:
         world.alice, world.channel, "balance", None, {"member": world.carol}
     )
     await t.answered(r)
-    assert "carol has **1500** chips" in r.all_text
+    assert "carol has **1,500** chips" in r.all_text
     r = await fake_discord.slash(world.bob, world.channel, "leaderboard")
     await t.answered(r)
     board = r.all_text

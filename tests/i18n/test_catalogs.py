@@ -83,20 +83,32 @@ def test_numbers_are_formatted_for_the_locale() -> None:
     assert num("de", 1234567) == "1.234.567"
     assert num("fr", 1234567).replace("\u202f", " ") == "1 234 567"
     assert num("hi", 1234567) == "12,34,567"
-    assert num("en", 1016) == "1016" and num("de", 9.5) == "9,5" and num("en", 12345) == "12,345"
+    assert num("de", 9.5) == "9,5" and num("en", 12345) == "12,345" and num("en", 999) == "999"
     assert signed("de", -10009) == "−10.009" and signed("en", 9) == "+9" and signed("fr", 0) == "±0"
+    # Persian zero is a Persian digit too (a tie line read "(±۰) … ±0")
+    assert signed("fa", 0) == "±۰"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_four_digit_numbers_are_grouped_like_longer_ones(locale: str) -> None:
+    # a German table read "Einsätze 1000–100.000": every number from 1000 on is grouped
+    four, six = num(locale, 1000), num(locale, 100000)
+    sep = six[-4]
+    assert not sep.isdigit(), six
+    assert four == six[0] + sep + six[-3:], (four, six)
+    assert num("de", 1000) == "1.000" and num("en", 1016) == "1,016"
     assert pct("en", 0.458597) == "45.86%" and pct("de", 0.458597).startswith("45,86")
 
 
 def test_english_output_is_unchanged_and_other_languages_translate() -> None:
-    assert t("en", "chips.balance.self", chips=1009) == "You have **1009** chips."
+    assert t("en", "chips.balance.self", chips=1009) == "You have **1,009** chips."
     assert t("de", "chips.balance.self", chips=21009) == "Du hast **21.009** Chips."
     assert t("xx", "chips.balance.self", chips=5) == "You have **5** chips."
 
 
 def test_persian_isolates_names_and_numbers() -> None:
     text = t("fa", "chips.balance.other", name="alice", chips=1009)
-    assert f"{FSI}alice{PDI}" in text and f"{FSI}۱۰۰۹{PDI}" in text  # Persian digits
+    assert f"{FSI}alice{PDI}" in text and f"{FSI}۱٬۰۰۹{PDI}" in text  # Persian digits
     assert text.startswith("\u200f")  # a line starting with a name is anchored right to left
     assert FSI not in t("de", "chips.balance.other", name="alice", chips=1009)
 

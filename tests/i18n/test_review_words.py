@@ -1,0 +1,90 @@
+"""Words the translation and play reviews of 2026-11-28 found wrong, rendered the way the
+bot renders them: each test reads the text a player gets and fails on the old wording."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.i18n import COMMAND_LOCALES, FSI, LOCALES, PDI, Msg, catalog, num, signed, t
+from cogs.pontoon.render import event_line
+from engine.errors import Word
+from engine.pontoon.types import Event, EventKind
+
+
+def test_hindi_result_lines_use_the_oblique_banker_total() -> None:
+    # "18 बैंकर का 19 से हारा" is ungrammatical: before से/को the possessive is के
+    total = Msg("engine.label.banker_total", total=19)
+    lost = t("hi", "engine.why.loses_to", label=18, blabel=total)
+    won = t("hi", "engine.why.beats", label=18, blabel=Msg("engine.label.banker_total", total=17))
+    for line in (lost, won):
+        assert "बैंकर के" in line and "बैंकर का" not in line, line
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_shoot_prompt_names_the_shoot_button(locale: str) -> None:
+    # fr told players to press **Tirer**, a button that is „Pari de tir“
+    prompt = t(locale, "pt.move.shoot", names="ann")
+    bold = re.findall(r"\*\*([^*]+)\*\*", prompt)
+    assert bold == [t(locale, "pt.button.shoot")], (prompt, bold)
+
+
+def test_french_single_payout_is_not_called_a_tie() -> None:
+    # „à égalité“ means tied; a single payout is „1 contre 1“
+    text = t("fr", "pt.pays.single")
+    assert "égalité" not in text.lower() and "1 contre 1" in text
+
+
+@pytest.mark.parametrize("locale", sorted(COMMAND_LOCALES))
+def test_lang_show_names_the_options_as_the_picker_shows_them(locale: str) -> None:
+    text = t(locale, "lang.show", member="x", server="y")
+    for option in ("member", "server"):
+        shown = catalog(locale)[f"cmd.language.opt.{option}.name"]
+        assert f"{shown}:" in text, (option, shown, text)
+        if shown != option:
+            assert f"{option}:" not in text, (option, text)
+
+
+def _kitty(locale: str, says: str, amount: int | None) -> str:
+    ev = Event(EventKind.KITTY, amount=amount, says=Word(says))
+    line = event_line(ev, lambda seat: seat, None, locale)
+    assert line is not None
+    return line.replace(FSI, "").replace(PDI, "")  # Persian isolates each value
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("says", ["engine.kitty.added", "engine.kitty.returned"])
+def test_kitty_lines_say_the_amount_first(locale: str, says: str) -> None:
+    # "Kitty: an den Bankier zurück 30", "किटी: जोड़े गए 30" read backwards
+    line = _kitty(locale, says, 30)
+    amount, detail = num(locale, 30), t(locale, says)
+    assert amount in line and detail in line, line
+    assert line.index(amount) < line.index(detail), line
+    assert line.rstrip().endswith(detail), line
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_an_emptied_kitty_line_has_no_gap(locale: str) -> None:
+    line = _kitty(locale, "engine.kitty.empty", None)
+    assert line.endswith(t(locale, "engine.kitty.empty")) and "  " not in line, repr(line)
+
+
+def test_english_action_and_phase_words_are_no_internal_names() -> None:
+    # "No_double is not possible now", "Sell_bank is not possible now"
+    words = {k: v for k, v in catalog("en").items() if k.startswith("engine.word.")}
+    assert len(words) > 20
+    assert not {k: v for k, v in words.items() if "_" in v}
+    refusal = t(
+        "en",
+        "engine.not_now",
+        kind=Msg("engine.word.no_double"),
+        phase=Msg("engine.word.round_over"),
+    )
+    assert refusal == "no double is not possible now (the table is in the round over phase)"
+    assert "_" not in t("en", "engine.not_now", kind=Msg("engine.word.sell_bank"), phase="x")
+
+
+def test_a_persian_zero_is_a_persian_digit() -> None:
+    # a Persian tie line read "(±۰) ← خالص ±0"
+    assert signed("fa", 0) == "±۰" and signed("en", 0) == "±0"
