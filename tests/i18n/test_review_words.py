@@ -88,3 +88,38 @@ def test_english_action_and_phase_words_are_no_internal_names() -> None:
 def test_a_persian_zero_is_a_persian_digit() -> None:
     # a Persian tie line read "(±۰) ← خالص ±0"
     assert signed("fa", 0) == "±۰" and signed("en", 0) == "±0"
+
+
+def test_german_action_words_are_capitalised() -> None:
+    # "bieten geht für dich gerade nicht": the refusal starts with the word as it is
+    words = {k: v for k, v in catalog("de").items() if k.startswith("engine.word.")}
+    assert words and not {k: v for k, v in words.items() if not v[:1].isupper()}
+
+
+@pytest.mark.parametrize(
+    ("locale", "key", "old"),
+    [
+        # word for word from the English idiom; the refusal means "cannot sit out now"
+        ("fr", "engine.nothing_to_sit_out", "rien à passer"),
+        ("hi", "engine.nothing_to_sit_out", "छोड़ने को कुछ नहीं"),
+        ("fa", "engine.nothing_to_sit_out", "چیزی برای"),
+        # the tableau option offered "the text's" rules, which no player ever sees
+        ("de", "cmd.baccarat.start.opt.tableau.desc", "Textes"),
+        ("fr", "cmd.baccarat.start.opt.tableau.desc", "texte"),
+        ("hi", "cmd.baccarat.start.opt.tableau.desc", "पाठ"),
+        ("fa", "cmd.baccarat.start.opt.tableau.desc", "متن"),
+        ("de", "engine.not_player", "diesem Austeilen"),
+        ("de", "engine.kitty_range", "im Rahmen der Chips des Bankiers"),  # no verb
+        ("fr", "engine.kitty_range", "dans les jetons"),
+        ("fr", "pt.deadline", "s’écoule"),  # "is passing", not "runs out"
+    ],
+)
+def test_a_reviewed_phrase_is_gone(locale: str, key: str, old: str) -> None:
+    assert old not in catalog(locale)[key]
+    assert t(locale, key, seat="ann", low=1, high=2, ts=1)
+
+
+def test_the_german_natural_strength_does_not_read_of_course() -> None:
+    # a bare „natürlich“ reads "of course"
+    for key in ("choice.natural", "pt.strength.natural"):
+        assert catalog("de")[key] != "natürlich" and "Pontoon" in catalog("de")[key]
