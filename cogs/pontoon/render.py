@@ -73,7 +73,7 @@ def whose_move(
         return t(L, "pt.bold", name=name(seat))
 
     def names(seats: Sequence[str]) -> str:
-        shown = ", ".join(bold(s) for s in seats[:8])
+        shown = t(L, "perm.separator").join(bold(s) for s in seats[:8])
         more = len(seats) - len(seats[:8])
         return t(L, "pt.names.more", names=Raw(shown), more=more) if more > 0 else shown
 

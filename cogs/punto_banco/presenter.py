@@ -423,7 +423,7 @@ class PuntoBancoPresenter:
             text += t(
                 locale,
                 "pb.table_closed.refunds",
-                refunds=", ".join(
+                refunds=t(locale, "perm.separator").join(
                     t(locale, "pb.refund", name=bettor_name(live, seat), amount=n)
                     for seat, n in back.items()
                 ),

@@ -50,9 +50,9 @@ async def balances(t: Table, members: list[FakeMember]) -> dict[str, int]:
             else await t.fake.slash(m, t.world.channel, "balance")
         )
         await t.answered(r)
-        found = re.search(r"\*\*(\d+)\*\* chips", r.all_text)
+        found = re.search(r"\*\*(\d[\d,]*)\*\* chips", r.all_text)  # 1,000: grouped
         assert found, r.all_text
-        out[m.user.name] = int(found.group(1))
+        out[m.user.name] = int(found.group(1).replace(",", ""))
     return out
 
 

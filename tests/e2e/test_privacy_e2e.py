@@ -84,7 +84,7 @@ async def test_privacy_show_delete_and_forget(
 
     # the ledger adds up, alice's chips untouched
     assert "OK" in await run(world.alice, "chips", "audit", {})
-    assert "1000" in await run(world.alice, "balance", None, {})
+    assert "1,000" in await run(world.alice, "balance", None, {})
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
     cli = subprocess.run(

@@ -123,3 +123,28 @@ def test_the_german_natural_strength_does_not_read_of_course() -> None:
     # a bare „natürlich“ reads "of course"
     for key in ("choice.natural", "pt.strength.natural"):
         assert catalog("de")[key] != "natürlich" and "Pontoon" in catalog("de")[key]
+
+
+def test_persian_lists_use_the_persian_comma() -> None:
+    # "بانکو ۱۹, پونتو ۲۰": a Latin comma in a Persian sentence
+    from bot.punto_banco import BetReceipt
+    from cogs.pontoon.render import whose_move
+    from cogs.punto_banco.text import receipt_text
+    from engine.pontoon.types import Phase
+    from engine.punto_banco.bets import Bet
+    from engine.punto_banco.coup import Side
+
+    bets = [Bet("10", Side.BANCO, 19), Bet("10", Side.PUNTO, 20)]
+    receipt = receipt_text(BetReceipt(bets, 961), Msg("pb.placed", amount=1, side="x"), "fa")
+    waiting = whose_move(
+        Phase.BETTING,
+        lambda seat: seat,
+        banker="a",
+        turn=None,
+        waiting_on=["b", "c"],
+        dealer=None,
+        locale="fa",
+    )
+    for text in (receipt, waiting):
+        assert "،" in text and "," not in text, text
+    assert "," in receipt_text(BetReceipt(bets, 961), Msg("pb.placed", amount=1, side="x"), "en")
