@@ -115,7 +115,7 @@ def test_persian_isolates_names_and_numbers() -> None:
 
 def test_a_nested_message_is_rendered_in_the_outer_language() -> None:
     text = t("de", "err.amount.negative", what=Msg("amount.what.bet"))
-    assert text == "Der Wert für Einsatz darf nicht negativ sein."
+    assert text == "Einsatz: Der Wert darf nicht negativ sein."
 
 
 # ------------------------------------------------------------ catalog domains

@@ -112,6 +112,14 @@ def test_german_action_words_are_capitalised() -> None:
         ("de", "engine.kitty_range", "im Rahmen der Chips des Bankiers"),  # no verb
         ("fr", "engine.kitty_range", "dans les jetons"),
         ("fr", "pt.deadline", "s’écoule"),  # "is passing", not "runs out"
+        ("hi", "cmd.pontoon.twist.desc", "ऊपर की ओर"),  # "towards the top"
+        ("fr", "pt.done.shoot_pass", "passez le tir"),
+        ("fr", "engine.why.pontoon_beats", "bat pontoon"),  # articles missing
+        ("fr", "cmd.language.desc", "langue que"),
+        ("de", "err.amount.negative", "Der Wert für"),  # "für Betrag": no article
+        ("de", "err.amount.too_large", "Der Wert für"),
+        ("hi", "pb.odds.chances", "बैंको जीते"),  # reads "Banco won" (plural past)
+        ("hi", "cmd.stats.name", "आंकड़े"),  # the glossary spells with candrabindu
     ],
 )
 def test_a_reviewed_phrase_is_gone(locale: str, key: str, old: str) -> None:
@@ -148,3 +156,36 @@ def test_persian_lists_use_the_persian_comma() -> None:
     for text in (receipt, waiting):
         assert "،" in text and "," not in text, text
     assert "," in receipt_text(BetReceipt(bets, 961), Msg("pb.placed", amount=1, side="x"), "en")
+
+
+def test_hindi_banker_stays_pays_from_the_total_up() -> None:
+    # "{paying} को भुगतान" read "pays (exactly) 19"
+    text = t("hi", "pt.ev.banker_stays", total=18, paying=19)
+    assert "19 या ज़्यादा" in text, text
+    assert t("hi", "engine.why.banker_bust").endswith("हुआ")
+
+
+def test_french_results_against_a_banker_five_card_trick_have_the_article() -> None:
+    five = Msg("engine.label.banker_five")
+    assert "perd contre le tour de cinq cartes" in t(
+        "fr", "engine.why.loses_to", label=18, blabel=five
+    )
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "پنجره",  # "window", an English calque: مهلت شرط‌بندی
+        "ربات",  # the catalog says بات
+        "مزیت کازینو",  # برتری کازینو, as the odds table says
+        "عددی درست",  # عدد صحیح
+        " بر زده",  # بُر زده, with the zamma
+    ],
+)
+def test_persian_uses_one_word_for_each_thing(word: str) -> None:
+    found = {k: v for k, v in catalog("fa").items() if word in v}
+    assert not found
+
+
+def test_the_persian_commission_sentence_has_its_verb_in_place() -> None:
+    assert "گرد می‌شود**" in t("fa", "pb.commission.text", paid=95, advice="x")
