@@ -189,3 +189,11 @@ def test_persian_uses_one_word_for_each_thing(word: str) -> None:
 
 def test_the_persian_commission_sentence_has_its_verb_in_place() -> None:
     assert "گرد می‌شود**" in t("fa", "pb.commission.text", paid=95, advice="x")
+
+
+def test_french_phase_and_cannot_now_refusals_read_as_french() -> None:
+    # „en phase mises“ is not French; „faire « rejoindre »“ is clumsy
+    not_now = t("fr", "engine.not_now", kind="x", phase=Msg("engine.word.betting"))
+    assert "en phase" not in not_now and "phase en cours" in not_now, not_now
+    cannot = t("fr", "err.pt.cannot_now", kind=Msg("engine.word.join"))
+    assert "faire «" not in cannot and cannot.startswith("«"), cannot
