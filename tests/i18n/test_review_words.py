@@ -197,3 +197,28 @@ def test_french_phase_and_cannot_now_refusals_read_as_french() -> None:
     assert "en phase" not in not_now and "phase en cours" in not_now, not_now
     cannot = t("fr", "err.pt.cannot_now", kind=Msg("engine.word.join"))
     assert "faire «" not in cannot and cannot.startswith("«"), cannot
+
+
+@pytest.mark.parametrize(
+    ("locale", "key", "old"),
+    [
+        ("de", "privacy.info", "verbuchter Buchung"),  # "booked booking"
+        ("de", "privacy.delete.done", "verbuchter Buchung"),
+        ("de", "privacy.forget.done", "verbuchter Buchung"),
+        ("hi", "privacy.info", "खाते के नीचे"),  # literally "under" an account
+        ("hi", "privacy.delete.done", "खाते के नीचे"),
+        ("hi", "privacy.forget.done", "खाते के नीचे"),
+    ],
+)
+def test_privacy_texts_name_the_ledger_plainly(locale: str, key: str, old: str) -> None:
+    assert old not in catalog(locale)[key]
+
+
+def test_german_whose_move_line_fits_several_names() -> None:
+    # „A, B ist am Zug“: the verb was singular for a list of names
+    assert t("de", "pt.move.act", names="A, B") == "▶ Am Zug: A, B"
+
+
+def test_french_rounding_note_says_rounded_down() -> None:
+    note = t("fr", "pb.note.rounded", stake=10, paid=95, exact="9,5", won=9)
+    assert "arrondi à l’inférieur" in note, note
