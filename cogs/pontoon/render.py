@@ -69,7 +69,7 @@ def whose_move(
         return t(L, "pt.bold", name=name(seat))
 
     def names(seats: Sequence[str]) -> str:
-        shown = ", ".join(bold(s) for s in seats[:8])
+        shown = t(L, "perm.separator").join(bold(s) for s in seats[:8])
         more = len(seats) - len(seats[:8])
         return t(L, "pt.names.more", names=Raw(shown), more=more) if more > 0 else shown
 
@@ -372,7 +372,9 @@ def event_line(
         return t(L, "pt.ev.shoot", who=who, amount=ev.amount, hand=hand)
     if k is EventKind.KITTY:
         detail = word_msg(ev.says) if ev.says is not None else ""
-        return t(L, "pt.ev.kitty", detail=detail, amount=ev.amount or "").rstrip()
+        # the amount comes first ("Kitty: 30 added"); an emptied kitty has none
+        line = t(L, "pt.ev.kitty", detail=detail, amount=ev.amount or "")
+        return line.replace("  ", " ").strip()
     if k is EventKind.BANK_PASSES:
         taker = name(ev.seat or "?")
         says = dict(ev.says.params) if ev.says is not None else {}

@@ -259,7 +259,12 @@ def summary_embed(
             t(locale, "pb.summary.balance", balance=bal) if bal is not None else ""
         )
         lines.append(
-            t(locale, "pb.bets.line", name=bettor_name(live, seat), bets="; ".join(parts) + tail)
+            t(
+                locale,
+                "pb.bets.line",
+                name=bettor_name(live, seat),
+                bets=t(locale, "pb.summary.separator").join(parts) + tail,
+            )
         )
     text = "\n".join(lines)
     if len(text) > 4000:
@@ -418,7 +423,7 @@ class PuntoBancoPresenter:
             text += t(
                 locale,
                 "pb.table_closed.refunds",
-                refunds=", ".join(
+                refunds=t(locale, "perm.separator").join(
                     t(locale, "pb.refund", name=bettor_name(live, seat), amount=n)
                     for seat, n in back.items()
                 ),

@@ -78,7 +78,12 @@ def bets_lines(
     for bet in bets:
         by_bettor.setdefault(bet.bettor, []).append(bet_text(locale, bet.side, bet.amount))
     return [
-        t(locale, "pb.bets.line", name=bettor_name(live, seat), bets=", ".join(parts))
+        t(
+            locale,
+            "pb.bets.line",
+            name=bettor_name(live, seat),
+            bets=t(locale, "perm.separator").join(parts),
+        )
         for seat, parts in by_bettor.items()
     ]
 
@@ -240,7 +245,7 @@ def odds_text(
 
 
 def receipt_text(receipt: BetReceipt, done: Msg, locale: str = DEFAULT_LOCALE) -> str:
-    bets = ", ".join(
+    bets = t(locale, "perm.separator").join(
         t(locale, "pb.bet", side=side_label(locale, b.side), amount=b.amount) for b in receipt.bets
     ) or t(locale, "pb.receipt.none")
     return t(locale, "pb.receipt", done=done, bets=bets, balance=receipt.balance)

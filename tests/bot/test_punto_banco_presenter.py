@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -99,7 +100,7 @@ def test_the_summary_lists_each_bettor_with_net_and_balance() -> None:
     text = em.description or ""
     assert (
         "alice: Banco 10: **won +9** (10 × 95% = 9.5, rounded down to 9); Egalité 2: lost −2"
-        " → net +7, balance 1007" in text
+        " → net +7, balance 1,007" in text
     )
     assert "bob: Punto 20: lost −20 → net −20, balance 980" in text
     assert em.footer.text == "The house took 13 this coup."
@@ -260,3 +261,15 @@ async def test_presenter_deals_card_by_card_and_reposts_a_missed_result(
         assert live.announced == 1 and live.message_id == max(bot.channel.messages)
     finally:
         await store.close()
+
+
+@pytest.mark.rule("B-TIE-1")
+def test_a_persian_tie_payout_line_has_only_persian_digits_and_separators() -> None:
+    # the review saw "(±۰); اگالیته ۱۰ ← خالص ±0": a Latin 0 and a Latin ";"
+    live = table()
+    result = coup_result("9H 9S KD KC", [("10", Side.PUNTO, 100), ("10", Side.EGALITE, 10)])
+    em = summary_embed(live, result, {"10": 1180}, locale="fa")
+    text = em.description or ""
+    line = next(ln for ln in text.splitlines() if "alice" in ln)
+    assert "؛" in line and "±۰" in line, line
+    assert not re.search(r"[0-9;]", line), line

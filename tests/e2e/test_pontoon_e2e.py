@@ -50,9 +50,9 @@ async def balances(t: Table, members: list[FakeMember]) -> dict[str, int]:
             else await t.fake.slash(m, t.world.channel, "balance")
         )
         await t.answered(r)
-        found = re.search(r"\*\*(\d+)\*\* chips", r.all_text)
+        found = re.search(r"\*\*(\d[\d,]*)\*\* chips", r.all_text)  # 1,000: grouped
         assert found, r.all_text
-        out[m.user.name] = int(found.group(1))
+        out[m.user.name] = int(found.group(1).replace(",", ""))
     return out
 
 
@@ -305,7 +305,7 @@ async def test_chips_daily_grant_leaderboard(shared: Shared) -> None:
     t = Table(fake_discord, world)
     r = await fake_discord.slash(world.bob, world.channel, "daily")
     await t.answered(r)
-    assert "Balance: **1100**" in r.all_text and r.ephemeral
+    assert "Balance: **1,100**" in r.all_text and r.ephemeral
     r = await fake_discord.slash(world.bob, world.channel, "daily")
     await t.answered(r)
     assert "already claimed" in r.all_text
@@ -326,7 +326,7 @@ async def test_chips_daily_grant_leaderboard(shared: Shared) -> None:
         world.alice, world.channel, "balance", None, {"member": world.carol}
     )
     await t.answered(r)
-    assert "carol has **1500** chips" in r.all_text
+    assert "carol has **1,500** chips" in r.all_text
     r = await fake_discord.slash(world.bob, world.channel, "leaderboard")
     await t.answered(r)
     board = r.all_text

@@ -42,7 +42,7 @@ async def test_privacy_show_delete_and_forget(
     for m in (world.bob, world.carol):
         await run(m, "balance", None, {})
     text = await run(world.bob, "privacy", "show", {})
-    assert "What this bot stores about you" in text and "1000 chips" in text
+    assert "What this bot stores about you" in text and "1,000 chips" in text
     assert "until deleted" in text
 
     # seated at a Pontoon table: refused, nothing changes
@@ -50,14 +50,14 @@ async def test_privacy_show_delete_and_forget(
     await t.click(world.bob, "Join")
     text = await run(world.bob, "privacy", "delete", {"confirm": True})
     assert "leave it" in text and "Nothing was changed" in text
-    assert "1000 chips" in await run(world.bob, "privacy", "show", {})
+    assert "1,000 chips" in await run(world.bob, "privacy", "show", {})
     await t.click(world.bob, "Leave")
 
     # without confirm: what would happen; with it: done
     text = await run(world.bob, "privacy", "delete", {})
-    assert "confirm: True" in text and "1000 chips go to the house" in text
+    assert "confirm: True" in text and "1,000 chips go to the house" in text
     text = await run(world.bob, "privacy", "delete", {"confirm": True})
-    assert "Done" in text and "1000 chips went to the house" in text
+    assert "Done" in text and "1,000 chips went to the house" in text
     text = await run(world.bob, "privacy", "show", {})
     assert "0 in all" in text and "0 chips" in text
     # nothing in the database names Bob any more: his ledger rows are anonymised, the
@@ -76,7 +76,7 @@ async def test_privacy_show_delete_and_forget(
     text = await run(world.alice, "chips", "forget", {"user_id": carol})
     assert "confirm: True" in text
     text = await run(world.alice, "chips", "forget", {"user_id": carol, "confirm": True})
-    assert f"member {carol}" in text and "1000 chips went to the house" in text
+    assert f"member {carol}" in text and "1,000 chips went to the house" in text
     assert carol not in _dump(db)
     assert _erasures(db) == [("everywhere", 1, 1000), ("server", 1, 1000)]
     text = await run(world.alice, "chips", "forget", {"user_id": "not an id", "confirm": True})
@@ -84,7 +84,7 @@ async def test_privacy_show_delete_and_forget(
 
     # the ledger adds up, alice's chips untouched
     assert "OK" in await run(world.alice, "chips", "audit", {})
-    assert "1000" in await run(world.alice, "balance", None, {})
+    assert "1,000" in await run(world.alice, "balance", None, {})
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
     cli = subprocess.run(

@@ -101,7 +101,7 @@ async def test_a_coup_from_bets_to_payouts_then_the_idle_table_closes(
     s = summary.text
     assert "Banco wins" in s
     assert "alice: Banco 10: **won +9** (10 × 95% = 9.5, rounded down to 9)" in s, s
-    assert "balance 1009" in s
+    assert "balance 1,009" in s
     assert "bob: Punto 20: lost −20" in s and "balance 980" in s
     assert "carol: Egalité 5: lost −5" in s and "balance 995" in s
     assert await t.balance(world.alice) == 1009

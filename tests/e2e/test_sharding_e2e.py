@@ -139,4 +139,4 @@ async def test_one_process_runs_every_shard_with_shard_count_set(
     assert sorted(p["shard"] for p in fake.identify_payloads) == [[0, 2], [1, 2]]
     for person, channel in zip(people, channels, strict=True):
         r = await fake.slash(person, channel, "balance", timeout=15)
-        assert "**1000** chips" in r.all_text, r.all_text
+        assert "**1,000** chips" in r.all_text, r.all_text

@@ -137,21 +137,70 @@ def test_no_glossary_term_is_translated_two_ways(lang: str) -> None:
     assert len(rows) >= 8
     for term, chosen, rejected in rows:
         for word in rejected:
-            hits = [k for k, v in texts.items() if re.search(r"(?<!\w)" + re.escape(word), v)]
+            hits = [k for k, v in texts.items() if uses_word(word, v)]
             assert not hits, f"{lang}: {term}: „{word}“ still in {hits[:5]}"
         if rejected:
             assert any(chosen in v for v in texts.values()), f"{lang}: {term}: no „{chosen}“"
 
 
+def uses_word(word: str, text: str) -> bool:
+    """``word`` starts a word of ``text``, in any case; ``_`` separates words, as in the
+    option names of the command picker (``kätzchen_min``, ``force_ponton``)."""
+    return re.search(r"(?<![^\W_])" + re.escape(word), text, re.IGNORECASE) is not None
+
+
 def test_the_two_ways_check_fails_on_a_rejected_word() -> None:
-    assert re.search(r"(?<!\w)" + re.escape("Kätzchen"), "das Kätzchen ist leer")
-    assert not re.search(r"(?<!\w)" + re.escape("Ponton"), "Pontoon-Tisch")
+    assert uses_word("Kätzchen", "das Kätzchen ist leer")
+    assert not uses_word("Ponton", "Pontoon-Tisch")
+    # option names: lower case, words joined by "_"
+    assert uses_word("Kätzchen", "kätzchen_min")
+    assert uses_word("Paket", "pakete")
+    assert uses_word("ponton", "force_ponton")
+    assert not uses_word("ponton", "force_pontoon")
 
 
 def test_french_speaks_in_one_register() -> None:
     """vous throughout (a table message mixed « votre » and « ta » in one sentence)."""
     from bot.i18n import catalog
 
-    tu = re.compile(r"(?<![\w’])(?:tu|te|ton|ta|tes|toi|t’)(?![\w])", re.IGNORECASE)
-    found = {k: v for k, v in catalog("fr").items() if tu.search(v)}
+    found = {k: v for k, v in catalog("fr").items() if says_tu(v)}
     assert not found
+
+
+#: tu forms: pronouns, t’ before a verb, the imperatives a table text would use
+TU = re.compile(
+    r"(?<![\w’'])(?:tu|te|ton|ta|tes|toi|tien|tienne|tiens|tiennes)(?!\w)"
+    r"|(?<![\w’'])t[’'](?=\w|\W|$)"
+    # an imperative starts the text or a clause ("le banquier appuie" is the third person)
+    r"|(?:^|[.;:,—!?(«]\s*)(?:appuie|utilise|retire|choisis|attends|mise des|rejoins|tape"
+    r"|clique|essaie|reviens|regarde|quitte|vends|achète|prends)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def says_tu(text: str) -> bool:
+    return TU.search(text) is not None
+
+
+def test_the_register_check_catches_tu_imperatives_and_elisions() -> None:
+    # the seven entries the 2026-11-28 review found, as they read before
+    for text in (
+        "appuie sur **Rejoindre** pour t’asseoir",
+        "quand tout le monde est là, appuie sur **Distribuer**.",
+        "Carte achetée pour {amount} — elle t’arrive face cachée.",
+        "utilise ceci dans un salon de serveur.",
+        "une mise de 0 jeton n’est pas une mise ; retire-la plutôt",
+        "mise des multiples de {multiple} sur Banco",
+        "les jetons de qui (par défaut : les tiens)",
+    ):
+        assert says_tu(text), text
+    for text in (
+        "appuyez sur **Rejoindre** pour vous asseoir",
+        "la mise est rendue",
+        "Misez des **multiples de 20**",
+        "C’est le tour de {name}.",
+        "une mise de 0 jeton n’est pas une mise ; retirez-la plutôt",
+        "puis le banquier appuie sur **Distribuer**",
+        "💵 {who} achète une carte",
+    ):
+        assert not says_tu(text), text
