@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.errors import ServiceError, options_error
 from bot.host import TableHost
 from bot.i18n.languages import Languages
-from bot.settings import Settings
+from bot.settings import GameSettings, Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
 from bot.text import NAME_MAX, shorten
@@ -50,6 +50,7 @@ class GamePackage(Protocol):
     presenter to build, the buttons to register; ``setup`` adds its slash commands."""
 
     Presenter: Callable[[GameBot], GamePresenter]
+    Settings: type[GameSettings]  # the game's own section of the settings
     BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...]
 
 

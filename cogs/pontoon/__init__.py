@@ -23,6 +23,7 @@ from cogs.pontoon import bank, commands
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.controls import PontoonButton
 from cogs.pontoon.presenter import PontoonDiscordPresenter as Presenter
+from cogs.pontoon.settings import PontoonSettings as Settings
 
 # what start-up registers (bot.app): buttons that work again after a restart
 BUTTONS = (PontoonButton, AcceptBank)
@@ -34,4 +35,4 @@ async def setup(bot: GameBot) -> None:
     await bank.setup(bot)
 
 
-__all__ = ["BUTTONS", "Presenter", "setup"]
+__all__ = ["BUTTONS", "Presenter", "Settings", "setup"]

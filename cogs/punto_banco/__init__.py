@@ -20,6 +20,7 @@ from cogs.common import GameBot
 from cogs.punto_banco import commands
 from cogs.punto_banco.controls import PuntoBancoButton
 from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
+from cogs.punto_banco.settings import PuntoBancoSettings as Settings
 
 # what start-up registers (bot.app): buttons that work again after a restart
 BUTTONS = (PuntoBancoButton,)
@@ -30,4 +31,4 @@ async def setup(bot: GameBot) -> None:
     await commands.setup(bot)
 
 
-__all__ = ["BUTTONS", "Presenter", "setup"]
+__all__ = ["BUTTONS", "Presenter", "Settings", "setup"]

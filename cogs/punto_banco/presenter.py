@@ -23,6 +23,7 @@ from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService, resul
 from bot.text import shorten
 from cogs.common import GameBot
 from cogs.punto_banco.controls import betting_rows
+from cogs.punto_banco.settings import PuntoBancoSettings
 from cogs.punto_banco.text import (
     banco_note,
     bet_text,
@@ -288,7 +289,7 @@ class PuntoBancoPresenter:
     def __init__(self, bot: GameBot, *, card_delay: float | None = None) -> None:
         self.bot = bot
         if card_delay is None:  # a tenth of the betting window, at most half a second
-            seconds = float(bot.settings.baccarat_betting_seconds)
+            seconds = float(bot.settings.section(PuntoBancoSettings).betting_seconds)
             card_delay = min(0.5, seconds / 10)
         self.card_delay = card_delay
         self.service: PuntoBancoService | None = None  # set once the service exists

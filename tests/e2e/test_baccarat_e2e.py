@@ -59,7 +59,7 @@ async def test_a_coup_from_bets_to_payouts_then_the_idle_table_closes(
         start_bot_process,
         tmp_path / "db.sqlite3",
         SHUFFLE_SEED=str(SEED_BANCO),
-        BACCARAT_BETTING_SECONDS="6",
+        PUNTO_BANCO_BETTING_SECONDS="6",
     )
     t = Baccarat(fake_discord, world)
     text = await t.bac(world.alice, "start", {"max_bet": 5000})
@@ -137,7 +137,7 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
 ) -> None:
     db = tmp_path / "db.sqlite3"
     lounge = fake_discord.add_text_channel(world.guild, "lounge")
-    bot = await start(start_bot_process, db, BACCARAT_BETTING_SECONDS="300")
+    bot = await start(start_bot_process, db, PUNTO_BANCO_BETTING_SECONDS="300")
     t = Baccarat(fake_discord, world)
     await t.bac(world.alice, "start", {"packs": 8, "tableau": "standard", "max_bet": 500})
     assert "8 packs · casino standard drawing rules" in t.message().text
@@ -163,7 +163,7 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     assert opened.callback_type == 9 and opened.modal is not None
     await bot.stop()
 
-    await start(start_bot_process, db, BACCARAT_BETTING_SECONDS="300")
+    await start(start_bot_process, db, PUNTO_BANCO_BETTING_SECONDS="300")
     await t.quiet()
     embed = t.embed_text()
     assert "alice: Banco 40" in embed and "bob: Punto 25" in embed, embed

@@ -77,7 +77,10 @@ async def test_a_server_plays_in_its_language_without_meeting_english(
     if private_fr:
         fake_discord.set_locale(world.carol, "fr")
     await start(
-        start_bot_process, tmp_path / "db.sqlite3", SHUFFLE_SEED="0", BACCARAT_BETTING_SECONDS="6"
+        start_bot_process,
+        tmp_path / "db.sqlite3",
+        SHUFFLE_SEED="0",
+        PUNTO_BANCO_BETTING_SECONDS="6",
     )
     if locale == "fa":
         text = await tb.cmd(world.alice, "language", None, {"server": "fa", "member": "fa"})

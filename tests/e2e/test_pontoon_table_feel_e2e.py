@@ -188,7 +188,7 @@ async def test_a_timer_move_says_so_on_the_table(
     """Nobody clicks: the turn timer plays for the player and the banker; the table (edited
     by the writer, within the limits) says each move was the timer's."""
     fake = fake_discord
-    await start(start_bot_process, tmp_path / "db.sqlite3", TURN_TIMER_SECONDS="2")
+    await start(start_bot_process, tmp_path / "db.sqlite3", PONTOON_TURN_SECONDS="2")
     t = Table(fake, world)
     people = {"alice": world.alice, "bob": world.bob}
     await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})

@@ -204,9 +204,9 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
         sandbox_process(
             tmp_path,
             SHUFFLE_SEED="7",
-            BET_TIMER_SECONDS="60",
-            TURN_TIMER_SECONDS="60",
-            BACCARAT_BETTING_SECONDS="3",
+            PONTOON_BET_SECONDS="60",
+            PONTOON_TURN_SECONDS="60",
+            PUNTO_BANCO_BETTING_SECONDS="3",
             CARD_STYLE="emoji",  # the default: cards as the application emojis' pictures
         ) as sb,
         async_playwright() as pw,
