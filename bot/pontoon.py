@@ -157,7 +157,14 @@ def legacy_says(event: Event) -> Word | None:
         if against.isdigit()
         else Word("engine.label.banker_five")
     )
-    key = "engine.why.beats" if verb == "beats" else "engine.why.loses_to"
+    key = (
+        "engine.why.beats"
+        if verb == "beats"
+        # a loss to the banker's five card trick is always double (P-PAY-FIVE)
+        else "engine.why.loses_double_to"
+        if isinstance(banker, Word) and banker.key == "engine.label.banker_five"
+        else "engine.why.loses_to"
+    )
     return Word.of(f"engine.result.{outcome}", why=Word.of(key, label=player, blabel=banker))
 
 

@@ -108,7 +108,9 @@ def test_the_legacy_table_is_finite_and_knows_nothing_else() -> None:
     )
     assert old(EventKind.HAND_RESULT, "lose: 17 loses to banker's five card trick") == Word.of(
         "engine.result.lose",
-        why=Word.of("engine.why.loses_to", label=17, blabel=Word("engine.label.banker_five")),
+        why=Word.of(
+            "engine.why.loses_double_to", label=17, blabel=Word("engine.label.banker_five")
+        ),
     )
     # English the engine never wrote (or a catalog text) is not looked up
     assert old(EventKind.KITTY, "the kitty") is None
