@@ -5,6 +5,9 @@ new one."""
 
 from __future__ import annotations
 
+import math
+from typing import Annotated
+
 from pydantic import AliasChoices, Field
 from pydantic_settings import SettingsConfigDict
 
@@ -21,8 +24,13 @@ class PuntoBancoSettings(GameSettings):
         validation_alias=AliasChoices("punto_banco_betting_seconds", "baccarat_betting_seconds"),
     )
 
+    # Minutes of betting windows with no bet at all after which a table closes (at least
+    # two windows).
+    idle_minutes: Annotated[float, Field(ge=0.05, le=7 * 24 * 60)] = 10
+
     def timers(self) -> PuntoBancoTimers:
-        return PuntoBancoTimers(betting_seconds=float(self.betting_seconds))
+        windows = max(2, math.ceil(self.idle_minutes * 60 / self.betting_seconds))
+        return PuntoBancoTimers(betting_seconds=float(self.betting_seconds), idle_windows=windows)
 
 
 __all__ = ["PuntoBancoSettings"]

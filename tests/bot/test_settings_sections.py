@@ -56,7 +56,10 @@ def test_each_game_reads_its_own_names_with_its_defaults() -> None:
     assert settings.section(PuntoBancoSettings).timers().betting_seconds == 20
     assert settings.section(PontoonSettings) is settings.section(PontoonSettings)  # read once
     current, old = env_names(PuntoBancoSettings)
-    assert current == {"PUNTO_BANCO_BETTING_SECONDS": "betting_seconds"}
+    assert current == {
+        "PUNTO_BANCO_BETTING_SECONDS": "betting_seconds",
+        "PUNTO_BANCO_IDLE_MINUTES": "idle_minutes",
+    }
     assert old == {"BACCARAT_BETTING_SECONDS": "PUNTO_BANCO_BETTING_SECONDS"}
 
 

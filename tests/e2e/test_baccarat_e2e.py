@@ -60,6 +60,7 @@ async def test_a_coup_from_bets_to_payouts_then_the_idle_table_closes(
         tmp_path / "db.sqlite3",
         SHUFFLE_SEED=str(SEED_BANCO),
         PUNTO_BANCO_BETTING_SECONDS="6",
+        PUNTO_BANCO_IDLE_MINUTES="0.2",  # two empty windows of 6 s
     )
     t = Baccarat(fake_discord, world)
     text = await t.bac(world.alice, "start", {"max_bet": 5000})
