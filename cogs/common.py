@@ -44,6 +44,11 @@ class GamePresenter(Protocol):
         """At shutdown, before the HTTP session closes: stop drawing."""
         ...
 
+    def redraw(self, live: Any) -> None:
+        """Draw ``live``'s table message again soon (its words changed: the server's
+        language), through the game's one table-message path."""
+        ...
+
 
 class GamePackage(Protocol):
     """What start-up finds in a game's package ``cogs.<game>`` (see bot.games): the

@@ -216,6 +216,10 @@ class PontoonDiscordPresenter:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
+    def redraw(self, live: OpenPontoonTable) -> None:
+        """Draw the table message again (the server's language changed)."""
+        self.writer.request(live)
+
     async def redraw_stale(self, tables: list[OpenPontoonTable]) -> None:
         """After a restart, check each table's message (a GET, outside the channel's
         message bucket), at most 20 a second to stay far from the global limit."""

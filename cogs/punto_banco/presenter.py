@@ -321,6 +321,10 @@ class PuntoBancoPresenter:
             bot, self._draw, self._posted
         )
 
+    def redraw(self, live: OpenPuntoBancoTable) -> None:
+        """Draw the table message again (the server's language changed)."""
+        self.messages.request(live)
+
     def check_after_restart(self, tables: list[OpenPuntoBancoTable]) -> None:
         """After a restart, in the background: post each reloaded table's betting
         message again (the bot's close() cancels it before the HTTP session closes)."""
