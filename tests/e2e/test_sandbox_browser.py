@@ -271,6 +271,13 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
         assert await table_pictures.count() > 0
 
         print(f"pontoon round done at {time.monotonic() - started:.1f} s")
+        # /stats: the chart its caption describes is on the page (a plain attachment,
+        # drawn under the text as Discord draws it)
+        await ann.slash("stats")
+        chart = ann.page.locator("#messages .msg.ephemeral img.attachment-image").last
+        await expect(chart).to_be_visible(timeout=15_000)
+        assert await chart.get_attribute("alt") == "stats.png"
+        assert await chart.evaluate("n => n.complete && n.naturalWidth > 200"), "chart not loaded"
         # the opener closes the table, so the players may sit at the Punto Banco table
         await ann.slash("pontoon end")
         await expect(ann.table().get_by_role("button", name="Join", exact=True)).to_be_disabled()
