@@ -108,8 +108,8 @@ class BusyElsewhere(ServiceError):
             )
             return
         super().__init__(
-            f"You are seated or have chips in play at the table in channel {channel_id}; "
-            "leave that table first.",
+            f"You are already playing at the table in channel {channel_id} (bets, or a "
+            "seat even with nothing staked); finish or leave that table first.",
             key="err.busy_elsewhere.at",
             channel=Raw(f"<#{channel_id}>"),
         )

@@ -149,13 +149,16 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     assert "already has an open table" in r.all_text
     r = await fake_discord.slash(world.bob, lounge, "pontoon", "start", {})
     await t.answered(r)
-    assert "chips in play at another table" in r.all_text, r.all_text
+    # the refusal names the table where the chips are
+    assert f"You are already playing at the table in <#{world.channel.id}>" in r.all_text, (
+        r.all_text
+    )
     # and a member seated at Pontoon cannot bet at Punto Banco in the same server
     r = await fake_discord.slash(world.carol, lounge, "pontoon", "start", {})
     await t.answered(r)
     assert "Table open" in r.all_text, r.all_text
     refused = await t.bac(world.carol, "bet", {"side": "punto", "amount": 5})
-    assert "chips in play at another table" in refused, refused
+    assert f"You are already playing at the table in <#{lounge.id}>" in refused, refused
     r = await fake_discord.slash(world.carol, lounge, "pontoon", "end", {})
     await t.answered(r)
     assert "Table closed" in r.all_text, r.all_text
