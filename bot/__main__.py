@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.settings import Settings
+    from bot.settings import GameSettings, Settings
     from bot.storage import Store
     from bot.storage.lock import ProcessLock
 
@@ -85,11 +85,44 @@ def version() -> str:
         return "unknown (not installed: pip install .)"
 
 
+def game_sections() -> list[type[GameSettings]]:
+    """Every registered game's own section of the settings (``Settings`` of its package)."""
+    import importlib
+
+    from bot.games import GAMES
+
+    return [importlib.import_module(game.package).Settings for game in GAMES]
+
+
 def load_settings() -> Settings | int:
+    """The settings, every game's section checked too (a bad value: one line, exit 2)."""
     from bot.settings import load_settings as load
 
-    settings = load()
+    settings = load(game_sections())
     return fail(settings, EXIT_USAGE) if isinstance(settings, str) else settings
+
+
+def check_env_file() -> None:
+    """Warnings about ``.env`` for the owner, once the logging is set up: a name no
+    setting has (with the closest one), an old name (with the new one); and a ``.env``
+    others may read (it holds the token) is made readable by its owner only."""
+    from bot.settings import ENV_FILE, settings_warnings
+
+    for warning in settings_warnings(game_sections()):
+        log.warning("%s", warning)
+    path = Path(ENV_FILE)
+    try:
+        mode = path.stat().st_mode & 0o777
+        if mode & 0o077:
+            path.chmod(0o600)
+            log.warning(
+                "%s could be read by other users of this machine (mode %o): "
+                "now readable by its owner only (600)",
+                ENV_FILE,
+                mode,
+            )
+    except OSError:  # no .env, or not ours to change
+        pass
 
 
 # ----------------------------------------------------------------------- run the bot
@@ -141,6 +174,8 @@ def cmd_run(args: Sequence[str]) -> int:
             file=sys.stderr,
         )
         return sandbox(settings)
+    # the sandbox's bot is a `run` too: it says these once, there
+    check_env_file()
     if _stop_asked:
         return stopped_early()
     return asyncio.run(run(settings))

@@ -80,7 +80,7 @@ class CardBot(GameBot):
             presenter = package.Presenter(self)
             service = game.build_service(
                 store,
-                settings,
+                settings.section(package.Settings).timers(),
                 presenter=presenter,
                 chance=(
                     RandomChance(random.Random(settings.shuffle_seed))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.i18n import DEFAULT_LOCALE, Msg, catalog, has, placeholders, t
+from bot.i18n import DEFAULT_LOCALE, Msg, Raw, catalog, has, placeholders, t
 from bot.metrics import METRICS
 from bot.storage.errors import StorageError
 from engine.errors import ConfigError, RuleError, Word
@@ -92,11 +92,22 @@ class NotSeated(ServiceError):
 
 
 class BusyElsewhere(ServiceError):
-    def __init__(self) -> None:
+    """Chips in play at another table of the server; ``channel_id``: that table's channel,
+    named to the member (a seat there counts, even with nothing staked yet)."""
+
+    def __init__(self, channel_id: int | None = None) -> None:
+        if channel_id is None:
+            super().__init__(
+                "You already have chips in play at another table in this server; "
+                "finish or leave that table first.",
+                key="err.busy_elsewhere",
+            )
+            return
         super().__init__(
-            "You already have chips in play at another table in this server; "
-            "finish or leave that table first.",
-            key="err.busy_elsewhere",
+            f"You are already playing at the table in channel {channel_id} (bets, or a "
+            "seat even with nothing staked); finish or leave that table first.",
+            key="err.busy_elsewhere.at",
+            channel=Raw(f"<#{channel_id}>"),
         )
 
 

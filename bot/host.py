@@ -337,7 +337,9 @@ class TableHost(Generic[T]):
         # per channel) and "is this member's money in play there?" (chips in play at one
         # table of a server at a time).
         self.channel_checks: list[Callable[[int], bool]] = []
-        self.busy_checks: list[Callable[[int, int], bool]] = []
+        # other games: where a member's chips are in play in a server (that table's
+        # channel id; True: somewhere; None or False: nowhere)
+        self.busy_checks: list[Callable[[int, int], int | bool | None]] = []
         self._locks: dict[str, asyncio.Lock] = {}
         # channel -> its opening lock; one dict shared by the games (see together())
         self.opening_locks: dict[int, asyncio.Lock] = {}
@@ -429,9 +431,14 @@ class TableHost(Generic[T]):
         """True when the member has chips in play at a table of this game there."""
         return self.table_of_member(guild_id, user_id) is not None
 
+    def channel_of_member(self, guild_id: int, user_id: int) -> int | None:
+        """The channel of this game's table where the member has chips in play there."""
+        live = self.table_of_member(guild_id, user_id)
+        return None if live is None else live.channel_id
+
     def member_busy_elsewhere(self, guild_id: int, user_id: int) -> bool:
         """True when the member has chips in play at a table of another game."""
-        return any(check(guild_id, user_id) for check in self.busy_checks)
+        return any(bool(check(guild_id, user_id)) for check in self.busy_checks)
 
     def check_channel_free(self, channel_id: int) -> None:
         """One table per channel, whatever the game."""
@@ -442,8 +449,12 @@ class TableHost(Generic[T]):
         """Chips in play at one table per server: refuse a member whose chips are in play
         at another table than ``at``, of this game or another."""
         other = self.table_of_member(guild_id, user_id)
-        if (other is not None and other is not at) or self.member_busy_elsewhere(guild_id, user_id):
-            raise BusyElsewhere()
+        if other is not None and other is not at:
+            raise BusyElsewhere(other.channel_id)
+        for check in self.busy_checks:
+            found = check(guild_id, user_id)
+            if found:  # the other table's channel, named to the member when known
+                raise BusyElsewhere(None if isinstance(found, bool) else found)
 
     # ---------------------------------------------------------------- lifecycle
     async def load(self) -> list[T]:
@@ -653,12 +664,12 @@ def together(*hosts: TableHost[Any]) -> Callable[[], None]:
     for host, other in pairs:
         host.opening_locks = shared
         host.channel_checks.append(other.has_table)
-        host.busy_checks.append(other.holds_chips_of)
+        host.busy_checks.append(other.channel_of_member)
 
     def undo() -> None:
         for host, other in pairs:
             host.channel_checks.remove(other.has_table)
-            host.busy_checks.remove(other.holds_chips_of)
+            host.busy_checks.remove(other.channel_of_member)
         for host, locks in zip(hosts, before, strict=True):
             host.opening_locks = locks
 

@@ -36,7 +36,6 @@ from bot.host import (
     settled_returns,
 )
 from bot.i18n import Msg
-from bot.settings import Settings
 from bot.storage.errors import StorageError
 from engine.cards import Chance
 from engine.errors import RuleError
@@ -721,21 +720,17 @@ def member_of_seat(seat: str | None) -> int | None:
 
 def build_service(
     store: StoreLike,
-    settings: Settings,
+    timers: PontoonTimers,
     *,
     presenter: Any,
     chance: Chance | None,
     owns_guild: Callable[[int], bool],
 ) -> PontoonService:
-    """Pontoon's service with its timers from the settings (start-up calls this through
-    the game registry, :mod:`bot.games`)."""
+    """Pontoon's service with its timers from Pontoon's settings (start-up calls this
+    through the game registry, :mod:`bot.games`)."""
     return PontoonService(
         store,
-        timers=PontoonTimers(
-            bet_seconds=settings.bet_timer_seconds,
-            turn_seconds=settings.turn_timer_seconds,
-            idle_seconds=settings.idle_table_minutes * 60,
-        ),
+        timers=timers,
         presenter=presenter,
         chance=chance,
         owns_guild=owns_guild,

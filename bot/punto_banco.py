@@ -52,7 +52,6 @@ from bot.host import (
     settled_returns,
 )
 from bot.i18n import Msg
-from bot.settings import Settings
 from bot.storage import Move, Store, member_account, parse_account
 from bot.storage.errors import StorageError
 from engine.cards import Chance
@@ -655,17 +654,17 @@ def _coup_note(result: CoupResult) -> str:
 
 def build_service(
     store: Store,
-    settings: Settings,
+    timers: PuntoBancoTimers,
     *,
     presenter: Any,
     chance: Chance | None,
     owns_guild: Callable[[int], bool],
 ) -> PuntoBancoService:
-    """Punto Banco's service with its betting window from the settings (start-up calls
-    this through the game registry, :mod:`bot.games`)."""
+    """Punto Banco's service with its betting window from Punto Banco's settings
+    (start-up calls this through the game registry, :mod:`bot.games`)."""
     return PuntoBancoService(
         store,
-        timers=PuntoBancoTimers(betting_seconds=float(settings.baccarat_betting_seconds)),
+        timers=timers,
         presenter=presenter,
         chance=chance,
         owns_guild=owns_guild,

@@ -12,13 +12,16 @@ taken relative to the working directory.
 
 from __future__ import annotations
 
+import difflib
 import logging
+import os
+from collections.abc import Iterable
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import urlparse
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import AliasChoices, Field, PrivateAttr, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 #: the settings file, read from the working directory (the environment wins over it)
@@ -37,6 +40,31 @@ Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
 MAX_SHARDS = 4096
 # Timers: at least a second (tests use short ones; people want 30 s or more), at most a day.
 Seconds = Annotated[float, Field(ge=1, le=86_400)]
+
+
+class GameSettings(BaseSettings):
+    """One game's own section of the settings, defined in the game's package
+    (``cogs/<game>/settings.py``) and reached through :meth:`Settings.section`, so the
+    shared settings name no game. A field's name in the environment is the game's
+    ``env_prefix`` and the field's name; a field renamed from an older name lists both,
+    new first: ``validation_alias=AliasChoices("new_name", "old_name")``. The old name
+    still works, and the start-up warns that it is old, naming the new one."""
+
+    model_config = SettingsConfigDict(
+        env_file=ENV_FILE,
+        env_file_encoding="utf-8",
+        case_sensitive=False,
+        extra="ignore",
+        validate_default=True,
+        populate_by_name=True,
+    )
+
+    def timers(self) -> object:
+        """What the game's service is built with (its ``build_service``'s second argument)."""
+        raise NotImplementedError
+
+
+S = TypeVar("S", bound=GameSettings)
 
 
 class Settings(BaseSettings):
@@ -89,11 +117,7 @@ class Settings(BaseSettings):
     # "text", cards such as 10♥ only.
     card_style: Literal["emoji", "text"] = "emoji"
 
-    # Timers
-    bet_timer_seconds: Seconds = 60
-    turn_timer_seconds: Seconds = 60
-    idle_table_minutes: Annotated[float, Field(ge=0.05, le=7 * 24 * 60)] = 15
-    baccarat_betting_seconds: Seconds = 20
+    # Each game's timers are in its own section (GameSettings, in the game's package).
 
     log_level: str = "INFO"
     # "text" (one readable line per event) or "json" (one JSON object per line)
@@ -110,9 +134,29 @@ class Settings(BaseSettings):
     sandbox_port: Annotated[int, Field(ge=0, le=65_535)] = 8765
     sandbox_database_path: Path = DEFAULT_DATA_DIR / SANDBOX_DATABASE_NAME
 
+    # each game's own section, read once from the same sources (section())
+    _sections: dict[type[GameSettings], GameSettings] = PrivateAttr(default_factory=dict)
+    _env_file_used: Any = PrivateAttr(default=ENV_FILE)
+
     # Tests only: a fixed shuffle seed makes games reproducible. Never set it in production
     # (anyone who knows the seed knows every card).
     shuffle_seed: int | None = None
+
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**values)
+        self._env_file_used = values.get("_env_file", ENV_FILE)
+
+    def section(self, kind: type[S]) -> S:
+        """A game's own section of the settings (``kind``, defined in the game's package),
+        read from the same environment and ``.env`` as these settings, once. Raises
+        pydantic's ValidationError for a bad value (:func:`load_settings` checks every
+        game's section at start)."""
+        found = self._sections.get(kind)
+        if found is None:
+            found = kind(_env_file=self._env_file_used)
+            self._sections[kind] = found
+        assert isinstance(found, kind)
+        return found
 
     @field_validator("discord_token", mode="before")
     @classmethod
@@ -275,10 +319,6 @@ class Settings(BaseSettings):
         return timedelta(hours=self.daily_cooldown_hours)
 
     @property
-    def idle_table_seconds(self) -> float:
-        return self.idle_table_minutes * 60
-
-    @property
     def sharded(self) -> bool:
         """True when SHARD_COUNT is set: the bot runs discord.py's AutoShardedBot."""
         return self.shard_count is not None
@@ -313,15 +353,90 @@ def from_working_dir(path: Path) -> Path:
     return path if path.is_absolute() else Path.cwd() / path
 
 
-def load_settings() -> Settings | str:
-    """The settings, or the one line that says which setting is bad (for the operator:
-    every ``python -m bot`` command reads its settings through here, never a traceback)."""
+def env_names(kind: type[BaseSettings]) -> tuple[dict[str, str], dict[str, str]]:
+    """The names ``kind`` reads from the environment, upper case: {name: field} for the
+    current names, and {old name: its current name} for the names kept from before."""
+    prefix = str(kind.model_config.get("env_prefix", "")).upper()
+    current: dict[str, str] = {}
+    old: dict[str, str] = {}
+    for field, info in kind.model_fields.items():
+        alias = info.validation_alias
+        if isinstance(alias, AliasChoices):
+            choices = [c.upper() for c in alias.choices if isinstance(c, str)]
+        elif isinstance(alias, str):
+            choices = [alias.upper()]
+        else:
+            choices = [f"{prefix}{field}".upper()]
+        current[choices[0]] = field
+        for name in choices[1:]:
+            old[name] = choices[0]
+    return current, old
+
+
+def _error_line(exc: Exception, kind: type[BaseSettings]) -> str:
+    """pydantic's errors as one line an owner reads: each under the setting's name as
+    they write it (nothing for a check of several settings, whose message names them),
+    without pydantic's "Value error, " prefix."""
+    from pydantic import ValidationError
+
+    if not isinstance(exc, ValidationError):
+        return str(exc)
+    current, _old = env_names(kind)
+    by_field = {field: name for name, field in current.items()}
+    parts = []
+    for error in exc.errors():
+        message = str(error["msg"]).removeprefix("Value error, ")
+        loc = [str(p) for p in error["loc"]]
+        if not loc:
+            parts.append(message)
+            continue
+        name = by_field.get(loc[0], loc[0].upper())
+        parts.append(f"{'.'.join([name, *loc[1:]])}: {message}")
+    return "; ".join(parts)
+
+
+def load_settings(sections: Iterable[type[GameSettings]] = ()) -> Settings | str:
+    """The settings with every game's section in ``sections`` read, or the one line that
+    says which setting is bad (for the operator: every ``python -m bot`` command reads
+    its settings through here, never a traceback)."""
     from pydantic import ValidationError
 
     try:
-        return Settings()
+        settings = Settings()
     except ValidationError as exc:
-        errors = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
-        )
-        return f"bad setting: {errors}"
+        return f"bad setting: {_error_line(exc, Settings)}"
+    for kind in sections:
+        try:
+            settings.section(kind)
+        except ValidationError as exc:
+            return f"bad setting: {_error_line(exc, kind)}"
+    return settings
+
+
+def settings_warnings(
+    sections: Iterable[type[GameSettings]] = (), env_file: Path | str = ENV_FILE
+) -> list[str]:
+    """What the owner should hear about the settings: a name in ``.env`` that no setting
+    has (a typo is otherwise silently ignored), with the closest real name, and an old
+    name still read (in ``.env`` or the environment), with its new name."""
+    from dotenv import dotenv_values
+
+    current, old = env_names(Settings)
+    for kind in sections:
+        names, renamed = env_names(kind)
+        current.update(names)
+        old.update(renamed)
+    path = from_working_dir(Path(env_file))
+    written = [k.upper() for k in dotenv_values(path)] if path.is_file() else []
+    warnings = []
+    for name in written:
+        if name in current or name in old:
+            continue
+        close = difflib.get_close_matches(name, list(current), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        warnings.append(f"unknown setting {name} in {env_file} is ignored{hint}")
+    environment = {k.upper() for k in os.environ}
+    for name, new in old.items():
+        if name in written or name in environment:
+            warnings.append(f"{name} is an old name of {new}: it still works, but write {new}")
+    return warnings

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.errors import ServiceError, options_error
 from bot.host import TableHost
 from bot.i18n.languages import Languages
-from bot.settings import Settings
+from bot.settings import GameSettings, Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
 from bot.text import NAME_MAX, shorten
@@ -49,12 +49,18 @@ class GamePresenter(Protocol):
         """At shutdown, before the HTTP session closes: stop drawing."""
         ...
 
+    def redraw(self, live: Any) -> None:
+        """Draw ``live``'s table message again soon (its words changed: the server's
+        language), through the game's one table-message path."""
+        ...
+
 
 class GamePackage(Protocol):
     """What start-up finds in a game's package ``cogs.<game>`` (see bot.games): the
     presenter to build, the buttons to register; ``setup`` adds its slash commands."""
 
     Presenter: Callable[[GameBot], GamePresenter]
+    Settings: type[GameSettings]  # the game's own section of the settings
     BUTTONS: tuple[type[RoutedButton], ...]  # its buttons (start-up and the router)
     FORMS: tuple[type[TableForm], ...]  # its forms (the router answers their submits)
     HELP: Any  # its part of /help, a cogs.help.HelpSection

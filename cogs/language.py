@@ -26,6 +26,21 @@ def language_name(reader: str, code: str) -> str:
     return own if named == own else f"{named} ({own})"
 
 
+def redraw_tables(bot: GameBot, guild_id: int) -> int:
+    """Every open table of the server, of every game, drawn again in the server's new
+    language (not left in the old one until someone clicks). Returns how many."""
+    count = 0
+    for name, service in bot.games.items():
+        presenter = bot.presenters.get(name)
+        if presenter is None:
+            continue
+        for live in list(service.tables.values()):
+            if live.guild_id == guild_id:
+                presenter.redraw(live)
+                count += 1
+    return count
+
+
 class Language(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -71,6 +86,7 @@ class Language(commands.Cog):
             if server is not None and guild_id is not None:
                 chosen = None if server.value == AUTO else server.value
                 await langs.choose_guild(guild_id, chosen, user_id)
+                redraw_tables(self.bot, guild_id)
                 now = await langs.guild(guild_id)
                 key = "lang.server.auto" if chosen is None else "lang.server.set"
                 lines.append(t(reader, key, language=language_name(reader, now)))

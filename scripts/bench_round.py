@@ -446,10 +446,10 @@ async def launch(
     env.update(
         {
             "DATABASE_PATH": str(Path(tmp) / "bench.sqlite3"),
-            "BET_TIMER_SECONDS": "600",
-            "TURN_TIMER_SECONDS": "600",
-            "IDLE_TABLE_MINUTES": "60",
-            "BACCARAT_BETTING_SECONDS": "3600",
+            "PONTOON_BET_SECONDS": "600",
+            "PONTOON_TURN_SECONDS": "600",
+            "PONTOON_IDLE_MINUTES": "60",
+            "PUNTO_BANCO_BETTING_SECONDS": "3600",
             "LOG_LEVEL": "WARNING",
             "PYTHONPATH": str(bot_dir),
         }

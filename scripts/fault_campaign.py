@@ -776,9 +776,9 @@ async def phase_kill(
         db,
         {
             "SHUFFLE_SEED": "",
-            "BET_TIMER_SECONDS": "4",
-            "TURN_TIMER_SECONDS": "4",
-            "IDLE_TABLE_MINUTES": "30",
+            "PONTOON_BET_SECONDS": "4",
+            "PONTOON_TURN_SECONDS": "4",
+            "PONTOON_IDLE_MINUTES": "30",
         },
         "kill",
     )
@@ -922,7 +922,7 @@ async def phase_load(
     bot = Bot(
         camp,
         db,
-        {"BET_TIMER_SECONDS": "20", "TURN_TIMER_SECONDS": "20", "IDLE_TABLE_MINUTES": "30"},
+        {"PONTOON_BET_SECONDS": "20", "PONTOON_TURN_SECONDS": "20", "PONTOON_IDLE_MINUTES": "30"},
         "load",
     )
     games = make_games(camp, guild, args.tables, 4, "l", rng)
@@ -1003,7 +1003,7 @@ async def phase_faults(
     bot = Bot(
         camp,
         db,
-        {"BET_TIMER_SECONDS": "8", "TURN_TIMER_SECONDS": "8", "IDLE_TABLE_MINUTES": "30"},
+        {"PONTOON_BET_SECONDS": "8", "PONTOON_TURN_SECONDS": "8", "PONTOON_IDLE_MINUTES": "30"},
         "faults",
     )
     fake = camp.fake
@@ -1128,7 +1128,7 @@ async def phase_hostile(
     bot = Bot(
         camp,
         db,
-        {"BET_TIMER_SECONDS": "600", "TURN_TIMER_SECONDS": "600", "SHUFFLE_SEED": "3"},
+        {"PONTOON_BET_SECONDS": "600", "PONTOON_TURN_SECONDS": "600", "SHUFFLE_SEED": "3"},
         "hostile",
     )
     games = make_games(camp, guild, 1, 3, "h", rng)

@@ -103,6 +103,9 @@ SET state_json = json_set(
                         CASE WHEN o.bpos > 0 THEN substr(o.why, o.bpos + 16)
                              WHEN o.lpos > 0 THEN substr(o.why, o.lpos + 19) END AS against,
                         CASE WHEN o.bpos > 0 THEN 'engine.why.beats'
+                             -- the banker's five card trick collects double (P-PAY-FIVE)
+                             WHEN o.lpos > 0 AND substr(o.why, o.lpos + 19) = 'five card trick'
+                                 THEN 'engine.why.loses_double_to'
                              ELSE 'engine.why.loses_to' END AS verb
                     FROM (
                         SELECT n.*,

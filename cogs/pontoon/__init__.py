@@ -24,6 +24,7 @@ from cogs.pontoon import bank, commands
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.controls import AmountModal, PontoonButton, refusal_text
 from cogs.pontoon.presenter import PontoonDiscordPresenter as Presenter
+from cogs.pontoon.settings import PontoonSettings as Settings
 
 # what start-up registers (bot.app) and the router (cogs/router.py) answers: buttons
 # and forms that work again after a restart
@@ -81,4 +82,4 @@ async def setup(bot: GameBot) -> None:
     await bank.setup(bot)
 
 
-__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "refusal_text", "setup"]
+__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "Settings", "refusal_text", "setup"]

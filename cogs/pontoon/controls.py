@@ -18,7 +18,7 @@ from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import OpenPontoonTable, seat_of
 from cogs.common import Interaction, TableButton, bot_of, table_button_id
-from cogs.help import first_join_hint
+from cogs.help import HELP_HINT
 from cogs.pontoon import access, render
 from cogs.router import TableForm
 from cogs.table_message import Click, acknowledge, answer, member_action
@@ -293,7 +293,24 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
     await acknowledge(click)  # only when the update could not ride on the click
     if act == "join":
-        await first_join_hint(interaction, locale)
+        await seated(interaction, locale)
+
+
+async def seated(interaction: Interaction, locale: str) -> None:
+    """After a Join by button: the seat confirmed privately (the redrawn table shows it
+    to everyone, but says nothing to the one who clicked), and the first time a member
+    joins any table, the pointer to /help with it (remembered in the store)."""
+    text = t(locale, "pt.done.join")
+    store = getattr(interaction.client, "store", None)
+    try:
+        if store is not None and await store.mark_hint_shown(interaction.user.id, HELP_HINT):
+            text += " " + t(locale, "help.hint")
+    except Exception:
+        log.exception("could not remember the help hint for %s", interaction.user.id)
+    try:
+        await interaction.followup.send(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("the seat confirmation for %s was not sent", interaction.user.id)
 
 
 def _last_bet(live: OpenPontoonTable, seat: str) -> int:

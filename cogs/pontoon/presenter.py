@@ -71,7 +71,7 @@ class PontoonDiscordPresenter:
         # each table's log lines as drawn, per locale: an event is formatted once
         self._log_cache: dict[tuple[str, str], dict[int, tuple[LoggedEvent, str | None]]] = {}
         # a round's results until its last move posts them (moves of one click or timer)
-        self.results: dict[str, list[str]] = {}
+        self.results: dict[str, list[Event]] = {}
         #: the banker's net result of the round being settled, per table
         self._banker_net: dict[str, int] = {}
         self._post_locks: dict[str, asyncio.Lock] = {}
@@ -212,6 +212,10 @@ class PontoonDiscordPresenter:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
+    def redraw(self, live: OpenPontoonTable) -> None:
+        """Draw the table message again (the server's language changed)."""
+        self.writer.request(live)
+
     async def redraw_stale(self, tables: list[OpenPontoonTable]) -> None:
         """After a restart, check each table's message (a GET, outside the channel's
         message bucket), at most 20 a second to stay far from the global limit."""
@@ -272,6 +276,10 @@ class PontoonDiscordPresenter:
         self, live: OpenPontoonTable, logged: LoggedEvent, name: render.Namer, locale: str
     ) -> str | None:
         ev = logged.event
+        if ev.kind is EventKind.ROUND_OVER and not any(
+            lg.event.kind is EventKind.HAND_RESULT for lg in live.round_log
+        ):  # the round ended with no hand to settle: nobody bet in time
+            return t(locale, "pt.nobody_bet")
         if ev.kind in NOT_LOGGED:
             return None
         line = self._log_line(ev, name, logged.banker, logged.by_timer, locale)
@@ -296,7 +304,7 @@ class PontoonDiscordPresenter:
                         private[ev.to].append(line)
                 continue
             if ev.kind is EventKind.HAND_RESULT:
-                results.append(render.result_line(ev, name, locale))
+                results.append(ev)
                 self._banker_net[live.table_id] = self._banker_net.get(live.table_id, 0) - (
                     ev.amount or 0
                 )
@@ -313,14 +321,20 @@ class PontoonDiscordPresenter:
             # the other public events are the round's log (live.round_log), drawn with
             # the table message
         await self.writer.show(live)
-        results = self.results.pop(live.table_id, []) if finished else []
+        lines = (
+            render.result_lines(
+                self.results.pop(live.table_id, []), live.engine.seats, name, locale
+            )
+            if finished
+            else []
+        )
         # DMs go out per member, posts per table: neither waits behind the other
         for seat, card_lines in private.items():
             self._in_background(f"dm:{seat}", self.send_private(live, seat, card_lines))
-        if results:
+        if lines:
             self._in_background(
                 f"post:{live.table_id}",
-                self._post_result(live, results, announcements, name, locale),
+                self._post_result(live, lines, announcements, name, locale),
             )
         elif announcements:
             channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)

@@ -3,6 +3,7 @@ plain text out (the presenter lays them out as Discord components with buttons).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -306,20 +307,22 @@ def _tail(L: str, total: int | None) -> str:
 def timed_out_line(
     ev: Event, name: Namer, banker: str | None, locale: str = DEFAULT_LOCALE
 ) -> str | None:
-    """A move the timer made for someone, said so."""
+    """A move the timer made for someone, said so in the third person (the line is
+    public: "you" would read as addressed to whoever looks)."""
     L = locale
     who = _who(ev, name, banker, L)
     k = ev.kind
     if k is EventKind.STUCK:
-        return t(L, "pt.timeout.stuck", who=who)
+        return t(L, "pt.timeout.they_stick", who=who)
     if k is EventKind.TWISTED:
-        return t(L, "pt.timeout.twisted", who=who, cards=cards_text(ev.cards)) + _tail(L, ev.total)
+        line = t(L, "pt.timeout.they_twist", who=who, cards=cards_text(ev.cards))
+        return line + _tail(L, ev.total)
     if k is EventKind.BANKER_STAYS:
         return t(L, "pt.timeout.banker_stays", total=ev.total)
     if k is EventKind.DECLARED:
-        return t(L, "pt.timeout.declared", who=who, cards=cards_text(ev.cards))
+        return t(L, "pt.timeout.they_declare", who=who, cards=cards_text(ev.cards))
     if k is EventKind.SHOOT and not ev.amount:
-        return t(L, "pt.timeout.no_shoot", who=who)
+        return t(L, "pt.timeout.they_skip_shoot", who=who)
     return None
 
 
@@ -392,10 +395,25 @@ def event_line(
 BANKER_BUST_WIN = Word.of("engine.result.win", why=Word("engine.why.banker_bust"))
 
 
-def result_line(ev: Event, name: Namer, locale: str = DEFAULT_LOCALE) -> str:
-    """A HAND_RESULT event: cards, result (with the reason it was paid), chips won or lost."""
+def result_lines(
+    results: Sequence[Event], seats: Sequence[str], name: Namer, locale: str = DEFAULT_LOCALE
+) -> list[str]:
+    """A round's HAND_RESULT events as the payout lines: each player's hands together and
+    in order (a bust hand is settled before the others), in the order of the seats; after
+    a split every hand is numbered, the first one too."""
+    order = {seat: i for i, seat in enumerate(seats)}
+    hands = Counter(ev.seat for ev in results)
+    ranked = sorted(results, key=lambda ev: (order.get(ev.seat or "", len(order)), ev.hand or 0))
+    return [result_line(ev, name, locale, numbered=hands[ev.seat] > 1) for ev in ranked]
+
+
+def result_line(
+    ev: Event, name: Namer, locale: str = DEFAULT_LOCALE, *, numbered: bool = False
+) -> str:
+    """A HAND_RESULT event: cards, result (with the reason it was paid), chips won or lost
+    (``numbered``: the hand's number even for the first, after a split)."""
     L = locale
-    hand = Raw(t(L, "pt.hand_note", hand=ev.hand + 1) if ev.hand else "")
+    hand = Raw(t(L, "pt.hand_note", hand=(ev.hand or 0) + 1) if ev.hand or numbered else "")
     net = ev.amount or 0
     sign = f"+{num(L, net)}" if net > 0 else num(L, net)
     total = Raw(t(L, "pt.result_total", total=ev.total) if ev.total is not None else "")
@@ -512,8 +530,9 @@ def rules_text(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
             stick=16 if rules.stick_on_16 else 15,
         ),
         t(L, "pt.rules.split_aces" if rules.split_aces_only else "pt.rules.split"),
-        t(L, "pt.rules.pays", pays=t(L, pays) if pays else rules.pontoon_pays),
+        t(L, "pt.rules.pays_both", pays=t(L, pays) if pays else rules.pontoon_pays),
         t(L, "pt.rules.next"),
+        t(L, "pt.rules.timeout", stick=16 if rules.stick_on_16 else 15),
     ]
     if rules.banker_doubles:
         lines.append(t(L, "pt.rules.doubles"))

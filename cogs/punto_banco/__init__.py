@@ -21,6 +21,7 @@ from cogs.help import HelpGroup, HelpSection
 from cogs.punto_banco import commands
 from cogs.punto_banco.controls import BetModal, PuntoBancoButton, refusal_text
 from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
+from cogs.punto_banco.settings import PuntoBancoSettings as Settings
 
 # what start-up registers (bot.app) and the router (cogs/router.py) answers: buttons
 # and forms that work again after a restart
@@ -48,4 +49,4 @@ async def setup(bot: GameBot) -> None:
     await commands.setup(bot)
 
 
-__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "refusal_text", "setup"]
+__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "Settings", "refusal_text", "setup"]

@@ -144,6 +144,8 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, round
             key="err.pb.stale",
         )
     if act in SIDES:
+        # chips in play (or a seat) at another table: refused now, not after the form
+        service.check_member_free(live.guild_id, interaction.user.id, at=live)
         side = Side(act)
         current = {b.side: b.amount for b in live.engine.bets_of(seat)}
         last = {b.side: b.amount for b in live.engine.last_bets_of(seat)}

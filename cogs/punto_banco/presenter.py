@@ -16,13 +16,14 @@ from typing import NamedTuple
 
 import discord
 
-from bot.i18n import DEFAULT_LOCALE, Msg, Raw, choose, t
+from bot.i18n import DEFAULT_LOCALE, Msg, Raw, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
 from bot.punto_banco import OpenPuntoBancoTable, Phase, PuntoBancoService, results_from_json
 from bot.text import shorten
 from cogs.common import GameBot
 from cogs.punto_banco.controls import betting_rows
+from cogs.punto_banco.settings import PuntoBancoSettings
 from cogs.punto_banco.text import (
     banco_note,
     bet_text,
@@ -80,9 +81,9 @@ def betting_parts(
         colour = discord.Colour.dark_gold()
     else:
         desc = t(locale, "pb.open", closes=Raw(str(int(live.closes_at))))
-        if live.empty_windows and idle_windows:
-            left = max(idle_windows - live.empty_windows, 0)
-            desc += "\n" + t(locale, choose(left, "pb.idle.one", "pb.idle.other"), left=left)
+        if live.empty_windows and idle_windows and live.empty_windows >= idle_windows - 1:
+            # said only in the window that closes the table if nobody bets in it
+            desc += "\n" + t(locale, "pb.idle.last")
         colour = discord.Colour.dark_green()
     commission = None
     if rules.banco_commission_pct:
@@ -210,9 +211,20 @@ def summary_embed(
     late: bool = False,
     locale: str = DEFAULT_LOCALE,
 ) -> discord.Embed:
-    """Payouts of a coup: each bettor's bets (side, stake, result), net and new balance."""
-    rules = live.engine.rules
+    """Payouts of a coup: each bettor's bets (side, stake, result), net and new balance.
+    Under the coup's own post, which has just shown the hands and the result, that is all
+    it says; a coup shown late (after a restart, with no such post) says its hands and
+    result first."""
     coup = result.coup
+    if not late:
+        em = discord.Embed(
+            title=t(locale, "pb.summary.payouts_title", coup=result.coup_no),
+            colour=discord.Colour.gold(),
+        )
+        em.description = payout_lines(live, result, balances, locale) or t(
+            locale, "pb.summary.no_bets"
+        )
+        return _house_footer(em, result, locale)
     head = (
         t(locale, "pb.summary.tie", punto=coup.punto_total, banco=coup.banco_total)
         if coup.winner is Side.EGALITE
@@ -237,6 +249,18 @@ def summary_embed(
         banco_cards=hand_text(coup.banco),
         banco=coup.banco_total,
     )
+    text = payout_lines(live, result, balances, locale)
+    em.description += (
+        "\n\n" + t(locale, "pb.summary.payouts") + "\n" + (text or t(locale, "pb.summary.no_bets"))
+    )
+    return _house_footer(em, result, locale)
+
+
+def payout_lines(
+    live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int], locale: str
+) -> str:
+    """One line per bettor: each bet's side, stake and result, the net and the balance."""
+    rules = live.engine.rules
     by_bettor: dict[str, list[str]] = {}
     net: dict[str, int] = {}
     for r in result.settlement.results:
@@ -267,12 +291,13 @@ def summary_embed(
             )
         )
     text = "\n".join(lines)
-    if len(text) > 4000:
-        text = text[:3990] + "\n…"
-    em.description += (
-        "\n\n" + t(locale, "pb.summary.payouts") + "\n" + (text or t(locale, "pb.summary.no_bets"))
-    )
-    house = -sum(net.values())
+    if len(text) > 3900:
+        text = text[:3890] + "\n…"
+    return text
+
+
+def _house_footer(em: discord.Embed, result: CoupResult, locale: str) -> discord.Embed:
+    house = -sum(r.net for r in result.settlement.results)
     em.set_footer(
         text=t(
             locale,
@@ -293,13 +318,17 @@ class PuntoBancoPresenter:
     def __init__(self, bot: GameBot, *, card_delay: float | None = None) -> None:
         self.bot = bot
         if card_delay is None:  # a tenth of the betting window, at most half a second
-            seconds = float(bot.settings.baccarat_betting_seconds)
+            seconds = float(bot.settings.section(PuntoBancoSettings).betting_seconds)
             card_delay = min(0.5, seconds / 10)
         self.card_delay = card_delay
         self.service: PuntoBancoService | None = None  # set once the service exists
         self.messages: TableMessages[OpenPuntoBancoTable] = TableMessages(
             bot, self._draw, self._posted
         )
+
+    def redraw(self, live: OpenPuntoBancoTable) -> None:
+        """Draw the table message again (the server's language changed)."""
+        self.messages.request(live)
 
     def check_after_restart(self, tables: list[OpenPuntoBancoTable]) -> None:
         """After a restart, in the background: post each reloaded table's betting

@@ -51,8 +51,10 @@ def settle(t: TableState, out: Outcome) -> None:
                 result(t, out, seat, i, hand, score, win, shoot_net, "win", why, says)
             else:
                 why = f"{label} loses to {against}"
+                # the banker's five card trick collects double (P-PAY-FIVE): said so
                 says = Word(
-                    "engine.why.loses_to", (("label", result_word(score)), ("blabel", blabel))
+                    "engine.why.loses_double_to" if banker_score == FIVE else "engine.why.loses_to",
+                    (("label", result_word(score)), ("blabel", blabel)),
                 )
                 collect(t, out, seat, hand, hand.stake * loss, f"loses ({rule})")
                 shoot_net = shoot_lost(t, out, hand, "P-SHOOT-7")

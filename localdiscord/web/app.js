@@ -195,6 +195,8 @@ function drawMessage(m, v) {
   if (m.loading) body.append(el("div", { class: "loading" }, m.author + " is thinking…"));
   if (m.content) body.append(el("div", { class: "content", dir: "auto", html: markdown(m.content, v) }));
   for (const e of m.embeds || []) body.append(drawEmbed(e, v, m));
+  const files = drawAttachments(m);
+  if (files) body.append(files);
   if (m.components && m.components.length) body.append(drawComponents(m, v));
   if (m.ephemeral) body.append(el("div", { class: "only-you" }, "Only you can see this"));
   return el("div", { class: "msg" + (m.ephemeral ? " ephemeral" : ""), "data-id": m.id }, avatar(m.author), body);
@@ -242,6 +244,20 @@ function mediaUrl(url, m) {
   return /^https?:\/\//.test(s) || s.startsWith("/") ? s : "";
 }
 
+// A message's files that nothing in it shows (an embed's or a layout's attachment://name
+// is drawn where it is used), as Discord shows them under the text: pictures as pictures,
+// other files as links.
+function drawAttachments(m) {
+  const files = (m && m.attachments) || {};
+  const used = new Set((JSON.stringify([m.embeds || [], m.components || []]).match(/attachment:\/\/[^"\\]+/g) || [])
+    .map((s) => s.slice(13)));
+  const names = Object.keys(files).filter((name) => !used.has(name));
+  if (!names.length) return null;
+  return el("div", { class: "attachments" }, names.map((name) => /\.(png|jpe?g|gif|webp)$/i.test(name)
+    ? el("img", { class: "attachment-image", src: files[name], alt: name, title: name })
+    : el("a", { class: "attachment-file", href: files[name], target: "_blank", rel: "noopener" }, name)));
+}
+
 function drawEmbed(e, v, m) {
   const color = e.color !== undefined && e.color !== null ? "#" + Number(e.color).toString(16).padStart(6, "0") : null;
   const box = el("div", { class: "embed", dir: "auto", style: color ? "border-inline-start-color:" + color : null });
@@ -286,8 +302,8 @@ function drawComponent(c, m, v) {
     const size = c.spacing === 2 ? "large" : "small";
     return el("div", { class: "separator " + size + (c.divider === false ? "" : " divider"), role: "separator" });
   }
-  if (c.type === 11) return drawMedia(c.media, c.description, "thumbnail");
-  if (c.type === 12) return el("div", { class: "gallery" }, (c.items || []).map((i) => drawMedia(i.media, i.description, "gallery-item")));
+  if (c.type === 11) return drawMedia(c.media, c.description, "thumbnail", m);
+  if (c.type === 12) return el("div", { class: "gallery" }, (c.items || []).map((i) => drawMedia(i.media, i.description, "gallery-item", m)));
   if (c.type === 9) {
     const texts = el("div", { class: "section-texts" }, (c.components || []).map((x) => drawComponent(x, m, v)));
     const acc = c.accessory ? (c.accessory.type === 2 ? drawControl(c.accessory, m) : drawComponent(c.accessory, m, v)) : null;
@@ -301,9 +317,8 @@ function drawComponent(c, m, v) {
   return el("div", { class: "unknown" }, "unsupported component " + c.type);
 }
 
-function drawMedia(media, description, cls) {
-  const url = media && media.url ? String(media.url) : "";
-  const src = url.startsWith("attachment://") ? "" : url;
+function drawMedia(media, description, cls, m) {
+  const src = mediaUrl(media && media.url, m);
   return el("img", { class: cls, src, alt: description || "", title: description || "" });
 }
 

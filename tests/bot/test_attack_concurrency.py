@@ -101,7 +101,9 @@ async def test_joins_at_three_tables_a_pb_bet_and_a_bank_sale_at_once(
         r for r in outcome["roamer"] if isinstance(r, BaseException)
     ]:
         assert isinstance(refused, BaseException), refused
-        assert "another table" in friendly(refused), refused
+        said = friendly(refused)
+        # the ledger's refusal, or the table's, which names where the chips are
+        assert "another table" in said or "already playing at the table in <#" in said, refused
     assert not isinstance(outcome["accept"][0], BaseException), outcome["accept"]
     assert sale.engine.banker == str(buyer)
 

@@ -147,7 +147,9 @@ def test_the_upgrade_table_is_finite_and_knows_nothing_else(tmp_path: Path) -> N
         ),
         Word.of(
             "engine.result.lose",
-            why=Word.of("engine.why.loses_to", label=17, blabel=Word("engine.label.banker_five")),
+            why=Word.of(
+                "engine.why.loses_double_to", label=17, blabel=Word("engine.label.banker_five")
+            ),
         ),
         Word.of("engine.bank_passes.from", old="s3"),
     ]

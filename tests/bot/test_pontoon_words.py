@@ -159,19 +159,40 @@ def test_banker_buttons_read_as_the_bankers_and_same_bet_is_offered() -> None:
     assert "Stick" not in labels
 
 
-def test_a_timer_move_says_so() -> None:
+def test_a_timer_move_says_so_in_the_third_person() -> None:
+    """The line is public: "for you" read as addressed to whoever looks at the table."""
     name = {"1": "bob"}.get
     ev = Event(EventKind.STUCK, "1", 0, (), None, None, None, "")
     assert (
         render.timed_out_line(ev, lambda s: name(s) or "?", None)
-        == "⏱ bob: timed out — stuck for you"
+        == "⏱ bob ran out of time and sticks"
     )
+    twisted = Event(EventKind.TWISTED, "1", 0, ("3S",), total=13)
+    line = render.timed_out_line(twisted, lambda s: name(s) or "?", None)
+    assert line is not None and line.startswith(
+        "⏱ bob ran out of time: a card was twisted for them"
+    )
+    for locale in LOCALES:
+        for ev in (twisted, Event(EventKind.DECLARED, "1", 0, ("AS", "KD"))):
+            said = render.timed_out_line(ev, lambda s: name(s) or "?", None, locale)
+            assert said is not None and "bob" in said
+        assert "for you" not in str(render.timed_out_line(twisted, lambda s: "bob", None, locale))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_rules_say_what_a_timeout_does(locale: str) -> None:
+    """A player who steps away comes back to moves the bot made: the rules say which."""
+    text = render.rules_text(PontoonRules(), locale)
+    assert t(locale, "pt.rules.timeout", stick=15) in text.split("\n")
+    sixteen = render.rules_text(PontoonRules(stick_on_16=True), locale).split("\n")
+    assert t(locale, "pt.rules.timeout", stick=16) in sixteen
 
 
 def test_rules_say_what_the_engine_pays() -> None:
     text = render.rules_text(PontoonRules(pontoon_pays="single"))
     assert "Pontoons are paid single" in text
-    assert "five card tricks are always paid double" in text
+    assert "a five card trick is paid double" in text
+    assert "the banker's five card trick collects double from every hand but a pontoon" in text
     assert t("en", render.PHASE_TEXT[Phase.KITTY]).count("0") >= 1  # how to add nothing
 
 
@@ -370,3 +391,50 @@ def test_deal_and_leave_are_enabled_only_when_the_engine_offers_them() -> None:
     assert not _disabled(two, "pt.button.leave")
     play_to(two, Phase.BETTING)
     assert _disabled(two, "pt.button.deal") and _disabled(two, "pt.button.leave")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_deal_nobody_bets_on_says_so_in_the_log(locale: str) -> None:
+    """When every player sits the round out (the bet timer), the round ends with nothing
+    to settle: the table's log says no round was played, instead of vanishing."""
+    live = live_table(3)
+    eng = live.engine
+    chance = RandomChance(random.Random(3))
+    live.note(eng.apply(Action(IDS[0], ActionKind.CUT), chance).events)
+    assert eng.banker is not None
+    live.note(eng.apply(Action(eng.banker, ActionKind.DEAL), chance).events)
+    p = presenter()
+    assert t(locale, "pt.nobody_bet") not in p.log_lines(live, locale)
+    while eng.phase is Phase.BETTING:
+        live.note(eng.apply(Action(eng.to_act()[0], ActionKind.SIT_OUT), chance).events)
+    assert eng.phase is Phase.ROUND_OVER
+    assert p.log_lines(live, locale)[-1] == t(locale, "pt.nobody_bet")
+
+
+def test_a_played_round_does_not_say_nobody_bet() -> None:
+    live = live_table(2)
+    play_to(live, Phase.ROUND_OVER)
+    eng = live.engine
+    # the same round, logged: its results are in the log
+    results = [Event(EventKind.HAND_RESULT, IDS[1], 0, (), amount=-1, detail="lose: bust")]
+    live.note([*results, Event(EventKind.ROUND_OVER, amount=eng.round_no)])
+    assert t("en", "pt.nobody_bet") not in presenter().log_lines(live, "en")
+
+
+def test_after_a_split_each_players_hands_are_paid_together_and_in_order() -> None:
+    """A bust hand is settled when it busts, the others at the end: the payout lines
+    still list each player's hands together, numbered from 1, in seat order."""
+    names = {"a": "ann", "b": "bob", "c": "cat"}
+
+    def res(seat: str, hand: int, net: int) -> Event:
+        return Event(EventKind.HAND_RESULT, seat, hand, ("5H", "KD"), amount=net, total=15)
+
+    arrived = [res("c", 0, -20), res("c", 2, -20), res("b", 0, 5), res("c", 1, -20), res("a", 0, 2)]
+    lines = render.result_lines(arrived, ["a", "b", "c"], lambda s: names[s], "en")
+    assert [line.split(":")[0] for line in lines] == [
+        "ann",
+        "bob",
+        "cat (hand 1)",
+        "cat (hand 2)",
+        "cat (hand 3)",
+    ]

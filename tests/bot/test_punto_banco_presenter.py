@@ -96,8 +96,10 @@ def test_the_summary_lists_each_bettor_with_net_and_balance() -> None:
     )
     assert result.coup.winner is Side.BANCO
     em = summary_embed(live, result, {"10": 1007, "11": 980})
-    assert em.title == "Coup #1: Banco wins 7 to 6"
+    # under the coup's post, which has just shown the hands and the result: payouts only
+    assert em.title == "Coup #1: payouts"
     text = em.description or ""
+    assert "Banco wins" not in text and "→ 7" not in text and "Punto 3" not in text
     assert (
         "alice: Banco 10: **won +9** (10 × 95% = 9.5, rounded down to 9); Egalité 2: lost −2"
         " → net +7, balance 1,007" in text
@@ -137,10 +139,27 @@ def test_betting_message_shows_bets_deadline_and_buttons() -> None:
     assert [b.label for b in buttons if not b.disabled] == ["Odds"]
 
 
-def test_an_empty_window_warns_that_the_table_will_close() -> None:
+def test_only_the_last_empty_window_warns_that_the_table_will_close() -> None:
+    """The warning comes in the window that closes the table if nobody bets in it, not
+    after every empty one (it read as if the coup before, with its bets, had none)."""
     live = table()
     live.empty_windows = 1
-    assert "closes if 1 more betting window passes" in (betting_parts(live, idle_windows=2).status)
+    last = "the table closes if this betting window ends with no bet"
+    assert last in betting_parts(live, idle_windows=2).status
+    assert last not in betting_parts(live, idle_windows=30).status
+    live.empty_windows = 29
+    assert last in betting_parts(live, idle_windows=30).status
+    live.empty_windows = 0
+    assert last not in betting_parts(live, idle_windows=2).status
+
+
+def test_an_idle_table_lives_minutes_not_two_windows() -> None:
+    from cogs.punto_banco.settings import PuntoBancoSettings
+
+    timers = PuntoBancoSettings(_env_file=None).timers()
+    assert timers.betting_seconds * timers.idle_windows >= 10 * 60  # ten minutes by default
+    short = PuntoBancoSettings(_env_file=None, betting_seconds=6, idle_minutes=0.2).timers()
+    assert short.idle_windows == 2
 
 
 def test_odds_text_uses_the_engines_exact_figures() -> None:

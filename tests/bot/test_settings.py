@@ -23,10 +23,10 @@ ENV_NAMES = (
     "STARTING_CHIPS",
     "DAILY_CHIPS",
     "DAILY_COOLDOWN_HOURS",
-    "BET_TIMER_SECONDS",
-    "TURN_TIMER_SECONDS",
-    "IDLE_TABLE_MINUTES",
-    "BACCARAT_BETTING_SECONDS",
+    "PONTOON_BET_SECONDS",
+    "PONTOON_TURN_SECONDS",
+    "PONTOON_IDLE_MINUTES",
+    "PUNTO_BANCO_BETTING_SECONDS",
     "LOG_LEVEL",
     "SHUFFLE_SEED",
 )
@@ -49,11 +49,8 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert s.backup_dir == tmp_path / "data" / "backups"
     assert (s.discord_api_base, s.discord_gateway_url, s.dev_guild_id) == (None, None, None)
     assert (s.starting_chips, s.daily_chips, s.daily_cooldown_hours) == (1000, 100, 20)
-    assert (s.bet_timer_seconds, s.turn_timer_seconds) == (60, 60)
-    assert (s.idle_table_minutes, s.baccarat_betting_seconds) == (15, 20)
     assert s.log_level == "INFO"
     assert s.daily_cooldown == timedelta(hours=20)
-    assert s.idle_table_seconds == 900
     with pytest.raises(RuntimeError, match="DISCORD_TOKEN"):
         s.token()
 
@@ -82,7 +79,6 @@ def test_env_file_and_relative_database_path(
         "DISCORD_GATEWAY_URL=ws://127.0.0.1:8080/gateway\n"
         "DISCORD_TOKEN=\n"
         "DEV_GUILD_ID=\n"
-        "IDLE_TABLE_MINUTES=2.5\n"
         "SHUFFLE_SEED=\n"
     )
     s = Settings(_env_file=env)
@@ -90,7 +86,6 @@ def test_env_file_and_relative_database_path(
     assert s.discord_api_base == "http://127.0.0.1:8080/api/v10"
     assert s.discord_gateway_url == "ws://127.0.0.1:8080/gateway"
     assert s.discord_token is None and s.dev_guild_id is None
-    assert s.idle_table_seconds == 150
     assert s.shuffle_seed is None
 
 
@@ -107,12 +102,6 @@ def test_absolute_database_path_is_kept(tmp_path: Path) -> None:
         ("daily_chips", -5),
         ("daily_cooldown_hours", 0),
         ("daily_cooldown_hours", -1),
-        ("bet_timer_seconds", 0),
-        ("turn_timer_seconds", -10),
-        ("turn_timer_seconds", 10**9),
-        ("idle_table_minutes", 0),
-        ("baccarat_betting_seconds", 0.5),
-        ("idle_table_minutes", -1),
         ("shuffle_seed", "abc"),
         ("dev_guild_id", 0),
         ("dev_guild_id", -3),
@@ -141,7 +130,21 @@ def test_env_example_documents_every_setting() -> None:
     assert all(line.startswith("#") or not line.strip() for line in text.splitlines()), (
         "the example must not set values"
     )
-    assert Settings(_env_file=REPO / ".env.example") == Settings(_env_file=None)
+    assert (
+        Settings(_env_file=REPO / ".env.example").model_dump()
+        == Settings(_env_file=None).model_dump()
+    )
+    # each game's own section too, under its current names (not the old ones)
+    from bot.__main__ import game_sections
+    from bot.settings import env_names
+
+    for kind in game_sections():
+        current, old = env_names(kind)
+        for name in current:
+            assert f"# {name}=" in text, name
+        for name in old:
+            assert f"# {name}=" not in text, name
+        assert kind(_env_file=REPO / ".env.example") == kind(_env_file=None)
 
 
 def test_env_file_is_read_from_the_working_directory(

@@ -29,9 +29,9 @@ def bot_env(db: Path, **extra: str) -> dict[str, str]:
         "DATABASE_PATH": str(db),
         "SHUFFLE_SEED": "7",
         "LOG_LEVEL": "INFO",
-        "BET_TIMER_SECONDS": "600",
-        "TURN_TIMER_SECONDS": "600",
-        "IDLE_TABLE_MINUTES": "60",
+        "PONTOON_BET_SECONDS": "600",
+        "PONTOON_TURN_SECONDS": "600",
+        "PONTOON_IDLE_MINUTES": "60",
     }
     env.update(extra)
     return env

@@ -123,7 +123,7 @@ async def play_scale(
             SHARD_COUNT=str(shards),
             SHARD_IDS=",".join(map(str, ids)),
             SHARD_LEASE_SECONDS=str(lease_seconds),
-            BACCARAT_BETTING_SECONDS=str(betting_seconds),
+            PUNTO_BANCO_BETTING_SECONDS=str(betting_seconds),
         )
         for ids in process_shards
     ]

@@ -70,7 +70,7 @@ async def test_pictures_upload_once_are_reused_after_a_restart_and_show_on_the_t
         CARD_STYLE="emoji",
         DATA_DIR=str(tmp_path),
         SHUFFLE_SEED="0",
-        BACCARAT_BETTING_SECONDS="3",
+        PUNTO_BANCO_BETTING_SECONDS="3",
     )
     bot = await start_bot_process(BOT_ARGS, env, wait_commands=True)
     await fake_discord.wait_until(lambda: fake_discord.app_emojis.uploads == 53, timeout=60)

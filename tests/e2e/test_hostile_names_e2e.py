@@ -133,7 +133,7 @@ async def test_hostile_names_are_inert_in_every_answer(
     }
     people = {display(m.user.name): m for m in members.values()}
     assert len(people) == len(members)
-    await start(start_bot_process, tmp_path / "db.sqlite3", BACCARAT_BETTING_SECONDS="300")
+    await start(start_bot_process, tmp_path / "db.sqlite3", PUNTO_BANCO_BETTING_SECONDS="300")
     t = Table(fake, world)
 
     # ---- Pontoon through its buttons: a round, then the bank offered and accepted

@@ -77,7 +77,10 @@ async def test_a_server_plays_in_its_language_without_meeting_english(
     if private_fr:
         fake_discord.set_locale(world.carol, "fr")
     await start(
-        start_bot_process, tmp_path / "db.sqlite3", SHUFFLE_SEED="0", BACCARAT_BETTING_SECONDS="6"
+        start_bot_process,
+        tmp_path / "db.sqlite3",
+        SHUFFLE_SEED="0",
+        PUNTO_BANCO_BETTING_SECONDS="6",
     )
     if locale == "fa":
         text = await tb.cmd(world.alice, "language", None, {"server": "fa", "member": "fa"})
@@ -101,7 +104,7 @@ async def test_a_server_plays_in_its_language_without_meeting_english(
     assert t(carol_locale, "engine.pb.only", amount=1000)[1:] in refused, refused
     bad = await tb.pb_form(world.carol, "pb.side.egalite", "abc")
     assert bad == t(carol_locale, "err.amount.not_number", text="abc"), bad
-    payouts = t(locale, "pb.summary.payouts")
+    payouts = t(locale, "pb.summary.payouts_title", coup=1)  # the coup's payouts
     await fake_discord.wait_until(lambda: any(payouts in m.text for m in tb.public()), timeout=25)
     await tb.quiet(grace=0.3)
     summary = next(m for m in tb.public() if payouts in m.text)

@@ -188,7 +188,7 @@ async def test_a_timer_move_says_so_on_the_table(
     """Nobody clicks: the turn timer plays for the player and the banker; the table (edited
     by the writer, within the limits) says each move was the timer's."""
     fake = fake_discord
-    await start(start_bot_process, tmp_path / "db.sqlite3", TURN_TIMER_SECONDS="2")
+    await start(start_bot_process, tmp_path / "db.sqlite3", PONTOON_TURN_SECONDS="2")
     t = Table(fake, world)
     people = {"alice": world.alice, "bob": world.bob}
     await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10})
@@ -200,8 +200,12 @@ async def test_a_timer_move_says_so_on_the_table(
     assert "<t:" in t.embed_text()  # a live countdown, not frozen text
     await fake.wait_until(lambda: "presses **Deal**" in t.embed_text(), 30)
     text = t.embed_text()
-    assert "timed out" in text, text
-    assert re.search(r"timed out — (stuck|twisted|pontoon declared) for you", text), text
+    assert "ran out of time" in text, text
+    # said in the third person: the line is public
+    assert re.search(
+        r"ran out of time( and sticks|: a card was twisted for them|: their pontoon)", text
+    ), text
+    assert "for you" not in text, text
     assert fake.rate_limited == []
     t.assert_all_answered()
 

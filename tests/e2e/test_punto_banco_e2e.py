@@ -59,7 +59,8 @@ async def test_a_coup_from_bets_to_payouts_then_the_idle_table_closes(
         start_bot_process,
         tmp_path / "db.sqlite3",
         SHUFFLE_SEED=str(SEED_BANCO),
-        BACCARAT_BETTING_SECONDS="6",
+        PUNTO_BANCO_BETTING_SECONDS="6",
+        PUNTO_BANCO_IDLE_MINUTES="0.2",  # two empty windows of 6 s
     )
     t = PuntoBanco(fake_discord, world)
     text = await t.bac(world.alice, "start", {"max_bet": 5000})
@@ -137,7 +138,7 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
 ) -> None:
     db = tmp_path / "db.sqlite3"
     lounge = fake_discord.add_text_channel(world.guild, "lounge")
-    bot = await start(start_bot_process, db, BACCARAT_BETTING_SECONDS="300")
+    bot = await start(start_bot_process, db, PUNTO_BANCO_BETTING_SECONDS="300")
     t = PuntoBanco(fake_discord, world)
     await t.bac(world.alice, "start", {"packs": 8, "tableau": "standard", "max_bet": 500})
     assert "8 packs · casino standard drawing rules" in t.message().text
@@ -148,13 +149,16 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     assert "already has an open table" in r.all_text
     r = await fake_discord.slash(world.bob, lounge, "pontoon", "start", {})
     await t.answered(r)
-    assert "chips in play at another table" in r.all_text, r.all_text
+    # the refusal names the table where the chips are
+    assert f"You are already playing at the table in <#{world.channel.id}>" in r.all_text, (
+        r.all_text
+    )
     # and a member seated at Pontoon cannot bet at Punto Banco in the same server
     r = await fake_discord.slash(world.carol, lounge, "pontoon", "start", {})
     await t.answered(r)
     assert "Table open" in r.all_text, r.all_text
     refused = await t.bac(world.carol, "bet", {"side": "punto", "amount": 5})
-    assert "chips in play at another table" in refused, refused
+    assert f"You are already playing at the table in <#{lounge.id}>" in refused, refused
     r = await fake_discord.slash(world.carol, lounge, "pontoon", "end", {})
     await t.answered(r)
     assert "Table closed" in r.all_text, r.all_text
@@ -163,7 +167,7 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     assert opened.callback_type == 9 and opened.modal is not None
     await bot.stop()
 
-    await start(start_bot_process, db, BACCARAT_BETTING_SECONDS="300")
+    await start(start_bot_process, db, PUNTO_BANCO_BETTING_SECONDS="300")
     await t.quiet()
     embed = t.embed_text()
     assert "alice: Banco 40" in embed and "bob: Punto 25" in embed, embed

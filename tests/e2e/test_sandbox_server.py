@@ -79,7 +79,7 @@ def last_ephemeral(view: dict[str, Any]) -> str:
 async def test_python_m_bot_without_a_token_starts_the_sandbox_and_refuses_bad_input(
     tmp_path: Path,
 ) -> None:
-    async with sandbox_process(tmp_path, args=(), BACCARAT_BETTING_SECONDS="30") as sb:
+    async with sandbox_process(tmp_path, args=(), PUNTO_BANCO_BETTING_SECONDS="30") as sb:
         output = sb.output()
         assert "No DISCORD_TOKEN: starting the sandbox" in output
         assert sb.url.startswith("http://127.0.0.1:")  # local only by default

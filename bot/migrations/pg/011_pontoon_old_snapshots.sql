@@ -97,6 +97,9 @@ SET state_json = jsonb_set(
                         CASE WHEN n.bpos > 0 THEN substr(n.why, n.bpos + 16)
                              WHEN n.lpos > 0 THEN substr(n.why, n.lpos + 19) END AS against,
                         CASE WHEN n.bpos > 0 THEN 'engine.why.beats'
+                             -- the banker's five card trick collects double (P-PAY-FIVE)
+                             WHEN n.lpos > 0 AND substr(n.why, n.lpos + 19) = 'five card trick'
+                                 THEN 'engine.why.loses_double_to'
                              ELSE 'engine.why.loses_to' END AS verb
                     FROM (
                         SELECT m.*,

@@ -136,6 +136,16 @@ def test_P_PAY_FIVE_banker_five_pays_only_pontoons_others_lose_double() -> None:
     out = act(t, "cat", K.TWIST)  # 2+3+2+3+4 = 14 in five cards
     assert E.FIVE_CARD_TRICK in kinds(out)
     assert net(t) == {"ann": -5, "bob": -10, "dan": 10, "eve": -10, "cat": 15}
+    # the result line of a hand that loses double says "double" (a bust says "bust")
+    why = {
+        ev.seat: dict(ev.says.params)["why"]
+        for ev in out.events
+        if ev.kind is E.HAND_RESULT and ev.says is not None and ev.says.key == "engine.result.lose"
+    }
+    assert {seat: getattr(w, "key", None) for seat, w in why.items()} == {
+        "eve": "engine.why.loses_double_to",
+        "bob": "engine.why.loses_double_to",
+    }
 
 
 # ---------------------------------------------------------------- P-PAY-LIMIT

@@ -1,0 +1,41 @@
+"""Pontoon's own section of the settings (``PONTOON_…`` in the environment or ``.env``),
+read through :meth:`bot.settings.Settings.section`. The names the timers had before
+they were Pontoon's own (``BET_TIMER_SECONDS``, ``TURN_TIMER_SECONDS``,
+``IDLE_TABLE_MINUTES``) still work; the start-up names the new one."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import SettingsConfigDict
+
+from bot.pontoon import PontoonTimers
+from bot.settings import GameSettings, Seconds
+
+
+class PontoonSettings(GameSettings):
+    model_config = SettingsConfigDict(env_prefix="PONTOON_")
+
+    # Seconds each player has to place a bet before sitting the round out.
+    bet_seconds: Seconds = Field(
+        60, validation_alias=AliasChoices("pontoon_bet_seconds", "bet_timer_seconds")
+    )
+    # Seconds a player (or the banker) has to act on their turn before the default move.
+    turn_seconds: Seconds = Field(
+        60, validation_alias=AliasChoices("pontoon_turn_seconds", "turn_timer_seconds")
+    )
+    # Minutes without any action after which a table closes and refunds its stakes.
+    idle_minutes: Annotated[float, Field(ge=0.05, le=7 * 24 * 60)] = Field(
+        15, validation_alias=AliasChoices("pontoon_idle_minutes", "idle_table_minutes")
+    )
+
+    def timers(self) -> PontoonTimers:
+        return PontoonTimers(
+            bet_seconds=self.bet_seconds,
+            turn_seconds=self.turn_seconds,
+            idle_seconds=self.idle_minutes * 60,
+        )
+
+
+__all__ = ["PontoonSettings"]

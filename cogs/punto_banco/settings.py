@@ -1,0 +1,36 @@
+"""Punto Banco's own section of the settings (``PUNTO_BANCO_…`` in the environment or
+``.env``), read through :meth:`bot.settings.Settings.section`. The betting window's
+name from before (``BACCARAT_BETTING_SECONDS``) still works; the start-up names the
+new one."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import SettingsConfigDict
+
+from bot.punto_banco import PuntoBancoTimers
+from bot.settings import GameSettings, Seconds
+
+
+class PuntoBancoSettings(GameSettings):
+    model_config = SettingsConfigDict(env_prefix="PUNTO_BANCO_")
+
+    # Seconds of the betting window before each coup.
+    betting_seconds: Seconds = Field(
+        20,
+        validation_alias=AliasChoices("punto_banco_betting_seconds", "baccarat_betting_seconds"),
+    )
+
+    # Minutes of betting windows with no bet at all after which a table closes (at least
+    # two windows).
+    idle_minutes: Annotated[float, Field(ge=0.05, le=7 * 24 * 60)] = 10
+
+    def timers(self) -> PuntoBancoTimers:
+        windows = max(2, math.ceil(self.idle_minutes * 60 / self.betting_seconds))
+        return PuntoBancoTimers(betting_seconds=float(self.betting_seconds), idle_windows=windows)
+
+
+__all__ = ["PuntoBancoSettings"]
