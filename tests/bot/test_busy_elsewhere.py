@@ -15,10 +15,11 @@ import pytest
 from bot.errors import BusyElsewhere
 from bot.host import together
 from bot.i18n import LOCALES, t
-from bot.pontoon import PontoonService, Timers
+from bot.pontoon import PontoonService, PontoonTimers
 from bot.punto_banco import PuntoBancoService
 from bot.storage import Store
 from cogs.punto_banco import controls
+from cogs.router import refuse
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
@@ -37,7 +38,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 async def test_a_seat_at_pontoon_is_named_before_the_punto_banco_form(store: Store) -> None:
     pontoon = PontoonService(
-        store, chance=RandomChance(random.Random(1)), timers=Timers(600, 600, 600)
+        store, chance=RandomChance(random.Random(1)), timers=PontoonTimers(600, 600, 600)
     )
     bacc = PuntoBancoService(store, chance=RandomChance(random.Random(1)), run_timers=False)
     untie = together(pontoon, bacc)
@@ -74,7 +75,10 @@ async def test_a_seat_at_pontoon_is_named_before_the_punto_banco_form(store: Sto
                 is_done=lambda: False, send_message=send_message, send_modal=send_modal
             ),
         )
-        await controls.handle_button(interaction, live.table_id, "punto", live.round)
+        try:  # as the button's callback does: a refusal goes to the one error handler
+            await controls.handle_button(interaction, live.table_id, "punto", live.round)
+        except Exception as exc:
+            await refuse(interaction, exc, by=controls.PuntoBancoButton)
         assert modals == []
         assert answers and f"<#{CH_PONTOON}>" in answers[-1], answers
         assert live.engine.bets == []

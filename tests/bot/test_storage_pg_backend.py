@@ -280,7 +280,9 @@ async def test_old_pontoon_snapshots_are_upgraded_by_011_as_on_sqlite(pg_url: st
         Word("engine.kitty.returned"),
         Word.of(
             "engine.result.lose",
-            why=Word.of("engine.why.loses_to", label=17, blabel=Word("engine.label.banker_five")),
+            why=Word.of(
+                "engine.why.loses_double_to", label=17, blabel=Word("engine.label.banker_five")
+            ),
         ),
         Word.of(
             "engine.result.win",
