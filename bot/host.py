@@ -11,8 +11,12 @@ process and gives the game's service (``bot.pontoon.PontoonService`` for Pontoon
 * reload after a restart (this game's open tables, in the guilds this process runs);
 * saving a snapshot with its chip moves in one transaction, or rolling the table back;
 * closing a table (every chip returned) and shutting the timers down;
+* the move itself (:meth:`TableHost.move`): lock, closed and stale checks, the
+  engine's ``apply`` (typed against :class:`engine.game.Game`), the table put back on
+  any failure, the save with its chip transfers and round results, the timer; it
+  returns the committed :class:`Change`;
 * one timer task per table that sleeps until the game says something is due, runs it,
-  and backs off when it fails.
+  and backs off (one back-off, here) when it fails.
 
 A game's service subclasses ``TableHost[ItsTable]`` and fills in the hooks in the
 "what the game tells the host" section below; everything else is the game's own.
@@ -39,13 +43,22 @@ from collections.abc import (
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from bot.errors import BusyElsewhere, NoTableHere, ServiceError, TableExists
+from bot.errors import (
+    BusyElsewhere,
+    NoTableHere,
+    ServiceError,
+    StaleButton,
+    TableExists,
+    engine_fault,
+)
 from bot.i18n import Msg
 from bot.metrics import METRICS
 from bot.storage.accounts import is_member_seat
 from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
 from bot.storage.privacy import new_token, scrub_snapshot
 from engine.cards import Chance, RandomChance
+from engine.errors import RuleError
+from engine.game import Game
 from engine.records import Transfer
 
 log = logging.getLogger(__name__)
@@ -75,7 +88,7 @@ class Settles(Protocol):
 
     def is_terminal(self) -> bool: ...
 
-    def returns(self) -> dict[str, int]: ...
+    def returns(self) -> Mapping[str, int]: ...
 
 
 def settled_returns(engine: Settles, was_terminal: bool) -> dict[str, int] | None:
@@ -83,7 +96,7 @@ def settled_returns(engine: Settles, was_terminal: bool) -> dict[str, int] | Non
     state was in play and is now terminal), for ``round_results``; otherwise None."""
     if was_terminal or not engine.is_terminal():
         return None
-    return engine.returns()
+    return dict(engine.returns())
 
 
 class Backoff:
@@ -156,10 +169,13 @@ class Snapshotted(Protocol):
 
 
 class HostedTable(Snapshotted, Protocol):
-    """A live table the host can hold: saved, put back after a failed write, timed."""
+    """A live table the host can hold: played, saved, put back after a failure, timed."""
 
     deadline: float | None  # monotonic time the current timer runs out (None: none)
     opener_id: int  # who opened it (0 once their data is erased)
+
+    @property
+    def engine(self) -> Game[Any, Any, Any]: ...
 
     def restore(self, snapshot: str) -> None: ...
 
@@ -302,6 +318,81 @@ class TimerJob:
     failure: str  # how the log line starts if it fails, e.g. "table 1a2b cannot close"
 
 
+#: one step of a move: an engine action, or a function of the engine giving the next
+#: action (None: skip), for a step that depends on what the steps before it did
+Step = Any
+#: what :meth:`TableHost.move` plays: the steps, or a coroutine function that checks what
+#: the game checks under the table's lock (awaiting the ledger if it must) and gives them
+Plan = Iterable[Step] | Callable[[Any], Awaitable[Iterable[Step]]]
+
+
+class Applied:
+    """The actions applied so far in one move and what each produced (the game's
+    :meth:`TableHost.after_apply` may add more, e.g. Pontoon's next round)."""
+
+    __slots__ = ("actions", "events", "outcomes", "transfers")
+
+    def __init__(self) -> None:
+        self.actions: list[Any] = []
+        self.outcomes: list[Any] = []
+        self.events: list[Any] = []
+        self.transfers: list[Transfer] = []
+
+    def add(self, action: Any, outcome: Any) -> None:
+        self.actions.append(action)
+        self.outcomes.append(outcome)
+        self.events.extend(outcome.events)
+        self.transfers.extend(outcome.transfers)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A committed move, as :meth:`TableHost.move` returns it: saved at store version
+    ``version`` with its chip ``transfers`` (and each player's net in ``results`` when it
+    settled a round); ``state_version`` is the engine's version now (what the table's
+    buttons carry). Events addressed to one member (``event.to``) are theirs alone:
+    :meth:`seen_by` gives what a member may see of the change."""
+
+    table_id: str
+    version: int
+    state_version: int
+    events: tuple[Any, ...] = ()
+    transfers: tuple[Transfer, ...] = ()
+    results: Mapping[str, int] | None = None
+    outcomes: tuple[Any, ...] = ()  # each apply's own outcome, in order
+    by_timer: bool = False  # the timer moved for whoever ran out of time
+    # made on a member's click whose handler answers it with the redrawn table (one
+    # UPDATE_MESSAGE): the presenter does not draw the table message itself
+    answered: bool = False
+
+    def seen_by(self, seat: str) -> tuple[Any, ...]:
+        """The events ``seat`` may see: the public ones and those dealt to them."""
+        return tuple(e for e in self.events if getattr(e, "to", None) in (None, seat))
+
+    @classmethod
+    def nothing(cls, live: Snapshotted, state_version: int) -> Change:
+        """No move was made (e.g. a timer that found nothing left to do)."""
+        return cls(live.table_id, live.store_version, state_version)
+
+    @classmethod
+    def merged(cls, changes: Sequence[Change]) -> Change:
+        """Several moves committed one after another (the timer's, for several seats)
+        shown as one."""
+        last = changes[-1]
+        results = [c.results for c in changes if c.results is not None]
+        return cls(
+            last.table_id,
+            last.version,
+            last.state_version,
+            tuple(e for c in changes for e in c.events),
+            tuple(t for c in changes for t in c.transfers),
+            results[-1] if results else None,
+            tuple(o for c in changes for o in c.outcomes),
+            any(c.by_timer for c in changes),
+            any(c.answered for c in changes),
+        )
+
+
 T = TypeVar("T", bound=HostedTable)
 
 
@@ -314,6 +405,11 @@ class TableHost(Generic[T]):
     no_table_error: ClassVar[type[NoTableHere]]
     # what get() says of a table of this game that has closed: (message id, English)
     closed_message: ClassVar[tuple[str, str]]
+    # what a move says when the table closed while it waited for the table's lock
+    just_closed_message: ClassVar[tuple[str, str]] = (
+        "err.svc.just_closed",
+        "That table has just closed.",
+    )
     # how /balance words chips in play at a table of this game: the message
     # chips.balance.{self,other}.<this> ("in_play": seated, with a stake)
     balance_words: ClassVar[str] = "in_play"
@@ -345,6 +441,8 @@ class TableHost(Generic[T]):
         self._wake: dict[str, asyncio.Event] = {}
         self._closing = False
         self._backoff = Backoff()
+        # table id -> monotonic time a failed timer job may run again (the back-off)
+        self._retry_at: dict[str, float] = {}
 
     # ------------------------------------------------- what the game tells the host
     def check_may_end(self, live: T, user_id: int, *, is_admin: bool) -> None:
@@ -361,6 +459,19 @@ class TableHost(Generic[T]):
     def closed_error(self) -> ServiceError:
         key, english = self.closed_message
         return ServiceError(english, key=key)
+
+    def just_closed(self) -> ServiceError:
+        key, english = self.just_closed_message
+        return ServiceError(english, key=key)
+
+    def after_apply(self, live: T, applied: Applied, *, by_timer: bool) -> None:
+        """The game's own bookkeeping once a move's actions are applied and before it is
+        saved (in the same transaction): the round's log, a settled coup's results... An
+        exception here puts the table back like a failed ``apply``."""
+
+    def action_note(self, action: Any) -> str:
+        """How the store's log line names one applied action."""
+        return f"{action.seat} {action.kind.value}"
 
     def table_from_record(self, stored: StoredTable) -> T:
         """The live table for a stored table of this game (at a reload)."""
@@ -386,10 +497,6 @@ class TableHost(Generic[T]):
     def timer_job(self, live: T, now: float) -> TimerJob | None:
         """What to do now that :meth:`wake_at` has come (None: nothing after all)."""
         raise NotImplementedError
-
-    async def timer_failed(self, live: T, delay: float) -> None:
-        """After a failed timer job: by default wait out the back-off ``delay``."""
-        await asyncio.sleep(delay)
 
     def may_cancel_timer(self, live: T) -> bool:
         """Whether closing ``live`` may cancel its timer (else it ends by itself)."""
@@ -490,6 +597,103 @@ class TableHost(Generic[T]):
         except Exception:
             log.exception("presenting %s failed", what)
 
+    # ------------------------------------------------------------------ moves
+    async def move(
+        self,
+        table_id: str,
+        plan: Plan,
+        *,
+        version: int | None = None,
+        closed: Callable[[], ServiceError] | None = None,
+        note: str | Callable[[Sequence[Any]], str] | None = None,
+        by_timer: bool = False,
+        answered: bool = False,
+    ) -> Change:
+        """Play one move at a table and return it committed: under the table's lock,
+        refused when the table closed meanwhile (``closed()``, by default
+        :meth:`just_closed`) or, with ``version``, when the engine has moved on since
+        (StaleButton); then :meth:`commit`; then the table's timer is set anew.
+        ``answered``: the caller answers the member's click with the redrawn table."""
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            if self.tables.get(table_id) is not live:
+                raise (closed or self.just_closed)()
+            if version is not None and version != live.engine.version:
+                raise StaleButton()
+            change = await self.commit(live, plan, note=note, by_timer=by_timer, answered=answered)
+        self._arm_timer(live)
+        return change
+
+    async def commit(
+        self,
+        live: T,
+        plan: Plan,
+        *,
+        note: str | Callable[[Sequence[Any]], str] | None = None,
+        by_timer: bool = False,
+        answered: bool = False,
+    ) -> Change:
+        """Apply a move's steps to the engine in memory, then save the table with the
+        chip transfers (and, when the move settled a round, each player's net: see
+        :func:`settled_returns`) in ONE transaction. The caller holds the table's lock
+        (:meth:`move` does), or the table is not registered yet.
+
+        On ANY failure - a refusal (RuleError, ServiceError) from the plan or the engine,
+        an engine that raised part-way through (a bug, an empty shoe), a refused write -
+        the table is put back exactly as it was and nothing is written: refusals and
+        storage errors propagate as they are, any other exception becomes
+        :class:`bot.errors.EngineFault`. ``note`` is the store's log line (by default
+        the actions, :meth:`action_note`; a function of the outcomes)."""
+        before = live.snapshot()  # put back whole (engine and the game's own state)
+        was_terminal = live.engine.is_terminal()
+        applied = Applied()
+        try:
+            steps = await plan(live) if callable(plan) else plan
+            for step in steps:
+                action = step(live.engine) if callable(step) else step
+                if action is not None:
+                    applied.add(action, live.engine.apply(action, self.chance))
+            results = settled_returns(live.engine, was_terminal)  # before a next round
+            self.after_apply(live, applied, by_timer=by_timer)
+        except (RuleError, ServiceError, StorageError):
+            live.restore(before)
+            raise
+        except Exception as exc:
+            live.restore(before)
+            log.exception(
+                "%s table %s: the engine failed on %s; the table was restored to its saved state",
+                self.game,
+                live.table_id,
+                "; ".join(self.action_note(a) for a in applied.actions) or "its first step",
+            )
+            raise engine_fault(exc) from exc
+        except BaseException:
+            live.restore(before)
+            raise
+        if callable(note):
+            text = note(applied.outcomes)
+        else:
+            text = note or "; ".join(self.action_note(a) for a in applied.actions) or "no-op"
+        await self._persist(live, applied.transfers, text, before=before, results=results)
+        return Change(
+            live.table_id,
+            live.store_version,
+            live.engine.version,
+            tuple(applied.events),
+            tuple(applied.transfers),
+            results,
+            tuple(applied.outcomes),
+            by_timer,
+            answered,
+        )
+
+    async def save_meta(self, live: T, change: Callable[[], None], note: str) -> None:
+        """Change the table's bot-side state (no engine move) and save it; if the save
+        fails the change is undone, so memory never runs ahead of the database."""
+        before = live.snapshot()
+        change()
+        await self._persist(live, [], note, before=before)
+
     async def _persist(
         self,
         live: T,
@@ -566,6 +770,8 @@ class TableHost(Generic[T]):
                 raise
             self.tables.pop(table_id, None)
             self.by_channel.pop(live.channel_id, None)
+            self._retry_at.pop(table_id, None)
+            self._backoff.succeeded(table_id)
             task = self._timer_tasks.pop(table_id, None)
         if task is not None and task is not asyncio.current_task() and self.may_cancel_timer(live):
             task.cancel()
@@ -608,6 +814,9 @@ class TableHost(Generic[T]):
                     return
                 now = time.monotonic()
                 due = self.wake_at(live, now)
+                retry_at = self._retry_at.get(table_id)
+                if due is not None and retry_at is not None:
+                    due = max(due, retry_at)  # a failed job waits out its back-off
                 if due is None or due > now:
                     event = self._wake.setdefault(table_id, asyncio.Event())
                     event.clear()
@@ -622,24 +831,36 @@ class TableHost(Generic[T]):
                 job = self.timer_job(live, now)
                 if job is None:
                     continue
-                try:
-                    await job.run()
-                except Exception as exc:
-                    # e.g. closing an idle table while the database is locked, or a bug:
-                    # the timer must live on (or the table would never time out or close
-                    # again), say so, and try again later and later, never in a tight loop
-                    failures, delay = self._backoff.failed(table_id)
-                    log.warning(
-                        "%s (failure %d in a row: %r); next try in %.1f s",
-                        job.failure,
-                        failures,
-                        exc,
-                        delay,
-                        exc_info=not isinstance(exc, StorageError),
-                    )
-                    await self.timer_failed(live, delay)
+                await self._run_job(live, job)
         except asyncio.CancelledError:
             return
+
+    async def _run_job(self, live: T, job: TimerJob) -> None:
+        """Run a timer job under the one back-off every game's timers share: a job that
+        fails (e.g. closing an idle table while the database is locked, a move the store
+        refused, or a bug) is logged and tried again later and later, never in a tight
+        loop; the table's timer lives on (or it would never time out or close again).
+        A table's deadline that has passed moves to the next try."""
+        table_id = live.table_id
+        try:
+            await job.run()
+        except Exception as exc:
+            failures, delay = self._backoff.failed(table_id)
+            log.warning(
+                "%s (failure %d in a row: %r); next try in %.1f s",
+                job.failure,
+                failures,
+                exc,
+                delay,
+                exc_info=not isinstance(exc, StorageError),
+            )
+            retry_at = time.monotonic() + delay
+            self._retry_at[table_id] = retry_at
+            if live.deadline is not None:
+                live.deadline = max(live.deadline, retry_at)
+        else:
+            self._backoff.succeeded(table_id)
+            self._retry_at.pop(table_id, None)
 
 
 def together(*hosts: TableHost[Any]) -> Callable[[], None]:
@@ -666,9 +887,12 @@ def together(*hosts: TableHost[Any]) -> Callable[[], None]:
 
 
 __all__ = [
+    "Applied",
     "Backoff",
+    "Change",
     "Holdings",
     "HostedTable",
+    "Step",
     "StoreLike",
     "StoredTable",
     "TableHost",
