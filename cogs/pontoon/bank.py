@@ -15,7 +15,7 @@ from cogs.common import GameBot, Interaction, display
 from cogs.pontoon import access
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.controls import refuse
-from cogs.table_message import Click, answer, member_action
+from cogs.table_message import Click, answer, answered_in_time
 from engine.errors import EngineError
 from engine.pontoon.types import ActionKind
 
@@ -72,7 +72,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 raise ServiceError("Use this in the table's channel.", key="err.bank.channel")
             live = self.service.in_channel(interaction.channel_id)
             click = Click(interaction, "")
-            with member_action(click):
+            with answered_in_time(click):
                 await self.service.act(
                     live.table_id,
                     interaction.user.id,

@@ -24,7 +24,7 @@ from cogs.pontoon.controls import (
     refuse,
 )
 from cogs.pontoon.render import rules_text
-from cogs.table_message import Click, answer, member_action
+from cogs.table_message import Click, answer, answered_in_time
 from engine.errors import EngineError
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
@@ -78,7 +78,7 @@ class Pontoon(
                 amount = parse_amount(amount)
             if shoot is not None:
                 shoot = parse_amount(shoot, "shoot bet")
-            with member_action(click):
+            with answered_in_time(click):
                 await self.service.act(
                     live.table_id,
                     interaction.user.id,
@@ -173,7 +173,7 @@ class Pontoon(
                 return
             guild_id, channel_id, rules = opened
             click = Click(interaction, "")
-            with member_action(click):
+            with answered_in_time(click):
                 live = await self.service.open_table(
                     guild_id,
                     channel_id,
@@ -208,7 +208,7 @@ class Pontoon(
         try:
             live = self._table(interaction)
             self.presenter.remember(live, interaction)
-            with member_action(click):
+            with answered_in_time(click):
                 await self.service.deal(live.table_id, interaction.user.id)
             await answer(click, t(locale, "pt.done.deal"))
         except (ServiceError, EngineError) as exc:
@@ -303,7 +303,7 @@ class Pontoon(
                 live, interaction.user.id, is_admin=can_manage_guild(interaction)
             )
             click = Click(interaction, "")
-            with member_action(click):
+            with answered_in_time(click):
                 await self.service.close(
                     live.table_id,
                     Msg("reason.ended_by", name=display(interaction.user.display_name)),

@@ -19,7 +19,7 @@ from bot.pontoon import OpenPontoonTable, seat_of
 from cogs.common import Interaction, TableButton, bot_of, modal_values, reply, table_button_id
 from cogs.help import first_join_hint
 from cogs.pontoon import access, render
-from cogs.table_message import Click, acknowledge, answer, member_action
+from cogs.table_message import Click, answer, answered_in_time
 from engine.errors import EngineError
 from engine.pontoon.types import Action, ActionKind, Phase
 
@@ -270,32 +270,37 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             await interaction.response.send_modal(modal)
             return
         click = Click(interaction, table_id)
-        with member_action(click):
+        with answered_in_time(click):
+            # the move comes back committed; this click is answered with it below
             if act == "deal":
-                await service.deal(table_id, interaction.user.id, version=version)
+                await service.deal(table_id, interaction.user.id, version=version, answered=True)
             elif act == "join":  # the seat limit is the engine's, checked under the lock
                 await service.act(
                     table_id,
                     interaction.user.id,
                     ActionKind.JOIN,
                     name=interaction.user.display_name,
+                    answered=True,
                 )
             elif act == "leave":
-                await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
+                await service.act(table_id, interaction.user.id, ActionKind.LEAVE, answered=True)
             elif act == "same_bet":
                 await service.act(
                     table_id,
                     interaction.user.id,
                     ActionKind.BET,
                     amount=_last_bet(live, seat),
+                    answered=True,
                 )
             elif act in ACT_KIND:
-                await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
+                await service.act(
+                    table_id, interaction.user.id, ACT_KIND[act], version=version, answered=True
+                )
             else:
                 raise ServiceError(
                     "That button is not known to this bot.", key="err.unknown_button"
                 )
-        await acknowledge(click)  # only when the update could not ride on the click
+            await access.presenter(bot).respond(click, service.tables.get(table_id))
         if act == "join":
             await first_join_hint(interaction, locale)
     except (ServiceError, EngineError) as exc:
@@ -368,17 +373,21 @@ async def handle_modal(interaction: Interaction) -> None:
         access.presenter(bot).remember(live, interaction)
         version = None if act == "bet" else int(version_text)
         click = Click(interaction, table_id)
-        with member_action(click):
-            await access.service(bot).act(
+        with answered_in_time(click):
+            service = access.service(bot)
+            await service.act(
                 table_id,
                 interaction.user.id,
                 ACT_KIND[act],
                 amount=amount,
                 shoot=shoot,
                 version=version,
+                answered=True,
             )
-        if not click.updated:  # the table was not redrawn on this form: say it worked
-            await answer(click, _done_text(act, amount).render(locale))
+            # the new table on the form's answer; else say privately that it worked
+            await access.presenter(bot).respond(
+                click, service.tables.get(table_id), _done_text(act, amount).render(locale)
+            )
     except (ServiceError, EngineError) as exc:
         await refuse(interaction, exc, table_id, click, locale)
     except Exception as exc:

@@ -28,7 +28,7 @@ from cogs.punto_banco import access
 from cogs.punto_banco.controls import MODAL_PREFIX, handle_modal
 from cogs.punto_banco.text import odds_text, placed, receipt_text, refused
 from cogs.stats import send_odds_chart
-from cogs.table_message import Click, answer, member_action
+from cogs.table_message import Click, answer, answered_in_time
 from engine.errors import EngineError
 from engine.punto_banco import PuntoBancoRules, Side
 
@@ -122,7 +122,7 @@ class Baccarat(
             live = self._table(interaction)
             stake = parse_amount(amount, "bet")
             click = Click(interaction, live.table_id)
-            with member_action(click):  # the table is redrawn through its writer
+            with answered_in_time(click):  # the table is redrawn through its writer
                 receipt = await self.service.bet(
                     live.table_id,
                     interaction.user.id,
@@ -140,7 +140,7 @@ class Baccarat(
         try:
             live = self._table(interaction)
             click = Click(interaction, live.table_id)
-            with member_action(click):
+            with answered_in_time(click):
                 receipt = await self.service.repeat(
                     live.table_id, interaction.user.id, name=interaction.user.display_name
                 )
@@ -159,7 +159,7 @@ class Baccarat(
         try:
             live = self._table(interaction)
             click = Click(interaction, live.table_id)
-            with member_action(click):
+            with answered_in_time(click):
                 receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
             await answer(click, receipt_text(receipt, Msg("pb.taken_back"), locale))
         except (ServiceError, EngineError) as exc:
