@@ -15,8 +15,9 @@ process and gives the game's service (``bot.pontoon.PontoonService`` for Pontoon
   engine's ``apply`` (typed against :class:`engine.game.Game`), the table put back on
   any failure, the save with its chip transfers and round results, the timer; it
   returns the committed :class:`Change`;
-* one timer task per table that sleeps until the game says something is due, runs it,
-  and backs off (one back-off, here) when it fails.
+* the timers: one :class:`Scheduler` task per game sleeps until the next table's
+  deadline (a heap; a table with nothing due costs nothing), runs what the game says
+  is due as a task of its own, and backs off (one back-off, here) when it fails.
 
 A game's service subclasses ``TableHost[ItsTable]`` and fills in the hooks in the
 "what the game tells the host" section below; everything else is the game's own.
@@ -26,6 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import heapq
+import itertools
 import json
 import logging
 import random
@@ -65,8 +69,7 @@ log = logging.getLogger(__name__)
 
 TIMER_RETRY_SECONDS = 5.0  # a timer whose action failed tries again after this, doubling
 TIMER_MAX_BACKOFF_SECONDS = 600.0  # ... up to this long between two tries
-TIMER_MAX_SLEEP_SECONDS = 5.0  # a timer looks at its table at least this often
-TIMER_POLL_SECONDS = 0.25  # ... and this often while nothing is due at all
+TIMER_POLL_SECONDS = 0.25  # a table due with nothing to do after all looks again after this
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +313,84 @@ class StoredTable:
         )
 
 
+class Scheduler:
+    """One task for the due moments of many tables: a heap of (monotonic time, table id),
+    sleeping until the first. :meth:`at` sets (or moves, or with None drops) a table's
+    next moment; when it comes, ``fire(table_id)`` is called (it must not block: it
+    starts whatever is due as a task of its own). A table with nothing due has no entry
+    and costs nothing; moving an entry leaves the old one in the heap, skipped when it
+    surfaces, and the heap is rebuilt when such entries pile up."""
+
+    def __init__(self, fire: Callable[[str], None], name: str) -> None:
+        self._fire = fire
+        self._name = name
+        self._heap: list[tuple[float, int, str]] = []
+        self._when: dict[str, float] = {}  # table id -> its one live entry's time
+        self._order = itertools.count()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def at(self, key: str, when: float | None) -> None:
+        if when is None:
+            self._when.pop(key, None)
+            return
+        if self._when.get(key) == when:
+            return
+        self._when[key] = when
+        if len(self._heap) > 2 * len(self._when) + 64:  # entries moved since: drop them
+            self._heap = [(t, next(self._order), k) for k, t in self._when.items()]
+            heapq.heapify(self._heap)
+        else:
+            heapq.heappush(self._heap, (when, next(self._order), key))
+        if self._heap[0][2] == key:
+            self._wake.set()  # the first moment is sooner than the task sleeps for
+        if self._task is None or self._task.done():
+            # a context of its own: no caller's context (a member's click) is kept alive
+            self._task = asyncio.create_task(
+                self._run(), name=self._name, context=contextvars.Context()
+            )
+
+    def cancel(self, key: str) -> None:
+        self._when.pop(key, None)
+
+    async def _run(self) -> None:
+        when_of = self._when
+        while True:
+            heap = self._heap  # (rebuilt by at())
+            while heap and when_of.get(heap[0][2]) != heap[0][0]:
+                heapq.heappop(heap)  # moved or dropped since
+            self._wake.clear()
+            if not heap:
+                await self._wake.wait()
+                continue
+            when = heap[0][0]
+            wait = when - time.monotonic()
+            if wait > 0:
+                # sleep until then or until at() wakes it (no wait_for: it can swallow a
+                # cancel that comes as the event is set)
+                alarm = asyncio.get_running_loop().call_later(wait, self._wake.set)
+                try:
+                    await self._wake.wait()
+                finally:
+                    alarm.cancel()
+                continue
+            _, _, key = heapq.heappop(heap)
+            del when_of[key]
+            try:
+                self._fire(key)
+            except Exception:
+                log.exception("the timer of table %s could not start", key)
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        self._when.clear()
+        self._heap.clear()
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
 @dataclass(frozen=True)
 class TimerJob:
     """What a table's timer must do now, as the game says (see :meth:`TableHost.timer_job`)."""
@@ -437,8 +518,10 @@ class TableHost(Generic[T]):
         self._locks: dict[str, asyncio.Lock] = {}
         # channel -> its opening lock; one dict shared by the games (see together())
         self.opening_locks: dict[int, asyncio.Lock] = {}
-        self._timer_tasks: dict[str, asyncio.Task[None]] = {}
-        self._wake: dict[str, asyncio.Event] = {}
+        # every table's next due moment, in one task; a table's due job runs as a task
+        # of its own (at most one at a time per table)
+        self._scheduler = Scheduler(self._due, f"{self.timer_name}-scheduler")
+        self._jobs: dict[str, asyncio.Task[None]] = {}
         self._closing = False
         self._backoff = Backoff()
         # table id -> monotonic time a failed timer job may run again (the back-off)
@@ -772,7 +855,8 @@ class TableHost(Generic[T]):
             self.by_channel.pop(live.channel_id, None)
             self._retry_at.pop(table_id, None)
             self._backoff.succeeded(table_id)
-            task = self._timer_tasks.pop(table_id, None)
+            self._scheduler.cancel(table_id)
+            task = self._jobs.get(table_id)
         if task is not None and task is not asyncio.current_task() and self.may_cancel_timer(live):
             task.cancel()
         return live, applied
@@ -780,8 +864,9 @@ class TableHost(Generic[T]):
     async def shutdown(self) -> None:
         """Stop the timers (tables stay open in the store and are reloaded on start)."""
         self._closing = True
-        tasks = list(self._timer_tasks.values())
-        self._timer_tasks.clear()
+        await self._scheduler.stop()
+        tasks = list(self._jobs.values())
+        self._jobs.clear()
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -795,45 +880,48 @@ class TableHost(Generic[T]):
         return max(0.0, live.deadline - time.monotonic())
 
     def _arm_timer(self, live: T) -> None:
-        """Start the table's timer if it is not running; wake it to look again."""
+        """Bring the table's deadline up to date and put its next due moment in the
+        scheduler (a table whose job is running is put there when the job ends)."""
         if self._closing or not self.run_timers:
             return
         self.set_deadline(live)
-        self._wake.setdefault(live.table_id, asyncio.Event()).set()
-        task = self._timer_tasks.get(live.table_id)
-        if task is None or task.done():
-            self._timer_tasks[live.table_id] = asyncio.create_task(
-                self._timer_loop(live.table_id), name=f"{self.timer_name}-{live.table_id}"
-            )
+        if live.table_id not in self._jobs:
+            self._scheduler.at(live.table_id, self._next_due(live, time.monotonic()))
 
-    async def _timer_loop(self, table_id: str) -> None:
-        try:
-            while not self._closing:
-                live = self.tables.get(table_id)
-                if live is None:
-                    return
-                now = time.monotonic()
-                due = self.wake_at(live, now)
-                retry_at = self._retry_at.get(table_id)
-                if due is not None and retry_at is not None:
-                    due = max(due, retry_at)  # a failed job waits out its back-off
-                if due is None or due > now:
-                    event = self._wake.setdefault(table_id, asyncio.Event())
-                    event.clear()
-                    wait = (
-                        TIMER_POLL_SECONDS
-                        if due is None
-                        else min(due - now, TIMER_MAX_SLEEP_SECONDS)
-                    )
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(event.wait(), wait)
-                    continue
-                job = self.timer_job(live, now)
-                if job is None:
-                    continue
-                await self._run_job(live, job)
-        except asyncio.CancelledError:
+    def _next_due(self, live: T, now: float) -> float | None:
+        due = self.wake_at(live, now)
+        retry_at = self._retry_at.get(live.table_id)
+        if due is not None and retry_at is not None:
+            due = max(due, retry_at)  # a failed job waits out its back-off
+        return due
+
+    def _due(self, table_id: str) -> None:
+        """The scheduler says the table's moment has come: start what the game says is
+        due as a task of its own (or put the table back for later)."""
+        live = self.tables.get(table_id)
+        if live is None or self._closing or table_id in self._jobs:
             return
+        now = time.monotonic()
+        due = self._next_due(live, now)
+        if due is None or due > now:
+            self._scheduler.at(table_id, due)
+            return
+        job = self.timer_job(live, now)
+        if job is None:
+            self._scheduler.at(table_id, now + TIMER_POLL_SECONDS)
+            return
+        self._jobs[table_id] = asyncio.create_task(
+            self._job(live, job), name=f"{self.timer_name}-{table_id}"
+        )
+
+    async def _job(self, live: T, job: TimerJob) -> None:
+        try:
+            await self._run_job(live, job)
+        finally:
+            if self._jobs.get(live.table_id) is asyncio.current_task():
+                del self._jobs[live.table_id]
+            if self.tables.get(live.table_id) is live:
+                self._arm_timer(live)  # its next moment (a new deadline, a retry)
 
     async def _run_job(self, live: T, job: TimerJob) -> None:
         """Run a timer job under the one back-off every game's timers share: a job that
@@ -892,6 +980,7 @@ __all__ = [
     "Change",
     "Holdings",
     "HostedTable",
+    "Scheduler",
     "Step",
     "StoreLike",
     "StoredTable",
