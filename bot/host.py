@@ -11,8 +11,13 @@ process and gives the game's service (``bot.pontoon.PontoonService`` for Pontoon
 * reload after a restart (this game's open tables, in the guilds this process runs);
 * saving a snapshot with its chip moves in one transaction, or rolling the table back;
 * closing a table (every chip returned) and shutting the timers down;
-* one timer task per table that sleeps until the game says something is due, runs it,
-  and backs off when it fails.
+* the move itself (:meth:`TableHost.move`): lock, closed and stale checks, the
+  engine's ``apply`` (typed against :class:`engine.game.Game`), the table put back on
+  any failure, the save with its chip transfers and round results, the timer; it
+  returns the committed :class:`Change`;
+* the timers: one :class:`Scheduler` task per game sleeps until the next table's
+  deadline (a heap; a table with nothing due costs nothing), runs what the game says
+  is due as a task of its own, and backs off (one back-off, here) when it fails.
 
 A game's service subclasses ``TableHost[ItsTable]`` and fills in the hooks in the
 "what the game tells the host" section below; everything else is the game's own.
@@ -22,6 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import heapq
+import itertools
 import json
 import logging
 import random
@@ -39,21 +47,29 @@ from collections.abc import (
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from bot.errors import BusyElsewhere, NoTableHere, ServiceError, TableExists
+from bot.errors import (
+    BusyElsewhere,
+    NoTableHere,
+    ServiceError,
+    StaleButton,
+    TableExists,
+    engine_fault,
+)
 from bot.i18n import Msg
 from bot.metrics import METRICS
 from bot.storage.accounts import is_member_seat
 from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
 from bot.storage.privacy import new_token, scrub_snapshot
 from engine.cards import Chance, RandomChance
+from engine.errors import RuleError
+from engine.game import Game
 from engine.records import Transfer
 
 log = logging.getLogger(__name__)
 
 TIMER_RETRY_SECONDS = 5.0  # a timer whose action failed tries again after this, doubling
 TIMER_MAX_BACKOFF_SECONDS = 600.0  # ... up to this long between two tries
-TIMER_MAX_SLEEP_SECONDS = 5.0  # a timer looks at its table at least this often
-TIMER_POLL_SECONDS = 0.25  # ... and this often while nothing is due at all
+TIMER_POLL_SECONDS = 0.25  # a table due with nothing to do after all looks again after this
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +91,7 @@ class Settles(Protocol):
 
     def is_terminal(self) -> bool: ...
 
-    def returns(self) -> dict[str, int]: ...
+    def returns(self) -> Mapping[str, int]: ...
 
 
 def settled_returns(engine: Settles, was_terminal: bool) -> dict[str, int] | None:
@@ -83,7 +99,7 @@ def settled_returns(engine: Settles, was_terminal: bool) -> dict[str, int] | Non
     state was in play and is now terminal), for ``round_results``; otherwise None."""
     if was_terminal or not engine.is_terminal():
         return None
-    return engine.returns()
+    return dict(engine.returns())
 
 
 class Backoff:
@@ -156,10 +172,13 @@ class Snapshotted(Protocol):
 
 
 class HostedTable(Snapshotted, Protocol):
-    """A live table the host can hold: saved, put back after a failed write, timed."""
+    """A live table the host can hold: played, saved, put back after a failure, timed."""
 
     deadline: float | None  # monotonic time the current timer runs out (None: none)
     opener_id: int  # who opened it (0 once their data is erased)
+
+    @property
+    def engine(self) -> Game[Any, Any, Any]: ...
 
     def restore(self, snapshot: str) -> None: ...
 
@@ -294,12 +313,165 @@ class StoredTable:
         )
 
 
+class Scheduler:
+    """One task for the due moments of many tables: a heap of (monotonic time, table id),
+    sleeping until the first. :meth:`at` sets (or moves, or with None drops) a table's
+    next moment; when it comes, ``fire(table_id)`` is called (it must not block: it
+    starts whatever is due as a task of its own). A table with nothing due has no entry
+    and costs nothing; moving an entry leaves the old one in the heap, skipped when it
+    surfaces, and the heap is rebuilt when such entries pile up."""
+
+    def __init__(self, fire: Callable[[str], None], name: str) -> None:
+        self._fire = fire
+        self._name = name
+        self._heap: list[tuple[float, int, str]] = []
+        self._when: dict[str, float] = {}  # table id -> its one live entry's time
+        self._order = itertools.count()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def at(self, key: str, when: float | None) -> None:
+        if when is None:
+            self._when.pop(key, None)
+            return
+        if self._when.get(key) == when:
+            return
+        self._when[key] = when
+        if len(self._heap) > 2 * len(self._when) + 64:  # entries moved since: drop them
+            self._heap = [(t, next(self._order), k) for k, t in self._when.items()]
+            heapq.heapify(self._heap)
+        else:
+            heapq.heappush(self._heap, (when, next(self._order), key))
+        if self._heap[0][2] == key:
+            self._wake.set()  # the first moment is sooner than the task sleeps for
+        if self._task is None or self._task.done():
+            # a context of its own: no caller's context (a member's click) is kept alive
+            self._task = asyncio.create_task(
+                self._run(), name=self._name, context=contextvars.Context()
+            )
+
+    def cancel(self, key: str) -> None:
+        self._when.pop(key, None)
+
+    async def _run(self) -> None:
+        when_of = self._when
+        while True:
+            heap = self._heap  # (rebuilt by at())
+            while heap and when_of.get(heap[0][2]) != heap[0][0]:
+                heapq.heappop(heap)  # moved or dropped since
+            self._wake.clear()
+            if not heap:
+                await self._wake.wait()
+                continue
+            when = heap[0][0]
+            wait = when - time.monotonic()
+            if wait > 0:
+                # sleep until then or until at() wakes it (no wait_for: it can swallow a
+                # cancel that comes as the event is set)
+                alarm = asyncio.get_running_loop().call_later(wait, self._wake.set)
+                try:
+                    await self._wake.wait()
+                finally:
+                    alarm.cancel()
+                continue
+            _, _, key = heapq.heappop(heap)
+            del when_of[key]
+            try:
+                self._fire(key)
+            except Exception:
+                log.exception("the timer of table %s could not start", key)
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        self._when.clear()
+        self._heap.clear()
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
 @dataclass(frozen=True)
 class TimerJob:
     """What a table's timer must do now, as the game says (see :meth:`TableHost.timer_job`)."""
 
     run: Callable[[], Awaitable[None]]
     failure: str  # how the log line starts if it fails, e.g. "table 1a2b cannot close"
+
+
+#: one step of a move: an engine action, or a function of the engine giving the next
+#: action (None: skip), for a step that depends on what the steps before it did
+Step = Any
+#: what :meth:`TableHost.move` plays: the steps, or a coroutine function that checks what
+#: the game checks under the table's lock (awaiting the ledger if it must) and gives them
+Plan = Iterable[Step] | Callable[[Any], Awaitable[Iterable[Step]]]
+
+
+class Applied:
+    """The actions applied so far in one move and what each produced (the game's
+    :meth:`TableHost.after_apply` may add more, e.g. Pontoon's next round)."""
+
+    __slots__ = ("actions", "events", "outcomes", "transfers")
+
+    def __init__(self) -> None:
+        self.actions: list[Any] = []
+        self.outcomes: list[Any] = []
+        self.events: list[Any] = []
+        self.transfers: list[Transfer] = []
+
+    def add(self, action: Any, outcome: Any) -> None:
+        self.actions.append(action)
+        self.outcomes.append(outcome)
+        self.events.extend(outcome.events)
+        self.transfers.extend(outcome.transfers)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A committed move, as :meth:`TableHost.move` returns it: saved at store version
+    ``version`` with its chip ``transfers`` (and each player's net in ``results`` when it
+    settled a round); ``state_version`` is the engine's version now (what the table's
+    buttons carry). Events addressed to one member (``event.to``) are theirs alone:
+    :meth:`seen_by` gives what a member may see of the change."""
+
+    table_id: str
+    version: int
+    state_version: int
+    events: tuple[Any, ...] = ()
+    transfers: tuple[Transfer, ...] = ()
+    results: Mapping[str, int] | None = None
+    outcomes: tuple[Any, ...] = ()  # each apply's own outcome, in order
+    by_timer: bool = False  # the timer moved for whoever ran out of time
+    # made on a member's click whose handler answers it with the redrawn table (one
+    # UPDATE_MESSAGE): the presenter does not draw the table message itself
+    answered: bool = False
+
+    def seen_by(self, seat: str) -> tuple[Any, ...]:
+        """The events ``seat`` may see: the public ones and those dealt to them."""
+        return tuple(e for e in self.events if getattr(e, "to", None) in (None, seat))
+
+    @classmethod
+    def nothing(cls, live: Snapshotted, state_version: int) -> Change:
+        """No move was made (e.g. a timer that found nothing left to do)."""
+        return cls(live.table_id, live.store_version, state_version)
+
+    @classmethod
+    def merged(cls, changes: Sequence[Change]) -> Change:
+        """Several moves committed one after another (the timer's, for several seats)
+        shown as one."""
+        last = changes[-1]
+        results = [c.results for c in changes if c.results is not None]
+        return cls(
+            last.table_id,
+            last.version,
+            last.state_version,
+            tuple(e for c in changes for e in c.events),
+            tuple(t for c in changes for t in c.transfers),
+            results[-1] if results else None,
+            tuple(o for c in changes for o in c.outcomes),
+            any(c.by_timer for c in changes),
+            any(c.answered for c in changes),
+        )
 
 
 T = TypeVar("T", bound=HostedTable)
@@ -314,6 +486,11 @@ class TableHost(Generic[T]):
     no_table_error: ClassVar[type[NoTableHere]]
     # what get() says of a table of this game that has closed: (message id, English)
     closed_message: ClassVar[tuple[str, str]]
+    # what a move says when the table closed while it waited for the table's lock
+    just_closed_message: ClassVar[tuple[str, str]] = (
+        "err.svc.just_closed",
+        "That table has just closed.",
+    )
     # how /balance words chips in play at a table of this game: the message
     # chips.balance.{self,other}.<this> ("in_play": seated, with a stake)
     balance_words: ClassVar[str] = "in_play"
@@ -343,10 +520,14 @@ class TableHost(Generic[T]):
         self._locks: dict[str, asyncio.Lock] = {}
         # channel -> its opening lock; one dict shared by the games (see together())
         self.opening_locks: dict[int, asyncio.Lock] = {}
-        self._timer_tasks: dict[str, asyncio.Task[None]] = {}
-        self._wake: dict[str, asyncio.Event] = {}
+        # every table's next due moment, in one task; a table's due job runs as a task
+        # of its own (at most one at a time per table)
+        self._scheduler = Scheduler(self._due, f"{self.timer_name}-scheduler")
+        self._jobs: dict[str, asyncio.Task[None]] = {}
         self._closing = False
         self._backoff = Backoff()
+        # table id -> monotonic time a failed timer job may run again (the back-off)
+        self._retry_at: dict[str, float] = {}
 
     # ------------------------------------------------- what the game tells the host
     def check_may_end(self, live: T, user_id: int, *, is_admin: bool) -> None:
@@ -363,6 +544,19 @@ class TableHost(Generic[T]):
     def closed_error(self) -> ServiceError:
         key, english = self.closed_message
         return ServiceError(english, key=key)
+
+    def just_closed(self) -> ServiceError:
+        key, english = self.just_closed_message
+        return ServiceError(english, key=key)
+
+    def after_apply(self, live: T, applied: Applied, *, by_timer: bool) -> None:
+        """The game's own bookkeeping once a move's actions are applied and before it is
+        saved (in the same transaction): the round's log, a settled coup's results... An
+        exception here puts the table back like a failed ``apply``."""
+
+    def action_note(self, action: Any) -> str:
+        """How the store's log line names one applied action."""
+        return f"{action.seat} {action.kind.value}"
 
     def table_from_record(self, stored: StoredTable) -> T:
         """The live table for a stored table of this game (at a reload)."""
@@ -388,10 +582,6 @@ class TableHost(Generic[T]):
     def timer_job(self, live: T, now: float) -> TimerJob | None:
         """What to do now that :meth:`wake_at` has come (None: nothing after all)."""
         raise NotImplementedError
-
-    async def timer_failed(self, live: T, delay: float) -> None:
-        """After a failed timer job: by default wait out the back-off ``delay``."""
-        await asyncio.sleep(delay)
 
     def may_cancel_timer(self, live: T) -> bool:
         """Whether closing ``live`` may cancel its timer (else it ends by itself)."""
@@ -501,6 +691,103 @@ class TableHost(Generic[T]):
         except Exception:
             log.exception("presenting %s failed", what)
 
+    # ------------------------------------------------------------------ moves
+    async def move(
+        self,
+        table_id: str,
+        plan: Plan,
+        *,
+        version: int | None = None,
+        closed: Callable[[], ServiceError] | None = None,
+        note: str | Callable[[Sequence[Any]], str] | None = None,
+        by_timer: bool = False,
+        answered: bool = False,
+    ) -> Change:
+        """Play one move at a table and return it committed: under the table's lock,
+        refused when the table closed meanwhile (``closed()``, by default
+        :meth:`just_closed`) or, with ``version``, when the engine has moved on since
+        (StaleButton); then :meth:`commit`; then the table's timer is set anew.
+        ``answered``: the caller answers the member's click with the redrawn table."""
+        live = self.get(table_id)
+        async with self.lock(table_id):
+            if self.tables.get(table_id) is not live:
+                raise (closed or self.just_closed)()
+            if version is not None and version != live.engine.version:
+                raise StaleButton()
+            change = await self.commit(live, plan, note=note, by_timer=by_timer, answered=answered)
+        self._arm_timer(live)
+        return change
+
+    async def commit(
+        self,
+        live: T,
+        plan: Plan,
+        *,
+        note: str | Callable[[Sequence[Any]], str] | None = None,
+        by_timer: bool = False,
+        answered: bool = False,
+    ) -> Change:
+        """Apply a move's steps to the engine in memory, then save the table with the
+        chip transfers (and, when the move settled a round, each player's net: see
+        :func:`settled_returns`) in ONE transaction. The caller holds the table's lock
+        (:meth:`move` does), or the table is not registered yet.
+
+        On ANY failure - a refusal (RuleError, ServiceError) from the plan or the engine,
+        an engine that raised part-way through (a bug, an empty shoe), a refused write -
+        the table is put back exactly as it was and nothing is written: refusals and
+        storage errors propagate as they are, any other exception becomes
+        :class:`bot.errors.EngineFault`. ``note`` is the store's log line (by default
+        the actions, :meth:`action_note`; a function of the outcomes)."""
+        before = live.snapshot()  # put back whole (engine and the game's own state)
+        was_terminal = live.engine.is_terminal()
+        applied = Applied()
+        try:
+            steps = await plan(live) if callable(plan) else plan
+            for step in steps:
+                action = step(live.engine) if callable(step) else step
+                if action is not None:
+                    applied.add(action, live.engine.apply(action, self.chance))
+            results = settled_returns(live.engine, was_terminal)  # before a next round
+            self.after_apply(live, applied, by_timer=by_timer)
+        except (RuleError, ServiceError, StorageError):
+            live.restore(before)
+            raise
+        except Exception as exc:
+            live.restore(before)
+            log.exception(
+                "%s table %s: the engine failed on %s; the table was restored to its saved state",
+                self.game,
+                live.table_id,
+                "; ".join(self.action_note(a) for a in applied.actions) or "its first step",
+            )
+            raise engine_fault(exc) from exc
+        except BaseException:
+            live.restore(before)
+            raise
+        if callable(note):
+            text = note(applied.outcomes)
+        else:
+            text = note or "; ".join(self.action_note(a) for a in applied.actions) or "no-op"
+        await self._persist(live, applied.transfers, text, before=before, results=results)
+        return Change(
+            live.table_id,
+            live.store_version,
+            live.engine.version,
+            tuple(applied.events),
+            tuple(applied.transfers),
+            results,
+            tuple(applied.outcomes),
+            by_timer,
+            answered,
+        )
+
+    async def save_meta(self, live: T, change: Callable[[], None], note: str) -> None:
+        """Change the table's bot-side state (no engine move) and save it; if the save
+        fails the change is undone, so memory never runs ahead of the database."""
+        before = live.snapshot()
+        change()
+        await self._persist(live, [], note, before=before)
+
     async def _persist(
         self,
         live: T,
@@ -577,7 +864,10 @@ class TableHost(Generic[T]):
                 raise
             self.tables.pop(table_id, None)
             self.by_channel.pop(live.channel_id, None)
-            task = self._timer_tasks.pop(table_id, None)
+            self._retry_at.pop(table_id, None)
+            self._backoff.succeeded(table_id)
+            self._scheduler.cancel(table_id)
+            task = self._jobs.get(table_id)
         if task is not None and task is not asyncio.current_task() and self.may_cancel_timer(live):
             task.cancel()
         return live, applied
@@ -585,8 +875,9 @@ class TableHost(Generic[T]):
     async def shutdown(self) -> None:
         """Stop the timers (tables stay open in the store and are reloaded on start)."""
         self._closing = True
-        tasks = list(self._timer_tasks.values())
-        self._timer_tasks.clear()
+        await self._scheduler.stop()
+        tasks = list(self._jobs.values())
+        self._jobs.clear()
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -600,57 +891,75 @@ class TableHost(Generic[T]):
         return max(0.0, live.deadline - time.monotonic())
 
     def _arm_timer(self, live: T) -> None:
-        """Start the table's timer if it is not running; wake it to look again."""
+        """Bring the table's deadline up to date and put its next due moment in the
+        scheduler (a table whose job is running is put there when the job ends)."""
         if self._closing or not self.run_timers:
             return
         self.set_deadline(live)
-        self._wake.setdefault(live.table_id, asyncio.Event()).set()
-        task = self._timer_tasks.get(live.table_id)
-        if task is None or task.done():
-            self._timer_tasks[live.table_id] = asyncio.create_task(
-                self._timer_loop(live.table_id), name=f"{self.timer_name}-{live.table_id}"
-            )
+        if live.table_id not in self._jobs:
+            self._scheduler.at(live.table_id, self._next_due(live, time.monotonic()))
 
-    async def _timer_loop(self, table_id: str) -> None:
-        try:
-            while not self._closing:
-                live = self.tables.get(table_id)
-                if live is None:
-                    return
-                now = time.monotonic()
-                due = self.wake_at(live, now)
-                if due is None or due > now:
-                    event = self._wake.setdefault(table_id, asyncio.Event())
-                    event.clear()
-                    wait = (
-                        TIMER_POLL_SECONDS
-                        if due is None
-                        else min(due - now, TIMER_MAX_SLEEP_SECONDS)
-                    )
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(event.wait(), wait)
-                    continue
-                job = self.timer_job(live, now)
-                if job is None:
-                    continue
-                try:
-                    await job.run()
-                except Exception as exc:
-                    # e.g. closing an idle table while the database is locked, or a bug:
-                    # the timer must live on (or the table would never time out or close
-                    # again), say so, and try again later and later, never in a tight loop
-                    failures, delay = self._backoff.failed(table_id)
-                    log.warning(
-                        "%s (failure %d in a row: %r); next try in %.1f s",
-                        job.failure,
-                        failures,
-                        exc,
-                        delay,
-                        exc_info=not isinstance(exc, StorageError),
-                    )
-                    await self.timer_failed(live, delay)
-        except asyncio.CancelledError:
+    def _next_due(self, live: T, now: float) -> float | None:
+        due = self.wake_at(live, now)
+        retry_at = self._retry_at.get(live.table_id)
+        if due is not None and retry_at is not None:
+            due = max(due, retry_at)  # a failed job waits out its back-off
+        return due
+
+    def _due(self, table_id: str) -> None:
+        """The scheduler says the table's moment has come: start what the game says is
+        due as a task of its own (or put the table back for later)."""
+        live = self.tables.get(table_id)
+        if live is None or self._closing or table_id in self._jobs:
             return
+        now = time.monotonic()
+        due = self._next_due(live, now)
+        if due is None or due > now:
+            self._scheduler.at(table_id, due)
+            return
+        job = self.timer_job(live, now)
+        if job is None:
+            self._scheduler.at(table_id, now + TIMER_POLL_SECONDS)
+            return
+        self._jobs[table_id] = asyncio.create_task(
+            self._job(live, job), name=f"{self.timer_name}-{table_id}"
+        )
+
+    async def _job(self, live: T, job: TimerJob) -> None:
+        try:
+            await self._run_job(live, job)
+        finally:
+            if self._jobs.get(live.table_id) is asyncio.current_task():
+                del self._jobs[live.table_id]
+            if self.tables.get(live.table_id) is live:
+                self._arm_timer(live)  # its next moment (a new deadline, a retry)
+
+    async def _run_job(self, live: T, job: TimerJob) -> None:
+        """Run a timer job under the one back-off every game's timers share: a job that
+        fails (e.g. closing an idle table while the database is locked, a move the store
+        refused, or a bug) is logged and tried again later and later, never in a tight
+        loop; the table's timer lives on (or it would never time out or close again).
+        A table's deadline that has passed moves to the next try."""
+        table_id = live.table_id
+        try:
+            await job.run()
+        except Exception as exc:
+            failures, delay = self._backoff.failed(table_id)
+            log.warning(
+                "%s (failure %d in a row: %r); next try in %.1f s",
+                job.failure,
+                failures,
+                exc,
+                delay,
+                exc_info=not isinstance(exc, StorageError),
+            )
+            retry_at = time.monotonic() + delay
+            self._retry_at[table_id] = retry_at
+            if live.deadline is not None:
+                live.deadline = max(live.deadline, retry_at)
+        else:
+            self._backoff.succeeded(table_id)
+            self._retry_at.pop(table_id, None)
 
 
 def together(*hosts: TableHost[Any]) -> Callable[[], None]:
@@ -677,9 +986,13 @@ def together(*hosts: TableHost[Any]) -> Callable[[], None]:
 
 
 __all__ = [
+    "Applied",
     "Backoff",
+    "Change",
     "Holdings",
     "HostedTable",
+    "Scheduler",
+    "Step",
     "StoreLike",
     "StoredTable",
     "TableHost",

@@ -1,15 +1,14 @@
 """Pontoon's service: where Pontoon's engine, the ledger and the clock meet.
 
-No discord imports here. Every change to a table goes through :meth:`PontoonService.act`
-(or a timer), under one asyncio.Lock per table:
+No discord imports here. Every change to a table is a move of the table host
+(:meth:`bot.host.TableHost.move`: lock, stale check, ``engine.apply``, the table put
+back on any failure, one transaction with the ledger transfers, the timer), which
+returns the committed :class:`bot.host.Change`; then ``presenter.table_changed(...)``
+(messages, DMs: the bot's business).
 
-    engine.apply(action) -> events + transfers      (RuleError: nothing changed)
-    store.save_table(snapshot, ledger transfers)    (one transaction; on failure the
-                                                     in-memory table is restored)
-    presenter.table_changed(...)                    (messages, DMs: the bot's business)
-
-The registry, locks, reload, saving, closing and timers are the table host's
-(:class:`bot.host.TableHost`), shared with Punto Banco; this module is Pontoon's own.
+The registry, locks, reload, saving, closing and timers are the host's, shared with
+Punto Banco; this module is Pontoon's own: its checks, the round's log and sequencing,
+the bank sale and auction, and what the timer plays for whoever ran out of time.
 """
 
 from __future__ import annotations
@@ -22,8 +21,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
-from bot.errors import NoTableHere, NotSeated, ServiceError, StaleButton, engine_fault
+from bot.errors import NoTableHere, NotSeated, ServiceError
 from bot.host import (
+    Applied,
+    Change,
     Holdings,
     StoredTable,
     StoreLike,
@@ -33,14 +34,13 @@ from bot.host import (
     names_kept,
     new_table_id,
     seat_of,
-    settled_returns,
 )
 from bot.i18n import Msg
 from bot.storage.errors import StorageError
 from engine.cards import Chance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
-from engine.pontoon.types import Action, ActionKind, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
 from engine.records import ESCROW, HOUSE
 
 log = logging.getLogger(__name__)
@@ -222,15 +222,17 @@ class NoPontoonTable(NoTableHere):
 
 
 class PontoonPresenterPort(Protocol):
-    """What the service tells the outside world. Implemented with discord.py in cogs/pontoon/presenter.py."""
+    """What the service tells the outside world. Implemented with discord.py in
+    cogs/pontoon/presenter.py. A change made on a member's click is ``change.answered``:
+    the click's own handler redraws the table on its interaction."""
 
-    async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None: ...
+    async def table_changed(self, live: OpenPontoonTable, change: Change) -> None: ...
 
     async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None: ...
 
 
 class NullPontoonPresenter:
-    async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None:
+    async def table_changed(self, live: OpenPontoonTable, change: Change) -> None:
         return None
 
     async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None:
@@ -242,9 +244,6 @@ class PontoonTimers:
     bet_seconds: float = 60.0
     turn_seconds: float = 60.0
     idle_seconds: float = 900.0
-
-
-Step = Action | Callable[[Table], Action | None]
 
 
 def holdings(engine_state: Any) -> Holdings:
@@ -337,11 +336,12 @@ class PontoonService(TableHost[OpenPontoonTable]):
         async with self._opening(channel_id):
             chips = await self.store.ensure_member(guild_id, opener_id)
             # the table is stored with its opener seated, in one transaction
-            outcome = await self._apply(
-                live, Action(seat_of(opener_id), ActionKind.JOIN, amount=chips)
+            change = await self.commit(
+                live, [Action(seat_of(opener_id), ActionKind.JOIN, amount=chips)]
             )
             self._register(live)
-        await self._after_change(live, outcome)  # a presenter failure does not undo it
+        self._arm_timer(live)
+        await self._present(live, change)  # a presenter failure does not undo it
         return live
 
     # ------------------------------------------------------------------- acts
@@ -356,16 +356,15 @@ class PontoonService(TableHost[OpenPontoonTable]):
         target: int | None = None,
         version: int | None = None,
         name: str | None = None,
-    ) -> Outcome:
-        """Apply one member's action. Raises ServiceError / RuleError with nothing changed."""
-        live = self.get(table_id)
-        async with self.lock(table_id):
-            if table_id not in self.tables:
-                raise ServiceError("That table has just closed.", key="err.svc.just_closed")
-            if version is not None and version != live.engine.version:
-                raise StaleButton()
-            seat = seat_of(user_id)
-            names_before = dict(live.names)
+        answered: bool = False,
+    ) -> Change:
+        """Apply one member's action and return it committed. Raises ServiceError /
+        RuleError with nothing changed. ``answered``: the caller redraws the table on the
+        member's own interaction (a click on the table message)."""
+        seat = seat_of(user_id)
+
+        async def plan(live: OpenPontoonTable) -> list[Action]:
+            join_amount = amount
             if kind is ActionKind.JOIN:
                 self.check_member_free(live.guild_id, user_id, at=live)
                 # the engine decides (seat limit included) before the ledger is touched;
@@ -373,35 +372,37 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 refusal = live.engine.why_not(Action(seat, ActionKind.JOIN))
                 if refusal is not None:
                     raise refusal
-                amount = await self.store.ensure_member(live.guild_id, user_id)
+                join_amount = await self.store.ensure_member(live.guild_id, user_id)
                 if name:
-                    live.names[seat] = name
+                    live.names[seat] = name  # put back with the table if the move fails
             elif seat not in live.engine.seats:
                 raise NotSeated()
-            action = Action(
-                seat,
-                kind,
-                amount=amount,
-                shoot=shoot,
-                target=seat_of(target) if target is not None else None,
-            )
-            try:
-                outcome = await self._apply(live, action)
-            except BaseException:
-                live.names = names_before
-                raise
-        await self._after_change(live, outcome)
-        return outcome
+            return [
+                Action(
+                    seat,
+                    kind,
+                    amount=join_amount,
+                    shoot=shoot,
+                    target=seat_of(target) if target is not None else None,
+                )
+            ]
 
-    async def deal(self, table_id: str, user_id: int, version: int | None = None) -> Outcome:
+        change = await self.move(table_id, plan, version=version, answered=answered)
+        await self._present(self.tables.get(table_id), change)
+        return change
+
+    async def deal(
+        self,
+        table_id: str,
+        user_id: int,
+        version: int | None = None,
+        *,
+        answered: bool = False,
+    ) -> Change:
         """Deal the next round: cut for the bank first if nobody banks yet (P-BANK-1)."""
-        live = self.get(table_id)
-        async with self.lock(table_id):
-            if table_id not in self.tables:  # closed while this click waited for the lock
-                raise ServiceError("That table has just closed.", key="err.svc.just_closed")
-            if version is not None and version != live.engine.version:
-                raise StaleButton()
-            seat = seat_of(user_id)
+        seat = seat_of(user_id)
+
+        async def plan(live: OpenPontoonTable) -> list[Action]:
             eng = live.engine
             if seat not in eng.seats:
                 raise NotSeated()
@@ -413,19 +414,14 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 if refusal is not None:
                     raise refusal
             await self._sync_balances(live)
-            steps: list[Step] = []
-            if eng.phase is Phase.ROUND_OVER:
-                steps.append(Action(seat, ActionKind.NEXT_ROUND))
-            steps.append(deal)
             # next round and deal (with its cut) are saved in ONE transaction
-            combined = await self._apply_steps(live, steps)
-        await self._after_change(live, combined)
-        return combined
+            if live.engine.phase is Phase.ROUND_OVER:
+                return [Action(seat, ActionKind.NEXT_ROUND), deal]
+            return [deal]
 
-    @staticmethod
-    def _merge(into: Outcome, more: Outcome) -> None:
-        into.events.extend(more.events)
-        into.transfers.extend(more.transfers)
+        change = await self.move(table_id, plan, version=version, answered=answered)
+        await self._present(self.tables.get(table_id), change)
+        return change
 
     async def _sync_balances(self, live: OpenPontoonTable) -> None:
         """Between rounds, bring each seat's chips in line with the ledger (grants, daily)."""
@@ -439,78 +435,28 @@ class PontoonService(TableHost[OpenPontoonTable]):
             if chips != eng.balances.get(seat):
                 eng.set_balance(seat, chips)
 
-    async def _apply(
-        self, live: OpenPontoonTable, action: Action, *, by_timer: bool = False
-    ) -> Outcome:
-        """engine.apply + one storage transaction (see :meth:`_apply_steps`)."""
-        return await self._apply_steps(live, [action], by_timer=by_timer)
-
-    async def _apply_steps(
-        self, live: OpenPontoonTable, steps: Sequence[Step], *, by_timer: bool = False
-    ) -> Outcome:
-        """Run engine steps in memory, then save the result in ONE transaction.
-
-        A step is an Action or a function of the table giving the next Action (None:
-        skip). On ANY failure - a rule refusal, an engine that raised part-way through
-        (a bug, an empty pack), a refused write - the table is put back exactly as it
-        was last saved and nothing is written: RuleError and storage errors propagate,
-        any other engine exception becomes :class:`bot.errors.EngineFault`.
-        The change's public events join the round's log in the same transaction.
-        """
-        before = live.snapshot()  # put back whole (engine, round log) on any failure
-        outcome = Outcome()
-        notes: list[str] = []
-        was_terminal = live.engine.is_terminal()
-        results: dict[str, int] | None = None
-        try:
-            last: ActionKind | None = None
-            for step in steps:
-                action = step if isinstance(step, Action) else step(live.engine)
-                if action is None:
-                    continue
-                self._merge(outcome, live.engine.apply(action, self.chance))
-                notes.append(f"{action.seat} {action.kind.value}")
-                last = action.kind
-            eng = live.engine
-            results = settled_returns(eng, was_terminal)  # before NEXT_ROUND clears them
-            follow_up = eng.round_follow_up()  # the engine moves a settled round on
-            if follow_up is not None and last is not None:
-                settled = eng.to_json()
-                try:
-                    self._merge(outcome, eng.apply(follow_up, self.chance))
-                    notes.append(f"{follow_up.seat} next_round")
-                except Exception as exc:  # the settled round stands; the next Deal moves on
-                    log.warning("table %s stays in ROUND_OVER: %r", live.table_id, exc)
-                    live.engine = Table.from_json(settled)
-        except RuleError:
-            live.restore(before)
-            raise
-        except Exception as exc:
-            live.restore(before)
-            log.exception(
-                "table %s: the engine failed on %s; the table was restored to its saved state",
-                live.table_id,
-                "; ".join(notes) or steps,
-            )
-            raise engine_fault(exc) from exc
-        live.note(outcome.events, by_timer=by_timer)
-        note = "; ".join(notes) or "no-op"
-        await self._persist(live, outcome.transfers, note, before=before, results=results)
+    def after_apply(self, live: OpenPontoonTable, applied: Applied, *, by_timer: bool) -> None:
+        """Pontoon's own part of a move: a settled round moves on by itself (the engine's
+        follow-up, P-NEXT-3: the bank passes, P-NEXT-2; people may join, leave or sell the
+        bank, P-SELL-1, before the next Deal), and the move's public events join the
+        round's log."""
+        eng = live.engine
+        follow_up = eng.round_follow_up()
+        if follow_up is not None and applied.actions:
+            settled = eng.to_json()
+            try:
+                applied.add(follow_up, eng.apply(follow_up, self.chance))
+            except Exception as exc:  # the settled round stands; the next Deal moves on
+                log.warning("table %s stays in ROUND_OVER: %r", live.table_id, exc)
+                live.engine = Table.from_json(settled)
+        live.note(applied.events, by_timer=by_timer)
         live.last_activity = time.monotonic()
-        return outcome
 
-    async def _save_meta(
-        self, live: OpenPontoonTable, change: Callable[[], None], note: str
-    ) -> None:
-        """Change the table's bot-side state (bank offer, auction) and save it; if the
-        save fails the change is undone, so memory never runs ahead of the database."""
-        before = live.snapshot()
-        change()
-        await self._persist(live, [], note, before=before)
-
-    async def _after_change(self, live: OpenPontoonTable, outcome: Outcome) -> None:
-        self._arm_timer(live)
-        await self.present(self.presenter.table_changed(live, outcome), f"table {live.table_id}")
+    async def _present(self, live: OpenPontoonTable | None, change: Change) -> None:
+        """Tell the presenter of a committed change (a failure there is only logged)."""
+        if live is None:  # closed since: its close was shown
+            return
+        await self.present(self.presenter.table_changed(live, change), f"table {live.table_id}")
 
     # --------------------------------------------------------------- the bank
     async def offer_bank(self, table_id: str, seller_id: int, buyer_id: int, price: int) -> None:
@@ -524,13 +470,13 @@ class PontoonService(TableHost[OpenPontoonTable]):
             refusal = live.engine.why_not(sale)
             if refusal is not None:
                 raise refusal
-            await self._save_meta(
+            await self.save_meta(
                 live,
                 lambda: setattr(live, "sale_offer", (seller_id, buyer_id, price)),
                 f"bank offered to {buyer_id} for {price}",
             )
 
-    async def accept_bank(self, table_id: str, buyer_id: int) -> Outcome:
+    async def accept_bank(self, table_id: str, buyer_id: int) -> Change:
         live = self.get(table_id)
         async with self.lock(table_id):
             offer = live.sale_offer
@@ -544,64 +490,59 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 live.sale_offer = None  # said as the bot's own answer, as before
                 raise ServiceError(lapsed.message, key=str(lapsed.key))
             await self._sync_balances(live)
-            outcome = await self._apply(
-                live,
-                Action(
-                    seat_of(seller_id), ActionKind.SELL_BANK, amount=price, target=seat_of(buyer_id)
-                ),
+            sale = Action(
+                seat_of(seller_id), ActionKind.SELL_BANK, amount=price, target=seat_of(buyer_id)
             )
+            change = await self.commit(live, [sale])
             try:
-                await self._save_meta(
+                await self.save_meta(
                     live, lambda: setattr(live, "sale_offer", None), "bank sale done"
                 )
             except StorageError as exc:  # the sale itself is saved; the offer is spent
                 live.sale_offer = None
                 log.warning("table %s: clearing the spent bank offer not saved: %s", table_id, exc)
-        await self._after_change(live, outcome)
-        return outcome
+        self._arm_timer(live)
+        await self._present(live, change)
+        return change
 
     async def open_auction(self, table_id: str, seller_id: int, seconds: float) -> float:
         """P-SHOOT-8: with an empty kitty the banker may offer the bank to the highest
         bidder instead of putting up a new kitty (the engine's AUCTION). The bot keeps
         only the closing time (epoch seconds), which it returns."""
-        live = self.get(table_id)
-        async with self.lock(table_id):
-            ends_at = time.time() + seconds
+        ends_at = time.time() + seconds
 
-            def opened(eng: Table) -> Action:
-                live.auction = {"ends_at": ends_at}  # saved with it, put back on a refusal
-                return Action(seat_of(seller_id), ActionKind.AUCTION)
+        async def plan(live: OpenPontoonTable) -> list[Action]:
+            live.auction = {"ends_at": ends_at}  # saved with it, put back on a refusal
+            return [Action(seat_of(seller_id), ActionKind.AUCTION)]
 
-            await self._apply_steps(live, [opened])
-        self._arm_timer(live)
+        await self.move(table_id, plan)
         return ends_at
 
     async def bid(self, table_id: str, user_id: int, amount: int) -> int:
         """A bid in the running auction (the engine's BID); returns it."""
-        live = self.get(table_id)
-        async with self.lock(table_id):
-            await self._apply(live, Action(seat_of(user_id), ActionKind.BID, amount=amount))
-            return amount
+        await self.move(table_id, [Action(seat_of(user_id), ActionKind.BID, amount=amount)])
+        return amount
 
     async def _finish_auction(self, live: OpenPontoonTable) -> None:
         """The auction's time is up: the engine sells the bank to the best bid its bidder
         can still pay (END_AUCTION), or the bank stays."""
-        combined = Outcome()
+        change = Change.nothing(live, live.engine.version)
         async with self.lock(live.table_id):
             auc = live.auction
             if auc is None or time.time() < float(auc["ends_at"]):
                 return
             banker = live.engine.banker
             if live.engine.auction is None or banker is None:  # the bank changed hands
-                await self._save_meta(live, lambda: setattr(live, "auction", None), "auction over")
+                await self.save_meta(live, lambda: setattr(live, "auction", None), "auction over")
             else:
 
                 def ended(eng: Table) -> Action:
                     live.auction = None
                     return Action(banker, ActionKind.END_AUCTION)
 
-                combined = await self._apply_steps(live, [ended])
-        await self._after_change(live, combined)
+                change = await self.commit(live, [ended])
+        self._arm_timer(live)
+        await self._present(live, change)
 
     def auction_seconds_left(self, live: OpenPontoonTable) -> float | None:
         if live.auction is None:
@@ -658,58 +599,53 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 f"table {table_id} cannot act for the timed-out seat",
             )
         if live.last_activity + self.timers.idle_seconds <= now:
-            return TimerJob(lambda: self._close_idle(table_id), f"table {table_id} cannot close")
+            return TimerJob(
+                lambda: self.close(table_id, Msg("reason.idle")), f"table {table_id} cannot close"
+            )
         return None
-
-    async def _close_idle(self, table_id: str) -> None:
-        await self.close(table_id, Msg("reason.idle"))
-        self._backoff.succeeded(table_id)
 
     async def _on_deadline(self, live: OpenPontoonTable) -> None:
         """Play for whoever ran out of time: bets sit out, a hand sticks if it may or
-        twists until it may (never buying), a banker stays (the engine's timeout_action)."""
-        combined = Outcome()
-        async with self.lock(live.table_id):
+        twists until it may (never buying), a banker stays (the engine's timeout_action).
+        Each action is a move of its own (:meth:`move`, refused as stale once a member
+        moved first); a move the store refused is tried again under the host's back-off."""
+        eng = live.engine
+        if live.deadline is None or live.deadline_version != eng.version:
+            return
+        timed_out = set(eng.to_act())
+        turn = eng.turn
+        changes: list[Change] = []
+        failed: StorageError | None = None
+        for _ in range(4 * max(1, len(timed_out)) + 8):
             eng = live.engine
-            if live.deadline is None or live.deadline_version != eng.version:
-                return
-            timed_out = set(eng.to_act())
-            turn = eng.turn
-            retry = False
-            for _ in range(4 * max(1, len(timed_out)) + 8):
-                pending = [s for s in eng.to_act() if s in timed_out]
-                if not pending or eng.turn != turn:
-                    break
-                action = eng.timeout_action(pending[0])
-                if action is None:
-                    break
-                try:
-                    out = await self._apply(live, action, by_timer=True)
-                except (RuleError, ServiceError) as exc:
-                    log.warning("timeout action %s refused: %s", action, exc)
-                    break
-                except StorageError as exc:
-                    # not saved (nothing changed): try again later rather than never
-                    failures, delay = self._backoff.failed(live.table_id)
-                    log.warning(
-                        "timeout action %s not saved (failure %d in a row: %s); next try in %.1f s",
-                        action,
-                        failures,
-                        exc,
-                        delay,
-                    )
-                    retry = True
-                    break
-                combined.events.extend(out.events)
-                combined.transfers.extend(out.transfers)
-            if retry:
-                live.deadline = time.monotonic() + delay
-                live.deadline_version = eng.version
-            else:
-                self._backoff.succeeded(live.table_id)
-                live.deadline = None
-                live.deadline_version = -1 if combined.events else eng.version
-        await self._after_change(live, combined)
+            pending = [s for s in eng.to_act() if s in timed_out]
+            if not pending or eng.turn != turn:
+                break
+            action = eng.timeout_action(pending[0])
+            if action is None:
+                break
+            try:
+                changes.append(
+                    await self.move(live.table_id, [action], version=eng.version, by_timer=True)
+                )
+            except (RuleError, ServiceError) as exc:
+                log.warning("timeout action %s refused: %s", action, exc)
+                break
+            except StorageError as exc:  # not saved (nothing changed): try again later
+                failed = exc
+                break
+        if failed is not None:
+            # still due, at this version: the host's back-off says when to try again
+            live.deadline = time.monotonic()
+            live.deadline_version = live.engine.version
+        else:
+            live.deadline = None
+            live.deadline_version = -1 if changes else live.engine.version
+        self._arm_timer(live)
+        change = Change.merged(changes) if changes else Change.nothing(live, live.engine.version)
+        await self._present(self.tables.get(live.table_id), change)
+        if failed is not None:
+            raise failed
 
 
 def member_of_seat(seat: str | None) -> int | None:

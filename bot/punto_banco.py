@@ -4,9 +4,10 @@ No discord imports here (the Discord side is the package ``cogs/punto_banco/``).
 Pontoon's service it is a :class:`bot.host.TableHost` (the registry, locks, reload,
 saving, closing and timers are written once there):
 
-* one asyncio.Lock per table; every change is ``engine call -> store.save_table(snapshot,
-  ledger transfers)`` in ONE transaction, and on any failure the in-memory table is put
-  back exactly as it was (a refused bet changes nothing, in memory or on disk);
+* one asyncio.Lock per table; every change is a move of the host
+  (:meth:`bot.host.TableHost.move`): ``engine call -> store.save_table(snapshot, ledger
+  transfers)`` in ONE transaction, and on any failure the in-memory table is put back
+  exactly as it was (a refused bet changes nothing, in memory or on disk);
 * the presenter is told after the commit; a presentation failure never undoes a move.
 
 A table lives in a channel and cycles through betting windows:
@@ -39,8 +40,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from bot.errors import NoTableHere, ServiceError, engine_fault
+from bot.errors import NoTableHere, ServiceError
 from bot.host import (
+    Applied,
     Holdings,
     StoredTable,
     TableHost,
@@ -49,13 +51,10 @@ from bot.host import (
     names_kept,
     new_table_id,
     seat_of,
-    settled_returns,
 )
 from bot.i18n import Msg
 from bot.storage import Move, Store, member_account, parse_account
-from bot.storage.errors import StorageError
 from engine.cards import Chance
-from engine.errors import RuleError
 from engine.punto_banco import (
     CROUPIER,
     Action,
@@ -173,7 +172,9 @@ class BetReceipt:
 
 
 class PuntoBancoPresenterPort(Protocol):
-    """What the service tells the outside world (cogs/punto_banco/presenter.py speaks discord.py)."""
+    """What the service tells the outside world (cogs/punto_banco/presenter.py speaks
+    discord.py). Bets changed on a member's click are not told: the click's own handler
+    answers it with the redrawn table."""
 
     async def table_opened(self, live: OpenPuntoBancoTable) -> None: ...
 
@@ -258,6 +259,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         "err.pb.closed",
         "That Punto Banco table is closed. Open a new one with `/baccarat start`.",
     )
+    just_closed_message = ("err.pb.just_closed", "That table has just closed; nothing was placed.")
     store: Store
 
     def __init__(
@@ -360,10 +362,6 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
 
     # -------------------------------------------------------------------- bets
     def _check_can_bet(self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None) -> None:
-        if live.table_id not in self.tables:
-            raise ServiceError(
-                "That table has just closed; nothing was placed.", key="err.pb.just_closed"
-            )
         if round_no is not None and round_no != live.round:
             raise WindowClosed()
         if live.phase is not Phase.BETTING:
@@ -382,6 +380,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         *,
         round_no: int | None = None,
         name: str | None = None,
+        answered: bool = False,
     ) -> BetReceipt:
         """Place a bet on ``side``, or change the member's bet on that side to ``amount``
         (B-BET-1). The stake moves member -> escrow in the same transaction as the
@@ -398,6 +397,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             f"{seat} bets {amount} on {chosen.value}",
             round_no=round_no,
             name=name,
+            answered=answered,
         )
 
     async def repeat(
@@ -407,6 +407,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         *,
         round_no: int | None = None,
         name: str | None = None,
+        answered: bool = False,
     ) -> BetReceipt:
         """B-BET-1: place the member's bets of the previous coup again (all or nothing)."""
         seat = seat_of(user_id)
@@ -417,6 +418,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             f"{seat} repeats last bets",
             round_no=round_no,
             name=name,
+            answered=answered,
         )
 
     async def _stake(
@@ -428,18 +430,21 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         *,
         round_no: int | None,
         name: str | None,
+        answered: bool,
     ) -> BetReceipt:
-        """A bet or a repeat: under the table's lock, with the member's balance from the
-        ledger (``action`` builds the engine action from it), then the receipt."""
-        live = self.get(table_id)
+        """A bet or a repeat: a move with the member's balance from the ledger
+        (``action`` builds the engine action from it), then the receipt."""
         seat = seat_of(user_id)
-        async with self.lock(table_id):
+
+        async def plan(live: OpenPuntoBancoTable) -> list[Action]:
             self._check_can_bet(live, user_id, round_no)
             balance = await self.store.ensure_member(live.guild_id, user_id)
-            await self._change(live, action(balance), note, name=(seat, name))
-            receipt = await self._receipt(live, user_id)
-        await self.present(self.presenter.bets_changed(live), f"Punto Banco table {live.table_id}")
-        return receipt
+            if name:
+                live.names[seat] = name[:64]  # put back with the table if the bet fails
+            return [action(balance)]
+
+        await self.move(table_id, plan, note=note, answered=answered)
+        return await self._bets_changed(table_id, user_id, answered)
 
     async def withdraw(
         self,
@@ -448,17 +453,13 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         side: Side | str | None = None,
         *,
         round_no: int | None = None,
+        answered: bool = False,
     ) -> BetReceipt:
         """Take back one bet (or all of the member's bets) before the coup is dealt."""
-        live = self.get(table_id)
         seat = seat_of(user_id)
         chosen = None if side is None else Side(side)
-        async with self.lock(table_id):
-            if live.table_id not in self.tables:
-                raise ServiceError(
-                    "That table has just closed; its bets were returned.",
-                    key="err.pb.closed_returned",
-                )
+
+        async def plan(live: OpenPuntoBancoTable) -> list[Action]:
             if round_no is not None and round_no != live.round:
                 raise WindowClosed()
             if live.phase is not Phase.BETTING:
@@ -468,47 +469,46 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
                 )
             # one side, or every bet of the member (side None); the engine refuses
             # taking back what is not there
-            await self._change(
-                live,
-                Action(seat, ActionKind.WITHDRAW, chosen),
-                f"{seat} withdraws {chosen or 'all'}",
-            )
-            receipt = await self._receipt(live, user_id)
-        await self.present(self.presenter.bets_changed(live), f"Punto Banco table {live.table_id}")
-        return receipt
+            return [Action(seat, ActionKind.WITHDRAW, chosen)]
 
-    async def _receipt(self, live: OpenPuntoBancoTable, user_id: int) -> BetReceipt:
+        await self.move(
+            table_id,
+            plan,
+            closed=lambda: ServiceError(
+                "That table has just closed; its bets were returned.",
+                key="err.pb.closed_returned",
+            ),
+            note=f"{seat} withdraws {chosen or 'all'}",
+            answered=answered,
+        )
+        return await self._bets_changed(table_id, user_id, answered)
+
+    async def _bets_changed(self, table_id: str, user_id: int, answered: bool) -> BetReceipt:
+        """After a committed bet: what the member has on the coup and holds off the
+        table; the presenter redraws the table unless the member's click is answered
+        with it (``answered``)."""
+        live = self.get(table_id)
+        bets = live.engine.bets_of(seat_of(user_id))
         balance = await self.store.member_balance(live.guild_id, user_id)
-        return BetReceipt(live.engine.bets_of(seat_of(user_id)), balance)
-
-    async def _change(
-        self,
-        live: OpenPuntoBancoTable,
-        action: Action,
-        note: str,
-        *,
-        name: tuple[str, str | None] | None = None,
-    ) -> list[Transfer]:
-        """Apply one engine action and write its transfers with the new snapshot in one
-        transaction. On ANY failure (a rule refusal, an engine that raised part-way
-        through, a refused write) the table is put back as it was last saved and nothing
-        is written; an unexpected engine exception becomes :class:`EngineFault`."""
-        before = live.snapshot()
-        try:
-            transfers = live.engine.apply(action, self.chance).transfers
-        except RuleError:
-            live.restore(before)
-            raise
-        except Exception as exc:
-            live.restore(before)
-            log.exception(
-                "Punto Banco table %s: the engine failed on %r; table restored", live.table_id, note
+        if not answered:
+            await self.present(
+                self.presenter.bets_changed(live), f"Punto Banco table {live.table_id}"
             )
-            raise engine_fault(exc) from exc
-        if name is not None and name[1]:
-            live.names[name[0]] = name[1][:64]
-        await self._persist(live, transfers, note, before=before)
-        return transfers
+        return BetReceipt(bets, balance)
+
+    def after_apply(self, live: OpenPuntoBancoTable, applied: Applied, *, by_timer: bool) -> None:
+        """A dealt coup: the table shows it (DEALING) and keeps its results; the coup's
+        post names its bettors, so nothing names the ones before."""
+        for outcome in applied.outcomes:
+            result: CoupResult | None = outcome.coup
+            if result is None:
+                continue
+            live.phase = Phase.DEALING
+            live.empty_windows = 0
+            live.last_results = results_to_json(result.settlement)
+            live.names = names_kept(
+                live.names, (r.bet.bettor for r in result.settlement.results), live.opener_id
+            )
 
     # -------------------------------------------------------------------- coups
     async def close_window(self, table_id: str) -> CoupResult | None:
@@ -532,37 +532,26 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
                     finally:
                         self._open_window(live)
             else:
-                before = live.snapshot()
                 try:
-                    result = live.engine.apply(DEAL, self.chance).coup
-                    assert result is not None
-                    live.phase = Phase.DEALING
-                    live.empty_windows = 0
-                    live.last_results = results_to_json(result.settlement)
-                    # the coup's post names its bettors; nothing names the ones before
-                    live.names = names_kept(
-                        live.names,
-                        (r.bet.bettor for r in result.settlement.results),
-                        live.opener_id,
+                    change = await self.commit(
+                        live, [DEAL], note=lambda outcomes: _coup_note(outcomes[0].coup)
                     )
-                    results = settled_returns(live.engine, was_terminal=False)
-                    await self._persist(live, result.transfers, _coup_note(result), results=results)
-                except BaseException as exc:
-                    live.restore(before)
+                except BaseException:
                     self._open_window(live)  # try again after another window
-                    if isinstance(exc, Exception) and not isinstance(
-                        exc, RuleError | ServiceError | StorageError
-                    ):
-                        log.exception("Punto Banco table %s: the deal failed", table_id)
-                        raise engine_fault(exc) from exc
                     raise
+                result = change.outcomes[0].coup
+                assert result is not None
                 live.deadline = live.closes_at = None
                 bettors = list(dict.fromkeys(r.bet.bettor for r in result.settlement.results))
                 accounts = {member_account(live.guild_id, int(s)): s for s in bettors}
                 found = await self.store.balances(accounts)
                 balances = {accounts[a]: chips for a, chips in found.items()}
         if close_reason is not None:
-            await self.close(table_id, close_reason)
+            try:
+                await self.close(table_id, close_reason)
+            except BaseException:
+                self._open_window(live)  # betting stays open until the next try
+                raise
             return None
         if result is None:
             await self.present(
@@ -620,6 +609,9 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         return live.phase is Phase.BETTING
 
     def timer_job(self, live: OpenPuntoBancoTable, now: float) -> TimerJob:
+        """The betting window is over: deal, or reopen it. A failure reopens the window
+        (betting stays open until the next try: at least a full window, or the host's
+        back-off when that is longer)."""
         return TimerJob(
             lambda: self._window_over(live.table_id),
             f"Punto Banco table {live.table_id}: closing the betting window failed",
@@ -627,13 +619,6 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
 
     async def _window_over(self, table_id: str) -> None:
         await self.close_window(table_id)
-        self._backoff.succeeded(table_id)
-
-    async def timer_failed(self, live: OpenPuntoBancoTable, delay: float) -> None:
-        """Betting stays open until the next try (at least a full window)."""
-        if live.deadline is not None and live.deadline <= time.monotonic():
-            self._open_window(live)
-            live.deadline = time.monotonic() + max(delay, live.betting_seconds)
 
 
 def _engine_transfer(move: Move) -> Transfer:

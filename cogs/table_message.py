@@ -1,7 +1,9 @@
 """The one way a game's table message reaches Discord, for every game.
 
-- A member's click (a button, a form opened from the table message) is answered with the
-  new table in the interaction's own response (an UPDATE_MESSAGE): one request a click.
+- A member's click (a button, a form opened from the table message) is answered by its
+  own handler: the service returns the committed change and the handler answers with
+  the new table in the interaction's own response (an UPDATE_MESSAGE, through
+  :meth:`TableMessages.respond`): one request a click.
 - Every other change (timers, slash commands, a click on another message) goes through
   one coalescing writer per table: at most one edit in flight, and what it draws is the
   table as it is when the edit is sent, so a burst of changes costs one or two edits.
@@ -16,7 +18,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
@@ -37,14 +38,13 @@ NO_PINGS = discord.AllowedMentions.none()
 @dataclass
 class Click:
     """A member's interaction whose answer may carry the new table (an UPDATE_MESSAGE
-    callback on the table message). Exactly one of the presenter, the watchdog or the code
-    handling the click (a button, a form, a command) claims the answer."""
+    callback on the table message). Exactly one of the watchdog or the code handling the
+    click (a button, a form, a command) claims the answer."""
 
     interaction: Interaction
     table_id: str
     claimed: bool = False
     updated: bool = False  # answered with the new table
-    done: bool = False  # its handling is over (a task started meanwhile must not use it)
 
     def claim(self) -> bool:
         if self.claimed or self.interaction.response.is_done():
@@ -53,29 +53,18 @@ class Click:
         return True
 
 
-# The member action being handled in this task (None: a timer or the bot itself).
-CURRENT_CLICK: ContextVar[Click | None] = ContextVar("table_click", default=None)
-
-
 @contextlib.contextmanager
-def member_action(click: Click | None = None) -> Iterator[Click | None]:
-    """Mark the code inside as a member's own action; with ``click``, the table change it
-    causes is answered on that interaction (and acknowledged late if it takes too long).
-    (A move the timer makes is marked by the service, in the round's log.)"""
-    token = CURRENT_CLICK.set(click)
-    watchdog: asyncio.TimerHandle | None = None
-    if click is not None:
-        watchdog = asyncio.get_running_loop().call_later(
-            ANSWER_BY_SECONDS, lambda: asyncio.ensure_future(_late_ack(click))
-        )
+def answered_in_time(click: Click) -> Iterator[Click]:
+    """The watchdog of a member's click while the code inside handles it: if it has not
+    answered by ``ANSWER_BY_SECONDS`` (Discord allows 3 s), the click is acknowledged
+    then, and the table is drawn by the writer."""
+    watchdog = asyncio.get_running_loop().call_later(
+        ANSWER_BY_SECONDS, lambda: asyncio.ensure_future(_late_ack(click))
+    )
     try:
         yield click
     finally:
-        if click is not None:
-            click.done = True
-        if watchdog is not None:
-            watchdog.cancel()
-        CURRENT_CLICK.reset(token)
+        watchdog.cancel()
 
 
 async def _late_ack(click: Click) -> None:
@@ -172,12 +161,26 @@ class TableMessages(Generic[T]):
         self._restart_check = asyncio.create_task(check, name=name)
 
     # ----------------------------------------------------------------- clicks
-    async def answer_click(self, live: T) -> bool:
-        """Answer the member's click (if this change came from one, on this table's
-        message) with the new table: UPDATE_MESSAGE, one request. False when this change
-        has no click to ride on (the caller then asks the writer)."""
-        click = CURRENT_CLICK.get()
-        if click is None or click.done or click.table_id != live.table_id:
+    async def respond(self, click: Click, live: T | None, otherwise: str | None = None) -> None:
+        """Answer a member's click on the change it made (the service returned it
+        committed, ``answered``): with the new table in the interaction's own response
+        (UPDATE_MESSAGE, one request) when the click was on the table's message and is
+        still unanswered; otherwise the writer draws the table and the click gets
+        ``otherwise`` privately, or an empty acknowledgement (a followup once the
+        watchdog acknowledged it). ``live`` None: the table closed with the change (its
+        close is drawn by the writer)."""
+        if live is not None:
+            if await self._update_on(click, live):
+                return
+            self.request(live)
+        if otherwise is not None:
+            await answer(click, otherwise)
+        else:
+            await acknowledge(click)
+
+    async def _update_on(self, click: Click, live: T) -> bool:
+        """The new table as the click's own answer; False when it cannot ride on it."""
+        if click.table_id != live.table_id:
             return False
         interaction = click.interaction
         msg = interaction.message
@@ -198,11 +201,6 @@ class TableMessages(Generic[T]):
         if live.table_id in self._tasks:
             self._clicked_during.add(live.table_id)
         return True
-
-    async def show(self, live: T) -> None:
-        """A committed change: on its click when there is one, else through the writer."""
-        if not await self.answer_click(live):
-            self.request(live)
 
     # ----------------------------------------------------------------- the writer
     def request(self, live: T, closed_reason: Msg | None = None) -> None:

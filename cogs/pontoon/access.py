@@ -2,8 +2,8 @@
 (``bot.games`` / ``bot.presenters``, built by start-up under the game's registry name):
 the shared bot type (:class:`cogs.common.GameBot`) names no game.
 
-This module imports only ``bot.*`` and ``cogs.common``, so every module of the package
-may import it without an import circle."""
+This module imports only ``bot.*``, ``cogs.common`` and ``cogs.table_message``, so every
+module of the package may import it without an import circle."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Protocol, cast
 
 from bot.pontoon import GAME_PONTOON, OpenPontoonTable, PontoonService
 from cogs.common import GameBot, Interaction
+from cogs.table_message import Click
 
 
 class PontoonPresenter(Protocol):
@@ -19,6 +20,10 @@ class PontoonPresenter(Protocol):
     naming it here would be an import circle)."""
 
     def remember(self, live: OpenPontoonTable, interaction: Interaction) -> None: ...
+
+    async def respond(
+        self, click: Click, live: OpenPontoonTable | None, otherwise: str | None = None
+    ) -> None: ...
 
     def hand_summary(self, live: OpenPontoonTable, seat: str, locale: str | None = None) -> str: ...
 

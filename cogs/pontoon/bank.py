@@ -15,7 +15,7 @@ from cogs.common import GameBot, Interaction, display
 from cogs.pontoon import access
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.commands import check_variation
-from cogs.table_message import Click, answer, member_action
+from cogs.table_message import Click, answer, answered_in_time
 from engine.pontoon.types import ActionKind
 
 
@@ -62,7 +62,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         live = self.service.in_channel(interaction.channel_id)
         check_variation(live, ActionKind.KITTY)  # kitty and auction: Shoot only
         click = Click(interaction, "")
-        with member_action(click):
+        with answered_in_time(click):
             await self.service.act(
                 live.table_id,
                 interaction.user.id,

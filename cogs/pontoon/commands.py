@@ -18,7 +18,7 @@ from cogs.common import GameBot, Interaction, can_manage_guild, display, place_a
 from cogs.help import first_join_hint
 from cogs.pontoon import access
 from cogs.pontoon.render import rules_text
-from cogs.table_message import Click, answer, member_action
+from cogs.table_message import Click, answer, answered_in_time
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
 
@@ -80,7 +80,7 @@ class Pontoon(
             amount = parse_amount(amount)
         if shoot is not None:
             shoot = parse_amount(shoot, "shoot bet")
-        with member_action(click):
+        with answered_in_time(click):
             await self.service.act(
                 live.table_id,
                 interaction.user.id,
@@ -170,7 +170,7 @@ class Pontoon(
             return
         guild_id, channel_id, rules = opened
         click = Click(interaction, "")
-        with member_action(click):
+        with answered_in_time(click):
             live = await self.service.open_table(
                 guild_id,
                 channel_id,
@@ -201,7 +201,7 @@ class Pontoon(
         locale = await locale_of(interaction)
         live = self._table(interaction)
         self.presenter.remember(live, interaction)
-        with member_action(click):
+        with answered_in_time(click):
             await self.service.deal(live.table_id, interaction.user.id)
         await answer(click, t(locale, "pt.done.deal"))
 
@@ -290,7 +290,7 @@ class Pontoon(
             live, interaction.user.id, is_admin=can_manage_guild(interaction)
         )
         click = Click(interaction, "")
-        with member_action(click):
+        with answered_in_time(click):
             await self.service.close(
                 live.table_id,
                 Msg("reason.ended_by", name=display(interaction.user.display_name)),

@@ -21,7 +21,7 @@ from cogs.common import Interaction, TableButton, bot_of, table_button_id
 from cogs.help import HELP_HINT
 from cogs.pontoon import access, render
 from cogs.router import TableForm
-from cogs.table_message import Click, acknowledge, answer, member_action
+from cogs.table_message import Click, answer, answered_in_time
 from engine.errors import EngineError
 from engine.pontoon.types import Action, ActionKind, Phase
 
@@ -268,30 +268,35 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
         await interaction.response.send_modal(modal)
         return
     click = Click(interaction, table_id)
-    with member_action(click):
+    with answered_in_time(click):
         if act == "deal":
-            await service.deal(table_id, interaction.user.id, version=version)
+            await service.deal(table_id, interaction.user.id, version=version, answered=True)
         elif act == "join":  # the seat limit is the engine's, checked under the lock
             await service.act(
                 table_id,
                 interaction.user.id,
                 ActionKind.JOIN,
                 name=interaction.user.display_name,
+                answered=True,
             )
         elif act == "leave":
-            await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
+            await service.act(table_id, interaction.user.id, ActionKind.LEAVE, answered=True)
         elif act == "same_bet":
             await service.act(
                 table_id,
                 interaction.user.id,
                 ActionKind.BET,
                 amount=_last_bet(live, seat),
+                answered=True,
             )
         elif act in ACT_KIND:
-            await service.act(table_id, interaction.user.id, ACT_KIND[act], version=version)
+            await service.act(
+                table_id, interaction.user.id, ACT_KIND[act], version=version, answered=True
+            )
         else:
             raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
-    await acknowledge(click)  # only when the update could not ride on the click
+        # the move came back committed: this click is answered with the redrawn table
+        await access.presenter(bot).respond(click, service.tables.get(table_id))
     if act == "join":
         await seated(interaction, locale)
 
@@ -361,17 +366,21 @@ async def handle_modal(
     access.presenter(bot).remember(live, interaction)
     version = None if act == "bet" else version_drawn
     click = Click(interaction, table_id)
-    with member_action(click):
-        await access.service(bot).act(
+    service = access.service(bot)
+    with answered_in_time(click):
+        await service.act(
             table_id,
             interaction.user.id,
             ACT_KIND[act],
             amount=amount,
             shoot=shoot,
             version=version,
+            answered=True,
         )
-    if not click.updated:  # the table was not redrawn on this form: say it worked
-        await answer(click, _done_text(act, amount).render(locale))
+        # the new table on the form's answer; else say privately that it worked
+        await access.presenter(bot).respond(
+            click, service.tables.get(table_id), _done_text(act, amount).render(locale)
+        )
 
 
 def _done_text(act: str, amount: int) -> Msg:

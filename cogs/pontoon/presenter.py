@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot.host import Change
 from bot.i18n import DEFAULT_LOCALE, Msg, Raw, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
@@ -32,7 +33,7 @@ from cogs.common import GameBot, display
 from cogs.pontoon import access, render
 from cogs.pontoon.controls import row_components, table_rows
 from cogs.router import custom_ids
-from cogs.table_message import NO_PINGS, Drawing, TableMessages
+from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
 from engine.pontoon.types import Event, EventKind, Outcome, Phase
 from engine.records import HOUSE
 
@@ -64,9 +65,7 @@ class PontoonDiscordPresenter:
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
         # the table messages: a click answered with the new table, the rest coalesced
         self.writer: TableMessages[OpenPontoonTable] = TableMessages(
-            bot,
-            self._render,
-            lambda live, message_id: access.service(self.bot).set_message(live, message_id),
+            bot, self._render, self._posted
         )
         # each table's log lines as drawn, per locale: an event is formatted once
         self._log_cache: dict[tuple[str, str], dict[int, tuple[LoggedEvent, str | None]]] = {}
@@ -80,6 +79,19 @@ class PontoonDiscordPresenter:
         self.last_interaction: dict[
             tuple[str, str], tuple[float, discord.Interaction[discord.Client]]
         ] = {}
+
+    async def _posted(self, live: OpenPontoonTable, message_id: int) -> None:
+        if self.service is not None:
+            await self.service.set_message(live, message_id)
+        else:
+            live.message_id = message_id
+
+    async def respond(
+        self, click: Click, live: OpenPontoonTable | None, otherwise: str | None = None
+    ) -> None:
+        """Answer a member's click on the change it made with the redrawn table (see
+        :meth:`cogs.table_message.TableMessages.respond`)."""
+        await self.writer.respond(click, live, otherwise)
 
     def remember(
         self, live: OpenPontoonTable, interaction: discord.Interaction[discord.Client]
@@ -128,7 +140,7 @@ class PontoonDiscordPresenter:
         """What the table message says now, in the server's language."""
         eng = live.engine
         locale = self.guild_locale(live)
-        seconds_left = access.service(self.bot).seconds_left(live)
+        seconds_left = self.service.seconds_left(live) if self.service is not None else None
         dealer: str | None = None
         if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
             nxt = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
@@ -285,10 +297,11 @@ class PontoonDiscordPresenter:
         line = self._log_line(ev, name, logged.banker, logged.by_timer, locale)
         return self.name_ids(live, line, locale) if line else None
 
-    async def table_changed(self, live: OpenPontoonTable, outcome: Outcome) -> None:
-        """One committed change: the table message first (on the click when there is one,
-        else through the writer), then DMs and at most one public post, in the background
-        so no member's answer waits behind them."""
+    async def table_changed(self, live: OpenPontoonTable, outcome: Change) -> None:
+        """One committed change: the table message first (unless the member's click that
+        made it is answered with it by its handler: ``outcome.answered``; else through the
+        writer), then DMs and at most one public post, in the background so no member's
+        answer waits behind them."""
         locale = self.guild_locale(live)
         name = self.namer(live, locale)
         banker = live.engine.banker
@@ -320,7 +333,8 @@ class PontoonDiscordPresenter:
                     announcements.append(self.name_ids(live, line, locale))
             # the other public events are the round's log (live.round_log), drawn with
             # the table message
-        await self.writer.show(live)
+        if not outcome.answered:
+            self.writer.request(live)
         lines = (
             render.result_lines(
                 self.results.pop(live.table_id, []), live.engine.seats, name, locale

@@ -2,8 +2,8 @@
 bot (``bot.games`` / ``bot.presenters``, built by start-up under the game's registry
 name): the shared bot type (:class:`cogs.common.GameBot`) names no game.
 
-This module imports only ``bot.*`` and ``cogs.common``, so every module of the package
-may import it without an import circle."""
+This module imports only ``bot.*``, ``cogs.common`` and ``cogs.table_message``, so every
+module of the package may import it without an import circle."""
 
 from __future__ import annotations
 
@@ -12,14 +12,19 @@ from typing import Protocol, cast
 from bot.errors import ServiceError
 from bot.punto_banco import GAME_PUNTO_BANCO, OpenPuntoBancoTable, PuntoBancoService
 from cogs.common import GameBot
+from cogs.table_message import Click
 
 
 class PuntoBancoPresenterPart(Protocol):
-    """What the commands ask of the Punto Banco presenter
+    """What the commands and buttons ask of the Punto Banco presenter
     (:class:`cogs.punto_banco.presenter.PuntoBancoPresenter`, which also draws the
     buttons: naming it here would be an import circle)."""
 
     async def repost(self, live: OpenPuntoBancoTable) -> None: ...
+
+    async def respond(
+        self, click: Click, live: OpenPuntoBancoTable | None, otherwise: str | None = None
+    ) -> None: ...
 
 
 def service(bot: GameBot) -> PuntoBancoService:

@@ -25,7 +25,7 @@ from cogs.permissions import refusal as permissions_refusal
 from cogs.punto_banco import access
 from cogs.punto_banco.odds_chart import send_odds_chart
 from cogs.punto_banco.text import odds_text, placed, receipt_text
-from cogs.table_message import Click, answer, member_action
+from cogs.table_message import Click, answer, answered_in_time
 from engine.punto_banco import PuntoBancoRules, Side
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ class PuntoBanco(
         live = self._table(interaction)
         stake = parse_amount(amount, "bet")
         click = Click(interaction, live.table_id)
-        with member_action(click):  # the table is redrawn through its writer
+        with answered_in_time(click):  # the table is redrawn through its writer
             receipt = await self.service.bet(
                 live.table_id,
                 interaction.user.id,
@@ -121,7 +121,7 @@ class PuntoBanco(
         locale = await locale_of(interaction)
         live = self._table(interaction)
         click = Click(interaction, live.table_id)
-        with member_action(click):
+        with answered_in_time(click):
             receipt = await self.service.repeat(
                 live.table_id, interaction.user.id, name=interaction.user.display_name
             )
@@ -137,7 +137,7 @@ class PuntoBanco(
         locale = await locale_of(interaction)
         live = self._table(interaction)
         click = Click(interaction, live.table_id)
-        with member_action(click):
+        with answered_in_time(click):
             receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
         await answer(click, receipt_text(receipt, Msg("pb.taken_back"), locale))
 

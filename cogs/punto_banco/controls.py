@@ -22,7 +22,7 @@ from cogs.common import Interaction, TableButton, bot_of, reply, table_button_id
 from cogs.punto_banco import access
 from cogs.punto_banco.text import odds_text, placed, receipt_text, side_label
 from cogs.router import TableForm
-from cogs.table_message import Click, answer, member_action
+from cogs.table_message import Click, answered_in_time
 from engine.errors import RuleError
 from engine.punto_banco import Side
 
@@ -155,20 +155,26 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, round
     if act not in ("repeat", "withdraw"):
         raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
     click = Click(interaction, table_id)
-    with member_action(click):
+    with answered_in_time(click):
+        # the bet comes back committed; this click is answered with it below
         if act == "repeat":
             receipt = await service.repeat(
                 table_id,
                 interaction.user.id,
                 round_no=round_no,
                 name=interaction.user.display_name,
+                answered=True,
             )
             done = Msg("pb.repeated")
         else:
-            receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
+            receipt = await service.withdraw(
+                table_id, interaction.user.id, round_no=round_no, answered=True
+            )
             done = Msg("pb.withdrawn")
-    if not click.updated:  # the table was not redrawn on this click: say it worked
-        await answer(click, receipt_text(receipt, done, locale))
+        # the new table on the click's answer; else say privately that it worked
+        await access.presenter(bot_of(interaction)).respond(
+            click, service.tables.get(table_id), receipt_text(receipt, done, locale)
+        )
 
 
 def refusal_text(interaction: Interaction, exc: BaseException, locale: str) -> str:
@@ -188,7 +194,7 @@ async def handle_modal(
     amount = parse_amount(values.get(AMOUNT_FIELD), "bet")
     service = access.service(bot_of(interaction))
     click = Click(interaction, table_id)
-    with member_action(click):
+    with answered_in_time(click):
         receipt = await service.bet(
             table_id,
             interaction.user.id,
@@ -196,6 +202,10 @@ async def handle_modal(
             amount,
             round_no=round_no,
             name=interaction.user.display_name,
+            answered=True,
         )
-    if not click.updated:
-        await answer(click, receipt_text(receipt, placed(locale, amount, side), locale))
+        await access.presenter(bot_of(interaction)).respond(
+            click,
+            service.tables.get(table_id),
+            receipt_text(receipt, placed(locale, amount, side), locale),
+        )

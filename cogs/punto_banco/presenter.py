@@ -38,7 +38,7 @@ from cogs.punto_banco.text import (
     side_totals,
     signed,
 )
-from cogs.table_message import NO_PINGS, Drawing, TableMessages
+from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
 from engine.punto_banco import Bet, BetOutcome, CoupResult, Side, odds_for
 from engine.records import Transfer
 
@@ -404,8 +404,16 @@ class PuntoBancoPresenter:
         await self._post_table(live)
 
     async def bets_changed(self, live: OpenPuntoBancoTable) -> None:
-        """A bet placed, repeated or taken back: on the click when there is one."""
-        await self.messages.show(live)
+        """A bet placed, repeated or taken back, not on a click on the table message (a
+        command): through the writer."""
+        self.messages.request(live)
+
+    async def respond(
+        self, click: Click, live: OpenPuntoBancoTable | None, otherwise: str | None = None
+    ) -> None:
+        """Answer a member's click on the bet it made with the redrawn table (see
+        :meth:`cogs.table_message.TableMessages.respond`)."""
+        await self.messages.respond(click, live, otherwise)
 
     async def window_extended(self, live: OpenPuntoBancoTable) -> None:
         self.messages.request(live)

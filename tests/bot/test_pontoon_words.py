@@ -39,9 +39,11 @@ def live_table(
 
 
 def presenter() -> PontoonDiscordPresenter:
-    service = SimpleNamespace(seconds_left=lambda live: 42.0)
+    service: Any = SimpleNamespace(seconds_left=lambda live: 42.0)
     bot: Any = SimpleNamespace(get_guild=lambda gid: None, games={GAME_PONTOON: service})
-    return PontoonDiscordPresenter(bot)
+    p = PontoonDiscordPresenter(bot)
+    p.service = service  # as start-up does (bot.app)
+    return p
 
 
 def laid_out(

@@ -300,7 +300,7 @@ async def test_refused_save_of_a_bank_offer_leaves_no_offer(
         seat = live.engine.to_act()[0]
         action = live.engine.timeout_action(seat)
         assert action is not None
-        await svc._apply(live, action)
+        await svc.move(live.table_id, [action], by_timer=True)
     banker = int(live.engine.banker or 0)
     buyer = BOB if banker == ANN else ANN
     real_save = store.save_table

@@ -57,13 +57,15 @@ def make_presenter(channel: FlakyChannel) -> tuple[PontoonDiscordPresenter, list
         live.message_id = message_id
         saved.append(message_id)
 
-    service = SimpleNamespace(seconds_left=lambda live: None, set_message=set_message)
+    service: Any = SimpleNamespace(seconds_left=lambda live: None, set_message=set_message)
     bot: Any = SimpleNamespace(
         get_guild=lambda gid: None,
         games={GAME_PONTOON: service},
         get_partial_messageable=lambda cid, guild_id=None: channel,
     )
-    return PontoonDiscordPresenter(bot), saved
+    presenter = PontoonDiscordPresenter(bot)
+    presenter.service = service  # as start-up does (bot.app)
+    return presenter, saved
 
 
 async def test_the_writer_survives_a_network_error_and_posts_later(
