@@ -21,7 +21,7 @@ from cogs.common import Interaction, TableButton, bot_of, table_button_id
 from cogs.help import HELP_HINT
 from cogs.pontoon import access, render
 from cogs.router import TableForm
-from cogs.table_message import Click, answer, answered_in_time
+from cogs.table_message import Click, answered_in_time
 from engine.errors import EngineError
 from engine.pontoon.types import Action, ActionKind, Phase
 

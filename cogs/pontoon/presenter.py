@@ -30,11 +30,11 @@ from bot.pontoon import (
 )
 from bot.text import shorten
 from cogs.common import GameBot, display
-from cogs.pontoon import access, render
+from cogs.pontoon import render
 from cogs.pontoon.controls import row_components, table_rows
 from cogs.router import custom_ids
 from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
-from engine.pontoon.types import Event, EventKind, Outcome, Phase
+from engine.pontoon.types import Event, EventKind, Phase
 from engine.records import HOUSE
 
 log = logging.getLogger(__name__)
