@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import random
@@ -333,6 +334,8 @@ class TableHost(Generic[T]):
         self.run_timers = run_timers
         self.tables: dict[str, T] = {}
         self.by_channel: dict[int, str] = {}
+        # guild -> its open tables (a member's table is looked for in their server only)
+        self.by_guild: dict[int, dict[str, T]] = {}
         # The other game registers its checks here: "is this channel taken?" (one table
         # per channel) and "is this member's money in play there?" (chips in play at one
         # table of a server at a time).
@@ -420,8 +423,8 @@ class TableHost(Generic[T]):
 
     def table_of_member(self, guild_id: int, user_id: int) -> T | None:
         """The table of the server where the member has chips in play, if any."""
-        for live in self.tables.values():
-            if live.guild_id == guild_id and self.has_chips_at(live, user_id):
+        for live in self.by_guild.get(guild_id, {}).values():
+            if self.has_chips_at(live, user_id):
                 return live
         return None
 
@@ -477,6 +480,7 @@ class TableHost(Generic[T]):
     def _register(self, live: T) -> None:
         self.tables[live.table_id] = live
         self.by_channel[live.channel_id] = live.table_id
+        self.by_guild.setdefault(live.guild_id, {})[live.table_id] = live
 
     async def set_message(self, live: T, message_id: int) -> None:
         live.message_id = message_id
@@ -566,6 +570,10 @@ class TableHost(Generic[T]):
                 raise
             self.tables.pop(table_id, None)
             self.by_channel.pop(live.channel_id, None)
+            in_guild = self.by_guild.get(live.guild_id, {})
+            in_guild.pop(table_id, None)
+            if not in_guild:
+                self.by_guild.pop(live.guild_id, None)
             task = self._timer_tasks.pop(table_id, None)
         if task is not None and task is not asyncio.current_task() and self.may_cancel_timer(live):
             task.cancel()
@@ -596,8 +604,11 @@ class TableHost(Generic[T]):
         self._wake.setdefault(live.table_id, asyncio.Event()).set()
         task = self._timer_tasks.get(live.table_id)
         if task is None or task.done():
+            # a fresh context: the timer must not keep the click that armed it
             self._timer_tasks[live.table_id] = asyncio.create_task(
-                self._timer_loop(live.table_id), name=f"{self.timer_name}-{live.table_id}"
+                self._timer_loop(live.table_id),
+                name=f"{self.timer_name}-{live.table_id}",
+                context=contextvars.Context(),
             )
 
     async def _timer_loop(self, table_id: str) -> None:
