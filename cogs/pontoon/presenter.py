@@ -80,10 +80,10 @@ class PontoonDiscordPresenter:
         self._banker_net: dict[str, int] = {}
         self._post_locks: dict[str, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
-        # last interaction per (table, seat): a followup to it reaches the member privately
-        self.last_interaction: dict[
-            tuple[str, str], tuple[float, discord.Interaction[discord.Client]]
-        ] = {}
+        # per (table, seat): when the member's last interaction came and its followup
+        # webhook (a followup reaches the member privately); the interaction itself, with
+        # its message, is not kept
+        self.last_interaction: dict[tuple[str, str], tuple[float, discord.Webhook]] = {}
         self._expiry: asyncio.TimerHandle | None = None
 
     def remember(
@@ -97,7 +97,7 @@ class PontoonDiscordPresenter:
         key = (live.table_id, str(interaction.user.id))
         kept = self.last_interaction
         kept.pop(key, None)  # re-inserted last: the dict stays oldest first
-        kept[key] = (time.monotonic(), interaction)
+        kept[key] = (time.monotonic(), interaction.followup)
         if self._expiry is None:
             self._expiry = asyncio.get_running_loop().call_later(INTERACTION_TTL, self._expire)
 
@@ -490,7 +490,7 @@ class PontoonDiscordPresenter:
         held = self.last_interaction.get(key)
         if held is not None and time.monotonic() - held[0] < INTERACTION_TTL:
             try:
-                await held[1].followup.send(notice, ephemeral=True)
+                await held[1].send(notice, ephemeral=True)
                 return
             except discord.HTTPException:
                 log.info("followup to %s failed; telling them in the channel", seat)
