@@ -365,7 +365,7 @@ def main() -> int:
     many.add_argument("--changed", type=int, default=10, help="tables clicked before the kill")
     many.add_argument("--idle-seconds", type=float, default=10.0)
     many.add_argument("--settle", type=float, default=3.0, help="seconds before reading RSS")
-    many.add_argument("--concurrency", type=int, default=16, help="clicks in flight at setup")
+    many.add_argument("--concurrency", type=int, default=4, help="clicks in flight at setup")
     args = p.parse_args()
     if args.open_tables:
         from bench_open_tables import run, summary
