@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import logging
 import os
@@ -238,6 +239,10 @@ class CardBot(GameBot):
                 invite_url(self.application_id),
             )
         await self.reload_tables()
+        # the reloaded tables live long: full garbage collections need not walk them again
+        # (with thousands of open tables one took long enough to delay a click's answer)
+        gc.collect()
+        gc.freeze()
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

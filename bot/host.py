@@ -510,6 +510,8 @@ class TableHost(Generic[T]):
         self.run_timers = run_timers
         self.tables: dict[str, T] = {}
         self.by_channel: dict[int, str] = {}
+        # guild -> its open tables (a member's table is looked for in their server only)
+        self.by_guild: dict[int, dict[str, T]] = {}
         # The other game registers its checks here: "is this channel taken?" (one table
         # per channel) and "is this member's money in play there?" (chips in play at one
         # table of a server at a time).
@@ -612,8 +614,8 @@ class TableHost(Generic[T]):
 
     def table_of_member(self, guild_id: int, user_id: int) -> T | None:
         """The table of the server where the member has chips in play, if any."""
-        for live in self.tables.values():
-            if live.guild_id == guild_id and self.has_chips_at(live, user_id):
+        for live in self.by_guild.get(guild_id, {}).values():
+            if self.has_chips_at(live, user_id):
                 return live
         return None
 
@@ -678,6 +680,7 @@ class TableHost(Generic[T]):
     def _register(self, live: T) -> None:
         self.tables[live.table_id] = live
         self.by_channel[live.channel_id] = live.table_id
+        self.by_guild.setdefault(live.guild_id, {})[live.table_id] = live
 
     async def set_message(self, live: T, message_id: int) -> None:
         live.message_id = message_id
@@ -867,6 +870,10 @@ class TableHost(Generic[T]):
             self._retry_at.pop(table_id, None)
             self._backoff.succeeded(table_id)
             self._scheduler.cancel(table_id)
+            in_guild = self.by_guild.get(live.guild_id, {})
+            in_guild.pop(table_id, None)
+            if not in_guild:
+                self.by_guild.pop(live.guild_id, None)
             task = self._jobs.get(table_id)
         if task is not None and task is not asyncio.current_task() and self.may_cancel_timer(live):
             task.cancel()

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
@@ -32,6 +33,9 @@ ANSWER_BY_SECONDS = 2.2  # a click not answered by then is acknowledged (Discord
 REFRESH_RETRIES = 6  # re-draw a table message whose edit failed, after 5, 10, 15... s
 REFRESH_RETRY_SECONDS = 5.0
 NO_PINGS = discord.AllowedMentions.none()
+# what a table message was confirmed to show is written to the store this often, in one
+# batch: after a kill only the tables changed in the last such moments are read back
+CONFIRM_SECONDS = 1.0
 
 
 # ----------------------------------------- a click whose answer may carry the new table
@@ -114,6 +118,15 @@ class OpenTable(Protocol):
 T = TypeVar("T", bound=OpenTable)
 
 
+class ShownStore(Protocol):
+    """What the store keeps of the table messages: which version of its table each one
+    was confirmed to show (so a restart reads back only the others)."""
+
+    async def confirm_shown(self, shown: Sequence[tuple[str, int, int]]) -> None: ...
+
+    async def confirmed_tables(self) -> set[str]: ...
+
+
 class Drawing(NamedTuple):
     """A table message as a game draws it: a layout of components (Discord's
     IS_COMPONENTS_V2 message, no content, no embed). ``final``: a state that is not drawn
@@ -150,15 +163,70 @@ class TableMessages(Generic[T]):
         self._posted = posted  # a new table message was posted: remember its id
         self._pending: dict[str, tuple[T, Msg | None]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        # table id -> (message id, what it shows): compared only when the writer draws
-        self._shown: dict[str, tuple[int, Drawing]] = {}
+        # table id -> (message id, a hash of what it shows): compared only when the writer
+        # draws (the drawing itself is rebuilt from the table, never kept)
+        self._shown: dict[str, tuple[int, int]] = {}
         self._clicked_during: set[str] = set()  # a click updated the message mid-edit
         self._restart_check: asyncio.Task[None] | None = None
+        # table id -> (message id, table version) shown, not yet written to the store
+        self._confirmed: dict[str, tuple[int, int]] = {}
+        self._confirm_task: asyncio.Task[None] | None = None
 
     def after_restart(self, check: Coroutine[Any, Any, None], name: str) -> None:
         """Run the game's re-check of its reloaded tables' messages in the background;
         :meth:`close` cancels it (before the HTTP session closes)."""
-        self._restart_check = asyncio.create_task(check, name=name)
+        self._restart_check = asyncio.create_task(check, name=name, context=contextvars.Context())
+
+    # ------------------------------------------------- what each message was seen to show
+    def _store(self) -> ShownStore | None:
+        store = getattr(self.client, "store", None)
+        return store if hasattr(store, "confirm_shown") else None
+
+    def confirm(self, live: T, message_id: int | None = None) -> None:
+        """The table's message shows ``live`` as it is now (its stored version): remember
+        it, and write it to the store with the others within :data:`CONFIRM_SECONDS`."""
+        mid = live.message_id if message_id is None else message_id
+        version = getattr(live, "store_version", None)
+        if mid is None or not isinstance(version, int) or self._store() is None:
+            return
+        self._confirmed[live.table_id] = (mid, version)
+        if self._confirm_task is None:
+            self._confirm_task = asyncio.create_task(
+                self._write_confirmed(),
+                name="table-messages-confirm",
+                context=contextvars.Context(),
+            )
+
+    async def _write_confirmed(self) -> None:
+        try:
+            while self._confirmed:
+                await asyncio.sleep(CONFIRM_SECONDS)
+                await self._flush_confirmed()
+        finally:
+            self._confirm_task = None
+
+    async def _flush_confirmed(self) -> None:
+        batch, self._confirmed = self._confirmed, {}
+        store = self._store()
+        if not batch or store is None:
+            return
+        try:
+            await store.confirm_shown([(t, m, v) for t, (m, v) in batch.items()])
+        except Exception as exc:  # only costs a read of these messages at the next start
+            log.warning("could not record %d table message(s) as shown: %r", len(batch), exc)
+
+    async def unconfirmed(self, tables: Sequence[T]) -> list[T]:
+        """After a restart: the tables whose message was not confirmed to show their
+        stored version (all of them when the store cannot say)."""
+        store = self._store()
+        if store is None:
+            return list(tables)
+        try:
+            confirmed = await store.confirmed_tables()
+        except Exception as exc:
+            log.warning("could not read which table messages are up to date: %r", exc)
+            return list(tables)
+        return [live for live in tables if live.table_id not in confirmed]
 
     # ----------------------------------------------------------------- clicks
     async def respond(self, click: Click, live: T | None, otherwise: str | None = None) -> None:
@@ -197,7 +265,8 @@ class TableMessages(Generic[T]):
             log.warning("update of %s on its click failed: %s", live.table_id, exc)
             return False
         click.updated = True
-        self._shown[live.table_id] = (live.message_id, drawing)
+        self._shown[live.table_id] = (live.message_id, hash(drawing.key()))
+        self.confirm(live)
         if live.table_id in self._tasks:
             self._clicked_during.add(live.table_id)
         return True
@@ -210,8 +279,11 @@ class TableMessages(Generic[T]):
             closed_reason = prev[1]  # a closed table stays closed
         self._pending[live.table_id] = (live, closed_reason)
         if live.table_id not in self._tasks:
+            # a fresh context: the writer must not keep the click that asked for it
             self._tasks[live.table_id] = asyncio.create_task(
-                self._run(live.table_id), name=f"table-writer-{live.table_id}"
+                self._run(live.table_id),
+                name=f"table-writer-{live.table_id}",
+                context=contextvars.Context(),
             )
 
     def busy(self, table_id: str) -> bool:
@@ -283,17 +355,25 @@ class TableMessages(Generic[T]):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._pending.clear()
+        confirming, self._confirm_task = self._confirm_task, None
+        if confirming is not None:
+            confirming.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await confirming
+        await self._flush_confirmed()  # a clean stop leaves nothing to read back
 
     async def draw(self, live: T, closed_reason: Msg | None) -> bool:
         """Edit (or post) the table message with the table as it is now. False: try later."""
         drawing = self._draw(live, closed_reason)
+        key = hash(drawing.key())
         shown = self._shown.get(live.table_id)
         if (
             live.message_id is not None
             and shown is not None
             and shown[0] == live.message_id
-            and shown[1].key() == drawing.key()
+            and shown[1] == key
         ):
+            self.confirm(live)
             return True  # the message already shows this
         channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
         if live.message_id is not None:
@@ -302,7 +382,9 @@ class TableMessages(Generic[T]):
                 await channel.get_partial_message(message_id).edit(
                     **drawing.edit_kwargs(), allowed_mentions=NO_PINGS
                 )
-                self._shown[live.table_id] = (message_id, drawing)
+                self._shown[live.table_id] = (message_id, key)
+                if closed_reason is None:
+                    self.confirm(live)
                 return True
             except discord.NotFound:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
@@ -335,10 +417,12 @@ class TableMessages(Generic[T]):
         except discord.HTTPException as exc:
             log.warning("could not post the table message of %s: %s", live.table_id, exc)
             return False
-        self._shown[live.table_id] = (msg.id, drawing)
+        self._shown[live.table_id] = (msg.id, hash(drawing.key()))
         await self._posted(live, msg.id)
+        self.confirm(live, msg.id)
         return True
 
     def forget(self, table_id: str) -> None:
         """The table is gone: drop what is remembered of its message."""
         self._shown.pop(table_id, None)
+        self._confirmed.pop(table_id, None)

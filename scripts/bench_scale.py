@@ -16,6 +16,12 @@ and the storage cost of one click on PostgreSQL and on SQLite, measured in the s
 
     python scripts/bench_scale.py                       # prints JSON, then a summary
     python scripts/bench_scale.py --seconds 20 --postgres postgresql://postgres@127.0.0.1:5432/test
+    python scripts/bench_scale.py --open-tables 5000   # issue 31: one process, many tables
+
+``--open-tables N`` measures something else, in one process on SQLite (no PostgreSQL):
+N open tables over many servers, at N and at 50: memory per table, idle CPU, click CPU
+and latency percentiles, a clean restart's and a killed restart's time and requests
+(``scripts/bench_open_tables.py`` says how). ``--bot-dir`` measures another checkout.
 
 Needs a PostgreSQL server (``--postgres``, default the tests' one); creates and drops a
 database of its own. The load generator shares the machine with the bots: on a small
@@ -42,8 +48,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))
+for _path in (REPO_ROOT, REPO_ROOT / "scripts"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 import asyncpg  # noqa: E402
 
@@ -348,7 +355,25 @@ def main() -> int:
     p.add_argument("--tables", type=int, default=4, help="Pontoon tables per guild")
     p.add_argument("--members", type=int, default=1, help="clicking members per table")
     p.add_argument("--ops", type=int, default=300, help="Join+Leave pairs for the cost test")
+    many = p.add_argument_group("--open-tables mode (one process, SQLite)")
+    many.add_argument("--open-tables", type=int, default=0, help="open tables at the most")
+    many.add_argument("--bot-dir", default=str(REPO_ROOT), help="the checkout whose bot runs")
+    many.add_argument("--per-guild", type=int, default=500, help="tables per server")
+    many.add_argument("--clickers", type=int, default=10, help="waiting tables clicked at")
+    many.add_argument("--pause", type=float, default=0.05, help="seconds between a member's clicks")
+    many.add_argument("--clicks", type=int, default=1000, help="Join/Leave clicks measured")
+    many.add_argument("--changed", type=int, default=10, help="tables clicked before the kill")
+    many.add_argument("--idle-seconds", type=float, default=10.0)
+    many.add_argument("--settle", type=float, default=3.0, help="seconds before reading RSS")
+    many.add_argument("--concurrency", type=int, default=4, help="clicks in flight at setup")
     args = p.parse_args()
+    if args.open_tables:
+        from bench_open_tables import run, summary
+
+        many_result = asyncio.run(run(args))
+        print(json.dumps(many_result, indent=2))
+        print(summary(many_result))
+        return 0
     results = asyncio.run(main_async(args))
     print(json.dumps(results, indent=2))
     for run in results["clicks"]:

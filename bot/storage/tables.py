@@ -299,13 +299,42 @@ class TableStore(StoreBase):
         """Remember the id of the table's public message (no version change)."""
 
         def work(con: Con) -> None:
+            # a new message has not been confirmed to show anything yet
             cur = con.execute(
-                "UPDATE game_tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+                "UPDATE game_tables SET message_id = ?, shown_version = NULL WHERE id = ?",
+                (message_id, table_id),
             )
             if cur.rowcount == 0:
                 raise TableNotFound(table_id)
 
         await self._write(work)
+
+    async def confirm_shown(self, shown: Sequence[tuple[str, int, int]]) -> None:
+        """Remember that each (table id, message id, version) message was seen to show its
+        table at that version (in one transaction; a table whose message has changed
+        since, or that closed, is left alone)."""
+
+        def work(con: Con) -> None:
+            for table_id, message_id, version in shown:
+                con.execute(
+                    "UPDATE game_tables SET shown_version = ? "
+                    "WHERE id = ? AND message_id = ? AND status = 'open'",
+                    (version, table_id, message_id),
+                )
+
+        if shown:
+            await self._write(work)
+
+    async def confirmed_tables(self) -> set[str]:
+        """The open tables whose message was confirmed to show their stored version."""
+        found = await self._read(
+            lambda con: rows(
+                con,
+                "SELECT id FROM game_tables WHERE status = 'open' "
+                "AND message_id IS NOT NULL AND shown_version = version",
+            )
+        )
+        return {str(r["id"]) for r in found}
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         """The table, open or closed; None if it never existed."""

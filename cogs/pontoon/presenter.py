@@ -75,10 +75,11 @@ class PontoonDiscordPresenter:
         self._banker_net: dict[str, int] = {}
         self._post_locks: dict[str, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
-        # last interaction per (table, seat): a followup to it reaches the member privately
-        self.last_interaction: dict[
-            tuple[str, str], tuple[float, discord.Interaction[discord.Client]]
-        ] = {}
+        # per (table, seat): when the member's last interaction came and its followup
+        # webhook (a followup reaches the member privately); the interaction itself, with
+        # its message, is not kept
+        self.last_interaction: dict[tuple[str, str], tuple[float, discord.Webhook]] = {}
+        self._expiry: asyncio.TimerHandle | None = None
 
     async def _posted(self, live: OpenPontoonTable, message_id: int) -> None:
         if self.service is not None:
@@ -96,10 +97,31 @@ class PontoonDiscordPresenter:
     def remember(
         self, live: OpenPontoonTable, interaction: discord.Interaction[discord.Client]
     ) -> None:
-        self.last_interaction[(live.table_id, str(interaction.user.id))] = (
-            time.monotonic(),
-            interaction,
-        )
+        """Keep the member's interaction for a followup (the notice that their DMs are
+        closed) while Discord takes one: dropped when the followup window closes, and not
+        kept at all at a table that sends no DM (``cards: button``)."""
+        if live.cards is not CardDelivery.DM:
+            return
+        key = (live.table_id, str(interaction.user.id))
+        kept = self.last_interaction
+        kept.pop(key, None)  # re-inserted last: the dict stays oldest first
+        kept[key] = (time.monotonic(), interaction.followup)
+        if self._expiry is None:
+            self._expiry = asyncio.get_running_loop().call_later(INTERACTION_TTL, self._expire)
+
+    def _expire(self) -> None:
+        """Drop the interactions whose followup window has closed (the oldest come first),
+        and come back when the next one's does."""
+        self._expiry = None
+        kept, now = self.last_interaction, time.monotonic()
+        while kept:
+            key, (at, _) = next(iter(kept.items()))
+            if now - at < INTERACTION_TTL:
+                self._expiry = asyncio.get_running_loop().call_later(
+                    at + INTERACTION_TTL - now, self._expire
+                )
+                return
+            del kept[key]
 
     def guild_locale(self, live: OpenPontoonTable) -> str:
         """The language of the table's public messages: the server's."""
@@ -230,8 +252,9 @@ class PontoonDiscordPresenter:
 
     async def redraw_stale(self, tables: list[OpenPontoonTable]) -> None:
         """After a restart, check each table's message (a GET, outside the channel's
-        message bucket), at most 20 a second to stay far from the global limit."""
-        for live in tables:
+        message bucket), at most 20 a second to stay far from the global limit. A table
+        whose message was confirmed to show its stored version is not read at all."""
+        for live in await self.writer.unconfirmed(tables):
             try:
                 await self.redraw_if_stale(live)
             except Exception:
@@ -254,6 +277,8 @@ class PontoonDiscordPresenter:
         ids = sorted(custom_ids(msg.components))
         if not ids or not all(i.endswith(current) for i in ids if i.startswith("pt:")):
             self.writer.request(live)
+        else:
+            self.writer.confirm(live)  # the next restart need not read it again
 
     def log_lines(self, live: OpenPontoonTable, locale: str) -> list[str]:
         """The newest moves of the round as the table message lists them (at most
@@ -489,7 +514,7 @@ class PontoonDiscordPresenter:
         held = self.last_interaction.get(key)
         if held is not None and time.monotonic() - held[0] < INTERACTION_TTL:
             try:
-                await held[1].followup.send(notice, ephemeral=True)
+                await held[1].send(notice, ephemeral=True)
                 return
             except discord.HTTPException:
                 log.info("followup to %s failed; telling them in the channel", seat)

@@ -1,0 +1,370 @@
+"""Many open tables in one bot process: memory, idle CPU, click cost and restart cost.
+
+The ``--open-tables`` mode of ``scripts/bench_scale.py`` (issue 31). For each size (50,
+then ``--open-tables``) it builds that many Pontoon tables over many servers (at most
+``--per-guild`` channels each) in a SQLite file, in this process's own subprocess through
+the table service (fast: no Discord, the database unsynced while it fills), then starts the
+real bot (``python -m bot`` from ``--bot-dir``) against the fake Discord on 127.0.0.1
+(rate limits off) and measures:
+
+- every table but ``--clickers`` is mid-round: four seated members, the cut made, dealt,
+  the three players' bets in; each of the four then clicks **Show my cards** (so the bot
+  has seen an interaction from each); the other ``--clickers`` tables wait for players,
+  one member at each clicking Join / Leave for the click figures;
+- ``rss_mib``: the bot's resident memory after that (a full collection run first by the
+  time it settles); ``kib_per_table`` is the slope between the two sizes;
+- ``idle_cpu_pct``: the bot's CPU over ``--idle-seconds`` with no traffic;
+- ``click_cpu_ms`` and latency p50/p95/p99/max of ``--clicks`` Join/Leave clicks at the
+  waiting tables (each clicking member pauses ``--pause`` seconds after each answer, so
+  the bot is not saturated and the latency is not a queue's) (bot CPU over the clicks divided by the clicks; ``click_cpu_ms_net``
+  takes away what the process used idle over the same seconds);
+- a clean restart (SIGTERM, start again): seconds until the restart's check of the table
+  messages is over (no request for 3 s), its REST requests and its message reads
+  (``GET /channels/{id}/messages/{id}``);
+- a restart after a kill: ``--changed`` waiting tables clicked once, the bot SIGKILLed at
+  once, started again: the same figures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from localdiscord import FakeChannel, FakeDiscord, FakeMember, InteractionFailed, RateLimits
+from localdiscord.server import die_with_parent
+
+SHOW = "Show my cards"
+MESSAGE_READ = "/channels/{c}/messages/{m}"
+
+# Run with the measured checkout first on sys.path: fills the database through its service.
+SEED = r"""
+import asyncio, json, sys
+from bot.storage import Store
+from bot.host import seat_of
+from bot.pontoon import PontoonService
+from engine.pontoon import PontoonRules
+from engine.pontoon.types import ActionKind
+
+async def main(db, plan_file):
+    plan = json.load(open(plan_file))
+    store = await Store.open(db, synchronous="OFF")
+    service = PontoonService(store)
+    rules = PontoonRules(min_bet=1)
+    for t in plan:
+        g, ch, seats = t["guild"], t["channel"], t["seats"]
+        live = await service.open_table(
+            g, ch, seats[0], rules, opener_name=f"m{seats[0]}"
+        )
+        if not t["mid_round"]:
+            continue
+        for uid in seats[1:]:
+            await service.act(live.table_id, uid, ActionKind.JOIN, name=f"m{uid}")
+        await service.deal(live.table_id, seats[0])
+        for uid in seats:
+            if seat_of(uid) != live.engine.banker:
+                await service.act(live.table_id, uid, ActionKind.BET, amount=1)
+    await service.shutdown()
+    await store.close()
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, math.ceil(p / 100 * len(s)) - 1))] if s else 0.0
+
+
+class World:
+    """The servers, channels and members of one size, in the fake."""
+
+    def __init__(self, fake: FakeDiscord, n: int, clickers: int, per_guild: int) -> None:
+        self.fake = fake
+        self.mid: list[tuple[FakeChannel, list[FakeMember]]] = []
+        self.waiting: list[tuple[FakeChannel, FakeMember, FakeMember]] = []
+        guilds = [fake.add_guild(f"Casino {i}") for i in range(max(1, math.ceil(n / per_guild)))]
+        for i in range(n):
+            g = guilds[i // per_guild]
+            ch = fake.add_text_channel(g, f"pontoon-{i}")
+            if i < clickers:
+                self.waiting.append((ch, fake.add_member(g, f"o{i}"), fake.add_member(g, f"c{i}")))
+            else:
+                self.mid.append((ch, [fake.add_member(g, f"p{i}_{k}") for k in range(4)]))
+
+    def plan(self) -> list[dict[str, Any]]:
+        out = [
+            {"guild": ch.guild_id, "channel": ch.id, "seats": [o.user.id], "mid_round": False}
+            for ch, o, _ in self.waiting
+        ]
+        out += [
+            {
+                "guild": ch.guild_id,
+                "channel": ch.id,
+                "seats": [m.user.id for m in ms],
+                "mid_round": True,
+            }
+            for ch, ms in self.mid
+        ]
+        return out
+
+    def shown(self) -> int:
+        """Tables whose message the bot has posted."""
+        n = 0
+        for ch, *_ in [*self.mid, *self.waiting]:
+            if any(not m.ephemeral for m in self.fake.channel_messages(ch)):
+                n += 1
+        return n
+
+
+async def seed(bot_dir: Path, db: Path, plan: list[dict[str, Any]], tmp: Path) -> float:
+    plan_file = tmp / "plan.json"
+    plan_file.write_text(json.dumps(plan))
+    began = time.perf_counter()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        SEED,
+        str(db),
+        str(plan_file),
+        env={**os.environ, "PYTHONPATH": str(bot_dir), "LOG_LEVEL": "WARNING"},
+        cwd=str(bot_dir),
+        preexec_fn=die_with_parent,
+    )
+    if await proc.wait() != 0:
+        raise RuntimeError("seeding the tables failed")
+    return time.perf_counter() - began
+
+
+async def launch(
+    fake: FakeDiscord, bot_dir: Path, db: Path, log: Path
+) -> asyncio.subprocess.Process:
+    env = {
+        **os.environ,
+        **fake.bot_env(),
+        "PYTHONPATH": str(bot_dir),
+        "DATABASE_PATH": str(db),
+        "BET_TIMER_SECONDS": "3600",
+        "TURN_TIMER_SECONDS": "3600",
+        "IDLE_TABLE_MINUTES": "600",
+        "LOG_LEVEL": "WARNING",
+    }
+    before = fake.identify_count
+    with log.open("ab") as out:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=out,
+            stderr=asyncio.subprocess.STDOUT,
+            env=env,
+            cwd=str(bot_dir),
+            preexec_fn=die_with_parent,
+        )
+    await fake.wait_for_bot_ready(300, identify_count=before + 1)
+    return proc
+
+
+async def quiet_for(fake: FakeDiscord, seconds: float, most: float) -> float:
+    """Wait until the bot made no request for ``seconds``; the time of its last one."""
+    end = time.monotonic() + most
+    while time.monotonic() < end:
+        last = fake.requests[-1].at if fake.requests else 0.0
+        if time.monotonic() - last >= seconds:
+            return last
+        await asyncio.sleep(0.5)
+    return fake.requests[-1].at if fake.requests else 0.0
+
+
+async def restart(
+    fake: FakeDiscord, bot_dir: Path, db: Path, log: Path, n: int
+) -> tuple[asyncio.subprocess.Process, dict[str, Any]]:
+    first = len(fake.requests)
+    t0 = time.monotonic()
+    proc = await launch(fake, bot_dir, db, log)
+    ready = time.monotonic() - t0
+    last = await quiet_for(fake, 3.0, most=60 + n * 0.1)
+    mine = fake.requests[first:]
+    reads = [
+        r for r in mine if r.method == "GET" and r.path.count("/") == 4 and "/messages/" in r.path
+    ]
+    return proc, {
+        "ready_s": round(ready, 2),
+        "done_s": round(max(last - t0, ready), 2),
+        "requests": len(mine),
+        "message_reads": len(reads),
+        "edits": sum(1 for r in mine if r.method == "PATCH" and "/messages/" in r.path),
+    }
+
+
+async def stop(proc: asyncio.subprocess.Process, sig: int = signal.SIGTERM) -> None:
+    if proc.returncode is None:
+        proc.send_signal(sig)
+        try:
+            await asyncio.wait_for(proc.wait(), 30)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
+    fake = FakeDiscord(rate_limits=RateLimits(enabled=False))
+    await fake.start()
+    bot_dir = Path(args.bot_dir).resolve()
+    db, log = tmp / f"scale-{n}.sqlite3", tmp / f"bot-{n}.log"
+    proc: asyncio.subprocess.Process | None = None
+    try:
+        world = World(fake, n, args.clickers, args.per_guild)
+        out: dict[str, Any] = {"tables": n, "servers": math.ceil(n / args.per_guild)}
+        out["seed_s"] = round(await seed(bot_dir, db, world.plan(), tmp), 1)
+        t0 = time.monotonic()
+        proc = await launch(fake, bot_dir, db, log)
+        await fake.wait_until(lambda: world.shown() >= n, timeout=120 + n * 0.2)
+        await quiet_for(fake, 2.0, most=60 + n * 0.1)
+        out["first_start_s"] = round(time.monotonic() - t0, 1)
+        pid = proc.pid
+
+        # every seated member of the mid-round tables clicks Show my cards once
+        gate = asyncio.Semaphore(args.concurrency)
+
+        failed = 0
+
+        async def show(ch: FakeChannel, member: FakeMember) -> None:
+            nonlocal failed
+            async with gate:
+                msg = fake.latest_message_with_button(ch, SHOW)
+                try:
+                    await fake.click(member, msg, label=SHOW, timeout=60)
+                except Exception:  # answered late on a busy machine: counted, not fatal
+                    failed += 1
+
+        await asyncio.gather(*(show(ch, m) for ch, ms in world.mid for m in ms))
+        out["setup_clicks_failed"] = failed
+        await quiet_for(fake, 2.0, most=60)
+        await asyncio.sleep(args.settle)
+        out["rss_mib"] = round(rss_mib(pid), 1)
+
+        c0, w0 = cpu_seconds(pid), time.monotonic()
+        await asyncio.sleep(args.idle_seconds)
+        idle = (cpu_seconds(pid) - c0) / (time.monotonic() - w0)
+        out["idle_cpu_pct"] = round(idle * 100, 2)
+
+        # Join/Leave at the waiting tables, one member at each, the tables at once
+        lat: list[float] = []
+        late: list[float] = []
+        per = max(2, args.clicks // max(1, len(world.waiting)))
+        done: dict[int, int] = {}
+
+        async def clicks(ch: FakeChannel, member: FakeMember, k: int) -> None:
+            for _ in range(k):
+                j = done.get(ch.id, 0)
+                label = "Join" if j % 2 == 0 else "Leave"
+                msg = fake.latest_message_with_button(ch, label)
+                s = time.perf_counter()
+                try:
+                    await fake.click(member, msg, label=label, timeout=30)
+                except InteractionFailed:  # answered after Discord's 3 s: counted
+                    late.append((time.perf_counter() - s) * 1000)
+                    await fake.settle(quiet=0.3, timeout=10)
+                    continue
+                lat.append((time.perf_counter() - s) * 1000)
+                done[ch.id] = j + 1
+                await asyncio.sleep(args.pause)
+
+        await asyncio.gather(*(clicks(ch, m, 4) for ch, _, m in world.waiting))  # warm up
+        lat.clear()
+        await quiet_for(fake, 1.0, most=30)
+        c0, w0 = cpu_seconds(pid), time.monotonic()
+        await asyncio.gather(*(clicks(ch, m, per) for ch, _, m in world.waiting))
+        await quiet_for(fake, 0.5, most=30)
+        cpu, wall = cpu_seconds(pid) - c0, time.monotonic() - w0 - 0.5
+        out["clicks"] = len(lat)
+        out["late_over_3s"] = len(late)
+        answered = len(lat) + len(late)
+        out["click_cpu_ms"] = round(cpu / answered * 1000, 3)
+        out["click_cpu_ms_net"] = round(max(0.0, cpu - idle * wall) / answered * 1000, 3)
+        out["latency_ms"] = {
+            "p50": round(pct(lat, 50), 1),
+            "p95": round(pct(lat, 95), 1),
+            "p99": round(pct(lat, 99), 1),
+            "max": round(max(lat), 1),
+            "mean": round(statistics.fmean(lat), 1),
+        }
+
+        await stop(proc)
+        proc, out["clean_restart"] = await restart(fake, bot_dir, db, log, n)
+
+        # a restart after a kill: some tables changed in the last moment
+        await asyncio.gather(*(clicks(ch, m, 1) for ch, _, m in world.waiting[: args.changed]))
+        await stop(proc, signal.SIGKILL)
+        proc, out["kill_restart"] = await restart(fake, bot_dir, db, log, n)
+        out["kill_restart"]["changed_before_kill"] = min(args.changed, len(world.waiting))
+        return out
+    finally:
+        if proc is not None:
+            with contextlib.suppress(Exception):
+                await stop(proc)
+        await fake.stop()
+
+
+async def run(args: Any) -> dict[str, Any]:
+    sizes = sorted({min(50, args.open_tables), args.open_tables})
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-open-tables-") as tmp:
+        for n in sizes:
+            rows.append(await one_size(n, args, Path(tmp)))
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # one row at a time
+    result: dict[str, Any] = {"sizes": rows, "bot_dir": str(args.bot_dir)}
+    if len(rows) == 2:
+        small, big = rows
+        result["kib_per_table"] = round(
+            (big["rss_mib"] - small["rss_mib"]) * 1024 / (big["tables"] - small["tables"]), 1
+        )
+        result["click_cpu_ratio"] = round(big["click_cpu_ms"] / small["click_cpu_ms"], 2)
+        result["click_cpu_net_ratio"] = round(
+            big["click_cpu_ms_net"] / max(1e-9, small["click_cpu_ms_net"]), 2
+        )
+    return result
+
+
+def summary(result: dict[str, Any]) -> str:
+    lines = []
+    for r in result["sizes"]:
+        lat = r["latency_ms"]
+        lines.append(
+            f"{r['tables']:>6} tables: RSS {r['rss_mib']} MiB, idle CPU {r['idle_cpu_pct']}%, "
+            f"click CPU {r['click_cpu_ms']} ms ({r['click_cpu_ms_net']} net), latency "
+            f"p50/p95/p99/max {lat['p50']}/{lat['p95']}/{lat['p99']}/{lat['max']} ms; "
+            f"clean restart {r['clean_restart']['done_s']} s, {r['clean_restart']['requests']} "
+            f"requests, {r['clean_restart']['message_reads']} message reads; after a kill "
+            f"{r['kill_restart']['done_s']} s, {r['kill_restart']['message_reads']} reads "
+            f"({r['kill_restart']['changed_before_kill']} tables changed just before)"
+        )
+    if "kib_per_table" in result:
+        lines.append(
+            f"per table {result['kib_per_table']} KiB; click CPU at the most / at 50: "
+            f"{result['click_cpu_ratio']} ({result['click_cpu_net_ratio']} net)"
+        )
+    return "\n".join(lines)
