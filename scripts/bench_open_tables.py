@@ -1,6 +1,6 @@
 """Many open tables in one bot process: memory, idle CPU, click cost and restart cost.
 
-The ``--open-tables`` mode of ``scripts/bench_scale.py`` (issue 31). For each size (50,
+The ``--open-tables`` mode of ``scripts/bench_scale.py``. For each size (50,
 then ``--open-tables``) it builds that many Pontoon tables over many servers (at most
 ``--per-guild`` channels each) in a SQLite file, in this process's own subprocess through
 the table service (fast: no Discord, the database unsynced while it fills), then starts the

@@ -16,7 +16,7 @@ and the storage cost of one click on PostgreSQL and on SQLite, measured in the s
 
     python scripts/bench_scale.py                       # prints JSON, then a summary
     python scripts/bench_scale.py --seconds 20 --postgres postgresql://postgres@127.0.0.1:5432/test
-    python scripts/bench_scale.py --open-tables 5000   # issue 31: one process, many tables
+    python scripts/bench_scale.py --open-tables 5000   # one process, many tables
 
 ``--open-tables N`` measures something else, in one process on SQLite (no PostgreSQL):
 N open tables over many servers, at N and at 50: memory per table, idle CPU, click CPU

@@ -1,4 +1,4 @@
--- 011: which version of its table each table message was confirmed to show.
+-- 012: which version of its table each table message was confirmed to show.
 --
 -- The bot writes it (in batches, a second or so after the message was edited or a click
 -- was answered with the table) and clears it when the table moves to a new message. After

@@ -1,5 +1,5 @@
 """Which table version each table message was confirmed to show (migration 012): what a
-restart reads back from Discord is the open tables not confirmed (issue 31)."""
+restart reads back from Discord is the open tables not confirmed."""
 
 from __future__ import annotations
 

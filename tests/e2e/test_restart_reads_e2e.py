@@ -1,4 +1,4 @@
-"""A restart reads back only the table messages that may be stale (issue 31): the store
+"""A restart reads back only the table messages that may be stale: the store
 remembers which table version each message was confirmed to show, so a clean restart
 reads no table message, and a restart after a kill reads only the tables that changed
 in the moments before it."""
