@@ -36,7 +36,9 @@ from engine.pontoon.table import Table  # noqa: E402
 from engine.pontoon.types import HOUSE, Action, ActionKind, Phase  # noqa: E402
 
 
-def decisions(seed: int, rules: PontoonRules, seats: list[str]) -> Iterator[tuple[Table, str, list[Card]]]:
+def decisions(
+    seed: int, rules: PontoonRules, seats: list[str]
+) -> Iterator[tuple[Table, str, list[Card]]]:
     """Every player decision of endless seeded rounds: (table, seat, cards seen before)."""
     rng = random.Random(seed)
     chance = RandomChance(random.Random(seed + 1))
@@ -60,7 +62,11 @@ def decisions(seed: int, rules: PontoonRules, seats: list[str]) -> Iterator[tupl
             if seat == t.banker:
                 total = t.private_view(seat)[0].total or 0
                 kinds = {la.kind for la in offered}
-                kind = ActionKind.TWIST if total < 17 and ActionKind.TWIST in kinds else ActionKind.STICK
+                kind = (
+                    ActionKind.TWIST
+                    if total < 17 and ActionKind.TWIST in kinds
+                    else ActionKind.STICK
+                )
                 t.apply(Action(seat, kind), chance)
                 continue
             yield t, seat, list(seen[seat])

@@ -145,7 +145,9 @@ class _Model:
             if not c:
                 continue
             p = c / size
-            sub = self.play(deck[:i] + (c - 1,) + deck[i + 1 :], hard + values[i], ace or i == 0, n + 1)
+            sub = self.play(
+                (*deck[:i], c - 1, *deck[i + 1 :]), hard + values[i], ace or i == 0, n + 1
+            )
             for k in range(_N_OUT):
                 s = sub[k]
                 if s:
@@ -173,7 +175,7 @@ class _Model:
         size = sum(deck)
         if size < 2:
             raise ConfigError("too few unseen cards for the banker's two cards")
-        if size >= self.table[3]:  # the pool cannot run dry under the banker
+        if size >= self.table[4]:  # the pool cannot run dry under the banker
             res = self._start_by_multisets(deck, size)
         else:
             res = np.asarray(self._start_by_recursion(deck, size), dtype=np.float64)
@@ -187,12 +189,12 @@ class _Model:
             if not c:
                 continue
             p1 = c / size
-            d1 = deck[:i] + (c - 1,) + deck[i + 1 :]
+            d1 = (*deck[:i], c - 1, *deck[i + 1 :])
             for j, c2 in enumerate(d1):
                 if not c2 or self.pontoon[i][j]:
                     continue
                 p = p1 * c2 / (size - 1)
-                d2 = d1[:j] + (c2 - 1,) + d1[j + 1 :]
+                d2 = (*d1[:j], c2 - 1, *d1[j + 1 :])
                 sub = self.play(d2, values[i] + values[j], i == 0 or j == 0, 2)
                 for k in range(_N_OUT):
                     s = sub[k]
@@ -205,23 +207,26 @@ class _Model:
         takes: the chance of a multiset depends on the pool only through falling
         factorials, so one pass over the table of multisets gives the distribution.
         Exact when the pool holds at least as many cards as the banker can take."""
-        gather, weights, sizes, depth = self.table
-        steps = np.arange(depth, dtype=np.float64)
+        gather, weights, sizes, depth, longest = self.table
+        steps = np.arange(max(depth, longest), dtype=np.float64)
         d = np.asarray(deck, dtype=np.float64)
         # ff[c, m] = d_c (d_c - 1) ... (d_c - m + 1), zero once a class runs out
         ff = np.ones((len(deck), depth + 1))
-        ff[:, 1:] = np.cumprod(np.clip(d[:, None] - steps[None, :], 0.0, None), axis=1)
+        ff[:, 1:] = np.cumprod(np.clip(d[:, None] - steps[None, :depth], 0.0, None), axis=1)
         flat = np.append(ff.ravel(), 1.0)
-        n_ff = np.ones(depth + 1)
-        n_ff[1:] = np.cumprod(size - steps)
+        n_ff = np.ones(longest + 1)
+        n_ff[1:] = np.cumprod(size - steps[:longest])
         chance = flat[gather].prod(axis=1) / n_ff[sizes]
         out: npt.NDArray[np.float64] = chance @ weights
         return out
 
     @cached_property
-    def table(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64], int]:
+    def table(
+        self,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64], int, int]:
         """Each multiset of cards the banker can end with (counts per class), how many
-        orders of it lead to each outcome, and its size."""
+        orders of it lead to each outcome, its size, the most of one class and the
+        longest multiset."""
         found: dict[tuple[int, ...], list[float]] = {}
         nc = len(self.values)
         values = self.values
@@ -269,7 +274,7 @@ class _Model:
         gather = np.array(rows, dtype=np.int64)
         weights = np.array([found[k] for k in keys], dtype=np.float64)
         sizes = np.array([sum(k) for k in keys], dtype=np.int64)
-        return gather, weights, sizes, depth
+        return gather, weights, sizes, depth, int(sizes.max())
 
     def clear_if_big(self) -> None:
         if len(self.play_cache) > _CACHE_LIMIT:
@@ -446,7 +451,7 @@ class _Search:
         self.stick_min = rules.stick_min
         self.burn = 0 if rules.burn == "off" else int(rules.burn)
         self.no_buy_fifth = rules.no_buy_five_on_eleven
-        self.memo: dict[tuple[Deck, tuple[int, ...], int, int, int, bool], float] = {}
+        self.memo: dict[tuple[Deck, tuple[int, ...], tuple[int, int, int, bool]], float] = {}
         self.by_deck: dict[Deck, list[float]] = {}
         self.info: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.grown: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
@@ -482,7 +487,7 @@ class _Search:
         if not can_buy and (stake != 1 or orig or cap):
             # without buys the stake never changes: one chip's value, scaled
             return stake * self.value(deck, hand, 1, 0, 0, False)
-        key = (deck, hand, stake, orig, cap, can_buy)
+        key = (deck, hand, (stake, orig, cap, can_buy))
         hit = self.memo.get(key)
         if hit is not None:
             return hit
@@ -529,11 +534,29 @@ class _Search:
         ev = 0.0
         value = self.value
         grow = self.grow
+        memo = self.memo
+        info = self.hand_info
+        if can_buy:
+            tail, scale = (stake, orig, cap, True), 1
+        else:  # without buys the stake never changes: one chip's value, scaled
+            tail, scale = (1, 0, 0, False), stake
+        bust = self.bust if self.fixed_bank is None else self.fixed_bank[_ROW_BUST]
         for i, c in enumerate(deck):
             if c:
-                nd = deck[:i] + (c - 1,) + deck[i + 1 :]
-                ev += c * value(nd, grow(hand, i), stake, orig, cap, can_buy)
-        return ev / size
+                nd = (*deck[:i], c - 1, *deck[i + 1 :])
+                nh = grow(hand, i)
+                if info(nh)[2] == _ROW_BUST:  # P-BUST-1
+                    if self.fixed_bank is None:
+                        v = bust * (1.0 - self.m.pontoon_chance(nd))
+                    else:
+                        v = bust
+                    ev += c * v * (stake if can_buy else 1)
+                    continue
+                hit = memo.get((nd, nh, tail))
+                if hit is None:
+                    hit = value(nd, nh, *tail)
+                ev += c * hit
+        return ev * scale / size
 
     def grow(self, hand: tuple[int, ...], i: int) -> tuple[int, ...]:
         """The hand with one more card of class ``i`` (hands are sorted tuples)."""
@@ -553,7 +576,7 @@ class _Search:
         ev = 0.0
         for i, c in enumerate(deck):
             if c:
-                nd = deck[:i] + (c - 1,) + deck[i + 1 :]
+                nd = (*deck[:i], c - 1, *deck[i + 1 :])
                 ev += c * self.redeal(nd, self.grow(hand, i), k - 1, stake, orig, can_buy)
         return ev / size
 
