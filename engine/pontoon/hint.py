@@ -23,13 +23,16 @@ The model (docs/house-edge.md says more):
 - Settlement is section 7 through ``Payouts`` (P-PAY-BUST/STAY/FIVE, P-RANK-6 ties to the
   banker, P-VAR-3/4/6/7).
 - Stick, twist, buy (the least and the most amount: the value of a buy is the best of
-  straight lines in its amount, so an amount in between is never better than both ends),
-  burn (P-VAR-8) and declare (P-TURN-DECLARE) are computed exactly, with the best play
-  afterwards (later buys, twists and burns, P-BUY-2/3, P-TWIST-2, P-VAR-5). The chips of a
-  later buy are assumed affordable (P-PAY-LIMIT is checked only for the action offered now).
-- Split (P-SPLIT-1) is approximated: each of the two hands is valued as a one-card hand
-  drawing from the same pool, ignoring the cards the other hand takes and further splits
-  (P-SPLIT-2). ``ActionValue.exact`` is False for it.
+  straight lines in its amount, so an amount in between is never better than both ends)
+  and declare (P-TURN-DECLARE) are computed exactly, with the best play afterwards (later
+  buys and twists, P-BUY-2/3, P-TWIST-2, P-VAR-5). The chips of a later buy are assumed
+  affordable (P-PAY-LIMIT is checked only for the action offered now).
+- Split (P-SPLIT-1) and burn (P-VAR-8) are approximated (``ActionValue.exact`` is False):
+  each split hand is valued as a one-card hand drawing from the same pool, ignoring the
+  cards the other hand takes; the new hand after a burn, and each split hand, is played
+  against the banker's result as the pool stands now (the cards the hand draws are not
+  taken from the banker's), and without a further split or burn (P-SPLIT-2, P-VAR-8).
+  docs/house-edge.md gives the size of the error this makes.
 
 Work is memoised over the remaining-pool composition (module-level caches, cleared when
 they grow past ``_CACHE_LIMIT`` entries).
@@ -524,7 +527,8 @@ class _Search:
                 v = self.draw(deck, hand, stake + amount, orig, amount, True)
                 out.append((ActionKind.BUY, amount, v))
         if self.burn and n == 2 and 0 not in hand and hard == self.burn and size >= 2:
-            out.append((ActionKind.BURN, None, self.redeal(deck, (), 2, stake, orig, can_buy)))
+            burnt = _approx(self, deck).redeal(deck, (), 2, stake, orig, can_buy)
+            out.append((ActionKind.BURN, None, burnt))
         return out
 
     def draw(
@@ -584,10 +588,17 @@ class _Search:
 def _split_hand(search: _Search, pool: Deck, card: int, stake: int, orig: int) -> float:
     """One hand of a split (P-SPLIT-1): ``card`` and one more, then the best play, the
     banker's result taken from the pool as it stands now (see the module docstring)."""
+    return _approx(search, pool).redeal(pool, (card,), 1, stake, orig, True)
+
+
+def _approx(search: _Search, pool: Deck) -> _Search:
+    """The search that values a split hand or the new cards of a burn: the banker's
+    result taken from ``pool`` for every later pool, and no further burn or split."""
     bank = search.m.start(pool)
     fixed = (search.pay @ bank).tolist()
     approx = _Search(search.rules, search.m, search.settle, fixed_bank=fixed)
-    return approx.redeal(pool, (card,), 1, stake, orig, True)
+    approx.burn = 0
+    return approx
 
 
 def _known(own: Sequence[Card], seen: list[Card], packs: int) -> list[Card]:
@@ -677,7 +688,8 @@ def hint(
             values.append(ActionValue(kind, None, v / norm, v / norm / stake, exact=False))
         elif (kind, None) in by_kind:
             v = by_kind[(kind, None)]
-            values.append(ActionValue(kind, None, v / norm, v / norm / stake))
+            exact = kind is not ActionKind.BURN
+            values.append(ActionValue(kind, None, v / norm, v / norm / stake, exact))
         elif kind is ActionKind.STICK:  # offered with an empty pool or below the minimum
             v = stake * search.final(pool, search.hand_info(hidx)[2])
             values.append(ActionValue(kind, None, v / norm, v / norm / stake))

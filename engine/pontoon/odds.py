@@ -416,7 +416,7 @@ def add_odds_parser(sub: Any) -> None:
         "--rules",
         type=_rules_option,
         default=None,
-        help='table options as JSON, e.g. \'{"pontoon_pays": "single"}\'',
+        help='table options as JSON (none: the defaults), e.g. {"pontoon_pays": "single"}',
     )
     add_play_options(p, "rounds", "rounds (simulation only)")
     p.set_defaults(rounds=200_000)
