@@ -28,11 +28,11 @@ The model (docs/house-edge.md says more):
   buys and twists, P-BUY-2/3, P-TWIST-2, P-VAR-5). The chips of a later buy are assumed
   affordable (P-PAY-LIMIT is checked only for the action offered now).
 - Split (P-SPLIT-1) and burn (P-VAR-8) are approximated (``ActionValue.exact`` is False):
-  each split hand is valued as a one-card hand drawing from the same pool, ignoring the
-  cards the other hand takes; the new hand after a burn, and each split hand, is played
-  against the banker's result as the pool stands now (the cards the hand draws are not
-  taken from the banker's), and without a further split or burn (P-SPLIT-2, P-VAR-8).
-  docs/house-edge.md gives the size of the error this makes.
+  each split hand is valued as if it were played alone (the cards the other hand takes
+  are not taken out of the pool), and each split hand and the new hand after a burn is
+  played against the banker's result from the pool as it stands now (the cards the hand
+  goes on to draw are not taken out of the banker's), without a further split or burn
+  (P-SPLIT-2, P-VAR-8). docs/house-edge.md gives the size of the error this makes.
 
 Work is memoised over the remaining-pool composition (module-level caches, cleared when
 they grow past ``_CACHE_LIMIT`` entries).
@@ -446,6 +446,7 @@ class _Search:
         distribution for every pool (the split's approximation); None: exact."""
         self.rules = rules
         self.fixed_bank = fixed_bank
+        self.put_back = False  # draw as if each card were put back (faster, approximate)
         self.bust = settle.bust_loss()
         self.m = model
         self.cl = model.cl
@@ -545,9 +546,10 @@ class _Search:
         else:  # without buys the stake never changes: one chip's value, scaled
             tail, scale = (1, 0, 0, False), stake
         bust = self.bust if self.fixed_bank is None else self.fixed_bank[_ROW_BUST]
+        fixed = self.put_back
         for i, c in enumerate(deck):
             if c:
-                nd = (*deck[:i], c - 1, *deck[i + 1 :])
+                nd = deck if fixed else (*deck[:i], c - 1, *deck[i + 1 :])
                 nh = grow(hand, i)
                 if info(nh)[2] == _ROW_BUST:  # P-BUST-1
                     if self.fixed_bank is None:
@@ -580,7 +582,7 @@ class _Search:
         ev = 0.0
         for i, c in enumerate(deck):
             if c:
-                nd = (*deck[:i], c - 1, *deck[i + 1 :])
+                nd = deck if self.put_back else (*deck[:i], c - 1, *deck[i + 1 :])
                 ev += c * self.redeal(nd, self.grow(hand, i), k - 1, stake, orig, can_buy)
         return ev / size
 
