@@ -26,7 +26,8 @@ The model (docs/house-edge.md says more):
   straight lines in its amount, so an amount in between is never better than both ends)
   and declare (P-TURN-DECLARE) are computed exactly, with the best play afterwards (later
   buys and twists, P-BUY-2/3, P-TWIST-2, P-VAR-5). The chips of a later buy are assumed
-  affordable (P-PAY-LIMIT is checked only for the action offered now).
+  affordable (P-PAY-LIMIT is checked only for the action offered now). Only the hand's
+  stake is valued: shoot bets (P-SHOOT-*) ride along and are not counted.
 - Split (P-SPLIT-1) and burn (P-VAR-8) are approximated (``ActionValue.exact`` is False):
   each split hand is valued as if it were played alone (the cards the other hand takes
   are not taken out of the pool), and each split hand and the new hand after a burn is
@@ -413,10 +414,20 @@ class Hint:
     banker: BankerAssumption  # which banker strategy the figures assume
     banker_stands_on: int  # the banker draws while below this
     unseen: int  # how many cards the figures draw from
+    stake: int = 1  # the hand's stake now (``per_chip`` is ``chips`` / ``stake``)
 
     @property
     def best(self) -> ActionValue:
         return self.actions[0]
+
+    @property
+    def margin(self) -> float:
+        """How many chips more per chip staked the best action is expected to win than
+        the next best (0 when only one action is offered): the beginner's sentence
+        "Twist: you win 0.12 chips more per chip staked than sticking"."""
+        if len(self.actions) < 2:
+            return 0.0
+        return (self.actions[0].chips - self.actions[1].chips) / self.stake
 
 
 @dataclass(frozen=True, slots=True)
@@ -696,7 +707,7 @@ def hint(
             v = stake * search.final(pool, search.hand_info(hidx)[2])
             values.append(ActionValue(kind, None, v / norm, v / norm / stake))
     values.sort(key=lambda a: -a.chips)
-    return Hint(tuple(values), assumption, stands_on, sum(pool))
+    return Hint(tuple(values), assumption, stands_on, sum(pool), stake)
 
 
 # ------------------------------------------------------------------ from a table's views

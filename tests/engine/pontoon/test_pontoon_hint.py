@@ -16,6 +16,7 @@ import pytest
 
 from engine.__main__ import main
 from engine.cards import Card, RandomChance, full_pack, parse_card
+from engine.errors import ConfigError
 from engine.pontoon import hint as H
 from engine.pontoon import odds
 from engine.pontoon.rules import PontoonRules
@@ -167,6 +168,7 @@ def test_stick_figure_is_the_exact_expectation_over_the_unseen_cards() -> None:
     assert stick.per_chip == pytest.approx(expected, abs=1e-12)
     assert stick.chips == pytest.approx(3 * expected, abs=1e-12)
     assert h.actions[0] is stick  # sticking on 19 beats twisting
+    assert h.margin == pytest.approx(stick.per_chip - h.actions[1].per_chip)
     assert h.unseen == 52 - len(seen)
 
 
@@ -370,3 +372,24 @@ def test_a_player_following_the_hint_does_better_than_the_twist_only_punter() ->
     edges = odds.table_edges(PontoonRules(house_bank=True))
     assert edges["house_bank"]["player_ev"] > odds.heads_up(15, 17)["ev"]
     assert edges["house_bank"]["edge"] == -edges["house_bank"]["player_ev"]
+
+
+@pytest.mark.rule("P-NEXT-1", "P-TABLE-1")
+def test_cards_come_round_again_without_a_shuffle() -> None:
+    """Seen more often than the pack holds (used cards go to the bottom, P-NEXT-1): each
+    counts once, and at least MIN_POOL cards always stay unknown."""
+    hand = cards("10S", "5H")
+    legal = [LegalAction(K.STICK), LegalAction(K.TWIST)]
+    everything = full_pack(1)
+    h = H.hint(HOUSE_RULES, H.HandSeen(hand, 1), [*everything, *everything, *hand], legal)
+    assert h.unseen == H.MIN_POOL
+    two = H.hint(HOUSE_RULES, H.HandSeen(hand, 1), [*hand, *hand], legal, packs=2)
+    assert two.unseen == 104 - 4  # two packs: both copies seen
+
+
+def test_hint_for_refuses_a_seat_whose_turn_it_is_not() -> None:
+    t = Table(HOUSE_RULES, ["ann", "bob"], {"ann": 50, "bob": 50})
+    chance = RandomChance(random.Random(2))
+    t.apply(Action("ann", K.DEAL), chance)
+    with pytest.raises(ConfigError):
+        H.hint_for(t, "ann")  # betting, nobody plays a hand yet
