@@ -470,6 +470,7 @@ class _Search:
         self.by_deck: dict[Deck, list[float]] = {}
         self.info: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.grown: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+        self.fifth: dict[tuple[Deck, tuple[int, ...]], float] = {}
         self.pay = settle.matrix()
 
     def hand_info(self, hand: tuple[int, ...]) -> tuple[int, int, int]:
@@ -546,6 +547,10 @@ class _Search:
     def draw(
         self, deck: Deck, hand: tuple[int, ...], stake: int, orig: int, cap: int, can_buy: bool
     ) -> float:
+        if len(hand) == 4 and self.settle.five_card_trick:
+            # P-FIVE-1: the fifth card ends the hand, so the draw is worth the same per chip
+            # whatever the stake and the buys left
+            return stake * self.last_card(deck, hand)
         size = sum(deck)
         ev = 0.0
         value = self.value
@@ -574,6 +579,29 @@ class _Search:
                     hit = value(nd, nh, *tail)
                 ev += c * hit
         return ev * scale / size
+
+    def last_card(self, deck: Deck, hand: tuple[int, ...]) -> float:
+        """Per chip: a fifth card to a four-card hand, which then stands (P-FIVE-1)."""
+        key = (deck, hand)
+        hit = self.fifth.get(key)
+        if hit is not None:
+            return hit
+        size = sum(deck)
+        ev = 0.0
+        for i, c in enumerate(deck):
+            if c:
+                nd = deck if self.put_back else (*deck[:i], c - 1, *deck[i + 1 :])
+                row = self.hand_info(self.grow(hand, i))[2]
+                if row == _ROW_BUST:
+                    if self.fixed_bank is not None:
+                        ev += c * self.fixed_bank[_ROW_BUST]
+                    else:
+                        ev += c * self.bust * (1.0 - self.m.pontoon_chance(nd))
+                else:
+                    ev += c * self.final(nd, row)
+        res = ev / size
+        self.fifth[key] = res
+        return res
 
     def grow(self, hand: tuple[int, ...], i: int) -> tuple[int, ...]:
         """The hand with one more card of class ``i`` (hands are sorted tuples)."""
