@@ -393,3 +393,18 @@ def test_hint_for_refuses_a_seat_whose_turn_it_is_not() -> None:
     t.apply(Action("ann", K.DEAL), chance)
     with pytest.raises(ConfigError):
         H.hint_for(t, "ann")  # betting, nobody plays a hand yet
+
+
+@pytest.mark.rule("P-BUY-1", "P-BUY-3", "P-FIVE-1")
+def test_buying_the_fifth_card_scales_the_twist_by_the_new_stake() -> None:
+    """The fifth card ends the hand, so a buy of a is worth (stake + a) times the twist's
+    figure per chip; and the exact twist figure is the independent enumeration's."""
+    hand = cards("2S", "3H", "4D", "AC")
+    legal = [LegalAction(K.TWIST), LegalAction(K.BUY, 2, 3), LegalAction(K.STICK)]
+    h = H.hint(HOUSE_RULES, H.HandSeen(hand, 5), hand, legal)
+    twist = next(a for a in h.actions if a.kind is K.TWIST)
+    buys = {a.amount: a for a in h.actions if a.kind is K.BUY}
+    assert set(buys) == {2, 3}
+    for amount, buy in buys.items():
+        assert buy.chips == pytest.approx((5 + amount) * twist.per_chip, abs=1e-12)
+    assert h.best.kind is K.BUY and h.best.amount == 3  # twisting here is worth more than 0
