@@ -79,7 +79,6 @@ def _unit(i: int) -> Vec:
 
 
 _UNITS: tuple[Vec, ...] = tuple(_unit(i) for i in range(_N_OUT))
-_ZERO: Vec = (0.0,) * _N_OUT
 
 
 @dataclass(frozen=True, slots=True)
