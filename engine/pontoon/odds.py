@@ -241,11 +241,8 @@ class _Follow:
             return hit
         choices = self.main.choices(deck, hand, stake, orig, cap, can_buy)
         kind, amount, _ = max(choices, key=lambda c: c[2])
-        if kind in (ActionKind.STICK, ActionKind.DECLARE):
-            v = self.side.choices(deck, hand, 1, 0, 0, False)[0][2]
-            if kind is ActionKind.STICK and len(self.side.choices(deck, hand, 1, 0, 0, False)) > 1:
-                _, _, row = self.side.hand_info(hand)
-                v = self.side.final(deck, row)
+        if kind in (ActionKind.STICK, ActionKind.DECLARE):  # the hand stands (or bust)
+            v = self.side.final(deck, self.side.hand_info(hand)[2])
         elif kind is ActionKind.BURN:
             v = self._deal(deck, (), 2, stake, orig, can_buy)
         else:

@@ -408,3 +408,14 @@ def test_buying_the_fifth_card_scales_the_twist_by_the_new_stake() -> None:
     for amount, buy in buys.items():
         assert buy.chips == pytest.approx((5 + amount) * twist.per_chip, abs=1e-12)
     assert h.best.kind is K.BUY and h.best.amount == 3  # twisting here is worth more than 0
+
+
+@pytest.mark.rule("P-RANK-2", "P-RANK-6", "P-VAR-3", "P-SHOOT-7")
+def test_each_option_moves_the_edge_the_way_docs_say() -> None:
+    """docs/house-edge.md: the five card trick is the player's, ties are the banker's, a
+    doubled round and an even-money shoot bet cost the player."""
+    e = {k: v["edge"] for k, v in odds.option_effects(PontoonRules()).items()}
+    assert e["banker_pays_ties"] < 0 < e["as_given"] < 0.02
+    assert e["as_given"] < e["no_five_card_trick"]
+    assert e["as_given"] < e["doubled_round"]
+    assert 0 < e["shoot_bet"] < 1
