@@ -19,6 +19,7 @@ from engine.cli_options import MAX_SECONDS, Parser, seconds
 
 def build_parser() -> argparse.ArgumentParser:
     from engine.pontoon import cli as pontoon_cli
+    from engine.pontoon import odds as pontoon_odds
     from engine.punto_banco import cli as pb_cli
 
     parser = Parser(prog="python -m engine", description=__doc__)
@@ -36,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     pb_cli.add_simulate_parser(sim_sub)
     odds = sub.add_parser("odds", help="exact odds by enumeration")
     odds_sub = odds.add_subparsers(dest="game", required=True)
+    pontoon_odds.add_odds_parser(odds_sub)
     pb_cli.add_odds_parser(odds_sub)
     bench = sub.add_parser(
         "bench", help="rounds per second of Pontoon, coups per second of Punto Banco"

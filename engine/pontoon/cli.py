@@ -250,12 +250,19 @@ def add_replay_parser(sub: Any) -> None:
 
 
 def simulate(
-    rounds: int, seed: int, punter_stick: int = 15, banker_stick: int = 17, fresh_pack: bool = False
+    rounds: int,
+    seed: int,
+    punter_stick: int = 15,
+    banker_stick: int = 17,
+    fresh_pack: bool = False,
+    rules: PontoonRules | None = None,
 ) -> dict[str, Any]:
-    """One punter against the house banker, stake 1, twist-only play (engine-cli.md)."""
+    """One punter against the house banker, stake 1, twist-only play (engine-cli.md);
+    ``rules``: other table options (``odds pontoon --rules``)."""
     if not 1 <= rounds <= MAX_ROUNDS:
         raise ConfigError(f"--rounds must be between 1 and {MAX_ROUNDS:,} (got {rounds:,})")
-    rules = PontoonRules(min_bet=1, max_bet=1, house_bank=True, house_stands_on=banker_stick)
+    fixed = {"min_bet": 1, "max_bet": 1, "house_bank": True, "house_stands_on": banker_stick}
+    rules = (rules or PontoonRules()).model_copy(update=fixed)
     chance = RandomChance(random.Random(seed))
     start = 10 * rounds + 100
     t = Table(rules, ["punter"], {"punter": start})
