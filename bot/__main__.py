@@ -441,14 +441,15 @@ async def watch_database(
 async def backup_loop(settings: Settings, store: Store) -> None:
     """Scheduled online backups with rotation (BACKUP_INTERVAL_MINUTES, BACKUP_KEEP)."""
     from bot.storage.backup import rotate
+    from bot.storage.base import run_to_end
 
     if settings.backup_interval_minutes <= 0:
         return
     if settings.postgres_url() is not None:
         log.info("scheduled backups are for SQLite; back PostgreSQL up with pg_dump")
         return
-    while True:
-        await asyncio.sleep(settings.backup_interval_minutes * 60)
+
+    async def one_backup() -> None:
         try:
             settings.backup_dir.mkdir(parents=True, exist_ok=True)
             path = await store.backup(settings.backup_dir)
@@ -456,6 +457,12 @@ async def backup_loop(settings: Settings, store: Store) -> None:
             log.info("backup written: %s (%d old backup(s) removed)", path, len(removed))
         except Exception as exc:  # a failed backup must not stop the bot
             log.error("scheduled backup to %s failed: %s", settings.backup_dir, exc)
+
+    while True:
+        await asyncio.sleep(settings.backup_interval_minutes * 60)
+        # a stop during a backup waits for it and its rotation: the copy being written
+        # in its thread would otherwise land after the stop, one more than BACKUP_KEEP
+        await run_to_end(asyncio.ensure_future(one_backup()))
 
 
 # ------------------------------------------------------------- database commands

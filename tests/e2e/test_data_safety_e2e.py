@@ -121,7 +121,7 @@ async def test_folder_deleted_the_member_is_answered_then_the_bot_stops_cleanly(
     db = folder / "db.sqlite3"
     bot = await start(start_bot_process, db)
     r = await fake_discord.slash(world.carol, world.channel, "balance")
-    assert "1000" in r.all_text, r.all_text  # carol has an account
+    assert "1,000" in r.all_text, r.all_text  # carol has an account
     shutil.rmtree(folder)
     r = await fake_discord.slash(
         world.alice, world.channel, "chips", "grant", {"member": world.carol, "amount": 500}
