@@ -34,6 +34,8 @@ from pydantic_settings import (
 ENV_FILE = ".env"
 #: the data folder, relative to the working directory unless DATA_DIR says otherwise
 DEFAULT_DATA_DIR = Path("data")
+#: the bot's name (the distribution pontoon-bot), not a game's: every install's data
+#: is in this file, so the default stays
 DATABASE_NAME = "pontoon.sqlite3"
 SANDBOX_DATABASE_NAME = "sandbox.sqlite3"
 BACKUPS_NAME = "backups"
