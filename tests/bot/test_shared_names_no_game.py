@@ -105,3 +105,46 @@ def test_the_check_sees_a_game_named_in_code() -> None:
         line for line, text in _said(tree) if any(w in text.lower().replace("_", "") for w in words)
     ]
     assert sorted(set(hits)) == [2, 3, 4]
+
+
+def test_no_ambient_interaction_no_private_discord_no_local_refusals() -> None:
+    """One path per click: no context variable carries anything but the log lines' ids
+    (bot/logs.py), nothing reads discord.py's private attributes or the engine's banker
+    cap, and refusals are turned into answers only by the router (cogs/router.py)."""
+    found = []
+    for path in sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]):
+        name = path.relative_to(ROOT).as_posix()
+        text = path.read_text(encoding="utf-8")
+        for needle, only_in in (
+            ("ContextVar", "bot/logs.py"),
+            ("__discord_ui_compiled_template__", None),
+            ("_banker_cap", None),
+            ("except (ServiceError, EngineError)", "cogs/router.py"),
+        ):
+            if needle in text and name != only_in:
+                found.append(f"{name}: {needle}")
+    assert not found, found
+
+
+def test_the_log_context_holds_ids_only() -> None:
+    """The one context variable names what a line is about (numbers and table ids); it
+    is read by the log filter only, never by code that answers or plays."""
+    from bot import logs
+
+    assert set(logs.CONTEXT_KEYS) == {"guild", "channel", "member", "shard", "table"}
+    readers = []
+    for path in sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "cogs").rglob("*.py")]):
+        text = path.read_text(encoding="utf-8")
+        if path.name != "logs.py" and ("logs._context" in text or "import _context" in text):
+            readers.append(path.relative_to(ROOT).as_posix())
+    assert readers == [], readers
+    # logs.py itself only sets it (set_log_context) and reads it (ContextFilter)
+    tree = ast.parse((ROOT / "bot" / "logs.py").read_text(encoding="utf-8"))
+    reads = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "_context"
+    ]
+    assert {node.attr for node in reads} == {"get", "set"}
