@@ -148,3 +148,22 @@ def test_the_log_context_holds_ids_only() -> None:
         and node.value.id == "_context"
     ]
     assert {node.attr for node in reads} == {"get", "set"}
+
+
+def test_contributing_names_what_every_game_package_exports() -> None:
+    """CONTRIBUTING's "Adding a game" lists what a game's Discord package exports and the
+    two registries; every registered game has exactly those, so the guide stays true."""
+    import importlib
+
+    import engine.games
+
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    guide = text[text.index("## Adding a game") : text.index("## Commits")]
+    exports = {"Presenter", "setup", "BUTTONS", "FORMS", "refusal_text", "Settings", "HELP"}
+    for name in exports:
+        assert f"`{name}`" in guide or f"`{name}(" in guide, name
+    for game in GAMES:
+        package = importlib.import_module(game.package)
+        assert exports <= set(package.__all__), (game.name, exports - set(package.__all__))
+    assert "`engine/games.py`" in guide and "`bot/games.py`" in guide
+    assert {g.name for g in engine.games.GAMES} == {g.name for g in GAMES}
