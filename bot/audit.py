@@ -259,9 +259,9 @@ def ownership_problems(
     members = {s: member_account(guild_id, int(s)) for s in {*owners.stakes, *owners.chips}}
     for seat, stake in sorted(owners.stakes.items()):
         paid_in = escrow_nets.get(members[seat], 0)
-        # Pontoon: a seat's chips may have left the escrow for the banker (a bust), so
-        # its entries may exceed its stake; never the other way round. Punto Banco: the
-        # escrow pays only back to whoever bet, so the two are equal.
+        # A seat's chips may have left the escrow for another member (a bust paid to a
+        # player banker), so its entries may exceed its stake; never the other way
+        # round. An ``exact`` game's escrow pays back only to whoever staked: equal.
         if paid_in < stake or (owners.exact and paid_in != stake):
             found.append(
                 f"table {table_id}: seat {seat} has {stake:,} chips staked in the saved "

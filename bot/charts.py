@@ -1,5 +1,5 @@
-"""Charts as PNG bytes: a member's chips over time, the leaderboard's
-bars, the house edge of each Punto Banco bet.
+"""Charts as PNG bytes: a member's chips over time, bars (the leaderboard's, a game's
+odds chart).
 
 matplotlib with the Agg backend (no display, no pyplot state: each chart is its own
 ``Figure``, so charts can be drawn in worker threads at once); imported on first use,

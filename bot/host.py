@@ -1,8 +1,7 @@
 """The table host: what every game's service needs around its tables, written once.
 
 No discord imports here. :class:`TableHost` holds the open tables of one game in this
-process and gives the game's service (``bot.pontoon.PontoonService`` for Pontoon,
-``bot.punto_banco.PuntoBancoService`` for Punto Banco):
+process and gives the game's service (``bot/<game>.py``, named in ``bot.games``):
 
 * the registry: tables by id and by channel, ``get`` / ``in_channel`` with the game's
   "that table is closed" / "no table here" messages, one asyncio.Lock per table;
@@ -80,9 +79,9 @@ class Holdings:
     escrow: int
     kitty: int
     stakes: dict[str, int]  # seat -> chips of theirs in the escrow now
-    chips: dict[str, int]  # seat -> chips the game thinks the member holds (Pontoon)
-    exact: bool  # True: escrow only ever pays back to whoever staked (Punto Banco)
-    # members with chips in play there (seated at Pontoon, betting at Punto Banco)
+    chips: dict[str, int]  # seat -> chips the game thinks the member holds, if it keeps any
+    exact: bool  # True: escrow only ever pays back to whoever staked
+    # members with chips in play there (seated, or with a bet on)
     in_play: frozenset[int] = frozenset()
 
 

@@ -2,9 +2,13 @@
 
 Each line carries what the event happened to (``guild``, ``channel``, ``member``,
 ``shard``, and ``table`` where known) from a context variable that start-up sets when an
-interaction arrives, so every line logged while answering it, in the tasks it starts
-too, names it. No token or secret reaches a line: the configured secrets are replaced
-by ``[secret]`` wherever they would appear.
+interaction arrives, so every line logged while answering it, in the tasks and worker
+threads it starts too, names it. The variable holds these ids only and is read by the
+log filter only: nothing that plays or answers reaches anything through it (the click
+handler is given its interaction and answers it itself). Tasks that outlive one
+interaction (timers, the restart check) start with an empty context. No token or secret
+reaches a line: the configured secrets are replaced by ``[secret]`` wherever they would
+appear.
 """
 
 from __future__ import annotations

@@ -4,8 +4,12 @@ Off unless ``METRICS_PORT`` is set; listens on ``METRICS_HOST`` (127.0.0.1 by de
 
 * ``GET /metrics``: Prometheus text format (``prometheus-client``): interactions answered
   and how long the answer took, refusals by kind, REST requests by status and the 429s
-  among them, open tables per game, rounds and coups played, storage write time and
-  retries, chips in escrow per game.
+  among them, open tables, rounds played and chips in escrow per game (the label
+  ``game``: the registry's name of the game), storage write time and retries.
+
+Every name starts ``pontoon_``: the bot's name (the distribution ``pontoon-bot``), not a
+game's. The names stay so that operators' dashboards and alerts keep working; what is
+per game is told by the ``game`` label, so a new game needs no new metric.
 * ``GET /healthz``: 200 with a small JSON body when the gateway is connected, the
   database answers a write and this process holds its shard leases; 503 with the
   reason otherwise. ``python -m bot health`` asks it (the container's HEALTHCHECK).
@@ -68,7 +72,7 @@ class Metrics:
         )
         self.rounds = Counter(
             "pontoon_rounds_played",
-            "Rounds (Pontoon) and coups (Punto Banco)",
+            "Rounds played to their end, by game (a coup is a round)",
             ["game"],
             registry=r,
         )

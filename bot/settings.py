@@ -15,19 +15,27 @@ from __future__ import annotations
 import difflib
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 from urllib.parse import urlparse
 
-from pydantic import AliasChoices, Field, PrivateAttr, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import Field, PrivateAttr, SecretStr, field_validator, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 #: the settings file, read from the working directory (the environment wins over it)
 ENV_FILE = ".env"
 #: the data folder, relative to the working directory unless DATA_DIR says otherwise
 DEFAULT_DATA_DIR = Path("data")
+#: the bot's name (the distribution pontoon-bot), not a game's: every install's data
+#: is in this file, so the default stays
 DATABASE_NAME = "pontoon.sqlite3"
 SANDBOX_DATABASE_NAME = "sandbox.sqlite3"
 BACKUPS_NAME = "backups"
@@ -42,13 +50,40 @@ MAX_SHARDS = 4096
 Seconds = Annotated[float, Field(ge=1, le=86_400)]
 
 
+class _OldNames(PydanticBaseSettingsSource):
+    """A game section's old names (its ``renamed`` table), read from the environment and
+    ``.env`` after every current name: a value under an old name counts only when its
+    field has no value under its current name."""
+
+    def __init__(
+        self, settings_cls: type[BaseSettings], *sources: PydanticBaseSettingsSource
+    ) -> None:
+        super().__init__(settings_cls)
+        self.sources = sources
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        raise NotImplementedError  # everything is read in __call__
+
+    def __call__(self) -> dict[str, Any]:
+        renamed: Mapping[str, str] = getattr(self.settings_cls, "renamed", {})
+        found: dict[str, Any] = {}
+        for source in self.sources:  # the environment first, then .env
+            names = getattr(source, "env_vars", {})
+            for old, field in renamed.items():
+                value = names.get(old.lower())
+                if value is not None and field not in found:
+                    found[field] = value
+        return found
+
+
 class GameSettings(BaseSettings):
     """One game's own section of the settings, defined in the game's package
     (``cogs/<game>/settings.py``) and reached through :meth:`Settings.section`, so the
     shared settings name no game. A field's name in the environment is the game's
-    ``env_prefix`` and the field's name; a field renamed from an older name lists both,
-    new first: ``validation_alias=AliasChoices("new_name", "old_name")``. The old name
-    still works, and the start-up warns that it is old, naming the new one."""
+    ``env_prefix`` and the field's name. A setting renamed from an older name keeps
+    working under it: the game lists its old names in ``renamed`` ({old name: field}),
+    the current name wins when both are set, and the start-up warns that the old name is
+    old, naming the new one."""
 
     model_config = SettingsConfigDict(
         env_file=ENV_FILE,
@@ -56,8 +91,22 @@ class GameSettings(BaseSettings):
         case_sensitive=False,
         extra="ignore",
         validate_default=True,
-        populate_by_name=True,
     )
+
+    #: the names this section's settings had before: {OLD_NAME: field}
+    renamed: ClassVar[Mapping[str, str]] = {}
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        old_names = _OldNames(settings_cls, env_settings, dotenv_settings)
+        return init_settings, env_settings, dotenv_settings, old_names, file_secret_settings
 
     def timers(self) -> object:
         """What the game's service is built with (its ``build_service``'s second argument)."""
@@ -358,18 +407,12 @@ def env_names(kind: type[BaseSettings]) -> tuple[dict[str, str], dict[str, str]]
     current names, and {old name: its current name} for the names kept from before."""
     prefix = str(kind.model_config.get("env_prefix", "")).upper()
     current: dict[str, str] = {}
-    old: dict[str, str] = {}
     for field, info in kind.model_fields.items():
         alias = info.validation_alias
-        if isinstance(alias, AliasChoices):
-            choices = [c.upper() for c in alias.choices if isinstance(c, str)]
-        elif isinstance(alias, str):
-            choices = [alias.upper()]
-        else:
-            choices = [f"{prefix}{field}".upper()]
-        current[choices[0]] = field
-        for name in choices[1:]:
-            old[name] = choices[0]
+        current[alias.upper() if isinstance(alias, str) else f"{prefix}{field}".upper()] = field
+    by_field = {field: name for name, field in current.items()}
+    renamed: Mapping[str, str] = getattr(kind, "renamed", {})
+    old = {name.upper(): by_field[field] for name, field in renamed.items()}
     return current, old
 
 

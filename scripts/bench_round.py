@@ -29,6 +29,9 @@ without them, and prints JSON for each run and the ratio:
         # ("early") and at tables with --late-after clicks behind them ("late"), the two
         # measured in alternated blocks in one process; this code and the older
         # checkout alternated in one run
+    python scripts/bench_round.py --cards button --compare-dir ../pontoon-old --repeat 3
+        # rounds of this code and the older checkout alternated in one run (limits off):
+        # REST requests and bot CPU per click of each
     python scripts/bench_round.py --mode punto-banco --compare-dir ../pontoon-old
         # Punto Banco: REST requests per bet (form click + submit) and per /baccarat bet
 
@@ -450,6 +453,10 @@ async def launch(
             "PONTOON_TURN_SECONDS": "600",
             "PONTOON_IDLE_MINUTES": "60",
             "PUNTO_BANCO_BETTING_SECONDS": "3600",
+            # the same timers under their old names, for an older checkout (--compare-dir)
+            "BET_TIMER_SECONDS": "600",
+            "TURN_TIMER_SECONDS": "600",
+            "IDLE_TABLE_MINUTES": "60",
             "LOG_LEVEL": "WARNING",
             "PYTHONPATH": str(bot_dir),
         }
@@ -705,6 +712,31 @@ async def alternated(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+async def rounds_alternated(args: argparse.Namespace) -> dict[str, Any]:
+    """``--mode rounds`` with ``--compare-dir``: rounds played by this code and by the older
+    checkout, alternated ``--repeat`` times in one run (limits off unless ``--only on``), so
+    both meet the same load; REST requests and bot CPU per click of each, and new/old."""
+    limits = args.only == "on"
+    runs: dict[str, list[dict[str, Any]]] = {"new": [], "old": []}
+    for _ in range(args.repeat):
+        for name, bot_dir in (("new", args.bot_dir), ("old", args.compare_dir)):
+            result = await run(argparse.Namespace(**{**vars(args), "bot_dir": bot_dir}), limits)
+            result.pop("requests_by_route", None)
+            runs[name].append(result)
+            print(name, json.dumps(result), file=sys.stderr, flush=True)
+    keys = ("rest_requests_per_click", "bot_cpu_ms_per_click", "clicks")
+    summary: dict[str, Any] = {
+        name: {key: [r[key] for r in runs[name]] for key in keys} for name in runs
+    }
+    summary["cpu_new_over_old"] = [
+        round(n["bot_cpu_ms_per_click"] / o["bot_cpu_ms_per_click"], 3)
+        for n, o in zip(runs["new"], runs["old"], strict=True)
+        if n["bot_cpu_ms_per_click"] and o["bot_cpu_ms_per_click"]
+    ]
+    summary["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    return {"mode": "rounds", "cards": args.cards, "runs": runs, "summary": summary}
+
+
 async def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--tables", type=int, default=1)
@@ -743,6 +775,9 @@ async def main() -> int:
     args = ap.parse_args()
     if args.mode != "rounds":
         print(json.dumps(await alternated(args), indent=2))
+        return 0
+    if args.compare_dir is not None:
+        print(json.dumps(await rounds_alternated(args), indent=2))
         return 0
     out: dict[str, Any] = {}
     if args.only in (None, "on"):

@@ -5,7 +5,7 @@ Account ids are short strings:
 =====================  ===================================================
 ``member:{g}:{u}``     a member's chips in guild ``g`` (``u`` = Discord user id)
 ``escrow:{table}``     stakes on a table, held until settlement
-``kitty:{table}``      a Shoot Pontoon table's kitty
+``kitty:{table}``      a table's kitty (a pot the game keeps between rounds)
 ``house:{g}``          the server's house (banker of house-banked tables)
 ``anon:{token}``       an erased member's old ledger rows (/privacy delete,
                        /chips forget): a random token, never any chips

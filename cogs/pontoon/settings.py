@@ -1,13 +1,15 @@
 """Pontoon's own section of the settings (``PONTOON_…`` in the environment or ``.env``),
 read through :meth:`bot.settings.Settings.section`. The names the timers had before
 they were Pontoon's own (``BET_TIMER_SECONDS``, ``TURN_TIMER_SECONDS``,
-``IDLE_TABLE_MINUTES``) still work; the start-up names the new one."""
+``IDLE_TABLE_MINUTES``) still work, through the table of old names (``renamed``) the
+shared settings read; the start-up names the new one."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, ClassVar
 
-from pydantic import AliasChoices, Field
+from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 from bot.pontoon import PontoonTimers
@@ -17,18 +19,19 @@ from bot.settings import GameSettings, Seconds
 class PontoonSettings(GameSettings):
     model_config = SettingsConfigDict(env_prefix="PONTOON_")
 
+    # the names read before this section was the game's own (the start-up names the new ones)
+    renamed: ClassVar[Mapping[str, str]] = {
+        "BET_TIMER_SECONDS": "bet_seconds",
+        "TURN_TIMER_SECONDS": "turn_seconds",
+        "IDLE_TABLE_MINUTES": "idle_minutes",
+    }
+
     # Seconds each player has to place a bet before sitting the round out.
-    bet_seconds: Seconds = Field(
-        60, validation_alias=AliasChoices("pontoon_bet_seconds", "bet_timer_seconds")
-    )
+    bet_seconds: Seconds = 60
     # Seconds a player (or the banker) has to act on their turn before the default move.
-    turn_seconds: Seconds = Field(
-        60, validation_alias=AliasChoices("pontoon_turn_seconds", "turn_timer_seconds")
-    )
+    turn_seconds: Seconds = 60
     # Minutes without any action after which a table closes and refunds its stakes.
-    idle_minutes: Annotated[float, Field(ge=0.05, le=7 * 24 * 60)] = Field(
-        15, validation_alias=AliasChoices("pontoon_idle_minutes", "idle_table_minutes")
-    )
+    idle_minutes: Annotated[float, Field(ge=0.05, le=7 * 24 * 60)] = 15
 
     def timers(self) -> PontoonTimers:
         return PontoonTimers(

@@ -1,14 +1,15 @@
 """Punto Banco's own section of the settings (``PUNTO_BANCO_…`` in the environment or
 ``.env``), read through :meth:`bot.settings.Settings.section`. The betting window's
-name from before (``BACCARAT_BETTING_SECONDS``) still works; the start-up names the
-new one."""
+name from before (``BACCARAT_BETTING_SECONDS``) still works, through the table of old
+names (``renamed``) the shared settings read; the start-up names the new one."""
 
 from __future__ import annotations
 
 import math
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, ClassVar
 
-from pydantic import AliasChoices, Field
+from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
 from bot.punto_banco import PuntoBancoTimers
@@ -18,11 +19,11 @@ from bot.settings import GameSettings, Seconds
 class PuntoBancoSettings(GameSettings):
     model_config = SettingsConfigDict(env_prefix="PUNTO_BANCO_")
 
+    # the name read before this section was the game's own (the start-up names the new one)
+    renamed: ClassVar[Mapping[str, str]] = {"BACCARAT_BETTING_SECONDS": "betting_seconds"}
+
     # Seconds of the betting window before each coup.
-    betting_seconds: Seconds = Field(
-        20,
-        validation_alias=AliasChoices("punto_banco_betting_seconds", "baccarat_betting_seconds"),
-    )
+    betting_seconds: Seconds = 20
 
     # Minutes of betting windows with no bet at all after which a table closes (at least
     # two windows).

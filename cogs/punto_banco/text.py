@@ -20,6 +20,7 @@ from engine.punto_banco import (
     Shoe,
     Side,
     exact_odds_for_counts,
+    hand_total,
     odds_for,
 )
 
@@ -100,7 +101,8 @@ def hand_text(cards: Sequence[Card]) -> str:
 
 
 def total_of(cards: Sequence[Card]) -> int:
-    return sum(c.baccarat_value for c in cards) % 10
+    """A hand's total as the engine counts it (B-VAL-1): the words never count anew."""
+    return hand_total(cards)
 
 
 def hand_line(side: Side, cards: Sequence[Card], locale: str = DEFAULT_LOCALE) -> str:

@@ -90,6 +90,26 @@ def test_the_new_name_wins_over_the_old(monkeypatch: pytest.MonkeyPatch) -> None
     assert Settings(_env_file=None).section(PuntoBancoSettings).betting_seconds == 9
 
 
+def test_the_new_name_in_env_file_wins_over_an_old_name_in_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    env = tmp_path / ".env"
+    env.write_text("PONTOON_TURN_SECONDS=9\n")
+    monkeypatch.setenv("TURN_TIMER_SECONDS", "6")
+    monkeypatch.setenv("BET_TIMER_SECONDS", "5")
+    pontoon = Settings(_env_file=env).section(PontoonSettings)
+    assert (pontoon.turn_seconds, pontoon.bet_seconds) == (9, 5)
+
+
+def test_old_names_are_a_table_of_the_game_not_fields() -> None:
+    """A game lists its old names in ``renamed``; no field of any section carries an old
+    name, and every old name leads to a field of its section."""
+    for kind in game_sections():
+        assert all(field in kind.model_fields for field in kind.renamed.values()), kind
+        assert all(info.validation_alias is None for info in kind.model_fields.values()), kind
+        assert not any("baccarat" in field for field in kind.model_fields), kind
+
+
 @pytest.mark.parametrize(
     ("kind", "field", "value"),
     [

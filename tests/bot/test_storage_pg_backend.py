@@ -233,7 +233,7 @@ async def test_old_pontoon_snapshots_are_upgraded_by_011_as_on_sqlite(pg_url: st
     """Migration 011 on PostgreSQL: an open Pontoon table saved before tables had a seat
     limit, with a bank auction in the bot's meta and a round log of English details,
     reads as today's shape: the limit, the bids in the engine, the engine's words (the
-    same fixed table as SQLite's twin; tests/bot/test_event_words.py for every detail)."""
+    same fixed table as SQLite's twin; tests/bot/test_pontoon_event_words.py for every detail)."""
     import json
 
     from bot.pontoon import LoggedEvent
