@@ -144,6 +144,7 @@ def _deal_ev(a: int, b: int, up: int, shoe: Counts, rules: BlackjackRules) -> fl
     return p_bj * -1.0 + (1 - p_bj) * best
 
 
+@lru_cache(maxsize=8192)  # the same for every rule but the decks and the dealer's
 def _dealer_totals(up: int, shoe: Counts, h17: bool, no_blackjack: bool) -> tuple[float, ...]:
     """Probabilities of the dealer's final 17, 18, 19, 20, 21 and bust from ``shoe``
     (cards drawn without replacement), given the up card and, when ``no_blackjack``, that
@@ -151,15 +152,18 @@ def _dealer_totals(up: int, shoe: Counts, h17: bool, no_blackjack: bool) -> tupl
     counts = list(shoe)
     memo: dict[tuple[int, bool, Counts], list[float]] = {}
 
-    def draw(hard: int, ace: bool, left: int) -> list[float]:
+    def final(hard: int, ace: bool) -> int:
+        """The index of the dealer's final total (0..4 for 17..21, 5 bust), or -1 when
+        the dealer draws on."""
         total = hard + 10 if ace and hard + 10 <= 21 else hard
-        soft = total != hard
         if total > 21:
-            return [0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
-        if total >= 17 and not (h17 and soft and total == 17):
-            out = [0.0] * 6
-            out[total - 17] = 1.0
-            return out
+            return 5
+        if total >= 17 and not (h17 and total == 17 and total != hard):
+            return total - 17
+        return -1
+
+    def draw(hard: int, ace: bool, left: int) -> list[float]:
+        """The final totals' probabilities of a dealer hand that draws on."""
         key = (hard, ace, tuple(counts))
         got = memo.get(key)
         if got is not None:
@@ -170,13 +174,25 @@ def _dealer_totals(up: int, shoe: Counts, h17: bool, no_blackjack: bool) -> tupl
             if not k:
                 continue
             p = k / left
+            nhard, nace = hard + r, ace or r == 1
+            end = final(nhard, nace)
+            if end >= 0:
+                acc[end] += p
+                continue
             counts[r] = k - 1
-            sub = draw(hard + r, ace or r == 1, left - 1)
+            sub = draw(nhard, nace, left - 1)
             counts[r] = k
-            for i in range(6):
-                acc[i] += p * sub[i]
+            acc = [a + p * b for a, b in zip(acc, sub, strict=True)]
         memo[key] = acc
         return acc
+
+    def start(hard: int, ace: bool, left: int) -> list[float]:
+        end = final(hard, ace)
+        if end >= 0:
+            out = [0.0] * 6
+            out[end] = 1.0
+            return out
+        return draw(hard, ace, left)
 
     left = sum(counts)
     acc = [0.0] * 6
@@ -190,7 +206,7 @@ def _dealer_totals(up: int, shoe: Counts, h17: bool, no_blackjack: bool) -> tupl
         p = k / left
         weight += p
         counts[hole] = k - 1
-        sub = draw(up + hole, up == 1 or hole == 1, left - 1)
+        sub = start(up + hole, up == 1 or hole == 1, left - 1)
         counts[hole] = k
         for i in range(6):
             acc[i] += p * sub[i]

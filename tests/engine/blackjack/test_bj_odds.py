@@ -1,0 +1,68 @@
+"""BJ-EDGE-1: the house edge computed from a table's rules, checked against the published
+figures the rules name (within 0.05 percentage points), and ``python -m engine odds
+blackjack``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.__main__ import main
+from engine.blackjack import BlackjackRules, house_edge
+from engine.blackjack.odds import rule_effects
+
+BASE = BlackjackRules()  # 6 decks, S17, DAS, no surrender, 3:2, peek
+
+
+def pct(**options: object) -> float:
+    return house_edge(BlackjackRules(**options)).edge * 100  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("BJ-EDGE-1")
+def test_bj_edge_1_six_decks_s17_das_three_to_two_is_about_point_four() -> None:
+    assert abs(pct() - 0.40) <= 0.05
+    assert house_edge(BASE).percent == round(house_edge(BASE).edge * 100, 2)
+
+
+@pytest.mark.rule("BJ-EDGE-1")
+def test_bj_edge_1_h17_costs_about_point_two() -> None:
+    assert abs(pct(dealer="h17") - pct() - 0.2) <= 0.05
+
+
+@pytest.mark.rule("BJ-EDGE-1")
+def test_bj_edge_1_six_to_five_costs_about_one_point_four() -> None:
+    assert abs(pct(blackjack_pays="6:5") - pct() - 1.4) <= 0.05
+
+
+@pytest.mark.rule("BJ-EDGE-1")
+def test_bj_edge_1_the_other_rules_move_it_the_published_way() -> None:
+    base = pct()
+    assert pct(surrender="late") < base  # about -0.07
+    assert pct(double_after_split=False) > base  # about +0.14
+    assert pct(double_on="10-11") > pct(double_on="9-11") > base
+    assert pct(decks=1) < pct(decks=2) < base < pct(decks=8)
+    assert pct(max_hands=2) > base
+
+
+@pytest.mark.rule("BJ-EDGE-1")
+def test_bj_edge_1_rule_effects_name_what_each_option_changes() -> None:
+    effects = rule_effects(BlackjackRules(dealer="h17", blackjack_pays="6:5", min_bet=5))
+    assert set(effects) == {"dealer", "blackjack_pays"}
+    assert 0.0015 < effects["dealer"] < 0.0025
+    assert 0.0135 < effects["blackjack_pays"] < 0.0145
+    assert rule_effects(BASE) == {}
+
+
+@pytest.mark.rule("BJ-EDGE-1")
+def test_python_m_engine_odds_blackjack(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "blackjack", "--dealer", "h17", "--decks", "6"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["house_edge"] == pytest.approx(
+        house_edge(BlackjackRules(dealer="h17")).edge, abs=1e-6
+    )
+    assert doc["rules"]["dealer"] == "h17" and doc["rules"]["peek"] is True
+    with pytest.raises(SystemExit) as bad:
+        main(["odds", "blackjack", "--decks", "9"])
+    assert bad.value.code == 2
+    assert "between 1 and 8" in capsys.readouterr().err
