@@ -1,9 +1,13 @@
 """Every word the bot says to members, in their language: English (default), German,
 French, Hindi and Persian.
 
-Message catalogs are gettext ``.po`` files kept in the repo
-(``bot/locales/<lang>/LC_MESSAGES/messages.po``) and read with Babel when first needed, so
-a fresh clone needs no build step. Message ids are stable keys (``chips.balance.self``);
+Message catalogs are gettext ``.po`` files kept in the repo and read with Babel when
+first needed, so a fresh clone needs no build step. The shared words (chips, language,
+privacy, help...) are the ``messages`` domain (``bot/locales/<lang>/LC_MESSAGES/messages.po``);
+each game keeps its own words in a domain of its own beside its Discord package
+(``cogs/<game>/locales/<lang>/LC_MESSAGES/<game>.po``), found by looking for a ``locales``
+folder in every package of ``cogs``: nothing here names a game. An id lives in exactly one
+domain, and :func:`catalog` is the union of every domain of a language. Message ids are stable keys (``chips.balance.self``);
 the English text lives in the ``en`` catalog like any other language. Placeholders are
 ``{name}`` (str.format); :func:`t` formats numbers for the locale and, for right-to-left
 languages, wraps every inserted value (names, cards, numbers) in Unicode bidi isolates
@@ -65,16 +69,67 @@ def resolve(*candidates: object) -> str:
     return DEFAULT_LOCALE
 
 
-def po_path(locale: str) -> Path:
-    return LOCALES_DIR / locale / "LC_MESSAGES" / "messages.po"
+#: the shared domain; every other domain is a game's, named after its package
+SHARED_DOMAIN: Final = "messages"
+#: the folder of the Discord packages; a package with a ``locales`` folder brings its own domain
+PACKAGES_DIR: Final = Path(__file__).resolve().parents[2] / "cogs"
+
+
+def find_domains(shared: Path, packages: Path) -> dict[str, Path]:
+    """domain name -> its ``locales`` folder: ``messages`` (the ``shared`` folder), then
+    one domain per package in ``packages`` that has a ``locales`` folder, named after
+    the package (``cogs/pontoon/locales/<lang>/LC_MESSAGES/pontoon.po``)."""
+    found = {SHARED_DOMAIN: shared}
+    if packages.is_dir():
+        for folder in sorted(packages.iterdir()):
+            if (folder / "locales").is_dir() and (folder / "__init__.py").is_file():
+                found[folder.name] = folder / "locales"
+    return found
+
+
+@functools.cache
+def domains() -> Mapping[str, Path]:
+    """The bot's catalog domains (:func:`find_domains` over ``bot/locales`` and ``cogs``)."""
+    return find_domains(LOCALES_DIR, PACKAGES_DIR)
+
+
+def po_path(locale: str, domain: str = SHARED_DOMAIN) -> Path:
+    """The ``.po`` file of one domain in one language."""
+    return domains()[domain] / locale / "LC_MESSAGES" / f"{domain}.po"
+
+
+def catalog_files(locale: str | None = None) -> list[Path]:
+    """Every catalog file of ``locale`` (every language when None) that exists."""
+    wanted = LOCALES if locale is None else (locale,)
+    paths = [po_path(lang, domain) for domain in domains() for lang in wanted]
+    return [path for path in paths if path.is_file()]
+
+
+@functools.cache
+def domain_catalog(locale: str, domain: str) -> Mapping[str, str]:
+    """message id -> text of one domain in one language (empty translations left out;
+    an empty mapping when the domain has no file for that language)."""
+    path = po_path(locale, domain)
+    if not path.is_file():
+        return {}
+    with path.open("rb") as fh:
+        po = read_po(fh, locale=locale)
+    return {str(m.id): str(m.string) for m in po if m.id and isinstance(m.string, str) and m.string}
 
 
 @functools.cache
 def catalog(locale: str) -> Mapping[str, str]:
-    """message id -> text of one language (empty translations left out)."""
-    with po_path(locale).open("rb") as fh:
-        po = read_po(fh, locale=locale)
-    return {str(m.id): str(m.string) for m in po if m.id and isinstance(m.string, str) and m.string}
+    """message id -> text of one language, over every domain (empty translations left
+    out). An id found in two domains is an error: each word has one home."""
+    merged: dict[str, str] = {}
+    home: dict[str, str] = {}
+    for domain in domains():
+        for key, text in domain_catalog(locale, domain).items():
+            if key in merged:
+                raise ValueError(f"message id {key!r} is in two domains: {home[key]} and {domain}")
+            merged[key] = text
+            home[key] = domain
+    return merged
 
 
 def placeholders(text: str) -> frozenset[str]:
@@ -307,14 +362,19 @@ __all__ = [
     "LOCALE_NAMES",
     "PDI",
     "RTL_LOCALES",
+    "SHARED_DOMAIN",
     "Msg",
     "Raw",
     "all_keys",
     "bidi",
     "catalog",
+    "catalog_files",
     "choose",
     "command",
     "command_name",
+    "domain_catalog",
+    "domains",
+    "find_domains",
     "has",
     "isolate",
     "normalize",

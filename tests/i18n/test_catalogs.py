@@ -1,8 +1,10 @@
-"""The message catalogs (bot/locales/*/LC_MESSAGES/messages.po) and bot.i18n."""
+"""The message catalogs (the shared bot/locales/<lang>/LC_MESSAGES/messages.po and each
+game's cogs/<game>/locales/<lang>/LC_MESSAGES/<game>.po) and bot.i18n."""
 
 from __future__ import annotations
 
 import string
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -11,7 +13,9 @@ from bot.i18n import (
     FSI,
     LOCALES,
     PDI,
+    SHARED_DOMAIN,
     Msg,
+    domains,
     num,
     pct,
     po_path,
@@ -20,10 +24,15 @@ from bot.i18n import (
 )
 
 
-def _po(locale: str) -> dict[str, str]:
-    with po_path(locale).open("rb") as fh:
-        catalog = read_po(fh, locale=locale)
-    return {str(m.id): str(m.string) for m in catalog if m.id}
+def _po(locale: str, domain: str | None = None) -> dict[str, str]:
+    """id -> text of one domain's file (every domain's files when ``domain`` is None),
+    empty translations included."""
+    found: dict[str, str] = {}
+    for name in domains() if domain is None else (domain,):
+        with po_path(locale, name).open("rb") as fh:
+            catalog = read_po(fh, locale=locale)
+        found |= {str(m.id): str(m.string) for m in catalog if m.id}
+    return found
 
 
 def _fields(text: str) -> set[str]:
@@ -95,3 +104,86 @@ def test_persian_isolates_names_and_numbers() -> None:
 def test_a_nested_message_is_rendered_in_the_outer_language() -> None:
     text = t("de", "err.amount.negative", what=Msg("amount.what.bet"))
     assert text == "Der Wert für Einsatz darf nicht negativ sein."
+
+
+# ------------------------------------------------------------ catalog domains
+def test_each_game_has_its_own_domain_beside_its_package() -> None:
+    found = domains()
+    assert found[SHARED_DOMAIN].parts[-2:] == ("bot", "locales")
+    for game in ("pontoon", "punto_banco"):
+        assert found[game].parts[-3:] == ("cogs", game, "locales")
+
+
+@pytest.mark.parametrize("domain", sorted(domains()))
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_domain_has_every_language_with_the_same_ids(domain: str, locale: str) -> None:
+    assert po_path(locale, domain).is_file()
+    assert set(_po(locale, domain)) == set(_po("en", domain))
+
+
+def test_an_id_lives_in_one_domain_only() -> None:
+    seen: dict[str, str] = {}
+    for domain in domains():
+        for key in _po("en", domain):
+            assert key not in seen, f"{key} is in {seen[key]} and {domain}"
+            seen[key] = domain
+
+
+@pytest.mark.parametrize(
+    ("prefix", "domain"),
+    [
+        ("pt.", "pontoon"),
+        ("cmd.pontoon.", "pontoon"),
+        ("cmd.bank.", "pontoon"),
+        ("err.pt.", "pontoon"),
+        ("pb.", "punto_banco"),
+        ("cmd.baccarat.", "punto_banco"),
+        ("err.pb.", "punto_banco"),
+        ("engine.pb.", "punto_banco"),
+    ],
+)
+def test_a_games_words_are_in_its_own_domain(prefix: str, domain: str) -> None:
+    assert not [k for k in _po("en", SHARED_DOMAIN) if k.startswith(prefix)]
+    assert [k for k in _po("en", domain) if k.startswith(prefix)]
+
+
+def _write_po(path: Path, entries: dict[str, str]) -> None:
+    path.parent.mkdir(parents=True)
+    body = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+    body += "".join(f'\nmsgid "{k}"\nmsgstr "{v}"\n' for k, v in entries.items())
+    path.write_text(body, encoding="utf-8")
+
+
+def test_a_new_games_package_brings_its_domain_and_a_clash_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot import i18n
+
+    shared, packages = tmp_path / "bot" / "locales", tmp_path / "cogs"
+    _write_po(shared / "en" / "LC_MESSAGES" / "messages.po", {"chips.x": "Chips"})
+    (packages / "blackjack").mkdir(parents=True)
+    (packages / "blackjack" / "__init__.py").write_text("")
+    _write_po(
+        packages / "blackjack" / "locales" / "en" / "LC_MESSAGES" / "blackjack.po",
+        {"bj.hit": "Hit"},
+    )
+    (packages / "helpers").mkdir()  # a package without locales brings no domain
+    (packages / "helpers" / "__init__.py").write_text("")
+    found = i18n.find_domains(shared, packages)
+    assert found == {"messages": shared, "blackjack": packages / "blackjack" / "locales"}
+
+    monkeypatch.setattr(i18n, "domains", lambda: found)
+    i18n.catalog.cache_clear()
+    i18n.domain_catalog.cache_clear()
+    try:
+        assert dict(i18n.catalog("en")) == {"chips.x": "Chips", "bj.hit": "Hit"}
+        _write_po(
+            packages / "blackjack" / "locales" / "de" / "LC_MESSAGES" / "blackjack.po",
+            {"chips.x": "Jetons"},
+        )
+        _write_po(shared / "de" / "LC_MESSAGES" / "messages.po", {"chips.x": "Chips"})
+        with pytest.raises(ValueError, match=r"chips\.x"):
+            i18n.catalog("de")
+    finally:
+        i18n.catalog.cache_clear()
+        i18n.domain_catalog.cache_clear()

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import catalog_files
+
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 DOCS = [README, REPO / "CONTRIBUTING.md", *sorted((REPO / "docs").rglob("*.md"))]
@@ -62,7 +64,7 @@ def test_every_rule_id_the_bot_cites_is_defined_in_docs_rules() -> None:
         defined |= set(re.findall(r"\*\*([PB]-[A-Z]+(?:-[0-9A-Z]+)?)\*\*", _text(path)))
     assert len(defined) > 60
     cited: dict[str, str] = {}
-    sources = [README, *(REPO / "bot" / "locales").rglob("*.po")]
+    sources = [README, *catalog_files()]
     for folder in ("engine", "bot", "cogs"):
         sources += list((REPO / folder).rglob("*.py")) + list((REPO / folder).rglob("*.md"))
     for path in sources:
