@@ -324,4 +324,70 @@ class _Play:
         return hands(2, 2)
 
 
-__all__ = ["EDGE_OPTIONS", "HouseEdge", "house_edge", "rule_effects"]
+# ------------------------------------------------------------------ the chart
+HARD_ROWS = tuple(range(5, 18))  # hard 5..17 (18 and more always stand)
+SOFT_ROWS = tuple(range(13, 21))  # A,2 .. A,9
+PAIR_ROWS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # 2,2 .. 10,10 then A,A
+UP_CARDS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
+
+
+def _two_cards(kind: str, value: int) -> tuple[int, int]:
+    if kind == "pair":
+        return value, value
+    if kind == "soft":
+        return 1, value - 11
+    for low in range(2, 11):  # a hard total from two different cards, none an ace
+        high = value - low
+        if low < high <= 10:
+            return low, high
+    return 2, value - 2  # hard 4 is only 2,2
+
+
+@lru_cache(maxsize=16)
+def basic_strategy(rules: BlackjackRules) -> dict[tuple[str, int, int], str]:
+    """The basic-strategy chart of a table's rules (BJ-EDGE-1's player), from the same
+    computation as the edge: for (kind "hard"/"soft"/"pair", total or pair card, dealer
+    up card) the best first move: "S" stand, "H" hit, "D" double (else hit), "Ds"
+    double (else stand), "P" split, "R" surrender (else hit)."""
+    rules = _edge_rules(rules)
+    full = _full_counts(rules.decks)
+    rows = [("hard", v) for v in HARD_ROWS]
+    rows += [("soft", v) for v in SOFT_ROWS] + [("pair", v) for v in PAIR_ROWS]
+    chart: dict[tuple[str, int, int], str] = {}
+    for kind, value in rows:
+        a, b = _two_cards(kind, value)
+        for up in UP_CARDS:
+            c = list(full)
+            for card in (a, b, up):
+                c[card] -= 1
+            shoe = tuple(c)
+            bj_card = 10 if up == 1 else 1 if up == 10 else 0
+            dealer = _dealer_totals(up, shoe, rules.dealer == "h17", bool(bj_card) and rules.peek)
+            play = _Play(shoe, dealer, rules)
+            hard, ace = a + b, a == 1 or b == 1
+            stand = play.stand(play.value(hard, ace))
+            hit = play.hit(hard, ace)
+            moves = {"S": stand, "H": hit}
+            if play.may_double(hard, ace):
+                moves["D"] = play.double(hard, ace)
+            if a == b:
+                moves["P"] = play.split(a)
+            if rules.surrender == "late" and rules.peek:
+                moves["R"] = -0.5
+            best = max(moves, key=lambda m: moves[m])
+            if best == "D" and stand > hit:
+                best = "Ds"
+            chart[(kind, value, up)] = best
+    return chart
+
+
+__all__ = [
+    "EDGE_OPTIONS",
+    "PAIR_ROWS",
+    "SOFT_ROWS",
+    "UP_CARDS",
+    "HouseEdge",
+    "basic_strategy",
+    "house_edge",
+    "rule_effects",
+]

@@ -125,10 +125,6 @@ class Box:
         )
 
 
-def _rule(rule: str, message: str, key: str, **params: object) -> RuleError:
-    return RuleError(rule, message, key=f"engine.bj.{key}", **params)
-
-
 def _whole(amount: object) -> bool:
     return isinstance(amount, int) and not isinstance(amount, bool)
 
@@ -262,17 +258,26 @@ class BlackjackTable:
     # ----------------------------------------------------------------- checks
     def _seated(self, actor: str) -> RuleError | None:
         if actor not in self.seats:
-            return _rule("BJ-TABLE-1", "you are not seated at this table", "not_seated")
+            return RuleError(
+                "BJ-TABLE-1", "you are not seated at this table", key="engine.bj.not_seated"
+            )
         return None
 
     def _join_refusal(self, action: Action) -> RuleError | None:
         actor = action.actor
         if not isinstance(actor, str) or not actor or actor.startswith("@"):
-            return _rule("BJ-TABLE-1", f"{actor!r} cannot sit at this table", "no_member")
+            return RuleError(
+                "BJ-TABLE-1", f"{actor!r} cannot sit at this table", key="engine.bj.no_member"
+            )
         if actor in self.seats:
-            return _rule("BJ-TABLE-1", "you are already seated", "already_seated")
+            return RuleError("BJ-TABLE-1", "you are already seated", key="engine.bj.already_seated")
         if len(self.seats) >= MAX_SEATS:
-            return _rule("BJ-TABLE-1", f"all {MAX_SEATS} seats are taken", "full", seats=MAX_SEATS)
+            return RuleError(
+                "BJ-TABLE-1",
+                f"all {MAX_SEATS} seats are taken",
+                key="engine.bj.full",
+                seats=MAX_SEATS,
+            )
         return None
 
     def _leave_refusal(self, action: Action) -> RuleError | None:
@@ -280,7 +285,9 @@ class BlackjackTable:
         if refusal is not None:
             return refusal
         if self.in_round(action.actor):
-            return _rule("BJ-TABLE-1", "finish your hand before you leave", "in_hand")
+            return RuleError(
+                "BJ-TABLE-1", "finish your hand before you leave", key="engine.bj.in_hand"
+            )
         return None
 
     def _bet_refusal(self, action: Action) -> RuleError | None:
@@ -288,23 +295,29 @@ class BlackjackTable:
         if refusal is not None:
             return refusal
         if self.phase not in (Phase.BETTING, Phase.ROUND_OVER):
-            return _rule("BJ-BET-1", "bets are closed until this round is over", "bets_closed")
+            return RuleError(
+                "BJ-BET-1", "bets are closed until this round is over", key="engine.bj.bets_closed"
+            )
         amount, rules = action.amount, self.rules
         if not _whole(amount):
-            return _rule("BJ-BET-1", f"a bet is a whole number of chips, not {amount!r}", "whole")
+            return RuleError(
+                "BJ-BET-1",
+                f"a bet is a whole number of chips, not {amount!r}",
+                key="engine.bj.whole",
+            )
         assert isinstance(amount, int)
         if amount < rules.min_bet:
-            return _rule(
+            return RuleError(
                 "BJ-BET-1",
                 f"the smallest bet at this table is {rules.min_bet} chips",
-                "min",
+                key="engine.bj.min",
                 amount=rules.min_bet,
             )
         if amount > rules.max_bet:
-            return _rule(
+            return RuleError(
                 "BJ-BET-1",
                 f"the largest bet at this table is {rules.max_bet} chips",
-                "max",
+                key="engine.bj.max",
                 amount=rules.max_bet,
             )
         current = self.bets.get(action.actor, 0)
@@ -314,23 +327,25 @@ class BlackjackTable:
 
     def _deal_refusal(self, action: Action) -> RuleError | None:
         if action.actor != DEALER:
-            return _rule("BJ-DEAL-1", "only the dealer deals", "dealer_only")
+            return RuleError("BJ-DEAL-1", "only the dealer deals", key="engine.bj.dealer_only")
         if self.phase is not Phase.BETTING or not self.bets:
-            return _rule("BJ-BET-1", "there is no bet to deal for", "no_bets")
+            return RuleError("BJ-BET-1", "there is no bet to deal for", key="engine.bj.no_bets")
         return None
 
     def _next_round_refusal(self, action: Action) -> RuleError | None:
         if action.actor != DEALER:
-            return _rule("BJ-DEAL-1", "only the dealer deals", "dealer_only")
+            return RuleError("BJ-DEAL-1", "only the dealer deals", key="engine.bj.dealer_only")
         if self.phase is not Phase.ROUND_OVER:
-            return _rule("BJ-BET-1", "the round is not over", "not_over")
+            return RuleError("BJ-BET-1", "the round is not over", key="engine.bj.not_over")
         return None
 
     def _timeout_refusal(self, action: Action) -> RuleError | None:
         if action.actor != DEALER:
-            return _rule("BJ-TIMER-1", "only the dealer calls time", "dealer_only")
+            return RuleError(
+                "BJ-TIMER-1", "only the dealer calls time", key="engine.bj.dealer_only"
+            )
         if self.phase not in (Phase.INSURANCE, Phase.PLAYING):
-            return _rule("BJ-TIMER-1", "nobody is being waited for", "no_wait")
+            return RuleError("BJ-TIMER-1", "nobody is being waited for", key="engine.bj.no_wait")
         return None
 
     def _insurance_refusal(self, action: Action) -> RuleError | None:
@@ -339,18 +354,22 @@ class BlackjackTable:
             return refusal
         box = self.boxes.get(action.actor)
         if self.phase is not Phase.INSURANCE or box is None or box.insurance is not None:
-            return _rule("BJ-INS-1", "insurance is not offered to you now", "no_insurance")
+            return RuleError(
+                "BJ-INS-1", "insurance is not offered to you now", key="engine.bj.no_insurance"
+            )
         amount, most = action.amount, box.hands[0].bet // 2
         if not _whole(amount):
-            return _rule(
-                "BJ-INS-1", f"insurance is a whole number of chips, not {amount!r}", "whole"
+            return RuleError(
+                "BJ-INS-1",
+                f"insurance is a whole number of chips, not {amount!r}",
+                key="engine.bj.whole",
             )
         assert isinstance(amount, int)
         if not 0 <= amount <= most:
-            return _rule(
+            return RuleError(
                 "BJ-INS-1",
                 f"insurance is 0 to {most} chips (half your bet)",
-                "insurance_range",
+                key="engine.bj.insurance_range",
                 amount=most,
             )
         if action.balance is not None and amount > action.balance:
@@ -362,11 +381,11 @@ class BlackjackTable:
         if refusal is not None:
             return refusal
         if self.phase is not Phase.PLAYING or self.turn is None:
-            return _rule(rule, "no hand is being played now", "no_turn")
+            return RuleError(rule, "no hand is being played now", key="engine.bj.no_turn")
         if self.turn[0] != action.actor:
             if self.in_round(action.actor) and all(h.done for h in self.boxes[action.actor].hands):
-                return _rule(rule, "your hands are finished", "hands_done")
-            return _rule(rule, "it is not your turn", "not_your_turn")
+                return RuleError(rule, "your hands are finished", key="engine.bj.hands_done")
+            return RuleError(rule, "it is not your turn", key="engine.bj.not_your_turn")
         return None
 
     def _hit_refusal(self, action: Action) -> RuleError | None:
@@ -376,7 +395,9 @@ class BlackjackTable:
         hand = self.current_hand()
         assert hand is not None
         if hand.split_aces:
-            return _rule("BJ-SPLIT-1", "split aces take one card each", "split_aces")
+            return RuleError(
+                "BJ-SPLIT-1", "split aces take one card each", key="engine.bj.split_aces"
+            )
         return None
 
     def _stand_refusal(self, action: Action) -> RuleError | None:
@@ -390,39 +411,49 @@ class BlackjackTable:
         assert hand is not None
         rules = self.rules
         if len(hand.cards) != 2:
-            return _rule("BJ-DOUBLE-1", "you can double only on your first two cards", "double_two")
+            return RuleError(
+                "BJ-DOUBLE-1",
+                "you can double only on your first two cards",
+                key="engine.bj.double_two",
+            )
         if hand.split_aces:
-            return _rule("BJ-SPLIT-1", "split aces take one card each", "split_aces")
+            return RuleError(
+                "BJ-SPLIT-1", "split aces take one card each", key="engine.bj.split_aces"
+            )
         if hand.from_split and not rules.double_after_split:
-            return _rule("BJ-SPLIT-1", "this table does not double after a split", "no_das")
+            return RuleError(
+                "BJ-SPLIT-1", "this table does not double after a split", key="engine.bj.no_das"
+            )
         total, soft = hand_total(hand.cards)
         if rules.double_on != "any":
             low = 9 if rules.double_on == "9-11" else 10
             if soft or not low <= total <= 11:
-                return _rule(
+                return RuleError(
                     "BJ-DOUBLE-1",
                     f"this table doubles only on hard {rules.double_on}",
-                    "double_on",
+                    key="engine.bj.double_on",
                     totals=rules.double_on,
                 )
         amount = hand.bet if action.amount is None else action.amount
         if not _whole(amount):
-            return _rule(
-                "BJ-DOUBLE-1", f"a double is a whole number of chips, not {amount!r}", "whole"
+            return RuleError(
+                "BJ-DOUBLE-1",
+                f"a double is a whole number of chips, not {amount!r}",
+                key="engine.bj.whole",
             )
         assert isinstance(amount, int)
         if not 1 <= amount <= hand.bet:
-            return _rule(
+            return RuleError(
                 "BJ-DOUBLE-1",
                 f"a double is 1 to {hand.bet} chips (up to your bet)",
-                "double_range",
+                key="engine.bj.double_range",
                 amount=hand.bet,
             )
         if action.balance is not None and amount > action.balance:
-            return _rule(
+            return RuleError(
                 "BJ-CHIPS-1",
                 f"you need {amount} chips to double and have {max(action.balance, 0)}",
-                "chips_double",
+                key="engine.bj.chips_double",
                 amount=amount,
                 balance=max(action.balance, 0),
             )
@@ -436,21 +467,25 @@ class BlackjackTable:
         assert hand is not None and self.turn is not None
         cards = hand.cards
         if len(cards) != 2 or cards[0].rank is not cards[1].rank:
-            return _rule("BJ-SPLIT-1", "only two cards of the same rank split", "split_pair")
+            return RuleError(
+                "BJ-SPLIT-1", "only two cards of the same rank split", key="engine.bj.split_pair"
+            )
         if len(self.boxes[self.turn[0]].hands) >= self.rules.max_hands:
-            return _rule(
+            return RuleError(
                 "BJ-SPLIT-1",
                 f"a seat plays at most {self.rules.max_hands} hands",
-                "max_hands",
+                key="engine.bj.max_hands",
                 hands=self.rules.max_hands,
             )
         if hand.split_aces and not self.rules.resplit_aces:
-            return _rule("BJ-SPLIT-1", "split aces are not split again", "resplit_aces")
+            return RuleError(
+                "BJ-SPLIT-1", "split aces are not split again", key="engine.bj.resplit_aces"
+            )
         if action.balance is not None and hand.bet > action.balance:
-            return _rule(
+            return RuleError(
                 "BJ-CHIPS-1",
                 f"you need {hand.bet} chips to split and have {max(action.balance, 0)}",
-                "chips_split",
+                key="engine.bj.chips_split",
                 amount=hand.bet,
                 balance=max(action.balance, 0),
             )
@@ -461,12 +496,16 @@ class BlackjackTable:
         if refusal is not None:
             return refusal
         if self.rules.surrender != "late" or not self.rules.peek:
-            return _rule("BJ-SURR-1", "this table does not offer surrender", "no_surrender")
+            return RuleError(
+                "BJ-SURR-1", "this table does not offer surrender", key="engine.bj.no_surrender"
+            )
         assert self.turn is not None
         box = self.boxes[self.turn[0]]
         if len(box.hands) != 1 or len(box.hands[0].cards) != 2:
-            return _rule(
-                "BJ-SURR-1", "you can surrender only your first two cards", "surrender_two"
+            return RuleError(
+                "BJ-SURR-1",
+                "you can surrender only your first two cards",
+                key="engine.bj.surrender_two",
             )
         return None
 
@@ -885,8 +924,11 @@ class BlackjackTable:
 
 def _only_chips(balance: int) -> RuleError:
     chips = max(balance, 0)
-    return _rule(
-        "BJ-CHIPS-1", f"you have only {chips} chips to bet with", "only_chips", amount=chips
+    return RuleError(
+        "BJ-CHIPS-1",
+        f"you have only {chips} chips to bet with",
+        key="engine.bj.only_chips",
+        amount=chips,
     )
 
 
