@@ -268,7 +268,6 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
             turn_seconds=float(meta.get("turn_seconds", self.timers.turn_seconds)),
             empty_windows=int(meta.get("empty_windows", 0)),
             announced=int(meta.get("announced", 0)),
-            names=dict(meta.get("names") or {}),
             notes=list(meta.get("notes") or []),
         )
         self._restart_clock(live)
