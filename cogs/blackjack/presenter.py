@@ -10,6 +10,7 @@ The words come from cogs/blackjack/text.py, the buttons from controls.py.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 
@@ -34,6 +35,7 @@ from cogs.blackjack.text import (
 from cogs.common import GameBot
 from cogs.table_message import NO_PINGS, Drawing, TableMessages
 from engine.blackjack import Phase, RoundResult
+from engine.blackjack.odds import house_edge
 from engine.records import Transfer
 
 log = logging.getLogger(__name__)
@@ -104,6 +106,8 @@ class BlackjackPresenter:
     async def _show_restored(self, tables: list[OpenBlackjackTable]) -> None:
         for live in tables:
             try:
+                # the table shows its house edge: computed off the event loop (cached)
+                await asyncio.to_thread(house_edge, live.engine.rules)
                 await self.table_restored(live)
             except Exception:
                 log.exception("could not show restored table %s", live.table_id)
