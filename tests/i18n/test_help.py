@@ -18,6 +18,7 @@ from cogs.help import GROUPS, HELP_HINT, first_join_hint, help_embed, help_text
 
 IDS = {"pontoon": 11, "bank": 12, "baccarat": 13, "balance": 14, "daily": 15}
 IDS |= {"leaderboard": 16, "chips": 17, "language": 18, "help": 19, "privacy": 20}
+IDS |= {"blackjack": 21}
 
 
 @pytest.fixture
