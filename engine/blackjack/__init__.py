@@ -2,7 +2,7 @@
 rules for a basic-strategy player.
 
 Pure: no discord, no asyncio, no I/O, no global random. Rules:
-``../shared/rules/blackjack.md`` (ids ``BJ-...``); API: ``engine/blackjack/API.md``.
+``docs/rules/blackjack.md`` (ids ``BJ-...``); API: ``engine/blackjack/API.md``.
 
     from engine.blackjack import DEALER, Action, ActionKind, BlackjackRules, BlackjackTable
     table = BlackjackTable(BlackjackRules(decks=6))          # an engine.game.Game

@@ -130,7 +130,7 @@ def _whole(amount: object) -> bool:
 
 
 class BlackjackTable:
-    """A Blackjack table (rules in ``../shared/rules/blackjack.md``, ids ``BJ-...``).
+    """A Blackjack table (rules in ``docs/rules/blackjack.md``, ids ``BJ-...``).
 
     Moves are :class:`Action` records given to :meth:`apply`, which returns an
     :class:`Outcome` (events, the ledger transfers to write in the same transaction as

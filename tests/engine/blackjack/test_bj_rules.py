@@ -1,4 +1,4 @@
-"""Blackjack's rules, one test or more per rule id (../shared/rules/blackjack.md)."""
+"""Blackjack's rules, one test or more per rule id (docs/rules/blackjack.md)."""
 
 from __future__ import annotations
 
