@@ -6,6 +6,7 @@ with the bot's seeded shuffle, so the test knows every card before it is dealt."
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,13 @@ class Blackjack(Table):
 
     def public(self) -> list[FakeMessage]:
         return [m for m in self.fake.channel_messages(self.world.channel) if not m.ephemeral]
+
+    async def balance_of(self, member: FakeMember) -> int:
+        r = await self.fake.slash(member, self.world.channel, "balance")
+        await self.answered(r)
+        found = re.search(r"\*\*([\d,]+)\*\* chips", r.all_text)
+        assert found, r.all_text
+        return int(found.group(1).replace(",", ""))
 
 
 def pretty(cards: list[Card]) -> list[str]:
@@ -159,5 +167,39 @@ async def test_a_round_of_blackjack_from_join_to_the_result_post(
     text = await t.bj(world.alice, "end")
     assert "20 chips went back" in text, text
     assert any("The Blackjack table is closed" in m.text for m in t.public())
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
+async def test_a_round_resumes_after_a_restart(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    alice, bob = str(world.alice.id), str(world.bob.id)
+    seed = find_seed(alice, bob)
+    expect = predicted(seed, alice, bob)
+    db = tmp_path / "db.sqlite3"
+    bot = await start(start_bot_process, db, SHUFFLE_SEED=str(seed))
+    t = Blackjack(fake_discord, world)
+    await t.bj(world.alice, "start", {"max_bet": 5000, "betting_seconds": 600})
+    await t.bj(world.alice, "join")
+    await t.bj(world.bob, "join")
+    await t.bj(world.alice, "bet", {"amount": 10})
+    await t.bj(world.bob, "bet", {"amount": 20})  # dealt: alice to play
+    assert "Hit" in t.enabled()
+    await bot.stop()
+
+    await start(start_bot_process, db, SHUFFLE_SEED=str(seed))
+    await t.quiet()
+    table = t.message().text
+    up, hole = expect.dealer
+    assert up.pretty in table and hole.pretty not in table
+    assert await t.balance_of(world.bob) == 980  # the bet is still on the table
+    await t.click(world.alice, "Stand")
+    await t.click(world.bob, "Stand")
+    await fake_discord.wait_until(
+        lambda: any(m.text.startswith("**Round 1**") for m in t.public()), timeout=20
+    )
+    post = next(m for m in t.public() if m.text.startswith("**Round 1**"))
+    assert hole.pretty in post.text
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
