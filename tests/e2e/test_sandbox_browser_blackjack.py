@@ -17,6 +17,7 @@ import pytest
 
 from engine.blackjack import DEALER, Action, ActionKind, BlackjackRules, BlackjackTable, Phase
 from engine.cards import RandomChance
+from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.sandbox_browser import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -29,6 +30,7 @@ from tests.e2e.test_sandbox_browser import everything_seen_by
 
 pytestmark = pytest.mark.e2e
 SEED = 7
+ARTIFACTS = REPO_ROOT / "artifacts"
 K = ActionKind
 
 
@@ -86,6 +88,9 @@ async def test_a_blackjack_round_played_in_the_browser(tmp_path: Path) -> None:
             for name in people:
                 seen = await everything_seen_by(sb, name)
                 assert hole not in cards_in(seen), f"{name}'s page received the hole card {hole}"
+
+        ARTIFACTS.mkdir(exist_ok=True)  # the table mid-round, the hole card face down
+        await ann.page.screenshot(path=str(ARTIFACTS / "sandbox-blackjack.png"))
 
         # play: decline insurance, then each member stands when it is their turn
         end = time.monotonic() + 60
