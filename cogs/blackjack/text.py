@@ -11,7 +11,7 @@ from bot import i18n
 from bot.blackjack import OpenBlackjackTable
 from bot.card_faces import faces
 from bot.errors import friendly, rule_text
-from bot.i18n import DEFAULT_LOCALE, Raw, t
+from bot.i18n import DEFAULT_LOCALE, Raw, choose, t
 from cogs.common import display
 from engine.blackjack import (
     BlackjackRules,
@@ -21,7 +21,7 @@ from engine.blackjack import (
     RoundResult,
     hand_total,
 )
-from engine.blackjack.odds import house_edge, rule_effects
+from engine.blackjack.odds import house_edge, rule_alternatives
 from engine.cards import Card, parse_cards
 from engine.errors import RuleError
 
@@ -51,12 +51,26 @@ def total_text(cards: Sequence[Card], locale: L = DEFAULT_LOCALE) -> str:
     return str(total)
 
 
+def decks_text(decks: int, locale: L = DEFAULT_LOCALE) -> str:
+    return t(locale, choose(decks, "bj.rules.deck", "bj.rules.decks"), decks=decks)
+
+
+def pays_text(pays: str, locale: L = DEFAULT_LOCALE) -> str:
+    """A payout such as 3:2, in the reader's digits."""
+    high, low = pays.split(":")
+    return t(
+        locale,
+        "bj.rules.pays",
+        pays=Raw(f"{i18n.num(locale, int(high))}:{i18n.num(locale, int(low))}"),
+    )
+
+
 def rules_line(rules: BlackjackRules, locale: L = DEFAULT_LOCALE) -> str:
     """The table's rules in one line (the table message's footer, /blackjack odds)."""
     parts = [
-        t(locale, "bj.rules.decks", decks=rules.decks),
+        decks_text(rules.decks, locale),
         t(locale, f"bj.rules.{rules.dealer}"),
-        t(locale, "bj.rules.pays", pays=Raw(rules.blackjack_pays)),
+        pays_text(rules.blackjack_pays, locale),
         t(locale, "bj.rules.double", on=t(locale, f"bj.double_on.{rules.double_on}")),
         t(locale, "bj.rules.das" if rules.double_after_split else "bj.rules.no_das"),
         t(locale, "bj.rules.hands", hands=rules.max_hands),
@@ -238,7 +252,7 @@ def result_text(
 
 _OPTION_VALUE = {
     "dealer": lambda r, L: t(L, f"bj.rules.{r.dealer}"),
-    "blackjack_pays": lambda r, L: t(L, "bj.rules.pays", pays=Raw(r.blackjack_pays)),
+    "blackjack_pays": lambda r, L: pays_text(r.blackjack_pays, L),
     "surrender": lambda r, L: t(
         L, "bj.rules.surrender" if r.surrender == "late" else "bj.rules.no_surrender"
     ),
@@ -248,7 +262,7 @@ _OPTION_VALUE = {
     ),
     "resplit_aces": lambda r, L: t(L, "bj.rules.rsa" if r.resplit_aces else "bj.rules.no_rsa"),
     "max_hands": lambda r, L: t(L, "bj.rules.hands", hands=r.max_hands),
-    "decks": lambda r, L: t(L, "bj.rules.decks", decks=r.decks),
+    "decks": lambda r, L: decks_text(r.decks, L),
     "peek": lambda r, L: t(L, "bj.rules.peek" if r.peek else "bj.rules.no_peek"),
 }
 
@@ -264,18 +278,17 @@ def odds_text(rules: BlackjackRules, locale: L = DEFAULT_LOCALE) -> str:
         t(locale, "bj.odds.rules", rules=rules_line(rules, locale)),
         t(locale, "bj.odds.base", edge=pct(base, locale)),
     ]
-    effects = rule_effects(rules)
-    if effects:
-        lines.append(t(locale, "bj.odds.effects"))
-        for name, change in effects.items():
-            lines.append(
-                t(
-                    locale,
-                    "bj.odds.effect",
-                    rule=_OPTION_VALUE[name](rules, locale),
-                    change=("+" if change >= 0 else "−") + pct(abs(change), locale),
-                )
+    lines.append(t(locale, "bj.odds.effects"))
+    for name, other, change in rule_alternatives(rules):
+        lines.append(
+            t(
+                locale,
+                "bj.odds.effect",
+                rule=_OPTION_VALUE[name](rules, locale),
+                other=_OPTION_VALUE[name](rules.model_copy(update={name: other}), locale),
+                change=("+" if change >= 0 else "−") + pct(abs(change), locale),
             )
+        )
     lines.append(t(locale, "bj.odds.method"))
     return "\n".join(lines)
 

@@ -102,6 +102,34 @@ def rule_effects(rules: BlackjackRules) -> dict[str, float]:
     return out
 
 
+#: each option's other choice, for :func:`rule_alternatives`
+_OTHER: dict[str, Any] = {
+    "dealer": {"s17": "h17", "h17": "s17"},
+    "blackjack_pays": {"3:2": "6:5", "6:5": "3:2"},
+    "surrender": {"none": "late", "late": "none"},
+    "double_on": {"any": "10-11", "9-11": "any", "10-11": "any"},
+    "double_after_split": {True: False, False: True},
+    "resplit_aces": {True: False, False: True},
+}
+
+
+def rule_alternatives(rules: BlackjackRules) -> list[tuple[str, Any, float]]:
+    """What each of the table's rules is worth: for each option, its other choice and
+    how much the house edge would change with it (positive: the other choice costs the
+    player more). The deck count is set against one deck (or six, for a single deck)."""
+    base = house_edge(rules).edge
+    out: list[tuple[str, Any, float]] = []
+    for name, others in _OTHER.items():
+        if name == "surrender" and not rules.peek:
+            continue  # no surrender without the peek (BJ-SURR-1)
+        other = others[getattr(rules, name)]
+        changed = rules.model_copy(update={name: other})
+        out.append((name, other, house_edge(changed).edge - base))
+    decks = 1 if rules.decks > 1 else 6
+    out.append(("decks", decks, house_edge(rules.model_copy(update={"decks": decks})).edge - base))
+    return out
+
+
 # ------------------------------------------------------------------ the computation
 def _full_counts(decks: int) -> list[int]:
     return [0] + [4 * decks] * 9 + [16 * decks]
@@ -389,5 +417,6 @@ __all__ = [
     "HouseEdge",
     "basic_strategy",
     "house_edge",
+    "rule_alternatives",
     "rule_effects",
 ]

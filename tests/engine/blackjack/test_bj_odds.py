@@ -10,7 +10,7 @@ import pytest
 
 from engine.__main__ import main
 from engine.blackjack import BlackjackRules, house_edge
-from engine.blackjack.odds import rule_effects
+from engine.blackjack.odds import rule_alternatives, rule_effects
 
 BASE = BlackjackRules()  # 6 decks, S17, DAS, no surrender, 3:2, peek
 
@@ -66,3 +66,14 @@ def test_python_m_engine_odds_blackjack(capsys: pytest.CaptureFixture[str]) -> N
         main(["odds", "blackjack", "--decks", "9"])
     assert bad.value.code == 2
     assert "between 1 and 8" in capsys.readouterr().err
+
+
+@pytest.mark.rule("BJ-EDGE-1")
+def test_bj_edge_1_each_rule_is_worth_the_difference_with_its_other_choice() -> None:
+    worth = {name: (other, change) for name, other, change in rule_alternatives(BASE)}
+    assert worth["dealer"][0] == "h17" and 0.0015 < worth["dealer"][1] < 0.0025
+    assert worth["blackjack_pays"][0] == "6:5" and 0.0135 < worth["blackjack_pays"][1] < 0.0145
+    assert worth["surrender"][0] == "late" and worth["surrender"][1] < 0
+    assert worth["decks"][0] == 1 and worth["decks"][1] < 0
+    no_peek = {name for name, _, _ in rule_alternatives(BASE.model_copy(update={"peek": False}))}
+    assert "surrender" not in no_peek  # no surrender without the peek
