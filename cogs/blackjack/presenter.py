@@ -34,8 +34,8 @@ from cogs.blackjack.text import (
 )
 from cogs.common import GameBot
 from cogs.table_message import NO_PINGS, Drawing, TableMessages
-from engine.blackjack import Phase, RoundResult
-from engine.blackjack.odds import house_edge
+from engine.blackjack import BlackjackRules, Phase, RoundResult
+from engine.blackjack.odds import basic_strategy, house_edge, known_house_edge, rule_alternatives
 from engine.records import Transfer
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,13 @@ def table_layout(
     return view
 
 
+def _odds_of(rules: BlackjackRules) -> None:
+    """Compute (and so remember) what /blackjack odds shows for ``rules``."""
+    house_edge(BlackjackRules())  # the usual table it is set against
+    rule_alternatives(rules)
+    basic_strategy(rules)
+
+
 class BlackjackPresenter:
     """The BlackjackService's presenter, speaking discord.py."""
 
@@ -99,6 +106,25 @@ class BlackjackPresenter:
         self.messages: TableMessages[OpenBlackjackTable] = TableMessages(
             bot, self._draw, self._posted
         )
+        self._warming: set[asyncio.Task[None]] = set()
+
+    def warm_odds(self, live: OpenBlackjackTable) -> None:
+        """In the background, off the event loop: the table's house edge (its message
+        shows it once known), then what /blackjack odds says and draws, so the command
+        answers at once."""
+        task = asyncio.create_task(self._warm(live), name=f"blackjack-odds-{live.table_id}")
+        self._warming.add(task)
+        task.add_done_callback(self._warming.discard)
+
+    async def _warm(self, live: OpenBlackjackTable) -> None:
+        rules = live.engine.rules
+        try:
+            if known_house_edge(rules) is None:
+                await asyncio.to_thread(house_edge, rules)
+                self.messages.request(live)
+            await asyncio.to_thread(_odds_of, rules)
+        except Exception:
+            log.exception("could not compute the odds of table %s", live.table_id)
 
     def check_after_restart(self, tables: list[OpenBlackjackTable]) -> None:
         self.messages.after_restart(self._show_restored(tables), "blackjack-restart-check")
@@ -106,13 +132,14 @@ class BlackjackPresenter:
     async def _show_restored(self, tables: list[OpenBlackjackTable]) -> None:
         for live in tables:
             try:
-                # the table shows its house edge: computed off the event loop (cached)
-                await asyncio.to_thread(house_edge, live.engine.rules)
+                self.warm_odds(live)
                 await self.table_restored(live)
             except Exception:
                 log.exception("could not show restored table %s", live.table_id)
 
     async def close(self) -> None:
+        for task in list(self._warming):
+            task.cancel()
         await self.messages.close()
 
     def _channel(self, live: OpenBlackjackTable) -> discord.PartialMessageable:
@@ -146,6 +173,7 @@ class BlackjackPresenter:
         await self._post_table(live)
 
     async def table_opened(self, live: OpenBlackjackTable) -> None:
+        self.warm_odds(live)
         await self._post_table(live)
 
     async def changed(self, live: OpenBlackjackTable) -> None:

@@ -21,7 +21,7 @@ from engine.blackjack import (
     RoundResult,
     hand_total,
 )
-from engine.blackjack.odds import house_edge, rule_alternatives
+from engine.blackjack.odds import house_edge, known_house_edge, rule_alternatives
 from engine.cards import Card, parse_cards
 from engine.errors import RuleError
 
@@ -185,7 +185,11 @@ def notes_lines(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> list[st
 
 
 def edge_line(rules: BlackjackRules, locale: L = DEFAULT_LOCALE) -> str:
-    return t(locale, "bj.edge", edge=pct(house_edge(rules).edge, locale))
+    """The table's house edge (BJ-EDGE-1) once it is computed; drawing never waits."""
+    known = known_house_edge(rules)
+    if known is None:
+        return t(locale, "bj.edge.pending")
+    return t(locale, "bj.edge", edge=pct(known.edge, locale))
 
 
 def _hand_result(live: OpenBlackjackTable, h: HandResult, many: bool, locale: L) -> str:

@@ -78,14 +78,27 @@ def _edge_rules(rules: BlackjackRules) -> BlackjackRules:
     return BlackjackRules(**{name: getattr(rules, name) for name in EDGE_OPTIONS})
 
 
+_EDGES: dict[BlackjackRules, HouseEdge] = {}  # computed edges, by the options that count
+_EDGES_KEPT = 256
+
+
 def house_edge(rules: BlackjackRules) -> HouseEdge:
-    """BJ-EDGE-1: the table's house edge for a basic-strategy player (cached per rules)."""
-    return _house_edge(_edge_rules(rules))
+    """BJ-EDGE-1: the table's house edge for a basic-strategy player (remembered per
+    rules; a second or so the first time, so the bot asks in a worker thread)."""
+    key = _edge_rules(rules)
+    found = _EDGES.get(key)
+    if found is None:
+        found = HouseEdge(key, -_player_ev(key))
+        if len(_EDGES) >= _EDGES_KEPT:
+            _EDGES.clear()
+        _EDGES[key] = found
+    return found
 
 
-@lru_cache(maxsize=64)
-def _house_edge(rules: BlackjackRules) -> HouseEdge:
-    return HouseEdge(rules, -_player_ev(rules))
+def known_house_edge(rules: BlackjackRules) -> HouseEdge | None:
+    """The house edge if it was computed already, else None (never computes: for code
+    that must not wait, such as drawing a table message)."""
+    return _EDGES.get(_edge_rules(rules))
 
 
 def rule_effects(rules: BlackjackRules) -> dict[str, float]:
@@ -417,6 +430,7 @@ __all__ = [
     "HouseEdge",
     "basic_strategy",
     "house_edge",
+    "known_house_edge",
     "rule_alternatives",
     "rule_effects",
 ]
