@@ -10,7 +10,7 @@ import pytest
 
 from engine.__main__ import main
 from engine.blackjack import BlackjackRules, house_edge
-from engine.blackjack.odds import rule_alternatives, rule_effects
+from engine.blackjack.odds import known_house_edge, rule_alternatives, rule_effects
 
 BASE = BlackjackRules()  # 6 decks, S17, DAS, no surrender, 3:2, peek
 
@@ -77,3 +77,10 @@ def test_bj_edge_1_each_rule_is_worth_the_difference_with_its_other_choice() -> 
     assert worth["decks"][0] == 1 and worth["decks"][1] < 0
     no_peek = {name for name, _, _ in rule_alternatives(BASE.model_copy(update={"peek": False}))}
     assert "surrender" not in no_peek  # no surrender without the peek
+
+
+def test_a_house_edge_not_computed_yet_is_not_known() -> None:
+    rules = BlackjackRules(decks=3, max_hands=3, double_on="9-11")
+    assert known_house_edge(rules) is None
+    edge = house_edge(rules)
+    assert known_house_edge(rules.model_copy(update={"min_bet": 5})) is edge  # limits don't count
