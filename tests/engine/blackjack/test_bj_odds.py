@@ -10,7 +10,12 @@ import pytest
 
 from engine.__main__ import main
 from engine.blackjack import BlackjackRules, house_edge
-from engine.blackjack.odds import known_house_edge, rule_alternatives, rule_effects
+from engine.blackjack.odds import (
+    basic_strategy,
+    known_house_edge,
+    rule_alternatives,
+    rule_effects,
+)
 
 BASE = BlackjackRules()  # 6 decks, S17, DAS, no surrender, 3:2, peek
 
@@ -84,3 +89,30 @@ def test_a_house_edge_not_computed_yet_is_not_known() -> None:
     assert known_house_edge(rules) is None
     edge = house_edge(rules)
     assert known_house_edge(rules.model_copy(update={"min_bet": 5})) is edge  # limits don't count
+
+
+@pytest.mark.rule("BJ-EDGE-1")
+@pytest.mark.parametrize(
+    ("options", "cell", "move"),
+    [  # the published six-deck basic strategy charts
+        ({}, ("hard", 16, 10), "H"),
+        ({}, ("hard", 12, 2), "H"),
+        ({}, ("hard", 12, 4), "S"),
+        ({}, ("hard", 11, 1), "H"),  # S17: 11 against an ace hits
+        ({"dealer": "h17"}, ("hard", 11, 1), "D"),  # H17: it doubles
+        ({}, ("soft", 18, 2), "S"),
+        ({"dealer": "h17"}, ("soft", 18, 2), "Ds"),
+        ({}, ("soft", 18, 9), "H"),
+        ({}, ("pair", 9, 7), "S"),
+        ({}, ("pair", 8, 1), "P"),
+        ({}, ("pair", 10, 6), "S"),
+        ({"double_after_split": False}, ("pair", 4, 5), "H"),
+        ({}, ("pair", 4, 5), "P"),
+        ({"surrender": "late"}, ("hard", 16, 10), "R"),
+        ({"surrender": "late"}, ("hard", 15, 10), "R"),
+    ],
+)
+def test_bj_edge_1_the_strategy_chart_is_the_published_one(
+    options: dict[str, object], cell: tuple[str, int, int], move: str
+) -> None:
+    assert basic_strategy(BlackjackRules(**options))[cell] == move  # type: ignore[arg-type]
