@@ -452,7 +452,10 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
                 and live.engine.seats
                 and all(s in live.engine.bets for s in live.engine.seats)
             ):
-                result = await self._deal(live)
+                try:
+                    result = await self._deal(live)
+                except Exception:  # the bet stands; the window's timer deals instead
+                    log.warning("table %s: dealing at once failed", table_id, exc_info=True)
             elif action.kind in (ActionKind.INSURANCE, *PLAY_KINDS):
                 self._restart_clock(live)  # the next player's turn
             balances = await self._balances(live, result)

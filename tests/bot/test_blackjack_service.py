@@ -247,3 +247,25 @@ def pb_rules() -> Any:
     from engine.punto_banco import PuntoBancoRules
 
     return PuntoBancoRules()
+
+
+async def test_a_deal_that_fails_at_once_leaves_the_bet_for_the_timer(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = service_for(store)
+    live = await open_with_shoe(service, ["10S", "9D", "6H", "8C"])
+    await service.join(live.table_id, ANN)
+    real_deal = service._deal
+
+    async def broken(live: OpenBlackjackTable) -> RoundResult | None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(service, "_deal", broken)
+    await service.bet(live.table_id, ANN, 10)  # the bet is placed, not refused
+    assert live.engine.phase is Phase.BETTING and live.engine.bets == {str(ANN): 10}
+    assert await store.member_balance(G, ANN) == START - 10
+    monkeypatch.setattr(service, "_deal", real_deal)
+    live.deadline = 0.0
+    await service.time_up(live.table_id)  # the window closes: dealt
+    assert live.engine.phase is Phase.PLAYING
+    await audit_ok(store)
