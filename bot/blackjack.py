@@ -4,10 +4,14 @@ No discord imports here (the Discord side is the package ``cogs/blackjack/``). L
 other games' services it is a :class:`bot.host.TableHost` (the registry, locks, reload,
 saving, closing and timers are written once there):
 
-* one asyncio.Lock per table; every change is ``engine.apply -> store.save_table(snapshot,
-  ledger transfers)`` in ONE transaction, and on any failure the in-memory table is put
-  back exactly as it was (a refused move changes nothing, in memory or on disk);
-* the presenter is told after the commit; a presentation failure never undoes a move.
+* every change is a move of the host (:meth:`bot.host.TableHost.move`): under the table's
+  lock, ``engine.apply -> store.save_table(snapshot, ledger transfers)`` in ONE
+  transaction, and on any failure the in-memory table is put back exactly as it was (a
+  refused move changes nothing, in memory or on disk); the game keeps only its own
+  checks (the plan it passes) and bookkeeping (:meth:`BlackjackService.after_apply`);
+  the timers move through the same path, under the host's one back-off;
+* the presenter is told after the commit; a presentation failure never undoes a move. A
+  move made on a member's click (``answered=True``) is drawn by the click's own answer.
 
 A table cycles through rounds:
 
@@ -40,14 +44,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.errors import (
-    NoTableHere,
-    NotSeated,
-    ServiceError,
-    StaleButton,
-    engine_fault,
-)
+from bot.errors import NoTableHere, NotSeated, ServiceError, StaleButton
 from bot.host import (
+    Applied,
+    Change,
     Holdings,
     StoredTable,
     TableHost,
@@ -56,10 +56,8 @@ from bot.host import (
     names_kept,
     new_table_id,
     seat_of,
-    settled_returns,
 )
 from bot.i18n import Msg
-from bot.settings import Settings
 from bot.storage import Store, member_account
 from engine.blackjack import (
     DEALER,
@@ -73,7 +71,6 @@ from engine.blackjack import (
     RoundResult,
 )
 from engine.cards import Chance
-from engine.errors import RuleError
 from engine.records import ESCROW, Transfer
 
 log = logging.getLogger(__name__)
@@ -88,6 +85,8 @@ TIMEOUT = Action(DEALER, ActionKind.TIMEOUT)
 PLAY_KINDS = frozenset(
     {ActionKind.HIT, ActionKind.STAND, ActionKind.DOUBLE, ActionKind.SPLIT, ActionKind.SURRENDER}
 )
+# the moves after which the next player's turn gets a full clock
+TURN_KINDS = PLAY_KINDS | {ActionKind.DEAL, ActionKind.INSURANCE, ActionKind.TIMEOUT}
 
 
 class NoBlackjackTable(NoTableHere):
@@ -334,18 +333,29 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
         return live
 
     # ------------------------------------------------------------- members' moves
-    async def join(self, table_id: str, user_id: int, *, name: str | None = None) -> None:
+    def action_note(self, action: Any) -> str:
+        return f"{action.actor} {action.kind.value}"
+
+    async def join(
+        self, table_id: str, user_id: int, *, name: str | None = None, answered: bool = False
+    ) -> Change:
         """BJ-TABLE-1: take a seat (seven at most)."""
-        seat = seat_of(user_id)
 
         def check(live: OpenBlackjackTable) -> None:
             self.check_member_free(live.guild_id, user_id, at=live)
 
-        await self._move(table_id, user_id, Action(seat, ActionKind.JOIN), name=name, check=check)
+        return await self._member_move(
+            table_id,
+            user_id,
+            ActionKind.JOIN,
+            name=name,
+            check=check,
+            answered=answered,
+        )
 
-    async def leave(self, table_id: str, user_id: int) -> None:
+    async def leave(self, table_id: str, user_id: int, *, answered: bool = False) -> Change:
         """Leave the seat (a bet for the next round comes back; not mid-hand)."""
-        await self._move(table_id, user_id, Action(seat_of(user_id), ActionKind.LEAVE))
+        return await self._member_move(table_id, user_id, ActionKind.LEAVE, answered=answered)
 
     async def bet(
         self,
@@ -355,10 +365,12 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
         *,
         round_no: int | None = None,
         name: str | None = None,
+        answered: bool = False,
     ) -> int:
         """BJ-BET-1: set the member's bet for the next round (the stake moves to escrow in
         the same transaction). Returns the bet. When every seated member has bet, the
-        round is dealt at once."""
+        round is dealt at once (a move of its own: if the deal fails, the bet stands and
+        the window's timer deals)."""
 
         def check(live: OpenBlackjackTable) -> None:
             if round_no is not None and round_no != live.round:
@@ -366,14 +378,19 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
             self.check_member_free(live.guild_id, user_id, at=live)
 
         seat = seat_of(user_id)
-        live = await self._move(
+        await self._member_move(
             table_id,
             user_id,
-            Action(seat, ActionKind.BET, amount),
+            ActionKind.BET,
+            amount,
             name=name,
             check=check,
+            answered=answered,
             deal_when_all_bet=True,
         )
+        live = self.tables.get(table_id)
+        if live is None:
+            return amount
         return live.engine.bets.get(seat, 0) or live.engine.last_bets.get(seat, 0)
 
     def same_bet_amount(self, live: OpenBlackjackTable, user_id: int) -> int:
@@ -386,19 +403,22 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
         return amount
 
     async def insure(
-        self, table_id: str, user_id: int, amount: int, *, round_no: int | None = None
-    ) -> None:
+        self,
+        table_id: str,
+        user_id: int,
+        amount: int,
+        *,
+        round_no: int | None = None,
+        answered: bool = False,
+    ) -> Change:
         """BJ-INS-1: insurance (0 declines) when the dealer shows an ace."""
 
         def check(live: OpenBlackjackTable) -> None:
             if round_no is not None and round_no != live.round:
                 raise StaleButton()
 
-        await self._move(
-            table_id,
-            user_id,
-            Action(seat_of(user_id), ActionKind.INSURANCE, amount),
-            check=check,
+        return await self._member_move(
+            table_id, user_id, ActionKind.INSURANCE, amount, check=check, answered=answered
         )
 
     async def play(
@@ -409,160 +429,166 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
         *,
         version: int | None = None,
         amount: int | None = None,
-    ) -> None:
+        answered: bool = False,
+    ) -> Change:
         """A move of the hand being played: hit, stand, double, split, surrender.
         ``version``: the table state the button was drawn for (stale: refused)."""
         if kind not in PLAY_KINDS:
             raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
+        return await self._member_move(
+            table_id, user_id, kind, amount, version=version, answered=answered
+        )
 
-        def check(live: OpenBlackjackTable) -> None:
-            if version is not None and version != live.engine.version:
-                raise StaleButton()
-
-        await self._move(table_id, user_id, Action(seat_of(user_id), kind, amount), check=check)
-
-    async def _move(
+    async def _member_move(
         self,
         table_id: str,
         user_id: int,
-        action: Action,
+        kind: ActionKind,
+        amount: int | None = None,
         *,
         name: str | None = None,
         check: Callable[[OpenBlackjackTable], None] | None = None,
+        version: int | None = None,
+        answered: bool = False,
         deal_when_all_bet: bool = False,
-    ) -> OpenBlackjackTable:
-        """One member's move under the table's lock, with their balance from the ledger;
-        then the deal if every seated member has bet; then the presenter."""
-        live = self.get(table_id)
-        result: RoundResult | None = None
-        async with self.lock(table_id):
-            if table_id not in self.tables:
-                raise self.closed_error()
+    ) -> Change:
+        """One member's move through the host's :meth:`move`: the game's own checks and
+        the member's balance from the ledger (under the table's lock), the action; then
+        the deal if every seated member has bet; then the presenter."""
+        seat = seat_of(user_id)
+
+        async def plan(live: OpenBlackjackTable) -> list[Action]:
             if check is not None:
                 check(live)
-            if action.kind is not ActionKind.JOIN and action.actor not in live.engine.seats:
+            if kind is not ActionKind.JOIN and seat not in live.engine.seats:
                 raise NotSeated()
             balance = await self.store.ensure_member(live.guild_id, user_id)
-            action = Action(action.actor, action.kind, action.amount, balance)
-            out = await self._change(live, action, f"{action.actor} {action.kind.value}", name)
-            result = out.result
-            if (
-                deal_when_all_bet
-                and live.engine.phase is Phase.BETTING
-                and live.engine.seats
-                and all(s in live.engine.bets for s in live.engine.seats)
-            ):
-                try:
-                    result = await self._deal(live)
-                except Exception:  # the bet stands; the window's timer deals instead
-                    log.warning("table %s: dealing at once failed", table_id, exc_info=True)
-            elif action.kind in (ActionKind.INSURANCE, *PLAY_KINDS):
-                self._restart_clock(live)  # the next player's turn
-            balances = await self._balances(live, result)
-        await self._show(live, result, balances)
-        return live
+            if name:
+                live.names[seat] = name[:64]  # put back with the table if the move fails
+            return [Action(seat, kind, amount, balance)]
 
-    async def _balances(
-        self, live: OpenBlackjackTable, result: RoundResult | None
-    ) -> dict[str, int]:
-        if result is None:
-            return {}
+        change = await self.move(table_id, plan, version=version, answered=answered)
+        changes = [change]
+        live = self.tables.get(table_id)
+        if deal_when_all_bet and live is not None and _all_have_bet(live.engine):
+            try:
+                dealt = await self._deal(live, answered=answered)
+            except Exception:  # the bet stands; the window's timer deals instead
+                log.warning("table %s: dealing at once failed", table_id, exc_info=True)
+            else:
+                if dealt is not None:
+                    changes.append(dealt)
+        merged = Change.merged(changes)
+        await self._show(table_id, merged)
+        return merged
+
+    async def _deal(self, live: OpenBlackjackTable, *, answered: bool = False) -> Change | None:
+        """BJ-DEAL-1: deal the round, a move of its own, unless the table moved on
+        meanwhile (then nothing: None)."""
+        try:
+            return await self.move(
+                live.table_id,
+                [DEAL],
+                version=live.engine.version,
+                note=f"round {live.engine.round_no + 1} dealt",
+                answered=answered,
+            )
+        except StaleButton:
+            return None
+
+    def after_apply(self, live: OpenBlackjackTable, applied: Applied, *, by_timer: bool) -> None:
+        """The table's own bookkeeping, saved with the move: what it says publicly about
+        the round (BJ-TIMER-1, BJ-TABLE-2), the clock (a new turn after a deal or a
+        player's move, a new betting window after a settled round), the names kept."""
+        for action, out in zip(applied.actions, applied.outcomes, strict=True):
+            _take_notes(live, action, out)
+            if action.kind is ActionKind.DEAL:
+                live.empty_windows = 0
+            if out.result is not None:
+                live.empty_windows = 0
+                live.names = names_kept(live.names, live.engine.seats, live.opener_id)
+                self._restart_clock(live)  # the next betting window
+            elif action.kind in TURN_KINDS:
+                self._restart_clock(live)  # the next player's turn
+
+    async def _balances(self, live: OpenBlackjackTable, result: RoundResult) -> dict[str, int]:
         seats = list(dict.fromkeys(h.seat for h in result.hands))
         accounts = {member_account(live.guild_id, int(s)): s for s in seats if is_member_seat(s)}
         found = await self.store.balances(accounts)
         return {accounts[a]: chips for a, chips in found.items()}
 
-    async def _show(
-        self, live: OpenBlackjackTable, result: RoundResult | None, balances: dict[str, int]
-    ) -> None:
-        where = f"Blackjack table {live.table_id}"
-        if result is None:
-            await self.present(self.presenter.changed(live), where)
+    async def _show(self, table_id: str, change: Change) -> None:
+        """After a committed change: the table message (unless the member's click is
+        answered with it), then a settled round's one result post."""
+        live = self.tables.get(table_id)
+        if live is None:
             return
+        where = f"Blackjack table {table_id}"
+        if not change.answered:
+            await self.present(self.presenter.changed(live), where)
+        results = [o.result for o in change.outcomes if o.result is not None]
+        if not results:
+            return
+        result = results[-1]
+        try:
+            balances = await self._balances(live, result)
+        except Exception:
+            log.exception("%s: could not read the balances after round %d", where, result.round_no)
+            balances = {}
         await self.present(self.presenter.round_settled(live, result, balances), where)
         await self.mark_announced(live, result.round_no)
-
-    async def _change(
-        self, live: OpenBlackjackTable, action: Action, note: str, name: str | None = None
-    ) -> Outcome:
-        """Apply one engine action and write its transfers with the new snapshot in one
-        transaction (with the round's returns when it settled one). On ANY failure the
-        table is put back as it was and nothing is written."""
-        before = live.snapshot()
-        was_terminal = live.engine.is_terminal()
-        try:
-            out = live.engine.apply(action, self.chance)
-        except RuleError:
-            live.restore(before)
-            raise
-        except Exception as exc:
-            live.restore(before)
-            log.exception("Blackjack table %s: the engine failed on %r", live.table_id, note)
-            raise engine_fault(exc) from exc
-        if name:
-            live.names[action.actor] = name[:64]
-        _take_notes(live, action, out)
-        if out.result is not None:
-            live.empty_windows = 0
-            live.names = names_kept(live.names, live.engine.seats, live.opener_id)
-            self._restart_clock(live)  # the next betting window
-        results = settled_returns(live.engine, was_terminal)
-        await self._persist(live, out.transfers, note, before=before, results=results)
-        return out
-
-    async def _deal(self, live: OpenBlackjackTable) -> RoundResult | None:
-        """BJ-DEAL-1 (the lock is held): deal, then the first turn's clock."""
-        out = await self._change(live, DEAL, f"round {live.engine.round_no + 1} dealt")
-        live.empty_windows = 0
-        self._restart_clock(live)
-        return out.result
 
     # ------------------------------------------------------------------- timers
     def timer_job(self, live: OpenBlackjackTable, now: float) -> TimerJob:
         return TimerJob(
-            lambda: self._time_up(live.table_id),
+            lambda: self.time_up(live.table_id),
             f"Blackjack table {live.table_id}: its timer failed",
         )
 
-    async def _time_up(self, table_id: str) -> None:
-        await self.time_up(table_id)
-        self._backoff.succeeded(table_id)
-
     async def time_up(self, table_id: str) -> None:
         """The window or the turn ran out: deal (or count an empty window), or stand
-        for the player who did not act (BJ-TIMER-1)."""
-        live = self.get(table_id)
-        result: RoundResult | None = None
-        close_reason: Msg | None = None
-        async with self.lock(table_id):
-            if table_id not in self.tables:
-                return
-            if live.deadline is not None and live.deadline > time.monotonic():
-                return  # a move restarted the clock meanwhile
-            if live.betting:
-                if live.engine.phase is Phase.BETTING and live.engine.bets:
-                    result = await self._deal(live)
-                else:
-                    live.empty_windows += 1
-                    if live.empty_windows >= self.timers.idle_windows:
-                        close_reason = Msg("reason.bj_idle", windows=live.empty_windows)
-                    else:
-                        self._restart_clock(live)
-                        await self._persist(live, [], "empty window", before=live.snapshot())
-            else:
-                out = await self._change(live, TIMEOUT, "turn timed out")
-                result = out.result
-                if result is None:
-                    self._restart_clock(live)
-            balances = await self._balances(live, result)
-        if close_reason is not None:
-            await self.close(table_id, close_reason)
+        for the player who did not act (BJ-TIMER-1). Each is a move of the host's,
+        refused as stale (and so skipped) when a member moved first; a failure is
+        retried under the host's one back-off."""
+        live = self.tables.get(table_id)
+        if live is None:
             return
-        await self._show(live, result, balances)
+        if live.deadline is not None and live.deadline > time.monotonic():
+            return  # a move restarted the clock meanwhile
+        if live.betting and not (live.engine.phase is Phase.BETTING and live.engine.bets):
+            await self._empty_window(live)
+            return
+        action = DEAL if live.betting else TIMEOUT
+        try:
+            change = await self.move(
+                table_id,
+                [action],
+                version=live.engine.version,
+                note="round dealt" if live.betting else "turn timed out",
+                by_timer=True,
+            )
+        except StaleButton:
+            return  # a member moved first: the clock runs from their move
+        await self._show(table_id, change)
 
-    async def timer_failed(self, live: OpenBlackjackTable, delay: float) -> None:
-        """Wait out the back-off; the clock runs again from then."""
-        live.deadline = time.monotonic() + max(delay, 1.0)
+    async def _empty_window(self, live: OpenBlackjackTable) -> None:
+        """A betting window closed with no bet: it opens again, or after
+        ``idle_windows`` of them in a row the table closes."""
+        close_reason: Msg | None = None
+        async with self.lock(live.table_id):
+            if self.tables.get(live.table_id) is not live or not live.betting:
+                return
+            if live.empty_windows + 1 >= self.timers.idle_windows:
+                close_reason = Msg("reason.bj_idle", windows=live.empty_windows + 1)
+            else:
+
+                def counted() -> None:
+                    live.empty_windows += 1
+                    self._restart_clock(live)
+
+                await self.save_meta(live, counted, "empty window")
+        if close_reason is not None:
+            await self.close(live.table_id, close_reason)
 
     # ------------------------------------------------------------------- close
     async def close(self, table_id: str, reason: Msg) -> list[Transfer]:
@@ -600,6 +626,15 @@ def _take_notes(live: OpenBlackjackTable, action: Action, out: Outcome) -> None:
             live.notes.append({"kind": kind})
 
 
+def _all_have_bet(engine: BlackjackTable) -> bool:
+    """Every seated member has bet on the next round: it is dealt at once."""
+    return (
+        engine.phase is Phase.BETTING
+        and bool(engine.seats)
+        and all(s in engine.bets for s in engine.seats)
+    )
+
+
 def _ledger_refund(move: Any) -> Transfer:
     """A refund the ledger computed (its escrow entries), as the engine names it."""
     from bot.storage import parse_account
@@ -611,15 +646,18 @@ def _ledger_refund(move: Any) -> Transfer:
 
 def build_service(
     store: Store,
-    settings: Settings,
+    timers: BlackjackTimers,
     *,
     presenter: Any,
     chance: Chance | None,
     owns_guild: Callable[[int], bool],
 ) -> BlackjackService:
-    """Blackjack's service (start-up calls this through the game registry,
-    :mod:`bot.games`). Its timers are the table's own options (``/blackjack start``)."""
-    return BlackjackService(store, presenter=presenter, chance=chance, owns_guild=owns_guild)
+    """Blackjack's service with its timers from Blackjack's settings (start-up calls this
+    through the game registry, :mod:`bot.games`); ``/blackjack start`` may set a table's
+    own betting window."""
+    return BlackjackService(
+        store, timers=timers, presenter=presenter, chance=chance, owns_guild=owns_guild
+    )
 
 
 __all__ = [

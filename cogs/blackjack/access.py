@@ -2,7 +2,7 @@
 (``bot.games`` / ``bot.presenters``, built by start-up under the game's registry name):
 the shared bot type (:class:`cogs.common.GameBot`) names no game.
 
-This module imports only ``bot.*`` and ``cogs.common``, so every module of the package
+This module imports only ``bot.*``, ``cogs.common`` and ``cogs.table_message``, so every module of the package
 may import it without an import circle."""
 
 from __future__ import annotations
@@ -12,12 +12,19 @@ from typing import Protocol, cast
 from bot.blackjack import GAME_BLACKJACK, BlackjackService, OpenBlackjackTable
 from bot.errors import ServiceError
 from cogs.common import GameBot
+from cogs.table_message import Click
 
 
 class BlackjackPresenterPart(Protocol):
-    """What the commands ask of the Blackjack presenter."""
+    """What the commands and buttons ask of the Blackjack presenter
+    (:class:`cogs.blackjack.presenter.BlackjackPresenter`, which also draws the buttons:
+    naming it here would be an import circle)."""
 
     async def repost(self, live: OpenBlackjackTable) -> None: ...
+
+    async def respond(
+        self, click: Click, live: OpenBlackjackTable | None, otherwise: str | None = None
+    ) -> None: ...
 
 
 def service(bot: GameBot) -> BlackjackService:
@@ -31,7 +38,7 @@ def service(bot: GameBot) -> BlackjackService:
 
 
 def presenter(bot: GameBot) -> BlackjackPresenterPart:
-    """The bot's Blackjack presenter (the part the commands use)."""
+    """The bot's Blackjack presenter (the part the commands and buttons use)."""
     return cast(BlackjackPresenterPart, bot.presenters[GAME_BLACKJACK])
 
 

@@ -1,7 +1,11 @@
 """/blackjack commands: thin adapters from Discord to the BlackjackService
-(bot/blackjack.py). The table message's buttons and forms are in controls.py beside
-this file; a form's submit (``bjm:…``) is handled from its custom id alone in
-``on_interaction``, so a form opened before a restart still works after it.
+(bot/blackjack.py). The table message's buttons and forms, and what a click or a submit
+does, are in controls.py beside this file (the router, cogs/router.py, answers the
+forms' submits).
+
+Start-up (bot.app) builds the service and the presenter and registers the ``bj:``
+buttons; this cog only adds the commands. Its refusals are raised, and answered by the
+one error handler (cogs/router.py) in Blackjack's words.
 """
 
 from __future__ import annotations
@@ -15,20 +19,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.blackjack import OpenBlackjackTable
-from bot.errors import BadAmount, ServiceError, friendly, parse_amount
+from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from cogs.blackjack import access
 from cogs.blackjack.chart import strategy_png
-from cogs.blackjack.controls import MODAL_PREFIX, handle_modal
-from cogs.blackjack.text import odds_text, refused
+from cogs.blackjack.text import odds_text
 from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
-from cogs.table_message import Click, answer, member_action
+from cogs.table_message import Click, answer, answered_in_time
 from engine.blackjack import ActionKind, BlackjackRules
 from engine.blackjack.odds import house_edge
-from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -43,14 +45,6 @@ class Blackjack(
         self.service = access.service(bot)
         self.presenter = access.presenter(bot)
         super().__init__()
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        if interaction.type is not discord.InteractionType.modal_submit:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        if str(data.get("custom_id", "")).startswith(MODAL_PREFIX):
-            await handle_modal(interaction)
 
     def _table(self, interaction: Interaction) -> OpenBlackjackTable:
         return self.service.in_channel(interaction.channel_id)
@@ -85,76 +79,70 @@ class Blackjack(
         betting_seconds: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
         locale = await locale_of(interaction)
-        try:
-            opened = await place_and_rules(
-                interaction,
-                locale,
-                dm=ServiceError(
-                    "Blackjack tables live in server channels, not in DMs.", key="err.bj.dm"
-                ),
+        opened = await place_and_rules(
+            interaction,
+            locale,
+            dm=ServiceError(
+                "Blackjack tables live in server channels, not in DMs.", key="err.bj.dm"
+            ),
+            min_bet=min_bet,
+            max_bet=max_bet,
+            rules=lambda: BlackjackRules(
+                decks=decks,
+                dealer=dealer,
+                blackjack_pays=blackjack_pays,
+                surrender=surrender,
+                double_on=double_on,
+                double_after_split=double_after_split,
+                resplit_aces=resplit_aces,
+                peek=peek,
                 min_bet=min_bet,
                 max_bet=max_bet,
-                rules=lambda: BlackjackRules(
-                    decks=decks,
-                    dealer=dealer,
-                    blackjack_pays=blackjack_pays,
-                    surrender=surrender,
-                    double_on=double_on,
-                    double_after_split=double_after_split,
-                    resplit_aces=resplit_aces,
-                    peek=peek,
-                    min_bet=min_bet,
-                    max_bet=max_bet,
-                ),
-            )
-            if opened is None:
-                return
-            guild_id, channel_id, rules = opened
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await asyncio.to_thread(house_edge, rules)  # the table shows it: compute it now
-            live = await self.service.open_table(
-                guild_id,
-                channel_id,
-                interaction.user.id,
-                rules,
-                betting_seconds=betting_seconds,
-                opener_name=interaction.user.display_name,
-            )
-            await interaction.followup.send(
-                t(locale, "bj.opened", seconds=live.betting_seconds), ephemeral=True
-            )
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+            ),
+        )
+        if opened is None:
+            return
+        guild_id, channel_id, rules = opened
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await asyncio.to_thread(house_edge, rules)  # the table shows it: compute it now
+        live = await self.service.open_table(
+            guild_id,
+            channel_id,
+            interaction.user.id,
+            rules,
+            betting_seconds=betting_seconds,
+            opener_name=interaction.user.display_name,
+        )
+        await interaction.followup.send(
+            t(locale, "bj.opened", seconds=live.betting_seconds), ephemeral=True
+        )
 
     async def _act(self, interaction: Interaction, kind: str, amount: int | None = None) -> None:
         """One move typed as a command: answered privately; the table message is redrawn
         through its writer."""
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            user = interaction.user
-            click = Click(interaction, live.table_id)
-            with member_action(click):
-                if kind == "join":
-                    await self.service.join(live.table_id, user.id, name=user.display_name)
-                    done = Msg("bj.joined")
-                elif kind == "leave":
-                    await self.service.leave(live.table_id, user.id)
-                    done = Msg("bj.left")
-                elif kind == "bet":
-                    stake = parse_amount(amount, "bet")
-                    await self.service.bet(live.table_id, user.id, stake, name=user.display_name)
-                    done = Msg("bj.bet_placed", amount=stake)
-                elif kind == "insurance":
-                    stake = parse_amount(amount, "insurance") if amount else 0
-                    await self.service.insure(live.table_id, user.id, stake)
-                    done = Msg("bj.insured" if stake else "bj.insurance_declined", amount=stake)
-                else:
-                    await self.service.play(live.table_id, user.id, ActionKind(kind), amount=amount)
-                    done = Msg("bj.done")
-            await answer(click, t(locale, "bj.answer", done=done))
-        except (ServiceError, EngineError, BadAmount) as exc:
-            await reply(interaction, refused(exc, locale))
+        live = self._table(interaction)
+        user = interaction.user
+        click = Click(interaction, live.table_id)
+        with answered_in_time(click):
+            if kind == "join":
+                await self.service.join(live.table_id, user.id, name=user.display_name)
+                done = Msg("bj.joined")
+            elif kind == "leave":
+                await self.service.leave(live.table_id, user.id)
+                done = Msg("bj.left")
+            elif kind == "bet":
+                stake = parse_amount(amount, "bet")
+                await self.service.bet(live.table_id, user.id, stake, name=user.display_name)
+                done = Msg("bj.bet_placed", amount=stake)
+            elif kind == "insurance":
+                stake = parse_amount(amount, "insurance") if amount else 0
+                await self.service.insure(live.table_id, user.id, stake)
+                done = Msg("bj.insured" if stake else "bj.insurance_declined", amount=stake)
+            else:
+                await self.service.play(live.table_id, user.id, ActionKind(kind), amount=amount)
+                done = Msg("bj.done")
+        await answer(click, t(locale, "bj.answer", done=done))
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: Interaction) -> None:
@@ -206,17 +194,14 @@ class Blackjack(
     @app_commands.command(name="table", description="Post this channel's table message again")
     async def table(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            missing = missing_permissions(interaction)
-            if missing:
-                await reply(interaction, permissions_refusal(locale, missing))
-                return
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            await self.presenter.repost(live)
-            await reply(interaction, t(locale, "bj.reposted"))
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+        live = self._table(interaction)
+        missing = missing_permissions(interaction)
+        if missing:
+            await reply(interaction, permissions_refusal(locale, missing))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.presenter.repost(live)
+        await reply(interaction, t(locale, "bj.reposted"))
 
     @app_commands.command(
         name="odds", description="The house edge of this table's rules, and its strategy chart"
@@ -250,19 +235,16 @@ class Blackjack(
     )
     async def end(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        try:
-            live = self._table(interaction)
-            self.service.check_may_end(
-                live, interaction.user.id, is_admin=can_manage_guild(interaction)
-            )
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            refunds = await self.service.close(
-                live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
-            )
-            back = sum(transfer.amount for transfer in refunds)
-            await reply(interaction, t(locale, "bj.ended", amount=back))
-        except (ServiceError, EngineError) as exc:
-            await reply(interaction, friendly(exc, locale))
+        live = self._table(interaction)
+        self.service.check_may_end(
+            live, interaction.user.id, is_admin=can_manage_guild(interaction)
+        )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        refunds = await self.service.close(
+            live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
+        )
+        back = sum(transfer.amount for transfer in refunds)
+        await reply(interaction, t(locale, "bj.ended", amount=back))
 
 
 def _bytes(data: bytes) -> Any:

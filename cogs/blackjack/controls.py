@@ -2,17 +2,18 @@
 does: thin adapters from Discord to the BlackjackService (bot/blackjack.py).
 
 Custom ids (kept exactly, so buttons and open forms work after a restart):
-``bj:{table}:{act}:{number}`` for a button, ``bjm:{table}:{form}:{number}`` for a form.
+``bj:{table}:{act}:{number}`` for a button, ``bjm:{table}:{form}:{number}`` for a form
+(answered by the router, cogs/router.py, which also answers stale and orphan clicks).
 The number is the round for seating, betting and insurance, and the table's version for
 the moves of a hand: a second click on the same state (a double click, an old message)
-is refused as stale and changes nothing.
+is refused as stale and changes nothing. Refusals are raised, never caught here: the
+router's one error handler answers them in Blackjack's words (:func:`refusal_text`).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from typing import Any
 
 import discord
 
@@ -23,15 +24,15 @@ from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
 from cogs.blackjack import access
 from cogs.blackjack.text import refused
-from cogs.common import Interaction, TableButton, bot_of, modal_values, reply, table_button_id
-from cogs.table_message import Click, answer, member_action
+from cogs.common import Interaction, TableButton, bot_of, table_button_id
+from cogs.router import TableForm
+from cogs.table_message import Click, answered_in_time
 from engine.blackjack import ActionKind, Phase
-from engine.errors import EngineError
+from engine.errors import RuleError
 
 log = logging.getLogger(__name__)
 
 BUTTON_ID = re.compile(table_button_id("bj", "[a-z]+"))
-MODAL_PREFIX = "bjm:"
 AMOUNT_FIELD = "amount"
 PLAY = {
     "hit": ActionKind.HIT,
@@ -40,7 +41,6 @@ PLAY = {
     "split": ActionKind.SPLIT,
     "surrender": ActionKind.SURRENDER,
 }
-FORMS = ("bet", "insurance")
 
 
 class BlackjackButton(TableButton, template=BUTTON_ID.pattern):
@@ -118,10 +118,13 @@ def table_rows(
     return rows
 
 
-class AmountModal(discord.ui.Modal):
-    """Asks for an amount (a bet, insurance). Its submit is handled by
-    :func:`handle_modal` from the custom id alone (the same path before and after a
-    restart), so ``on_submit`` does nothing here."""
+class AmountForm(
+    TableForm,
+    template=r"bjm:(?P<table>[0-9a-f]+):(?P<form>bet|insurance):(?P<number>[0-9]+)",
+):
+    """Asks for an amount (a bet, insurance). Its submit is answered by the router
+    (cogs/router.py) from the custom id and the amount typed alone (the same path before
+    and after a restart): :func:`handle_modal`."""
 
     def __init__(
         self,
@@ -134,8 +137,7 @@ class AmountModal(discord.ui.Modal):
     ) -> None:
         super().__init__(
             title=t(locale, f"bj.modal.{form}", round=number),
-            custom_id=f"{MODAL_PREFIX}{table_id}:{form}:{number}",
-            timeout=600,
+            custom_id=f"bjm:{table_id}:{form}:{number}",
         )
         self.add_item(
             discord.ui.TextInput(
@@ -148,105 +150,91 @@ class AmountModal(discord.ui.Modal):
             )
         )
 
-    async def on_submit(self, interaction: Interaction) -> None:
-        return None
+    @classmethod
+    async def submitted(
+        cls, interaction: Interaction, match: re.Match[str], values: dict[str, str]
+    ) -> None:
+        await handle_modal(interaction, match["table"], match["form"], int(match["number"]), values)
 
 
 async def handle_button(interaction: Interaction, table_id: str, act: str, number: int) -> None:
     """What a click on a ``bj:`` button does: one request (the new table in the click's
-    own response, or a form, or a private refusal)."""
+    own response, or a form); a refusal is raised (the router answers it privately)."""
     locale = await locale_of(interaction)
-    click: Click | None = None
-    try:
-        service = access.service(bot_of(interaction))
-        live = service.get(table_id)
-        user = interaction.user
-        seat = seat_of(user.id)
-        if act == "bet":
-            rules = live.engine.rules
-            default = live.engine.bets.get(seat) or live.engine.last_bets.get(seat)
-            await interaction.response.send_modal(
-                AmountModal(
-                    table_id, "bet", number, default or rules.min_bet, rules.max_bet, locale
-                )
+    service = access.service(bot_of(interaction))
+    live = service.get(table_id)
+    user = interaction.user
+    seat = seat_of(user.id)
+    if act == "bet":
+        rules = live.engine.rules
+        default = live.engine.bets.get(seat) or live.engine.last_bets.get(seat)
+        await interaction.response.send_modal(
+            AmountForm(table_id, "bet", number, default or rules.min_bet, rules.max_bet, locale)
+        )
+        return
+    if act == "insurance":
+        box = live.engine.boxes.get(seat)
+        most = box.hands[0].bet // 2 if box is not None else None
+        await interaction.response.send_modal(
+            AmountForm(table_id, "insurance", number, most, most, locale)
+        )
+        return
+    if act not in ("join", "leave", "same", "noinsurance", *PLAY):
+        raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
+    click = Click(interaction, table_id)
+    with answered_in_time(click):
+        # the move comes back committed; this click is answered with the new table
+        if act == "join":
+            await service.join(table_id, user.id, name=user.display_name, answered=True)
+            done = Msg("bj.joined")
+        elif act == "leave":
+            await service.leave(table_id, user.id, answered=True)
+            done = Msg("bj.left")
+        elif act == "same":
+            amount = service.same_bet_amount(live, user.id)
+            await service.bet(
+                table_id, user.id, amount, round_no=number, name=user.display_name, answered=True
             )
-            return
-        if act == "insurance":
-            box = live.engine.boxes.get(seat)
-            most = box.hands[0].bet // 2 if box is not None else None
-            await interaction.response.send_modal(
-                AmountModal(table_id, "insurance", number, most, most, locale)
-            )
-            return
-        click = Click(interaction, table_id)
-        with member_action(click):
-            if act == "join":
-                await service.join(table_id, user.id, name=user.display_name)
-                done = Msg("bj.joined")
-            elif act == "leave":
-                await service.leave(table_id, user.id)
-                done = Msg("bj.left")
-            elif act == "same":
-                amount = service.same_bet_amount(live, user.id)
-                await service.bet(
-                    table_id, user.id, amount, round_no=number, name=user.display_name
-                )
-                done = Msg("bj.bet_placed", amount=amount)
-            elif act == "noinsurance":
-                await service.insure(table_id, user.id, 0, round_no=number)
-                done = Msg("bj.insurance_declined")
-            elif act in PLAY:
-                await service.play(table_id, user.id, PLAY[act], version=number)
-                done = Msg("bj.done")
-            else:
-                raise ServiceError(
-                    "That button is not known to this bot.", key="err.unknown_button"
-                )
-        if not click.updated:  # the table was not redrawn on this click: say it worked
-            await answer(click, t(locale, "bj.answer", done=done))
-    except (ServiceError, EngineError) as exc:
-        await _refuse(interaction, click, refused(exc, locale))
-    except Exception as exc:
-        log.exception("button %s on %s failed", act, table_id)
-        await _refuse(interaction, click, friendly(exc, locale))
+            done = Msg("bj.bet_placed", amount=amount)
+        elif act == "noinsurance":
+            await service.insure(table_id, user.id, 0, round_no=number, answered=True)
+            done = Msg("bj.insurance_declined")
+        else:
+            await service.play(table_id, user.id, PLAY[act], version=number, answered=True)
+            done = Msg("bj.done")
+        # the new table on the click's answer; else say privately that it worked
+        await access.presenter(bot_of(interaction)).respond(
+            click, service.tables.get(table_id), t(locale, "bj.answer", done=done)
+        )
 
 
-async def _refuse(interaction: Interaction, click: Click | None, text: str) -> None:
-    if click is not None:
-        await answer(click, text)
-    else:
-        await reply(interaction, text)
-
-
-async def handle_modal(interaction: Interaction) -> None:
-    """A submitted form: ``bjm:{table}:{form}:{number}`` plus the amount typed."""
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = str(data.get("custom_id", ""))
+async def handle_modal(
+    interaction: Interaction, table_id: str, form: str, number: int, values: dict[str, str]
+) -> None:
+    """A submitted form: ``bjm:{table}:{form}:{number}`` plus the amount typed. A form
+    opened from the table message is answered with the new table (one request)."""
     locale = await locale_of(interaction)
-    click: Click | None = None
-    try:
-        parts = custom_id[len(MODAL_PREFIX) :].split(":")
-        if len(parts) != 3 or parts[1] not in FORMS or not parts[2].isdigit():
-            raise ServiceError("That form is not known to this bot.", key="err.unknown_form")
-        table_id, form, number = parts[0], parts[1], int(parts[2])
-        what = "bet" if form == "bet" else "insurance"
-        amount = parse_amount(modal_values(data).get(AMOUNT_FIELD), what)
-        service = access.service(bot_of(interaction))
-        user = interaction.user
-        click = Click(interaction, table_id)
-        with member_action(click):
-            if form == "bet":
-                await service.bet(
-                    table_id, user.id, amount, round_no=number, name=user.display_name
-                )
-                done = Msg("bj.bet_placed", amount=amount)
-            else:
-                await service.insure(table_id, user.id, amount, round_no=number)
-                done = Msg("bj.insured", amount=amount)
-        if not click.updated:
-            await answer(click, t(locale, "bj.answer", done=done))
-    except (ServiceError, EngineError) as exc:
-        await _refuse(interaction, click, refused(exc, locale))
-    except Exception as exc:
-        log.exception("form %s failed", custom_id)
-        await _refuse(interaction, click, friendly(exc, locale))
+    amount = parse_amount(values.get(AMOUNT_FIELD), "bet" if form == "bet" else "insurance")
+    service = access.service(bot_of(interaction))
+    user = interaction.user
+    click = Click(interaction, table_id)
+    with answered_in_time(click):
+        if form == "bet":
+            await service.bet(
+                table_id, user.id, amount, round_no=number, name=user.display_name, answered=True
+            )
+            done = Msg("bj.bet_placed", amount=amount)
+        else:
+            await service.insure(table_id, user.id, amount, round_no=number, answered=True)
+            done = Msg("bj.insured", amount=amount)
+        await access.presenter(bot_of(interaction)).respond(
+            click, service.tables.get(table_id), t(locale, "bj.answer", done=done)
+        )
+
+
+def refusal_text(interaction: Interaction, exc: BaseException, locale: str) -> str:
+    """A refusal in Blackjack's words (cogs/router.py asks it): an engine rule's refusal
+    says the move was refused and why."""
+    if isinstance(exc, RuleError):
+        return refused(exc, locale)
+    return friendly(exc, locale, me=seat_of(interaction.user.id))

@@ -2,8 +2,9 @@
 cards, each seat's bet or hands, whose turn and its timer, the house edge, the buttons
 offered now), and one result post per round.
 
-A click is answered with the new table in its own response, other changes go through
-one coalescing writer per table (cogs/table_message.py). The service
+A member's click is answered by its own handler with the new table in the click's
+response (:meth:`BlackjackPresenter.respond`); every other change goes through one
+coalescing writer per table (cogs/table_message.py). The service
 (bot/blackjack.py) calls this after every committed change; nothing here changes a game.
 The words come from cogs/blackjack/text.py, the buttons from controls.py.
 """
@@ -33,7 +34,7 @@ from cogs.blackjack.text import (
     status_line,
 )
 from cogs.common import GameBot
-from cogs.table_message import NO_PINGS, Drawing, TableMessages
+from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
 from engine.blackjack import BlackjackRules, Phase, RoundResult
 from engine.blackjack.odds import basic_strategy, house_edge, known_house_edge, rule_alternatives
 from engine.records import Transfer
@@ -177,17 +178,24 @@ class BlackjackPresenter:
         await self._post_table(live)
 
     async def changed(self, live: OpenBlackjackTable) -> None:
-        """A committed move: on the click when there is one, else through the writer."""
-        await self.messages.show(live)
+        """A committed move not made on a click on the table message (a timer, a slash
+        command): through the writer."""
+        self.messages.request(live)
+
+    async def respond(
+        self, click: Click, live: OpenBlackjackTable | None, otherwise: str | None = None
+    ) -> None:
+        """Answer a member's click on the move it made with the redrawn table (see
+        :meth:`cogs.table_message.TableMessages.respond`)."""
+        await self.messages.respond(click, live, otherwise)
 
     async def round_settled(
         self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
     ) -> None:
-        """The table message shows the next round's betting (on the click that ended the
-        round, when one did), and the round gets its one result post: the dealer's
-        cards, each hand's result, each seat's net and balance."""
+        """The round's one result post: the dealer's cards, each hand's result, each
+        seat's net and balance (the table message, showing the next round's betting, is
+        drawn by the click that ended the round or by the writer)."""
         METRICS.round_played("blackjack")
-        await self.messages.show(live)
         locale = await self._locale(live)
         await self._channel(live).send(
             shorten(result_text(live, result, balances, locale), 2000), allowed_mentions=NO_PINGS
