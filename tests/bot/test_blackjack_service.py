@@ -269,3 +269,48 @@ async def test_a_deal_that_fails_at_once_leaves_the_bet_for_the_timer(
     await service.time_up(live.table_id)  # the window closes: dealt
     assert live.engine.phase is Phase.PLAYING
     await audit_ok(store)
+
+
+async def test_a_move_answered_on_its_click_is_not_drawn_again(store: Store) -> None:
+    """A click's handler answers with the redrawn table (``answered``): the presenter is
+    not asked to draw it too; a move without a click to answer (a command) is drawn."""
+    rec = Recorder()
+    service = service_for(store, rec)
+    live = await open_with_shoe(service, ["10S", "9D", "6H", "8C"])
+    change = await service.join(live.table_id, ANN, answered=True)
+    assert change.answered and change.state_version == live.engine.version
+    assert rec.calls == [("opened", live.table_id)]
+    await service.join(live.table_id, BOB)
+    assert rec.calls[-1] == ("changed", live.engine.version)
+
+
+@pytest.mark.rule("BJ-TIMER-1")
+async def test_the_timer_moves_through_the_host_and_a_failure_backs_off(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn timer's stand is a move of the host's (refused as stale, so skipped, when
+    the table moved on); a failed save leaves the table as it was and the host's one
+    back-off schedules the next try."""
+    service = service_for(store)
+    live = await open_with_shoe(service, ["10S", "9D", "6H", "8C"])
+    await service.join(live.table_id, ANN)
+    await service.bet(live.table_id, ANN, 10)
+    assert live.engine.phase is Phase.PLAYING
+    before = live.engine.to_json()
+
+    async def refused(*args: Any, **kwargs: Any) -> None:
+        from bot.storage.errors import StorageError
+
+        raise StorageError("the database is locked")
+
+    monkeypatch.setattr(store, "save_table", refused)
+    live.deadline = 0.0
+    job = service.timer_job(live, 0.0)
+    await service._run_job(live, job)
+    assert live.engine.to_json() == before  # put back whole
+    assert live.table_id in service._retry_at  # the host's back-off
+    assert live.deadline is not None and live.deadline > 0.0
+    monkeypatch.undo()
+    live.deadline = 0.0
+    await service._run_job(live, service.timer_job(live, 0.0))
+    assert live.engine.phase is Phase.ROUND_OVER and live.table_id not in service._retry_at

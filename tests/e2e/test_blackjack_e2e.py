@@ -108,7 +108,7 @@ async def test_a_round_of_blackjack_from_join_to_the_result_post(
     assert "Seats (2/7)" in t.message().text
     # bad input: a bet above the balance and a move before the deal change nothing
     refused = await t.bj(world.bob, "bet", {"amount": 2000})
-    assert "only 1000 chips" in refused, refused
+    assert "only 1,000 chips" in refused, refused
     refused = await t.bj(world.bob, "hit")
     assert "No hand is being played now" in refused, refused
     r = await t.form(world.alice, "Bet", "10")
@@ -152,7 +152,7 @@ async def test_a_round_of_blackjack_from_join_to_the_result_post(
         net = nets[seat]
         shown = f"+{net}" if net > 0 else ("±0" if net == 0 else f"−{-net}")
         assert f"{name}: {shown} this round" in post.text, post.text
-        assert f"(now {1000 + net})" in post.text
+        assert f"(now {1000 + net:,})" in post.text
     total = hand_total([parse_card(c) for c in result.dealer])[0]
     assert str(total) in post.text
     # the table is ready for the next round: Same bet is offered
