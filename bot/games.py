@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import pontoon, punto_banco
+from bot import blackjack, pontoon, punto_banco
 from bot.host import Holdings, TableHost
 
 
@@ -43,6 +43,7 @@ class Game:
 GAMES: tuple[Game, ...] = (
     Game("pontoon", "Pontoon", pontoon.build_service, pontoon.holdings),
     Game("punto_banco", "Punto Banco", punto_banco.build_service, punto_banco.holdings),
+    Game("blackjack", "Blackjack", blackjack.build_service, blackjack.holdings),
 )
 
 

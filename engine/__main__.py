@@ -18,6 +18,7 @@ from engine.cli_options import MAX_SECONDS, Parser, seconds
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from engine.blackjack import cli as bj_cli
     from engine.pontoon import cli as pontoon_cli
     from engine.pontoon import odds as pontoon_odds
     from engine.punto_banco import cli as pb_cli
@@ -26,11 +27,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     pontoon_cli.add_replay_parser(sub)
     # A replay file with "game": "punto_banco" is a Punto Banco game (API.md of
-    # engine/punto_banco); any other is Pontoon's, as engine-cli.md describes.
+    # engine/punto_banco), "game": "blackjack" a Blackjack one (engine/blackjack);
+    # any other is Pontoon's, as engine-cli.md describes.
     sub.choices["replay"].set_defaults(func=_replay)
-    sub.choices[
-        "replay"
-    ].description = 'Replay a scripted Pontoon game, or a Punto Banco one ("game": "punto_banco").'
+    sub.choices["replay"].description = (
+        'Replay a scripted Pontoon game, or a Punto Banco ("game": "punto_banco") '
+        'or Blackjack ("game": "blackjack") one.'
+    )
     sim = sub.add_parser("simulate", help="simulate many rounds and print measured figures")
     sim_sub = sim.add_subparsers(dest="game", required=True)
     pontoon_cli.add_simulate_parser(sim_sub)
@@ -39,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     odds_sub = odds.add_subparsers(dest="game", required=True)
     pontoon_odds.add_odds_parser(odds_sub)
     pb_cli.add_odds_parser(odds_sub)
+    bj_cli.add_odds_parser(odds_sub)
     bench = sub.add_parser(
         "bench", help="rounds per second of Pontoon, coups per second of Punto Banco"
     )
@@ -74,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _replay(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
+    from engine.blackjack import cli as bj_cli
     from engine.errors import ConfigError
     from engine.pontoon import cli as pontoon_cli
     from engine.punto_banco import cli as pb_cli
@@ -87,6 +92,11 @@ def _replay(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
     if isinstance(doc, dict) and doc.get("game") == "punto_banco":
         try:
             return pb_cli.replay_doc(doc)
+        except ConfigError as exc:
+            raise ConfigError(f"{name}: {exc}") from None
+    if isinstance(doc, dict) and doc.get("game") == "blackjack":
+        try:
+            return bj_cli.replay_doc(doc)
         except ConfigError as exc:
             raise ConfigError(f"{name}: {exc}") from None
     return pontoon_cli._replay_cmd(args)

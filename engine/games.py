@@ -6,10 +6,11 @@ name the same games."""
 
 from __future__ import annotations
 
+from engine.blackjack.random_play import RANDOM_PLAY as BLACKJACK
 from engine.pontoon.random_play import RANDOM_PLAY as PONTOON
 from engine.punto_banco.random_play import RANDOM_PLAY as PUNTO_BANCO
 from engine.random_play import RandomPlay
 
-GAMES: tuple[RandomPlay, ...] = (PONTOON, PUNTO_BANCO)
+GAMES: tuple[RandomPlay, ...] = (PONTOON, PUNTO_BANCO, BLACKJACK)
 
 __all__ = ["GAMES"]

@@ -75,6 +75,8 @@ SNOWFLAKE = re.compile(r"^[0-9]{1,20}$")
 WORLD_ID_BASE = (1_735_689_600_000 - DISCORD_EPOCH_MS) << 22
 MEMBERS = ("Ann", "Ben", "Cat", "Dev")
 CHANNELS = ("pontoon", "baccarat", "lobby")
+#: channels added since, made after the members so every earlier id stays the same
+LATER_CHANNELS = ("blackjack",)
 SANDBOX_TOKEN = "sandbox.local-discord.token"
 ACTIONS = ("slash", "click", "select", "modal", "dismiss", "post", "add_member", "locale")
 WEB_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
@@ -104,6 +106,8 @@ class Sandbox:
                 fake.add_text_channel(self.guild, name)
             for i, name in enumerate(MEMBERS):
                 fake.add_member(self.guild, name, manage_guild=i == 0)
+            for name in LATER_CHANNELS:
+                fake.add_text_channel(self.guild, name)
         self.version = 0
         self._sockets: set[web.WebSocketResponse] = set()
         self._push: asyncio.TimerHandle | None = None

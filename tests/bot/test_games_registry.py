@@ -17,7 +17,7 @@ from bot.host import TableHost
 
 def test_each_game_has_one_name_its_package_and_its_service() -> None:
     names = [game.name for game in GAMES]
-    assert names == ["pontoon", "punto_banco"]
+    assert names == ["pontoon", "punto_banco", "blackjack"]
     for game in GAMES:
         package = importlib.import_module(game.package)
         assert callable(package.setup) and package.BUTTONS and package.Presenter

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from bot.__main__ import game_sections
 from bot.games import GAMES
 from bot.settings import GameSettings, Settings, env_names, load_settings, settings_warnings
+from cogs.blackjack.settings import BlackjackSettings
 from cogs.pontoon.settings import PontoonSettings
 from cogs.punto_banco.settings import PuntoBancoSettings
 
@@ -44,7 +45,11 @@ def test_the_shared_settings_name_no_game() -> None:
     shared = " ".join(Settings.model_fields).lower()
     for word in ("bet_timer", "turn_timer", "idle_table", "baccarat", "punto", "pontoon"):
         assert word not in shared, word
-    assert {kind for kind in game_sections()} == {PontoonSettings, PuntoBancoSettings}
+    assert {kind for kind in game_sections()} == {
+        PontoonSettings,
+        PuntoBancoSettings,
+        BlackjackSettings,
+    }
     assert len(game_sections()) == len(GAMES)
     assert all(issubclass(kind, GameSettings) for kind in game_sections())
 

@@ -1,0 +1,675 @@
+"""Blackjack tables: the service where the engine, the ledger and the clock meet.
+
+No discord imports here (the Discord side is the package ``cogs/blackjack/``). Like the
+other games' services it is a :class:`bot.host.TableHost` (the registry, locks, reload,
+saving, closing and timers are written once there):
+
+* every change is a move of the host (:meth:`bot.host.TableHost.move`): under the table's
+  lock, ``engine.apply -> store.save_table(snapshot, ledger transfers)`` in ONE
+  transaction, and on any failure the in-memory table is put back exactly as it was (a
+  refused move changes nothing, in memory or on disk); the game keeps only its own
+  checks (the plan it passes) and bookkeeping (:meth:`BlackjackService.after_apply`);
+  the timers move through the same path, under the host's one back-off;
+* the presenter is told after the commit; a presentation failure never undoes a move. A
+  move made on a member's click (``answered=True``) is drawn by the click's own answer.
+
+A table cycles through rounds:
+
+    BETTING (timer: betting_seconds) --bets, or every seat has bet--> DEAL
+       ^                                                               |
+       |     insurance / the players' hands (timer: turn_seconds each: |
+       |     BJ-TIMER-1 stands for a player who does not act)          v
+       +---- the round's result is posted, a new betting window <-- settled
+
+A window that closes with no bet at all opens again; after ``idle_windows`` empty
+windows in a row the table closes (nothing is in escrow then but bets that were taken
+back). Closing at any moment returns every chip still on the table to its owner.
+
+Chips: bets, doubles, splits and insurance move member -> ``escrow:{table}`` when placed
+(BJ-CHIPS-1); settlement moves escrow -> member (a stake back), ``house:{guild}`` ->
+member (winnings) or escrow -> house (a loss).
+
+Restart: the snapshot (engine JSON with the shoe order, plus meta) is reloaded by
+:meth:`BlackjackService.load`; a round in play resumes where it was with a full turn
+timer; a betting window reopens for a full ``betting_seconds``; a round that was settled
+but not shown is posted late (:meth:`missed_result`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from bot.errors import NoTableHere, NotSeated, ServiceError, StaleButton
+from bot.host import (
+    Applied,
+    Change,
+    Holdings,
+    StoredTable,
+    TableHost,
+    TimerJob,
+    is_member_seat,
+    names_kept,
+    new_table_id,
+    seat_of,
+)
+from bot.i18n import Msg
+from bot.storage import Store, member_account
+from engine.blackjack import (
+    DEALER,
+    Action,
+    ActionKind,
+    BlackjackRules,
+    BlackjackTable,
+    EventKind,
+    Outcome,
+    Phase,
+    RoundResult,
+)
+from engine.cards import Chance
+from engine.records import ESCROW, Transfer
+
+log = logging.getLogger(__name__)
+
+GAME_BLACKJACK = "blackjack"
+MIN_BETTING_SECONDS = 5.0
+MAX_BETTING_SECONDS = 3600.0
+DEAL = Action(DEALER, ActionKind.DEAL)
+TIMEOUT = Action(DEALER, ActionKind.TIMEOUT)
+# the moves of a hand: their buttons carry the table's version, so a second click on
+# the same state (a double click, an old message) is refused as stale
+PLAY_KINDS = frozenset(
+    {ActionKind.HIT, ActionKind.STAND, ActionKind.DOUBLE, ActionKind.SPLIT, ActionKind.SURRENDER}
+)
+# the moves after which the next player's turn gets a full clock
+TURN_KINDS = PLAY_KINDS | {ActionKind.DEAL, ActionKind.INSURANCE, ActionKind.TIMEOUT}
+
+
+class NoBlackjackTable(NoTableHere):
+    key_of = "err.bj.no_table"
+    english = "There is no Blackjack table in this channel. Open one with `/blackjack start`."
+
+
+@dataclass
+class OpenBlackjackTable:
+    """An open Blackjack table as the bot holds it (engine state plus where it lives)."""
+
+    table_id: str
+    guild_id: int
+    channel_id: int
+    opener_id: int
+    engine: BlackjackTable
+    betting_seconds: float
+    turn_seconds: float
+    message_id: int | None = None
+    store_version: int = 0
+    deadline: float | None = None  # monotonic time the window or the turn runs out
+    closes_at: float | None = None  # the same moment on the wall clock (for <t:..:R>)
+    empty_windows: int = 0
+    announced: int = 0  # the last round whose result was posted
+    names: dict[str, str] = field(default_factory=dict)  # seat -> display name
+    # what the table says publicly about the round being played (BJ-TIMER-1, BJ-TABLE-2)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def round(self) -> int:
+        """The round being bet on or played (carried by the betting buttons)."""
+        e = self.engine
+        return e.round_no if e.phase in (Phase.INSURANCE, Phase.PLAYING) else e.round_no + 1
+
+    @property
+    def betting(self) -> bool:
+        return self.engine.phase in (Phase.BETTING, Phase.ROUND_OVER)
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "guild_id": self.guild_id,
+            "channel_id": self.channel_id,
+            "opener_id": self.opener_id,
+            "message_id": self.message_id,
+            "betting_seconds": self.betting_seconds,
+            "turn_seconds": self.turn_seconds,
+            "empty_windows": self.empty_windows,
+            "announced": self.announced,
+            "names": self.names,
+            "notes": self.notes,
+        }
+
+    def snapshot(self) -> str:
+        return json.dumps({"engine": self.engine.to_json(), "meta": self.meta()})
+
+    def restore(self, snapshot: str) -> None:
+        """Put the table back as it was in ``snapshot`` (after a failed write)."""
+        data = json.loads(snapshot)
+        meta = data["meta"]
+        self.engine = BlackjackTable.from_json(data["engine"])
+        self.empty_windows = int(meta["empty_windows"])
+        self.announced = int(meta["announced"])
+        self.names = dict(meta["names"])
+        self.notes = list(meta.get("notes") or [])
+        self.message_id = meta["message_id"]
+
+    def in_play(self) -> set[int]:
+        """Members with chips on the table: a bet, or a hand in the round."""
+        e = self.engine
+        return {int(s) for s in e.seats if is_member_seat(s) and e.stake_of(s) > 0}
+
+    def name(self, seat: str) -> str:
+        return self.names.get(seat) or f"<@{seat}>"
+
+
+class BlackjackPresenter(Protocol):
+    """What the service tells the outside world (cogs/blackjack/presenter.py)."""
+
+    async def table_opened(self, live: OpenBlackjackTable) -> None: ...
+
+    async def changed(self, live: OpenBlackjackTable) -> None: ...
+
+    async def round_settled(
+        self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
+    ) -> None: ...
+
+    async def table_closed(
+        self, live: OpenBlackjackTable, reason: Msg, refunds: Sequence[Transfer]
+    ) -> None: ...
+
+
+class NullBlackjackPresenter:
+    async def table_opened(self, live: OpenBlackjackTable) -> None:
+        return None
+
+    async def changed(self, live: OpenBlackjackTable) -> None:
+        return None
+
+    async def round_settled(
+        self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
+    ) -> None:
+        return None
+
+    async def table_closed(
+        self, live: OpenBlackjackTable, reason: Msg, refunds: Sequence[Transfer]
+    ) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class BlackjackTimers:
+    betting_seconds: float = 30.0  # BJ-BET-1: the betting window of a new table
+    turn_seconds: float = 45.0  # BJ-TIMER-1: how long a player has to act
+    idle_windows: int = 3  # empty windows in a row after which a table closes
+
+
+def refunds(engine: BlackjackTable) -> list[Transfer]:
+    """Every chip still on the table back to its owner (a table closed mid-round)."""
+    out = []
+    for seat in engine.seats:
+        stake = engine.stake_of(seat)
+        if stake:
+            out.append(Transfer(ESCROW, seat, stake, "blackjack table closed"))
+    return out
+
+
+def holdings(engine_state: Any) -> Holdings:
+    """What a saved Blackjack table holds (for the audit): every chip in escrow belongs
+    to the seat that staked it until the round settles it."""
+    table = BlackjackTable.from_json(engine_state)
+    stakes = {s: table.stake_of(s) for s in table.seats if table.stake_of(s)}
+    members = frozenset(int(s) for s in stakes if is_member_seat(s))
+    return Holdings(table.escrow, 0, stakes, {}, exact=True, in_play=members)
+
+
+class BlackjackService(TableHost[OpenBlackjackTable]):
+    """Owns every open Blackjack table of the process (the registry, locks, saving and
+    timers are the host's; seats, bets, hands and the betting windows are here)."""
+
+    game = GAME_BLACKJACK
+    timer_name = "blackjack"
+    no_table_error = NoBlackjackTable
+    closed_message = (
+        "err.bj.closed",
+        "That Blackjack table is closed. Open a new one with `/blackjack start`.",
+    )
+    store: Store
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        chance: Chance | None = None,
+        timers: BlackjackTimers | None = None,
+        presenter: BlackjackPresenter | None = None,
+        run_timers: bool = True,
+        owns_guild: Callable[[int], bool] | None = None,
+    ) -> None:
+        super().__init__(store, chance=chance, owns_guild=owns_guild, run_timers=run_timers)
+        self.timers = timers or BlackjackTimers()
+        self.presenter: BlackjackPresenter = presenter or NullBlackjackPresenter()
+
+    def has_chips_at(self, live: OpenBlackjackTable, user_id: int) -> bool:
+        seat = seat_of(user_id)
+        return seat in live.engine.seats and live.engine.stake_of(seat) > 0
+
+    def chips_in_play_of(self, live: OpenBlackjackTable, user_id: int) -> int:
+        """The member's chips on the table: the bet, or every stake of the round."""
+        return live.engine.stake_of(seat_of(user_id))
+
+    # --------------------------------------------------------------- lifecycle
+    def table_from_record(self, stored: StoredTable) -> OpenBlackjackTable:
+        meta = stored.meta
+        live = OpenBlackjackTable(
+            **stored.where(),
+            engine=BlackjackTable.from_json(stored.engine),
+            betting_seconds=float(meta["betting_seconds"]),
+            turn_seconds=float(meta.get("turn_seconds", self.timers.turn_seconds)),
+            empty_windows=int(meta.get("empty_windows", 0)),
+            announced=int(meta.get("announced", 0)),
+            notes=list(meta.get("notes") or []),
+        )
+        self._restart_clock(live)
+        return live
+
+    def missed_result(self, live: OpenBlackjackTable) -> RoundResult | None:
+        """A round that was settled but whose result was not posted (a restart)."""
+        result = live.engine.last_result
+        if result is None or live.announced >= result.round_no:
+            return None
+        return result
+
+    async def mark_announced(self, live: OpenBlackjackTable, round_no: int) -> None:
+        async with self.lock(live.table_id):
+            if live.table_id not in self.tables or live.announced >= round_no:
+                return
+            live.announced = round_no
+            await self._persist(live, [], "result shown")
+
+    def _restart_clock(self, live: OpenBlackjackTable) -> None:
+        """A full betting window, or a full turn, from now."""
+        seconds = live.betting_seconds if live.betting else live.turn_seconds
+        live.deadline = time.monotonic() + seconds
+        live.closes_at = time.time() + seconds
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        opener_id: int,
+        rules: BlackjackRules,
+        *,
+        betting_seconds: float | None = None,
+        opener_name: str | None = None,
+    ) -> OpenBlackjackTable:
+        """Open a table in a channel (one table per channel, whatever the game)."""
+        seconds = self.timers.betting_seconds if betting_seconds is None else betting_seconds
+        if not MIN_BETTING_SECONDS <= seconds <= MAX_BETTING_SECONDS:
+            raise ServiceError(
+                f"The betting window must be {MIN_BETTING_SECONDS:g} to "
+                f"{MAX_BETTING_SECONDS:g} seconds.",
+                key="err.bj.window_range",
+                low=int(MIN_BETTING_SECONDS),
+                high=int(MAX_BETTING_SECONDS),
+            )
+        self.check_channel_free(channel_id)
+        live = OpenBlackjackTable(
+            table_id=new_table_id(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            opener_id=opener_id,
+            engine=BlackjackTable(rules),
+            betting_seconds=float(seconds),
+            turn_seconds=self.timers.turn_seconds,
+        )
+        if opener_name:
+            live.names[seat_of(opener_id)] = opener_name
+        async with self._opening(channel_id):
+            self._restart_clock(live)
+            await self._persist(live, [], "open")
+            self._register(live)
+            self._arm_timer(live)
+        await self.present(self.presenter.table_opened(live), f"Blackjack table {live.table_id}")
+        return live
+
+    # ------------------------------------------------------------- members' moves
+    def action_note(self, action: Any) -> str:
+        return f"{action.actor} {action.kind.value}"
+
+    async def join(
+        self, table_id: str, user_id: int, *, name: str | None = None, answered: bool = False
+    ) -> Change:
+        """BJ-TABLE-1: take a seat (seven at most)."""
+
+        def check(live: OpenBlackjackTable) -> None:
+            self.check_member_free(live.guild_id, user_id, at=live)
+
+        return await self._member_move(
+            table_id,
+            user_id,
+            ActionKind.JOIN,
+            name=name,
+            check=check,
+            answered=answered,
+        )
+
+    async def leave(self, table_id: str, user_id: int, *, answered: bool = False) -> Change:
+        """Leave the seat (a bet for the next round comes back; not mid-hand)."""
+        return await self._member_move(table_id, user_id, ActionKind.LEAVE, answered=answered)
+
+    async def bet(
+        self,
+        table_id: str,
+        user_id: int,
+        amount: int,
+        *,
+        round_no: int | None = None,
+        name: str | None = None,
+        answered: bool = False,
+    ) -> int:
+        """BJ-BET-1: set the member's bet for the next round (the stake moves to escrow in
+        the same transaction). Returns the bet. When every seated member has bet, the
+        round is dealt at once (a move of its own: if the deal fails, the bet stands and
+        the window's timer deals)."""
+
+        def check(live: OpenBlackjackTable) -> None:
+            if round_no is not None and round_no != live.round:
+                raise StaleButton()
+            self.check_member_free(live.guild_id, user_id, at=live)
+
+        seat = seat_of(user_id)
+        await self._member_move(
+            table_id,
+            user_id,
+            ActionKind.BET,
+            amount,
+            name=name,
+            check=check,
+            answered=answered,
+            deal_when_all_bet=True,
+        )
+        live = self.tables.get(table_id)
+        if live is None:
+            return amount
+        return live.engine.bets.get(seat, 0) or live.engine.last_bets.get(seat, 0)
+
+    def same_bet_amount(self, live: OpenBlackjackTable, user_id: int) -> int:
+        """The member's bet of the last round (what **Same bet** places)."""
+        amount = live.engine.last_bets.get(seat_of(user_id))
+        if not amount:
+            raise ServiceError(
+                "You had no bet on the last round to place again.", key="err.bj.no_last_bet"
+            )
+        return amount
+
+    async def insure(
+        self,
+        table_id: str,
+        user_id: int,
+        amount: int,
+        *,
+        round_no: int | None = None,
+        answered: bool = False,
+    ) -> Change:
+        """BJ-INS-1: insurance (0 declines) when the dealer shows an ace."""
+
+        def check(live: OpenBlackjackTable) -> None:
+            if round_no is not None and round_no != live.round:
+                raise StaleButton()
+
+        return await self._member_move(
+            table_id, user_id, ActionKind.INSURANCE, amount, check=check, answered=answered
+        )
+
+    async def play(
+        self,
+        table_id: str,
+        user_id: int,
+        kind: ActionKind,
+        *,
+        version: int | None = None,
+        amount: int | None = None,
+        answered: bool = False,
+    ) -> Change:
+        """A move of the hand being played: hit, stand, double, split, surrender.
+        ``version``: the table state the button was drawn for (stale: refused)."""
+        if kind not in PLAY_KINDS:
+            raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
+        return await self._member_move(
+            table_id, user_id, kind, amount, version=version, answered=answered
+        )
+
+    async def _member_move(
+        self,
+        table_id: str,
+        user_id: int,
+        kind: ActionKind,
+        amount: int | None = None,
+        *,
+        name: str | None = None,
+        check: Callable[[OpenBlackjackTable], None] | None = None,
+        version: int | None = None,
+        answered: bool = False,
+        deal_when_all_bet: bool = False,
+    ) -> Change:
+        """One member's move through the host's :meth:`move`: the game's own checks and
+        the member's balance from the ledger (under the table's lock), the action; then
+        the deal if every seated member has bet; then the presenter."""
+        seat = seat_of(user_id)
+
+        async def plan(live: OpenBlackjackTable) -> list[Action]:
+            if check is not None:
+                check(live)
+            if kind is not ActionKind.JOIN and seat not in live.engine.seats:
+                raise NotSeated()
+            balance = await self.store.ensure_member(live.guild_id, user_id)
+            if name:
+                live.names[seat] = name[:64]  # put back with the table if the move fails
+            return [Action(seat, kind, amount, balance)]
+
+        change = await self.move(table_id, plan, version=version, answered=answered)
+        changes = [change]
+        live = self.tables.get(table_id)
+        if deal_when_all_bet and live is not None and _all_have_bet(live.engine):
+            try:
+                dealt = await self._deal(live, answered=answered)
+            except Exception:  # the bet stands; the window's timer deals instead
+                log.warning("table %s: dealing at once failed", table_id, exc_info=True)
+            else:
+                if dealt is not None:
+                    changes.append(dealt)
+        merged = Change.merged(changes)
+        await self._show(table_id, merged)
+        return merged
+
+    async def _deal(self, live: OpenBlackjackTable, *, answered: bool = False) -> Change | None:
+        """BJ-DEAL-1: deal the round, a move of its own, unless the table moved on
+        meanwhile (then nothing: None)."""
+        try:
+            return await self.move(
+                live.table_id,
+                [DEAL],
+                version=live.engine.version,
+                note=f"round {live.engine.round_no + 1} dealt",
+                answered=answered,
+            )
+        except StaleButton:
+            return None
+
+    def after_apply(self, live: OpenBlackjackTable, applied: Applied, *, by_timer: bool) -> None:
+        """The table's own bookkeeping, saved with the move: what it says publicly about
+        the round (BJ-TIMER-1, BJ-TABLE-2), the clock (a new turn after a deal or a
+        player's move, a new betting window after a settled round), the names kept."""
+        for action, out in zip(applied.actions, applied.outcomes, strict=True):
+            _take_notes(live, action, out)
+            if action.kind is ActionKind.DEAL:
+                live.empty_windows = 0
+            if out.result is not None:
+                live.empty_windows = 0
+                live.names = names_kept(live.names, live.engine.seats, live.opener_id)
+                self._restart_clock(live)  # the next betting window
+            elif action.kind in TURN_KINDS:
+                self._restart_clock(live)  # the next player's turn
+
+    async def _balances(self, live: OpenBlackjackTable, result: RoundResult) -> dict[str, int]:
+        seats = list(dict.fromkeys(h.seat for h in result.hands))
+        accounts = {member_account(live.guild_id, int(s)): s for s in seats if is_member_seat(s)}
+        found = await self.store.balances(accounts)
+        return {accounts[a]: chips for a, chips in found.items()}
+
+    async def _show(self, table_id: str, change: Change) -> None:
+        """After a committed change: the table message (unless the member's click is
+        answered with it), then a settled round's one result post."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return
+        where = f"Blackjack table {table_id}"
+        if not change.answered:
+            await self.present(self.presenter.changed(live), where)
+        results = [o.result for o in change.outcomes if o.result is not None]
+        if not results:
+            return
+        result = results[-1]
+        try:
+            balances = await self._balances(live, result)
+        except Exception:
+            log.exception("%s: could not read the balances after round %d", where, result.round_no)
+            balances = {}
+        await self.present(self.presenter.round_settled(live, result, balances), where)
+        await self.mark_announced(live, result.round_no)
+
+    # ------------------------------------------------------------------- timers
+    def timer_job(self, live: OpenBlackjackTable, now: float) -> TimerJob:
+        return TimerJob(
+            lambda: self.time_up(live.table_id),
+            f"Blackjack table {live.table_id}: its timer failed",
+        )
+
+    async def time_up(self, table_id: str) -> None:
+        """The window or the turn ran out: deal (or count an empty window), or stand
+        for the player who did not act (BJ-TIMER-1). Each is a move of the host's,
+        refused as stale (and so skipped) when a member moved first; a failure is
+        retried under the host's one back-off."""
+        live = self.tables.get(table_id)
+        if live is None:
+            return
+        if live.deadline is not None and live.deadline > time.monotonic():
+            return  # a move restarted the clock meanwhile
+        if live.betting and not (live.engine.phase is Phase.BETTING and live.engine.bets):
+            await self._empty_window(live)
+            return
+        action = DEAL if live.betting else TIMEOUT
+        try:
+            change = await self.move(
+                table_id,
+                [action],
+                version=live.engine.version,
+                note="round dealt" if live.betting else "turn timed out",
+                by_timer=True,
+            )
+        except StaleButton:
+            return  # a member moved first: the clock runs from their move
+        await self._show(table_id, change)
+
+    async def _empty_window(self, live: OpenBlackjackTable) -> None:
+        """A betting window closed with no bet: it opens again, or after
+        ``idle_windows`` of them in a row the table closes."""
+        close_reason: Msg | None = None
+        async with self.lock(live.table_id):
+            if self.tables.get(live.table_id) is not live or not live.betting:
+                return
+            if live.empty_windows + 1 >= self.timers.idle_windows:
+                close_reason = Msg("reason.bj_idle", windows=live.empty_windows + 1)
+            else:
+
+                def counted() -> None:
+                    live.empty_windows += 1
+                    self._restart_clock(live)
+
+                await self.save_meta(live, counted, "empty window")
+        if close_reason is not None:
+            await self.close(live.table_id, close_reason)
+
+    # ------------------------------------------------------------------- close
+    async def close(self, table_id: str, reason: Msg) -> list[Transfer]:
+        """Close a table, returning every chip still on it (bets, and every stake of a
+        round in play) from escrow to its owner."""
+        closed = await self._close_table(table_id, reason, lambda live: refunds(live.engine))
+        if closed is None:
+            return []
+        live, applied = closed
+        live.deadline = live.closes_at = None
+        back = [t if isinstance(t, Transfer) else _ledger_refund(t) for t in applied]
+        await self.present(self.presenter.table_closed(live, reason, back), "a Blackjack close")
+        return back
+
+
+_NOTED = {
+    EventKind.SHUFFLED: "shuffled",
+    EventKind.RESHUFFLED_DISCARDS: "reshuffled_discards",
+    EventKind.TIMED_OUT: "timed_out",
+}
+
+
+def _take_notes(live: OpenBlackjackTable, action: Action, out: Outcome) -> None:
+    """Keep what the table says publicly about the round: a reshuffle (BJ-TABLE-2), a
+    player whose time ran out and the cards drawn for them (BJ-TIMER-1)."""
+    if action.kind is ActionKind.DEAL:
+        live.notes = []
+    if action.kind is ActionKind.TIMEOUT and any(e.kind is EventKind.INSURANCE for e in out.events):
+        live.notes.append({"kind": "insurance_declined"})
+    for event in out.events:
+        kind = _NOTED.get(event.kind)
+        if kind == "timed_out":
+            live.notes.append({"kind": kind, "seat": event.actor, "hits": event.amount or 0})
+        elif kind is not None:
+            live.notes.append({"kind": kind})
+
+
+def _all_have_bet(engine: BlackjackTable) -> bool:
+    """Every seated member has bet on the next round: it is dealt at once."""
+    return (
+        engine.phase is Phase.BETTING
+        and bool(engine.seats)
+        and all(s in engine.bets for s in engine.seats)
+    )
+
+
+def _ledger_refund(move: Any) -> Transfer:
+    """A refund the ledger computed (its escrow entries), as the engine names it."""
+    from bot.storage import parse_account
+
+    kind, _, user_id, _ = parse_account(move.dst)
+    dst = seat_of(user_id) if kind == "member" and user_id is not None else "@house"
+    return Transfer(ESCROW, dst, move.amount, move.reason)
+
+
+def build_service(
+    store: Store,
+    timers: BlackjackTimers,
+    *,
+    presenter: Any,
+    chance: Chance | None,
+    owns_guild: Callable[[int], bool],
+) -> BlackjackService:
+    """Blackjack's service with its timers from Blackjack's settings (start-up calls this
+    through the game registry, :mod:`bot.games`); ``/blackjack start`` may set a table's
+    own betting window."""
+    return BlackjackService(
+        store, timers=timers, presenter=presenter, chance=chance, owns_guild=owns_guild
+    )
+
+
+__all__ = [
+    "GAME_BLACKJACK",
+    "PLAY_KINDS",
+    "BlackjackPresenter",
+    "BlackjackService",
+    "BlackjackTimers",
+    "NoBlackjackTable",
+    "NullBlackjackPresenter",
+    "OpenBlackjackTable",
+    "build_service",
+    "holdings",
+    "refunds",
+]

@@ -1,0 +1,45 @@
+"""Blackjack's own service and presenter, as this package reaches them through the bot
+(``bot.games`` / ``bot.presenters``, built by start-up under the game's registry name):
+the shared bot type (:class:`cogs.common.GameBot`) names no game.
+
+This module imports only ``bot.*``, ``cogs.common`` and ``cogs.table_message``, so every module of the package
+may import it without an import circle."""
+
+from __future__ import annotations
+
+from typing import Protocol, cast
+
+from bot.blackjack import GAME_BLACKJACK, BlackjackService, OpenBlackjackTable
+from bot.errors import ServiceError
+from cogs.common import GameBot
+from cogs.table_message import Click
+
+
+class BlackjackPresenterPart(Protocol):
+    """What the commands and buttons ask of the Blackjack presenter
+    (:class:`cogs.blackjack.presenter.BlackjackPresenter`, which also draws the buttons:
+    naming it here would be an import circle)."""
+
+    async def repost(self, live: OpenBlackjackTable) -> None: ...
+
+    async def respond(
+        self, click: Click, live: OpenBlackjackTable | None, otherwise: str | None = None
+    ) -> None: ...
+
+
+def service(bot: GameBot) -> BlackjackService:
+    """The bot's Blackjack service (a refusal the member reads if it is not running)."""
+    found = bot.games.get(GAME_BLACKJACK)
+    if not isinstance(found, BlackjackService):
+        raise ServiceError(
+            "Blackjack is not running on this bot right now.", key="err.bj.not_running"
+        )
+    return found
+
+
+def presenter(bot: GameBot) -> BlackjackPresenterPart:
+    """The bot's Blackjack presenter (the part the commands and buttons use)."""
+    return cast(BlackjackPresenterPart, bot.presenters[GAME_BLACKJACK])
+
+
+__all__ = ["BlackjackPresenterPart", "presenter", "service"]

@@ -1,0 +1,243 @@
+"""Shows Blackjack tables in Discord: the table message (Components V2: the dealer's
+cards, each seat's bet or hands, whose turn and its timer, the house edge, the buttons
+offered now), and one result post per round.
+
+A member's click is answered by its own handler with the new table in the click's
+response (:meth:`BlackjackPresenter.respond`); every other change goes through one
+coalescing writer per table (cogs/table_message.py). The service
+(bot/blackjack.py) calls this after every committed change; nothing here changes a game.
+The words come from cogs/blackjack/text.py, the buttons from controls.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+import discord
+
+from bot.blackjack import BlackjackService, OpenBlackjackTable
+from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.i18n.languages import languages_of
+from bot.metrics import METRICS
+from bot.text import shorten
+from cogs.blackjack.controls import table_rows
+from cogs.blackjack.text import (
+    dealer_line,
+    edge_line,
+    notes_lines,
+    result_text,
+    rules_line,
+    seat_lines,
+    seat_name,
+    status_line,
+)
+from cogs.common import GameBot
+from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
+from engine.blackjack import BlackjackRules, Phase, RoundResult
+from engine.blackjack.odds import basic_strategy, house_edge, known_house_edge, rule_alternatives
+from engine.records import Transfer
+
+log = logging.getLogger(__name__)
+
+LAYOUT_TEXT_MAX = 4000  # Discord's limit of text across a layout message
+
+
+def table_layout(
+    live: OpenBlackjackTable, *, closed_reason: Msg | None = None, locale: str = DEFAULT_LOCALE
+) -> discord.ui.LayoutView:
+    """The table message as a layout: the round and its status, the dealer, the seats,
+    what the table says, the house edge and the rules, then the buttons offered now."""
+    e = live.engine
+    if closed_reason is not None:
+        status = t(locale, "bj.status.closed", reason=closed_reason)
+        colour = discord.Colour.dark_grey()
+    else:
+        status = status_line(live, locale)
+        colour = (
+            discord.Colour.dark_green()
+            if e.phase in (Phase.BETTING, Phase.ROUND_OVER)
+            else discord.Colour.dark_gold()
+        )
+    header = shorten(f"## {t(locale, 'bj.title', round=live.round)}\n{status}", 1000)
+    dealer = "" if e.phase in (Phase.BETTING, Phase.ROUND_OVER) else dealer_line(live, locale)
+    seats = seat_lines(live, locale)
+    head = t(locale, "bj.seats.head", seats=len(e.seats))
+    body = "\n".join(seats) if seats else t(locale, "bj.seats.none")
+    notes = "\n".join(notes_lines(live, locale)) if e.phase is not Phase.BETTING else ""
+    info = edge_line(e.rules, locale)
+    footer = "-# " + shorten(
+        t(locale, "bj.footer", rules=rules_line(e.rules, locale), table=live.table_id), 400
+    )
+    used = len(header) + len(dealer) + len(notes) + len(info) + len(footer)
+    seats_text = shorten(f"**{head}**\n{body}", max(60, LAYOUT_TEXT_MAX - used - 20))
+    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=colour)
+    box.add_item(discord.ui.TextDisplay(header))
+    if dealer:
+        box.add_item(discord.ui.Separator())
+        box.add_item(discord.ui.TextDisplay(dealer))
+    box.add_item(discord.ui.Separator())
+    box.add_item(discord.ui.TextDisplay(seats_text))
+    if notes:
+        box.add_item(discord.ui.TextDisplay(shorten(notes, 600)))
+    box.add_item(discord.ui.Separator())
+    box.add_item(discord.ui.TextDisplay(info))
+    box.add_item(discord.ui.TextDisplay(footer))
+    for row in table_rows(live, closed=closed_reason is not None, locale=locale):
+        box.add_item(row)
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(box)
+    return view
+
+
+def _odds_of(rules: BlackjackRules) -> None:
+    """Compute (and so remember) what /blackjack odds shows for ``rules``."""
+    house_edge(BlackjackRules())  # the usual table it is set against
+    rule_alternatives(rules)
+    basic_strategy(rules)
+
+
+class BlackjackPresenter:
+    """The BlackjackService's presenter, speaking discord.py."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+        self.service: BlackjackService | None = None  # set once the service exists
+        self.messages: TableMessages[OpenBlackjackTable] = TableMessages(
+            bot, self._draw, self._posted
+        )
+        self._warming: set[asyncio.Task[None]] = set()
+
+    def warm_odds(self, live: OpenBlackjackTable) -> None:
+        """In the background, off the event loop: the table's house edge (its message
+        shows it once known), then what /blackjack odds says and draws, so the command
+        answers at once."""
+        task = asyncio.create_task(self._warm(live), name=f"blackjack-odds-{live.table_id}")
+        self._warming.add(task)
+        task.add_done_callback(self._warming.discard)
+
+    async def _warm(self, live: OpenBlackjackTable) -> None:
+        rules = live.engine.rules
+        try:
+            if known_house_edge(rules) is None:
+                await asyncio.to_thread(house_edge, rules)
+                self.messages.request(live)
+            await asyncio.to_thread(_odds_of, rules)
+        except Exception:
+            log.exception("could not compute the odds of table %s", live.table_id)
+
+    def check_after_restart(self, tables: list[OpenBlackjackTable]) -> None:
+        self.messages.after_restart(self._show_restored(tables), "blackjack-restart-check")
+
+    async def _show_restored(self, tables: list[OpenBlackjackTable]) -> None:
+        for live in tables:
+            try:
+                self.warm_odds(live)
+                await self.table_restored(live)
+            except Exception:
+                log.exception("could not show restored table %s", live.table_id)
+
+    async def close(self) -> None:
+        for task in list(self._warming):
+            task.cancel()
+        await self.messages.close()
+
+    def _channel(self, live: OpenBlackjackTable) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+
+    def _locale_now(self, live: OpenBlackjackTable) -> str:
+        langs = languages_of(self.bot)
+        return DEFAULT_LOCALE if langs is None else langs.guild_now(live.guild_id)
+
+    async def _locale(self, live: OpenBlackjackTable) -> str:
+        langs = languages_of(self.bot)
+        return DEFAULT_LOCALE if langs is None else await langs.guild(live.guild_id)
+
+    def _draw(self, live: OpenBlackjackTable, closed_reason: Msg | None) -> Drawing:
+        layout = table_layout(live, closed_reason=closed_reason, locale=self._locale_now(live))
+        return Drawing(layout, final=closed_reason is not None)
+
+    async def _posted(self, live: OpenBlackjackTable, message_id: int) -> None:
+        if self.service is not None:
+            await self.service.set_message(live, message_id)
+        else:
+            live.message_id = message_id
+
+    async def _post_table(self, live: OpenBlackjackTable) -> None:
+        """Post the table message anew at the bottom of the channel and wait for it."""
+        live.message_id = None
+        self.messages.request(live)
+        await self.messages.flush(live.table_id)
+
+    async def repost(self, live: OpenBlackjackTable) -> None:
+        await self._post_table(live)
+
+    async def table_opened(self, live: OpenBlackjackTable) -> None:
+        self.warm_odds(live)
+        await self._post_table(live)
+
+    async def changed(self, live: OpenBlackjackTable) -> None:
+        """A committed move not made on a click on the table message (a timer, a slash
+        command): through the writer."""
+        self.messages.request(live)
+
+    async def respond(
+        self, click: Click, live: OpenBlackjackTable | None, otherwise: str | None = None
+    ) -> None:
+        """Answer a member's click on the move it made with the redrawn table (see
+        :meth:`cogs.table_message.TableMessages.respond`)."""
+        await self.messages.respond(click, live, otherwise)
+
+    async def round_settled(
+        self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
+    ) -> None:
+        """The round's one result post: the dealer's cards, each hand's result, each
+        seat's net and balance (the table message, showing the next round's betting, is
+        drawn by the click that ended the round or by the writer)."""
+        METRICS.round_played("blackjack")
+        locale = await self._locale(live)
+        await self._channel(live).send(
+            shorten(result_text(live, result, balances, locale), 2000), allowed_mentions=NO_PINGS
+        )
+
+    async def table_closed(
+        self, live: OpenBlackjackTable, reason: Msg, refunds: Sequence[Transfer]
+    ) -> None:
+        self.messages.request(live, closed_reason=reason)
+        locale = await self._locale(live)
+        text = t(locale, "bj.table_closed", reason=reason)
+        if refunds:
+            back: dict[str, int] = {}
+            for transfer in refunds:
+                back[transfer.dst] = back.get(transfer.dst, 0) + transfer.amount
+            text += "\n" + t(
+                locale,
+                "bj.table_closed.refunds",
+                refunds=", ".join(
+                    t(locale, "bj.refund", name=seat_name(live, seat), amount=n)
+                    for seat, n in back.items()
+                ),
+            )
+        try:
+            await self._channel(live).send(text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.exception("could not announce the close of %s", live.table_id)
+
+    async def table_restored(self, live: OpenBlackjackTable) -> None:
+        """After a restart: post a round that was settled but not shown, then the table."""
+        service = self.service
+        missed = service.missed_result(live) if service else None
+        if service is not None and missed is not None:
+            locale = await self._locale(live)
+            await self._channel(live).send(
+                shorten(result_text(live, missed, {}, locale, late=True), 2000),
+                allowed_mentions=NO_PINGS,
+            )
+            await service.mark_announced(live, missed.round_no)
+            await self._post_table(live)
+            return
+        self.messages.request(live)
+
+
+__all__ = ["BlackjackPresenter", "table_layout"]
