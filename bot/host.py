@@ -84,6 +84,8 @@ class Holdings:
     exact: bool  # True: escrow only ever pays back to whoever staked (Punto Banco)
     # members with chips in play there (seated at Pontoon, betting at Punto Banco)
     in_play: frozenset[int] = frozenset()
+    # computer players seated there: they play with the house's chips (Pontoon)
+    computers: int = 0
 
 
 class Settles(Protocol):
