@@ -129,6 +129,8 @@ def shown_buttons(live: OpenPontoonTable) -> list[str]:
         hide.update({"double", "no_double"})
     if rules.burn == "off":
         hide.add("burn")
+    if not computer_may_sit(live):  # shown while the opener may add one
+        hide.add("computer")
     return [b[0] for b in BUTTONS if b[0] not in hide]
 
 
