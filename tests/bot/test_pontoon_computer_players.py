@@ -211,6 +211,8 @@ async def test_a_computers_pending_move_resumes_after_a_restart(store: Store) ->
     await slow.act(live.table_id, ANN, ActionKind.BET, amount=2)
     assert live.engine.to_act() == ["cpu-1"]  # waiting out its pause
     await slow.shutdown()
+    assert (await audit(store)).ok  # mid-round: the escrow holds ann's stake
+    # after a restart, the computer's bet (from the house) joins it
     again = service(store)
     (loaded,) = await again.load()
     await eventually(
@@ -218,6 +220,9 @@ async def test_a_computers_pending_move_resumes_after_a_restart(store: Store) ->
     )
     bet = [e.event for e in loaded.round_log if e.event.kind is EventKind.BET]
     assert [(e.seat, e.amount) for e in bet] == [(str(ANN), 2), ("cpu-1", 1)]
+    report = await audit(store)
+    assert report.ok, report.summary()
+    assert report.computer_players == 1
     await again.shutdown()
 
 
