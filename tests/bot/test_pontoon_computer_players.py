@@ -242,3 +242,48 @@ def test_a_computer_plays_the_hints_best_action() -> None:
     best = hint_for(t, "cpu-1").best
     assert computer_action(t, "cpu-1") == Action("cpu-1", best.kind, amount=best.amount)
     assert computer_action(t, "ann") is None
+
+
+LOCALES = ("en", "de", "fr", "hi", "fa")
+
+
+def labels(comps: object) -> set[str]:
+    """Every button label in a layout's components."""
+    if isinstance(comps, list):
+        return set().union(*(labels(c) for c in comps)) if comps else set()
+    if isinstance(comps, dict):
+        own = {comps["label"]} if comps.get("type") == 2 and "label" in comps else set()
+        return own | labels(comps.get("components", []))
+    return set()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_computer_player_is_shown_as_one_in_every_language(locale: str) -> None:
+    from bot.i18n import t
+    from engine.cards import RandomChance as Chance
+    from engine.pontoon import Action, Table
+    from tests.bot.test_pontoon_words import IDS, presenter
+
+    eng = Table(PontoonRules(house_bank=True, max_seats=20))
+    chance = Chance(random.Random(2))
+    eng.apply(Action(IDS[0], ActionKind.JOIN, amount=100), chance)
+    eng.apply(Action("cpu-1", ActionKind.JOIN, amount=100), chance)
+    eng.apply(Action("cpu-2", ActionKind.JOIN, amount=100), chance)
+    live = OpenPontoonTable("abc123", 1, 2, int(IDS[0]), eng, names={IDS[0]: "ann"})
+    p = presenter()
+    p.guild_locale = lambda live: locale  # type: ignore[method-assign]
+    name = p.namer(live, locale)
+    shown = [name(s) for s in eng.seats]
+    assert shown[1] == t(locale, "pt.computer", n="1") and "🤖" in shown[1]
+    assert shown[2] == t(locale, "pt.computer", n="2")
+    comps = p.layout(live).to_components()
+    text = "\n".join(c.get("content", "") for c in comps[0]["components"])
+    assert "cpu-" not in text  # the seat id is never shown
+    assert t(locale, "pt.button.computer") in labels(comps)  # the opener's, translated
+    eng.apply(Action(IDS[0], ActionKind.DEAL), chance)
+    eng.apply(Action(IDS[0], ActionKind.BET, amount=1), chance)
+    eng.apply(Action("cpu-1", ActionKind.BET, amount=1), chance)
+    comps = p.layout(live).to_components()
+    text = "\n".join(c.get("content", "") for c in comps[0]["components"])
+    assert "cpu-" not in text
+    assert t(locale, "pt.button.computer") not in labels(comps)  # mid-round: not shown
