@@ -287,3 +287,26 @@ def test_a_computer_player_is_shown_as_one_in_every_language(locale: str) -> Non
     text = "\n".join(c.get("content", "") for c in comps[0]["components"])
     assert "cpu-" not in text
     assert t(locale, "pt.button.computer") not in labels(comps)  # mid-round: not shown
+
+
+def test_the_ledger_books_a_computers_chips_to_the_house() -> None:
+    from bot.storage.accounts import map_engine_account
+    from bot.storage.ledger import to_moves
+    from engine.records import Transfer
+
+    assert map_engine_account("cpu-2", G, "t1") == house_account(G)
+    moves = to_moves(
+        [
+            Transfer("@house", "cpu-1", 200, "lent"),  # the house to itself: nothing moves
+            Transfer("cpu-1", "@escrow", 1, "bet"),
+            Transfer("@escrow", "cpu-1", 2, "won"),
+        ],
+        G,
+        "t1",
+    )
+    assert [(m.src, m.dst, m.amount) for m in moves] == [
+        (house_account(G), "escrow:t1", 1),
+        ("escrow:t1", house_account(G), 2),
+    ]
+    with pytest.raises(ValueError):  # any other move to itself is still a bug
+        to_moves([Transfer("@house", "@house", 1, "x")], G, "t1")
