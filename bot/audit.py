@@ -75,6 +75,8 @@ class AuditReport:
     open_tables: int = 0
     closed_tables: int = 0
     schema_version: int = 0
+    # computer players seated at open tables (Pontoon): they play with the house's chips
+    computer_players: int = 0
 
     @property
     def ok(self) -> bool:
@@ -105,6 +107,12 @@ class AuditReport:
         lines.append(
             f"  all servers: {self.total_chips:,} chips in accounts, {self.total_granted:,} granted"
         )
+        if self.computer_players:
+            lines.append(
+                f"  {self.computer_players} computer player(s) seated: they play with the "
+                "house's chips (their stakes come from the house account and their winnings "
+                "go back to it, never to or from a member)"
+            )
         shown = self.problems[:50]
         lines.extend(f"  - {p}" for p in shown)
         if len(self.problems) > len(shown):
@@ -192,6 +200,7 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
             continue
         if saved is None:
             continue
+        report.computer_players += saved.computers
         problems.extend(
             ownership_problems(
                 table_id,

@@ -83,6 +83,8 @@ class Holdings:
     exact: bool  # True: escrow only ever pays back to whoever staked
     # members with chips in play there (seated, or with a bet on)
     in_play: frozenset[int] = frozenset()
+    # computer players seated there: they play with the house's chips (Pontoon)
+    computers: int = 0
 
 
 class Settles(Protocol):

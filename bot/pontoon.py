@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,8 +41,9 @@ from bot.storage.errors import StorageError
 from engine.cards import Chance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules, Table
+from engine.pontoon.hint import hint_for
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
-from engine.records import ESCROW, HOUSE
+from engine.records import ESCROW, HOUSE, computer_seat, is_computer_seat
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,43 @@ GAME_PONTOON = "pontoon"
 #: limits (40 components, 4,000 characters) at this many seats, with every button
 SEATS_SHOWN = 20
 CARDS_A_SEAT = 5  # room for everyone to reach a five card trick (P-FIVE-1)
+MOST_COMPUTERS = 3  # computer players the opener may add to one table
+COMPUTER_STAKES = 20  # a computer player brings this many of the table's largest bets
+
+
+def computer_chips(rules: PontoonRules) -> int:
+    """What a computer player brings to the table, lent by the house (it bets the table
+    minimum; the rest covers its buys and splits, P-PAY-LIMIT)."""
+    return rules.max_bet * COMPUTER_STAKES
+
+
+def computers_at(engine: Table) -> list[str]:
+    """The computer players' seats at a table, in seat order."""
+    return [s for s in engine.seats if is_computer_seat(s)]
+
+
+def computer_action(engine: Table, seat: str) -> Action | None:
+    """What computer player ``seat`` does now, from what that seat can see: it bets the
+    table minimum (sits out when it cannot cover it), passes on shoot bets, plays the
+    hint's best action (engine/pontoon/hint.py) on its hands, and otherwise does what
+    the timer would do for it (None: nothing is asked of it)."""
+    if seat not in engine.to_act():
+        return None
+    phase = engine.phase
+    legal = {la.kind: la for la in engine.legal_actions(seat)}
+    if phase is Phase.BETTING:
+        bet = legal.get(ActionKind.BET)
+        if bet is not None and bet.min_amount is not None:
+            return Action(seat, ActionKind.BET, amount=bet.min_amount)
+        return engine.timeout_action(seat)
+    if phase is Phase.PLAYING and engine.turn is not None and engine.turn[0] == seat:
+        try:
+            best = hint_for(engine, seat).best
+        except Exception as exc:  # the timer's play is always there to fall back on
+            log.warning("no hint for computer player %s: %r", seat, exc)
+            return engine.timeout_action(seat)
+        return Action(seat, best.kind, amount=best.amount)
+    return engine.timeout_action(seat)
 
 
 def seat_limit(rules: PontoonRules) -> int:
@@ -124,6 +163,10 @@ class OpenPontoonTable:
     round_log: list[LoggedEvent] = field(default_factory=list)
     round_over: bool = False
     last_bets: dict[str, int] = field(default_factory=dict)
+    # when the computer player whose move the table waits for moves (monotonic; set from
+    # the engine's state, so after a restart its pending move comes round again)
+    computer_due: float | None = None
+    computer_version: int = -1  # engine version computer_due was set for
     # each logged event's JSON text, written once (a save costs the same at move 10 and
     # at move 1,000): id -> (the event, its JSON)
     _log_json: dict[int, tuple[LoggedEvent, str]] = field(
@@ -215,6 +258,16 @@ class OpenPontoonTable:
         """Members with chips in play here: everyone seated (one table per server)."""
         return {int(s) for s in self.engine.seats if is_member_seat(s)}
 
+    def computer_to_move(self) -> str | None:
+        """The computer player the table waits for, if any (the first of them)."""
+        eng = self.engine
+        if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
+            return None
+        for seat in eng.to_act():
+            if is_computer_seat(seat):
+                return seat
+        return None
+
 
 class NoPontoonTable(NoTableHere):
     key_of = "err.no_table"
@@ -244,6 +297,8 @@ class PontoonTimers:
     bet_seconds: float = 60.0
     turn_seconds: float = 60.0
     idle_seconds: float = 900.0
+    # a computer player's pause before each move: a random time in this range (seconds)
+    computer_pause: tuple[float, float] = (1.0, 2.0)
 
 
 def holdings(engine_state: Any) -> Holdings:
@@ -254,11 +309,12 @@ def holdings(engine_state: Any) -> Holdings:
     escrow, kitty = table.escrow, table.kitty
     chips = {s: int(n) for s, n in table.balances.items() if is_member_seat(s)}
     seated = frozenset(int(s) for s in table.seats if is_member_seat(s))
+    computers = len(computers_at(table))
     stakes: dict[str, int] = {}
     for t in table.abandon():  # changes the table: read everything else first
         if t.src == ESCROW and is_member_seat(t.dst):
             stakes[t.dst] = stakes.get(t.dst, 0) + int(t.amount)
-    return Holdings(escrow, kitty, stakes, chips, exact=False, in_play=seated)
+    return Holdings(escrow, kitty, stakes, chips, exact=False, in_play=seated, computers=computers)
 
 
 class PontoonService(TableHost[OpenPontoonTable]):
@@ -319,7 +375,16 @@ class PontoonService(TableHost[OpenPontoonTable]):
         opener_name: str | None = None,
         turn_seconds: float | None = None,
         cards: CardDelivery = CardDelivery.DM,
+        computers: int = 0,
     ) -> OpenPontoonTable:
+        """Open a table with its opener seated and ``computers`` computer players (at
+        most :data:`MOST_COMPUTERS`; the engine checks the seat limit)."""
+        if not 0 <= computers <= MOST_COMPUTERS:
+            raise ServiceError(
+                f"A table takes at most {MOST_COMPUTERS} computer players.",
+                key="err.pt.computers_most",
+                most=MOST_COMPUTERS,
+            )
         self.check_channel_free(channel_id)
         self.check_member_free(guild_id, opener_id)
         live = OpenPontoonTable(
@@ -336,9 +401,13 @@ class PontoonService(TableHost[OpenPontoonTable]):
         async with self._opening(channel_id):
             chips = await self.store.ensure_member(guild_id, opener_id)
             # the table is stored with its opener seated, in one transaction
-            change = await self.commit(
-                live, [Action(seat_of(opener_id), ActionKind.JOIN, amount=chips)]
-            )
+            joins = [Action(seat_of(opener_id), ActionKind.JOIN, amount=chips)]
+            lent = computer_chips(live.engine.rules)
+            joins += [
+                Action(computer_seat(n), ActionKind.JOIN, amount=lent)
+                for n in range(1, computers + 1)
+            ]
+            change = await self.commit(live, joins)
             self._register(live)
         self._arm_timer(live)
         await self._present(live, change)  # a presenter failure does not undo it
@@ -377,6 +446,12 @@ class PontoonService(TableHost[OpenPontoonTable]):
                     live.names[seat] = name  # put back with the table if the move fails
             elif seat not in live.engine.seats:
                 raise NotSeated()
+            elif kind is ActionKind.LEAVE and not any(
+                is_member_seat(s) and s != seat for s in live.engine.seats
+            ):
+                # the last member leaves: the computer players leave first, with them
+                leaving = [Action(c, ActionKind.LEAVE) for c in computers_at(live.engine)]
+                return [*leaving, Action(seat, ActionKind.LEAVE)]
             return [
                 Action(
                     seat,
@@ -386,6 +461,52 @@ class PontoonService(TableHost[OpenPontoonTable]):
                     target=seat_of(target) if target is not None else None,
                 )
             ]
+
+        change = await self.move(table_id, plan, version=version, answered=answered)
+        await self._present(self.tables.get(table_id), change)
+        return change
+
+    async def add_computer(
+        self,
+        table_id: str,
+        user_id: int,
+        *,
+        version: int | None = None,
+        answered: bool = False,
+    ) -> Change:
+        """The opener adds a computer player before a round: it sits with chips the house
+        lends it. Refused (nothing changed) for anyone else, mid-round, beyond
+        :data:`MOST_COMPUTERS` or beyond the table's seat limit (the engine's)."""
+
+        async def plan(live: OpenPontoonTable) -> list[Action]:
+            if user_id != live.opener_id:
+                raise ServiceError(
+                    "Only the member who opened the table can add computer players.",
+                    key="err.pt.computers_opener",
+                )
+            eng = live.engine
+            if eng.phase not in (Phase.WAITING, Phase.ROUND_OVER):
+                raise ServiceError(
+                    "Computer players can only be added between rounds.",
+                    key="err.pt.computers_between",
+                )
+            taken = computers_at(eng)
+            if len(taken) >= MOST_COMPUTERS:
+                raise ServiceError(
+                    f"A table takes at most {MOST_COMPUTERS} computer players.",
+                    key="err.pt.computers_most",
+                    most=MOST_COMPUTERS,
+                )
+            seat = next(
+                computer_seat(n)
+                for n in range(1, MOST_COMPUTERS + 1)
+                if computer_seat(n) not in taken
+            )
+            join = Action(seat, ActionKind.JOIN, amount=computer_chips(eng.rules))
+            refusal = eng.why_not(join)  # the seat limit (P-TABLE-1)
+            if refusal is not None:
+                raise refusal
+            return [join]
 
         change = await self.move(table_id, plan, version=version, answered=answered)
         await self._present(self.tables.get(table_id), change)
@@ -577,11 +698,19 @@ class PontoonService(TableHost[OpenPontoonTable]):
         else:
             live.deadline = None
             live.deadline_version = eng.version
+        if live.computer_to_move() is None:
+            live.computer_due, live.computer_version = None, eng.version
+        elif live.computer_version != eng.version or live.computer_due is None:
+            low, high = self.timers.computer_pause
+            live.computer_due = now + random.uniform(low, high)
+            live.computer_version = eng.version
 
     def wake_at(self, live: OpenPontoonTable, now: float) -> float | None:
         """The first of: the deadline to act, the end of an auction, the table going idle."""
         idle_at = live.last_activity + self.timers.idle_seconds
         wake = min(idle_at, live.deadline) if live.deadline is not None else idle_at
+        if live.computer_due is not None:
+            wake = min(wake, live.computer_due)
         auction_left = self.auction_seconds_left(live)
         return wake if auction_left is None else min(wake, now + auction_left)
 
@@ -593,6 +722,11 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 lambda: self._finish_auction(live),
                 f"table {table_id} cannot act for the timed-out seat",
             )
+        if live.computer_due is not None and live.computer_due <= now:
+            return TimerJob(
+                lambda: self._computer_moves(live),
+                f"table {table_id}: a computer player cannot move",
+            )
         if live.deadline is not None and live.deadline <= now:
             return TimerJob(
                 lambda: self._on_deadline(live),
@@ -603,6 +737,28 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 lambda: self.close(table_id, Msg("reason.idle")), f"table {table_id} cannot close"
             )
         return None
+
+    async def _computer_moves(self, live: OpenPontoonTable) -> None:
+        """The computer player the table waits for makes its move, through the host's
+        one move path (:meth:`move`, refused as stale if someone moved first). The next
+        computer's pause starts from the new state (:meth:`set_deadline`)."""
+        eng = live.engine
+        seat = live.computer_to_move()
+        if seat is None or live.computer_version != eng.version:
+            live.computer_due = None
+            return
+        action = computer_action(eng, seat)
+        if action is None:
+            live.computer_due = None
+            return
+        try:
+            change = await self.move(live.table_id, [action], version=eng.version)
+        except (RuleError, ServiceError) as exc:
+            # nothing changed; the timer's deadline still plays for it
+            log.warning("computer player's move %s refused: %s", action, exc)
+            live.computer_due = None
+            return
+        await self._present(self.tables.get(live.table_id), change)
 
     async def _on_deadline(self, live: OpenPontoonTable) -> None:
         """Play for whoever ran out of time: bets sit out, a hand sticks if it may or
@@ -675,12 +831,16 @@ def build_service(
 
 __all__ = [
     "GAME_PONTOON",
+    "MOST_COMPUTERS",
     "NoPontoonTable",
     "OpenPontoonTable",
     "PontoonPresenterPort",
     "PontoonService",
     "PontoonTimers",
     "build_service",
+    "computer_action",
+    "computer_chips",
+    "computers_at",
     "holdings",
     "member_of_seat",
     "seat_of",

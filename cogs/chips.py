@@ -237,6 +237,10 @@ class Chips(commands.Cog):
                     if report.ok
                     else t(locale, "chips.audit.failed", problems=len(report.problems))
                 )
+                if report.computer_players:
+                    head += "\n" + t(
+                        locale, "chips.audit.computers", players=report.computer_players
+                    )
                 text = head + ("" if report.ok else "\n" + "\n".join(map(str, report.problems)))
             await interaction.followup.send(text[:1900], ephemeral=True)
         except Exception as exc:

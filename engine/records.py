@@ -16,6 +16,21 @@ ESCROW: Final = "@escrow"  # stakes placed on the table (held until settlement)
 KITTY: Final = "@kitty"  # Shoot Pontoon kitty (P-SHOOT-1)
 HOUSE: Final = "@house"  # the house as banker (house-banked table); unlimited cover
 
+# A computer player's seat id: ``cpu-1``, ``cpu-2``... A computer player plays with the
+# house's chips: what it brings to the table comes from HOUSE and goes back to HOUSE when
+# it leaves, so the bot books every chip it stakes or wins to the house account.
+COMPUTER_PREFIX: Final = "cpu-"
+
+
+def computer_seat(n: int) -> str:
+    """The seat id of computer player number ``n`` (1, 2, ...)."""
+    return f"{COMPUTER_PREFIX}{n}"
+
+
+def is_computer_seat(seat: str | None) -> bool:
+    """A seat played by the bot itself (see ``computer_seat``)."""
+    return seat is not None and seat.startswith(COMPUTER_PREFIX)
+
 
 class Transfer(NamedTuple):
     """A chip move between accounts (seat ids or ESCROW/KITTY/HOUSE). amount > 0.
@@ -54,6 +69,7 @@ class _TransferFields:
 give_dataclass_fields(Transfer, _TransferFields)
 
 __all__ = [
+    "COMPUTER_PREFIX",
     "ESCROW",
     "HOUSE",
     "KITTY",
@@ -61,5 +77,7 @@ __all__ = [
     "EngineError",
     "RuleError",
     "Transfer",
+    "computer_seat",
     "give_dataclass_fields",
+    "is_computer_seat",
 ]

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from engine.records import is_computer_seat
+
 AccountKind = Literal["member", "escrow", "kitty", "house", "anon"]
 ACCOUNT_KINDS: tuple[AccountKind, ...] = ("member", "escrow", "kitty", "house", "anon")
 ANON_PREFIX = "anon:"
@@ -61,7 +63,7 @@ def map_engine_account(name: str, guild_id: int, table_id: str) -> str:
     """The ledger account for an engine's account name at one table.
 
     ``"@escrow"`` -> ``escrow:{table_id}``, ``"@kitty"`` -> ``kitty:{table_id}``,
-    ``"@house"`` -> ``house:{guild_id}``, a seat id (a Discord user id, digits) ->
+    ``"@house"`` and a computer player's seat (``cpu-1``...) -> ``house:{guild_id}``, a seat id (a Discord user id, digits) ->
     ``member:{guild_id}:{seat}``. A name that already is a ledger id passes through
     unchanged. Anything else raises ValueError.
     """
@@ -69,7 +71,8 @@ def map_engine_account(name: str, guild_id: int, table_id: str) -> str:
         return escrow_account(table_id)
     if name == ENGINE_KITTY:
         return kitty_account(table_id)
-    if name == ENGINE_HOUSE:
+    if name == ENGINE_HOUSE or is_computer_seat(name):
+        # a computer player plays with the house's chips: its stakes and wins are the house's
         return house_account(guild_id)
     if is_member_seat(name):
         return member_account(guild_id, int(name))

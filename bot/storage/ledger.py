@@ -46,6 +46,7 @@ from bot.storage.models import (
     TransferLike,
     TransferRecord,
 )
+from engine.records import is_computer_seat
 
 
 def balance_tx(con: Con, account: str) -> int:
@@ -112,6 +113,8 @@ def to_moves(
             parse_account(src)
             parse_account(dst)
         if src == dst:
+            if is_computer_seat(str(t.src)) or is_computer_seat(str(t.dst)):
+                continue  # the house lending a computer player its chips: nothing moves
             raise ValueError(f"a transfer from {src} to itself")
         if t.amount == 0 and not isinstance(t.amount, bool):
             continue  # a zero move changes nothing; not worth refusing a game action

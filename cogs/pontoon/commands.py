@@ -110,6 +110,7 @@ class Pontoon(
         burn="burn a hard 13 or 14",
         turn_timer="seconds each player has to bet or act (default: the bot's setting)",
         cards="how players see face-down cards: by DM (default) or only with Show my cards",
+        computer_players="computer players who sit with you (they play with the house's chips)",
     )
     async def start(
         self,
@@ -135,6 +136,7 @@ class Pontoon(
         burn: Literal["off", "13", "14"] = "off",
         turn_timer: app_commands.Range[int, 10, 3600] | None = None,
         cards: Literal["dm", "button"] = "dm",
+        computer_players: app_commands.Range[int, 0, 3] = 0,
     ) -> None:
         locale = await locale_of(interaction)
         if shoot and kitty_min > kitty_max:
@@ -179,6 +181,7 @@ class Pontoon(
                 opener_name=interaction.user.display_name,
                 turn_seconds=float(turn_timer) if turn_timer else None,
                 cards=CardDelivery(cards),
+                computers=computer_players,
             )
         self.presenter.remember(live, interaction)
         await answer(click, t(locale, "pt.opened"))

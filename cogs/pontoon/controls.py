@@ -16,7 +16,7 @@ import discord
 from bot.errors import NotSeated, ServiceError, StaleButton, friendly, parse_amount
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
-from bot.pontoon import OpenPontoonTable, seat_of
+from bot.pontoon import MOST_COMPUTERS, OpenPontoonTable, computers_at, seat_of
 from cogs.common import Interaction, TableButton, bot_of, table_button_id
 from cogs.help import HELP_HINT
 from cogs.pontoon import access, render
@@ -24,6 +24,7 @@ from cogs.router import TableForm
 from cogs.table_message import Click, answered_in_time
 from engine.errors import EngineError
 from engine.pontoon.types import Action, ActionKind, Phase
+from engine.records import computer_seat
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,7 @@ BUTTONS: list[tuple[str, str, discord.ButtonStyle, int]] = [
     ("split", "pt.button.split", discord.ButtonStyle.secondary, 3),
     ("declare", "pt.button.declare", discord.ButtonStyle.success, 3),
     ("burn", "pt.button.burn", discord.ButtonStyle.danger, 3),
+    ("computer", "pt.button.computer", discord.ButtonStyle.secondary, 3),
 ]
 
 # In the banker's turn the play buttons are the banker's, and say so.
@@ -100,7 +102,22 @@ def legal_union(live: OpenPontoonTable) -> set[str]:
     if "bet" in names:
         names.add("same_bet")
     names.add("cards")
+    if computer_may_sit(live):
+        names.add("computer")
     return names
+
+
+def computer_may_sit(live: OpenPontoonTable) -> bool:
+    """Whether a computer player may be added now (the opener's button): between
+    rounds, fewer than the most, and a seat free (the engine's seat limit)."""
+    eng = live.engine
+    taken = computers_at(eng)
+    if eng.phase not in (Phase.WAITING, Phase.ROUND_OVER) or len(taken) >= MOST_COMPUTERS:
+        return False
+    free = next(
+        computer_seat(n) for n in range(1, MOST_COMPUTERS + 1) if computer_seat(n) not in taken
+    )
+    return eng.why_not(Action(free, ActionKind.JOIN)) is None
 
 
 def shown_buttons(live: OpenPontoonTable) -> list[str]:
@@ -112,6 +129,8 @@ def shown_buttons(live: OpenPontoonTable) -> list[str]:
         hide.update({"double", "no_double"})
     if rules.burn == "off":
         hide.add("burn")
+    if not computer_may_sit(live):  # shown while the opener may add one
+        hide.add("computer")
     return [b[0] for b in BUTTONS if b[0] not in hide]
 
 
@@ -281,6 +300,8 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             )
         elif act == "leave":
             await service.act(table_id, interaction.user.id, ActionKind.LEAVE, answered=True)
+        elif act == "computer":  # the opener's, between rounds (the service checks)
+            await service.add_computer(table_id, interaction.user.id, answered=True)
         elif act == "same_bet":
             await service.act(
                 table_id,

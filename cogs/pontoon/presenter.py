@@ -35,7 +35,7 @@ from cogs.pontoon.controls import row_components, table_rows
 from cogs.router import custom_ids
 from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
 from engine.pontoon.types import Event, EventKind, Phase
-from engine.records import HOUSE
+from engine.records import COMPUTER_PREFIX, HOUSE, is_computer_seat
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +143,8 @@ class PontoonDiscordPresenter:
         def name(seat: str) -> str:
             if seat == HOUSE:
                 return t(L, "pt.house")
+            if is_computer_seat(seat):
+                return t(L, "pt.computer", n=seat.removeprefix(COMPUTER_PREFIX))
             raw = live.names.get(seat)
             if raw is None:
                 uid = member_of_seat(seat)

@@ -33,11 +33,17 @@ class PontoonSettings(GameSettings):
     # Minutes without any action after which a table closes and refunds its stakes.
     idle_minutes: Annotated[float, Field(ge=0.05, le=7 * 24 * 60)] = 15
 
+    # A computer player's pause before each move: a random time from this many seconds
+    # to twice as many (1 to 2 s by default, so its moves feel like a person's).
+    computer_pause_seconds: Annotated[float, Field(ge=0, le=30)] = 1.0
+
     def timers(self) -> PontoonTimers:
+        pause = self.computer_pause_seconds
         return PontoonTimers(
             bet_seconds=self.bet_seconds,
             turn_seconds=self.turn_seconds,
             idle_seconds=self.idle_minutes * 60,
+            computer_pause=(pause, 2 * pause),
         )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.cards import Chance
 from engine.errors import RuleError, Word
-from engine.pontoon.seating import BETWEEN_ROUNDS, return_kitty
+from engine.pontoon.seating import BETWEEN_ROUNDS, computer_bank_refusal, return_kitty
 from engine.pontoon.state import Refusal, TableState
 from engine.pontoon.types import (
     ESCROW,
@@ -20,6 +20,7 @@ from engine.pontoon.types import (
     Transfer,
 )
 from engine.pontoon.views import HandStatus
+from engine.records import is_computer_seat
 
 SALE_PHASES = (*BETWEEN_ROUNDS, Phase.KITTY)
 
@@ -58,6 +59,8 @@ def check_sell_bank(t: TableState, action: Action) -> Refusal | None:
             "the bank must be sold to another seated player",
             key="engine.sell_to_seated",
         )
+    if is_computer_seat(buyer):
+        return computer_bank_refusal()
     if price < 0:
         return RuleError("P-SELL-1", "the price cannot be negative", key="engine.price_negative")
     if t.balances[buyer] < price:
@@ -147,6 +150,8 @@ def bid_refusal(t: TableState, seat: str, amount: int) -> Refusal | None:
             "The banker cannot bid for their own bank.",
             key="engine.svc.own_bank",
         )
+    if is_computer_seat(seat):
+        return computer_bank_refusal()
     best = best_bid(t)
     if amount <= best:
         return RuleError(

@@ -6,7 +6,8 @@ from __future__ import annotations
 from engine.cards import Chance
 from engine.errors import ConfigError, RuleError, Word
 from engine.pontoon.state import Refusal, TableState, check_seat_name
-from engine.pontoon.types import KITTY, Action, Event, EventKind, Outcome, Phase
+from engine.pontoon.types import HOUSE, KITTY, Action, Event, EventKind, Outcome, Phase
+from engine.records import is_computer_seat
 
 BETWEEN_ROUNDS = (Phase.WAITING, Phase.ROUND_OVER)
 
@@ -63,7 +64,11 @@ def check_join(t: TableState, action: Action) -> Refusal | None:
 def join(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     chips = action.amount or 0
     t.seats.append(action.seat)
-    t.balances[action.seat] = chips
+    if is_computer_seat(action.seat):  # a computer player plays with the house's chips
+        t.balances[action.seat] = 0
+        t.move_chips(out, HOUSE, action.seat, chips, "computer player's chips from the house")
+    else:
+        t.balances[action.seat] = chips
     out.events.append(Event(EventKind.SEATED, action.seat, amount=chips))
 
 
@@ -92,6 +97,10 @@ def check_leave(t: TableState, action: Action) -> Refusal | None:
 def leave(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
     if action.seat == t.banker:  # the last seat (P-SELL-1): the kitty goes with them
         return_kitty(t, out, action.seat)
+    if is_computer_seat(action.seat):  # the house's chips go back to the house
+        t.move_chips(
+            out, action.seat, HOUSE, t.balances[action.seat], "computer player's chips to the house"
+        )
     t.seats.remove(action.seat)
     del t.balances[action.seat]
     if t.auction is not None:
@@ -123,7 +132,17 @@ def cut_refusal(t: TableState, seat: str) -> Refusal | None:
         return RuleError(
             "P-TABLE-1", "two or more people are needed to play", key="engine.two_needed"
         )
+    if is_computer_seat(seat):
+        return computer_bank_refusal()
     return None
+
+
+def computer_bank_refusal() -> Refusal:
+    """Computer players never take the bank: the cut, a pontoon's passing (P-NEXT-2), a
+    sale and an auction pass over them."""
+    return RuleError(
+        "P-BANK-1", "computer players never take the bank", key="engine.computer_no_bank"
+    )
 
 
 def check_cut(t: TableState, action: Action) -> Refusal | None:
@@ -131,8 +150,9 @@ def check_cut(t: TableState, action: Action) -> Refusal | None:
 
 
 def cut(t: TableState, action: Action, chance: Chance, out: Outcome) -> None:
-    """Everyone cuts a card; the highest (ace high) takes the bank; ties cut again."""
-    cutting = list(t.seats)
+    """Everyone cuts a card; the highest (ace high) takes the bank; ties cut again.
+    Computer players do not cut: they never take the bank."""
+    cutting = [s for s in t.seats if not is_computer_seat(s)]
     cards = t.pack.peek()
     while True:
         best = -1

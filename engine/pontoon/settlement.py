@@ -11,6 +11,7 @@ from engine.pontoon.payouts import banker_label, banker_word, result_label, resu
 from engine.pontoon.state import TableState
 from engine.pontoon.types import ESCROW, KITTY, Event, EventKind, Outcome, Phase, record
 from engine.pontoon.views import HandStatus
+from engine.records import is_computer_seat
 
 
 def settle(t: TableState, out: Outcome) -> None:
@@ -186,6 +187,8 @@ def finish_round(t: TableState, out: Outcome) -> None:
     # most rounds have none, and skip the search.
     if t.pontoon_seen and not t.banker_pontoon and not t.rules.house_bank:
         for seat in t.players:  # in order from the banker's left
+            if is_computer_seat(seat):  # computer players never take the bank
+                continue
             if any(h.status is HandStatus.PONTOON and not h.from_split for h in t.hands[seat]):
                 next_banker = seat
                 break

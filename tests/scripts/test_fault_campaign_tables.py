@@ -49,7 +49,8 @@ def table_message(comps: list[dict[str, Any]]) -> FakeMessage:
         (Phase.BETTING, {"Bet", "Same bet", "Show my cards"}),
         (Phase.PLAYING, {"Twist", "Stick", "Buy", "Show my cards"}),
         (Phase.BANKER, {"Twist", "Stick", "Show my cards"}),
-        (Phase.ROUND_OVER, {"Deal", "Join", "Leave", "Show my cards"}),
+        # between rounds the opener may add a computer player
+        (Phase.ROUND_OVER, {"Deal", "Join", "Leave", "Show my cards", "Add a computer player"}),
     ],
 )
 def test_the_campaign_reads_a_layout_table_message(phase: Phase, clickable: set[str]) -> None:
@@ -64,7 +65,11 @@ def test_the_campaign_reads_a_layout_table_message(phase: Phase, clickable: set[
     assert set(enabled) == clickable
     for label, cid in enabled.items():
         # the banker's own buttons are picked by their plain names, with the table's ids
-        action = {"Show my cards": "cards", "Same bet": "same_bet"}.get(label, label.lower())
+        action = {
+            "Show my cards": "cards",
+            "Same bet": "same_bet",
+            "Add a computer player": "computer",
+        }.get(label, label.lower())
         assert cid == f"pt:abc123:{action}:{version}"
     assert campaign.table_version(msg) == version
     assert banker == live.names[live.engine.banker or ""]
