@@ -18,11 +18,13 @@ package is loaded as one extension, ``cogs.pontoon``.
 
 from __future__ import annotations
 
+from bot.i18n import t
 from cogs.common import GameBot
 from cogs.help import HelpGroup, HelpSection
 from cogs.pontoon import bank, commands
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.controls import AmountModal, PontoonButton, refusal_text
+from cogs.pontoon.hints import learn_fields
 from cogs.pontoon.presenter import PontoonDiscordPresenter as Presenter
 from cogs.pontoon.settings import PontoonSettings as Settings
 
@@ -30,6 +32,12 @@ from cogs.pontoon.settings import PontoonSettings as Settings
 # and forms that work again after a restart
 BUTTONS = (PontoonButton, AcceptBank)
 FORMS = (AmountModal,)
+
+
+def learn(locale: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """Pontoon's lessons in /help's Learn part: title, one line, (title, text) fields."""
+    return t(locale, "pt.learn.title"), t(locale, "pt.learn.about"), learn_fields(locale)
+
 
 # this game's part of /help (cogs/help.py): commands every table plays, then those only
 # tables with a variation play (Shoot, banker doubles, burning), under a heading that says so
@@ -53,6 +61,7 @@ HELP = HelpSection(
                     "split",
                     "declare",
                     "cards",
+                    "hint",
                     "rules",
                     "end",
                 ]
@@ -73,6 +82,7 @@ HELP = HelpSection(
         ),
     ),
     round=("help.round.title", "help.round"),
+    learn=learn,
 )
 
 
