@@ -16,7 +16,7 @@ from bot.i18n import Raw, t
 from localdiscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.i18n_check import english_leaks
-from tests.e2e.pontoon_driver import Table, start
+from tests.e2e.pontoon_driver import Table, cards_in, start
 
 pytestmark = pytest.mark.e2e
 
@@ -135,10 +135,14 @@ async def test_a_hint_on_every_decision_in_five_languages(
                     assert text == not_yours, text
             text = answers[got[0]]
             assert assumed in text and "P-" not in text, text
+            # the hint shows no card but the member's own (their Show my cards)
+            turn_member = next(m for m in members if m.name == got[0])
+            own = await click(turn_member, "pt.button.cards")
+            shown_cards = cards_in(text)
+            assert shown_cards and set(shown_cards) <= set(cards_in(own.all_text)), (text, own)
             hints.append(text)
             assert table().text == drawn  # the hints changed nothing at the table
             if not by_command:  # the command answers the same, privately
-                turn_member = next(m for m in members if m.name == got[0])
                 again = await cmd(turn_member, "pontoon", "hint", {})
                 assert again == text, (again, text)
                 by_command = True
