@@ -167,6 +167,15 @@ async def test_a_hint_on_every_decision_in_five_languages(
     late = await cmd(world.bob, "pontoon", "hint", {})
     assert late == not_yours, late
     await cmd(world.alice, "pontoon", "end", {})
+    # /help ends with the Learn part, privately, in the member's language
+    helped = await fake.slash(world.bob, world.channel, "help")
+    await tb.answered(helped)
+    await tb.quiet()
+    learned = helped.all_text
+    assert helped.ephemeral and len(helped.messages) == 2, learned
+    for key in ("pt.learn.title", "pt.learn.round.title", "pt.learn.edge.title"):
+        assert t(L, key) in learned, (key, learned[-500:])
+    assert "P-" not in learned
     assert await chips() == before
     tb.assert_all_answered()
     if L != "en":
