@@ -8,6 +8,8 @@
 * ``presenter.py``: the table message (through ``cogs/table_message.py``, the answer
   path both games share), the result posts and the private cards by DM;
 * ``render.py``: the game's words and layout as plain text (no Discord);
+* ``hints.py``: the hint (``/pontoon hint``, the Hint button) and the Learn lessons of
+  /help in words (no Discord);
 * ``access.py``: this game's service and presenter, as the package reaches them through
   the bot (the shared bot type names no game).
 
