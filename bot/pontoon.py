@@ -39,7 +39,7 @@ from bot.i18n import Msg
 from bot.pontoon_hint import SEEN_MAX, compute_hint, hint_inputs, note_seen
 from bot.storage.errors import StorageError
 from engine.cards import Chance
-from engine.errors import RuleError
+from engine.errors import ConfigError, RuleError
 from engine.pontoon import PontoonRules, Table
 from engine.pontoon.hint import Hint
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
@@ -446,7 +446,13 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 "A hint is for the hand you are playing, when it is your turn.",
                 key="err.pt.hint_not_your_turn",
             )
-        found, seconds = await compute_hint(asked)
+        try:
+            found, seconds = await compute_hint(asked)
+        except ConfigError as exc:  # the unknown cards cannot be dealt as the model needs
+            log.warning("table %s: no hint for %s: %s", table_id, seat, exc)
+            raise ServiceError(
+                "No hint can be worked out for this hand now.", key="err.pt.hint_unavailable"
+            ) from exc
         log.info("table %s: hint in %.1f ms", table_id, seconds * 1000)
         return found, tuple(c.code for c in asked.hand.cards)
 

@@ -227,3 +227,35 @@ def test_the_cards_kept_are_emptied_at_a_shuffle_and_bounded() -> None:
     result = Event(EventKind.HAND_RESULT, "1", 0, ("9C", "5D", "KH"))
     note_seen(seen, [Event(EventKind.ROUND_OVER)], [private, twisted, bust, result])
     assert sorted(seen) == ["5D", "9C", "KH"]
+
+
+async def test_a_hint_the_model_cannot_work_out_is_refused_privately(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine's hint refuses a pool it cannot deal (ConfigError): the member is told
+    in their words, and nothing changes."""
+    import bot.pontoon_hint
+    from engine.errors import ConfigError
+
+    svc = service(store, seed=5)
+    live = await svc.open_table(G, CH, ANN, PontoonRules(house_bank=True), opener_name="ann")
+    await svc.act(live.table_id, BOB, ActionKind.JOIN)
+    for _ in range(10):
+        await svc.deal(live.table_id, ANN)
+        while live.engine.phase is Phase.BETTING:
+            for s in live.engine.to_act():
+                await svc.act(live.table_id, int(s), ActionKind.BET, amount=2)
+        if live.engine.phase is Phase.PLAYING:
+            break
+    assert live.engine.phase is Phase.PLAYING
+    seat = live.engine.turn[0]  # type: ignore[index]
+
+    def cannot(*args: object, **kwargs: object) -> None:
+        raise ConfigError("too few unseen cards for the banker's two cards")
+
+    monkeypatch.setattr(bot.pontoon_hint, "hint", cannot)
+    before = live.snapshot()
+    with pytest.raises(ServiceError) as exc:
+        await svc.hint(live.table_id, int(seat))
+    assert exc.value.key == "err.pt.hint_unavailable" and live.snapshot() == before
+    await svc.shutdown()
