@@ -37,11 +37,12 @@ from bot.host import (
     seat_of,
 )
 from bot.i18n import Msg
+from bot.pontoon_hint import SEEN_MAX, compute_hint, hint_inputs, note_seen
 from bot.storage.errors import StorageError
 from engine.cards import Chance
-from engine.errors import RuleError
+from engine.errors import ConfigError, RuleError
 from engine.pontoon import PontoonRules, Table
-from engine.pontoon.hint import hint_for
+from engine.pontoon.hint import Hint, hint_for
 from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
 from engine.records import ESCROW, HOUSE, computer_seat, is_computer_seat
 
@@ -167,6 +168,9 @@ class OpenPontoonTable:
     # the engine's state, so after a restart its pending move comes round again)
     computer_due: float | None = None
     computer_version: int = -1  # engine version computer_due was set for
+    # the public cards of the earlier rounds since the last shuffle, oldest first (what
+    # the hint may count, bot/pontoon_hint.py): emptied at a shuffle, bounded
+    seen_cards: list[str] = field(default_factory=list)
     # each logged event's JSON text, written once (a save costs the same at move 10 and
     # at move 1,000): id -> (the event, its JSON)
     _log_json: dict[int, tuple[LoggedEvent, str]] = field(
@@ -189,6 +193,7 @@ class OpenPontoonTable:
             "cards": self.cards.value,
             "round_over": self.round_over,
             "last_bets": self.last_bets,
+            "seen_cards": self.seen_cards,
         }
 
     def snapshot(self) -> str:
@@ -229,6 +234,7 @@ class OpenPontoonTable:
         self.round_log = [LoggedEvent.from_json(e) for e in meta.get("round_log") or ()]
         self.round_over = bool(meta.get("round_over"))
         self.last_bets = {str(k): int(v) for k, v in (meta.get("last_bets") or {}).items()}
+        self.seen_cards = [str(c) for c in meta.get("seen_cards") or ()][-SEEN_MAX:]
 
     def note(self, events: Sequence[Event], *, by_timer: bool = False) -> None:
         """Keep a change's public events in the round's log (a new round clears the
@@ -246,6 +252,7 @@ class OpenPontoonTable:
                 self.round_over = True
             self.round_log.append(LoggedEvent(ev, banker, by_timer))
         del self.round_log[:-ROUND_LOG_MAX]
+        note_seen(self.seen_cards, events, (e.event for e in self.round_log))
 
     def _forget_the_gone(self) -> None:
         """At a new round: the names and last stakes of members no longer at the table
@@ -543,6 +550,31 @@ class PontoonService(TableHost[OpenPontoonTable]):
         change = await self.move(table_id, plan, version=version, answered=answered)
         await self._present(self.tables.get(table_id), change)
         return change
+
+    async def hint(self, table_id: str, user_id: int) -> tuple[Hint, tuple[str, ...]]:
+        """The hint for the member's hand being played (engine/pontoon/hint.py), from the
+        cards they have seen since the last shuffle only, and that hand's cards. Changes
+        nothing. Refused (ServiceError) when the member is not seated here or it is not
+        their hand's turn (another's turn, the banker's, no round going)."""
+        live = self.get(table_id)
+        seat = seat_of(user_id)
+        if seat not in live.engine.seats:
+            raise NotSeated()
+        asked = hint_inputs(live.engine, seat, live.seen_cards, [e.event for e in live.round_log])
+        if asked is None:
+            raise ServiceError(
+                "A hint is for the hand you are playing, when it is your turn.",
+                key="err.pt.hint_not_your_turn",
+            )
+        try:
+            found, seconds = await compute_hint(asked)
+        except ConfigError as exc:  # the unknown cards cannot be dealt as the model needs
+            log.warning("table %s: no hint for %s: %s", table_id, seat, exc)
+            raise ServiceError(
+                "No hint can be worked out for this hand now.", key="err.pt.hint_unavailable"
+            ) from exc
+        log.info("table %s: hint in %.1f ms", table_id, seconds * 1000)
+        return found, tuple(c.code for c in asked.hand.cards)
 
     async def _sync_balances(self, live: OpenPontoonTable) -> None:
         """Between rounds, bring each seat's chips in line with the ledger (grants, daily)."""

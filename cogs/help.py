@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import discord
@@ -46,6 +46,9 @@ class HelpSection:
     about: str  # message id of one line on what the game is
     groups: Sequence[HelpGroup]
     round: tuple[str, str] | None = None
+    #: the game's lessons for /help's Learn part, in a locale: (title, one line,
+    #: [(lesson title, lesson text)]), each text within an embed field (1024 characters)
+    learn: Callable[[str], tuple[str, str, list[tuple[str, str]]]] | None = None
 
 
 #: the commands every game shares, after the games' own
@@ -136,6 +139,20 @@ async def first_join_hint(interaction: Interaction, locale: str) -> None:
         log.warning("help hint for %s not sent", interaction.user.id)
 
 
+def learn_embeds(locale: str) -> list[discord.Embed]:
+    """/help's Learn part: one embed for each game that brings lessons, in ``locale``."""
+    out = []
+    for section in game_sections():
+        if section.learn is None:
+            continue
+        title, about, fields = section.learn(locale)
+        em = discord.Embed(title=title, description=about, colour=discord.Colour.blue())
+        for head, body in fields:
+            em.add_field(name=head, value=body[:1024], inline=False)
+        out.append(em)
+    return out
+
+
 class Help(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -144,6 +161,13 @@ class Help(commands.Cog):
     async def help(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
         await interaction.response.send_message(embed=help_embed(locale), ephemeral=True)
+        # the Learn part in a message of its own (an embed message holds 6,000 characters)
+        learn = learn_embeds(locale)
+        if learn:
+            try:
+                await interaction.followup.send(embeds=learn[:10], ephemeral=True)
+            except discord.HTTPException:
+                log.warning("the Learn part of /help was not sent")
 
 
 async def setup(bot: GameBot) -> None:

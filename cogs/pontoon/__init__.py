@@ -8,6 +8,8 @@
 * ``presenter.py``: the table message (through ``cogs/table_message.py``, the answer
   path both games share), the result posts and the private cards by DM;
 * ``render.py``: the game's words and layout as plain text (no Discord);
+* ``hints.py``: the hint (``/pontoon hint``, the Hint button) and the Learn lessons of
+  /help in words (no Discord);
 * ``access.py``: this game's service and presenter, as the package reaches them through
   the bot (the shared bot type names no game).
 
@@ -18,11 +20,13 @@ package is loaded as one extension, ``cogs.pontoon``.
 
 from __future__ import annotations
 
+from bot.i18n import t
 from cogs.common import GameBot
 from cogs.help import HelpGroup, HelpSection
 from cogs.pontoon import bank, commands
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.controls import AmountModal, PontoonButton, refusal_text
+from cogs.pontoon.hints import learn_fields
 from cogs.pontoon.presenter import PontoonDiscordPresenter as Presenter
 from cogs.pontoon.settings import PontoonSettings as Settings
 
@@ -30,6 +34,12 @@ from cogs.pontoon.settings import PontoonSettings as Settings
 # and forms that work again after a restart
 BUTTONS = (PontoonButton, AcceptBank)
 FORMS = (AmountModal,)
+
+
+def learn(locale: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """Pontoon's lessons in /help's Learn part: title, one line, (title, text) fields."""
+    return t(locale, "pt.learn.title"), t(locale, "pt.learn.about"), learn_fields(locale)
+
 
 # this game's part of /help (cogs/help.py): commands every table plays, then those only
 # tables with a variation play (Shoot, banker doubles, burning), under a heading that says so
@@ -53,6 +63,7 @@ HELP = HelpSection(
                     "split",
                     "declare",
                     "cards",
+                    "hint",
                     "rules",
                     "end",
                 ]
@@ -73,6 +84,7 @@ HELP = HelpSection(
         ),
     ),
     round=("help.round.title", "help.round"),
+    learn=learn,
 )
 
 

@@ -17,6 +17,7 @@ from bot.pontoon import CardDelivery, OpenPontoonTable, seat_of
 from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
 from cogs.help import first_join_hint
 from cogs.pontoon import access
+from cogs.pontoon.controls import hint_answer
 from cogs.pontoon.render import rules_text
 from cogs.table_message import Click, answer, answered_in_time
 from engine.pontoon import PontoonRules
@@ -270,6 +271,16 @@ class Pontoon(
         live = self._table(interaction)
         seat = seat_of(interaction.user.id)
         await reply(interaction, self.presenter.hand_summary(live, seat, locale))
+
+    @app_commands.command(
+        name="hint", description="What each play of your hand is expected to win (only you see it)"
+    )
+    async def hint(self, interaction: Interaction) -> None:
+        locale = await locale_of(interaction)
+        live = self._table(interaction)
+        await reply(
+            interaction, await hint_answer(self.bot, live.table_id, interaction.user.id, locale)
+        )
 
     @app_commands.command(name="rules", description="This table's rules in plain words")
     async def rules(self, interaction: Interaction) -> None:

@@ -17,9 +17,9 @@ from bot.errors import NotSeated, ServiceError, StaleButton, friendly, parse_amo
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import MOST_COMPUTERS, OpenPontoonTable, computers_at, seat_of
-from cogs.common import Interaction, TableButton, bot_of, table_button_id
+from cogs.common import GameBot, Interaction, TableButton, bot_of, table_button_id
 from cogs.help import HELP_HINT
-from cogs.pontoon import access, render
+from cogs.pontoon import access, hints, render
 from cogs.router import TableForm
 from cogs.table_message import Click, answered_in_time
 from engine.errors import EngineError
@@ -59,6 +59,7 @@ BUTTONS: list[tuple[str, str, discord.ButtonStyle, int]] = [
     ("split", "pt.button.split", discord.ButtonStyle.secondary, 3),
     ("declare", "pt.button.declare", discord.ButtonStyle.success, 3),
     ("burn", "pt.button.burn", discord.ButtonStyle.danger, 3),
+    ("hint", "pt.button.hint", discord.ButtonStyle.secondary, 3),
     ("computer", "pt.button.computer", discord.ButtonStyle.secondary, 3),
 ]
 
@@ -102,6 +103,10 @@ def legal_union(live: OpenPontoonTable) -> set[str]:
     if "bet" in names:
         names.add("same_bet")
     names.add("cards")
+    # Hint: while a player's hand is being played (it answers privately whoever presses
+    # it, and only the member whose turn it is gets figures)
+    if eng.phase is Phase.PLAYING and eng.turn is not None:
+        names.add("hint")
     if computer_may_sit(live):
         names.add("computer")
     return names
@@ -263,6 +268,11 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             ephemeral=True,
         )
         return
+    if act == "hint":
+        await interaction.response.send_message(
+            await hint_answer(bot, table_id, interaction.user.id, locale), ephemeral=True
+        )
+        return
     if act in MODAL_TITLES:
         kind = ACT_KIND[act]
         if seat not in live.engine.seats:
@@ -320,6 +330,13 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
         await access.presenter(bot).respond(click, service.tables.get(table_id))
     if act == "join":
         await seated(interaction, locale)
+
+
+async def hint_answer(bot: GameBot, table_id: str, user_id: int, locale: str) -> str:
+    """The hint for the member's hand being played, in their words (the service refuses,
+    changing nothing, when it is not their hand's turn at this table)."""
+    found, cards = await access.service(bot).hint(table_id, user_id)
+    return hints.hint_text(found, cards, locale)
 
 
 async def seated(interaction: Interaction, locale: str) -> None:

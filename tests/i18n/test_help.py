@@ -176,3 +176,41 @@ async def test_the_hint_store_on_postgresql(pg_url: str) -> None:
         assert await store.hint_shown(user, HELP_HINT)
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_learn_part_teaches_in_the_members_language(locale: str, ids: None) -> None:
+    """/help's Learn part (each game's ``learn``; shared code names no game): a round with
+    the card pictures, what the hint means (with its command), the house edge's figures
+    (docs/house-edge.md), each lesson within an embed field and the whole within one
+    message; no rule id; every language its own words."""
+    from cogs.help import learn_embeds
+    from cogs.pontoon.hints import EDGE
+
+    embeds = learn_embeds(locale)
+    assert embeds and len(embeds) <= 10
+    assert sum(len(e) for e in embeds) <= 6000
+    pontoon = embeds[0]
+    assert pontoon.title == t(locale, "pt.learn.title")
+    fields = {f.name: f.value or "" for f in pontoon.fields}
+    assert list(fields) == [
+        t(locale, "pt.learn.round.title"),
+        t(locale, "pt.learn.hint.title"),
+        t(locale, "pt.learn.edge.title"),
+    ]
+    for body in fields.values():
+        assert 0 < len(body) <= 1024 and not re.search(r"\bP-[A-Z]", body)
+    lesson, hint, edge = fields.values()
+    assert "{" not in lesson + hint + edge
+    assert f"</pontoon {command_name('en', 'pontoon hint').split()[-1]}:11>" in hint
+    from bot.i18n import pct
+
+    assert pct(locale, EDGE["edge"], 2) in edge and pct(locale, EDGE["no_five"], 1) in edge
+    if locale != "en":
+        assert lesson != t("en", "pt.learn.round", pontoon="", five="")
+
+
+def test_the_shared_help_names_no_game() -> None:
+    source = Path(__file__).resolve().parents[2].joinpath("cogs", "help.py").read_text()
+    code = re.sub(r'""".*?"""|#.*', "", source, flags=re.S)
+    assert not re.search(r"pontoon|punto|baccarat|blackjack", code, re.I)
