@@ -172,7 +172,10 @@ def table_parts(
     if cover is not None and cover < rules.max_bet and phase in (Phase.BETTING, Phase.PLAYING):
         # the banker's chips limit new stakes and buys: say so, so a lower maximum or a
         # greyed-out Buy has a reason (P-PAY-LIMIT)
-        lines.append(t(L, "pt.cover_limit", cover=max(cover, 0)))
+        if cover > 0:
+            lines.append(t(L, "pt.cover_limit", cover=cover))
+        else:
+            lines.append(t(L, "pt.cover_none"))
     if view.needs_shuffle and phase is Phase.WAITING:
         lines.append(t(L, "pt.shuffle_next"))
     seats: list[tuple[str, str]] = []
