@@ -471,7 +471,10 @@ def banker_result_line(
 ) -> str:
     """The banker's own line in the payouts: cards, total and the round's net result."""
     L = locale
-    cards = cards_text(banker_hand.cards) if banker_hand is not None else "—"
+    # a banker who never turned their cards over (every player bust) says why, not "—"
+    cards = (
+        cards_text(banker_hand.cards) if banker_hand is not None else t(L, "pt.banker_not_needed")
+    )
     total = banker_hand.total if banker_hand is not None else None
     shown = t(L, "pt.result_total", total=total) if total is not None else ""
     label = banker_hand.status.value if banker_hand is not None else ""

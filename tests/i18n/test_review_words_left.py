@@ -220,3 +220,10 @@ def test_the_unused_ids_the_review_found_are_gone() -> None:
     for key in ("pt.timeout.stuck", "pt.timeout.twisted", "pt.rules.pays", "pb.idle.one"):
         assert key not in en
     assert catalog_files()  # the files the ids came from still exist
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_banker_who_did_not_play_says_why_instead_of_a_dash(locale: str) -> None:
+    # every player bust: "🏦 Banker bob: — (+34)"
+    line = render.banker_result_line("bob", None, 34, locale)
+    assert t(locale, "pt.banker_not_needed") in line and "—" not in line, line
