@@ -62,8 +62,11 @@ def whose_move(
     waiting_on: Sequence[str],
     dealer: str | None,
     locale: str = DEFAULT_LOCALE,
+    seated: int = 2,
 ) -> str:
-    """Who must act now, in every phase, by name."""
+    """Who must act now, in every phase, by name. ``seated``: how many sit at the table
+    (one alone cannot be dealt to unless the house banks, P-TABLE-1: said, so a greyed-out
+    Deal has its reason)."""
     L = locale
 
     def bold(seat: str) -> str:
@@ -77,6 +80,8 @@ def whose_move(
     banker_name = t(L, "pt.house") if banker == HOUSE else bold(banker) if banker else "?"
     if phase in (Phase.WAITING, Phase.ROUND_OVER):
         who = bold(dealer) if dealer and dealer != HOUSE else t(L, "pt.move.dealer.any")
+        if phase is Phase.WAITING and seated < 2 and banker != HOUSE:
+            return t(L, "pt.move.need_two", who=Raw(who))
         return t(L, "pt.move.deal", who=Raw(who))
     if phase is Phase.KITTY:
         return t(L, "pt.move.kitty", banker=Raw(banker_name))
@@ -152,7 +157,14 @@ def table_parts(
         )
     lines = [t(L, PHASE_TEXT[phase])]
     move = whose_move(
-        phase, name, banker=banker, turn=turn, waiting_on=waiting_on, dealer=dealer, locale=L
+        phase,
+        name,
+        banker=banker,
+        turn=turn,
+        waiting_on=waiting_on,
+        dealer=dealer,
+        locale=L,
+        seated=len(view.seats),
     )
     if move:
         lines.append(move)

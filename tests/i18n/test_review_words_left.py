@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import LOCALES, Msg, catalog, catalog_files, choose, domain_catalog, t
+from bot.i18n import LOCALES, Msg, Raw, catalog, catalog_files, choose, domain_catalog, t
 from cogs.pontoon import render
 from tests.engine.pontoon.pontoon_helpers import table
 
@@ -227,3 +227,18 @@ def test_a_banker_who_did_not_play_says_why_instead_of_a_dash(locale: str) -> No
     # every player bust: "🏦 Banker bob: — (+34)"
     line = render.banker_result_line("bob", None, 34, locale)
     assert t(locale, "pt.banker_not_needed") in line and "—" not in line, line
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_lone_player_is_told_a_second_is_needed_before_deal(locale: str) -> None:
+    # "▶ Next: Ann presses Deal" while Deal was greyed out for a player alone (P-TABLE-1)
+    def move(seats: tuple[str, ...], **rules: object) -> str:
+        t_ = table(seats=seats, banker=None, deal=False, **rules)
+        return render.table_parts(t_.public_view(), t_.rules, _name, locale=locale).lines[1]
+
+    alone = move(("ann",))
+    assert alone == t(locale, "pt.move.need_two", who=Raw(t(locale, "pt.move.dealer.any"))), alone
+    assert move(("ann", "bob")) == t(
+        locale, "pt.move.deal", who=Raw(t(locale, "pt.move.dealer.any"))
+    )
+    assert move(("ann",), house_bank=True) != alone  # the house banks: one may play
