@@ -38,7 +38,7 @@ def hand_line(hand: HandView, *, show_total: bool = True, locale: str = DEFAULT_
     total = hand.total
     parts = [bidi(locale, cards_text(cards, hidden))]
     if show_total and total is not None and hidden == 0 and cards:
-        parts.append(t(locale, "pt.total", total=total))
+        parts[0] += " " + t(locale, "pt.total", total=total)  # "7♣ 3♥ = 10", no "·" before "="
     if stake:
         parts.append(t(locale, "pt.stake", stake=stake))
     if shoot:

@@ -242,3 +242,12 @@ def test_a_lone_player_is_told_a_second_is_needed_before_deal(locale: str) -> No
         locale, "pt.move.deal", who=Raw(t(locale, "pt.move.dealer.any"))
     )
     assert move(("ann",), house_bank=True) != alone  # the house banks: one may play
+
+
+def test_a_hands_total_follows_its_cards_without_a_separator() -> None:
+    # "Your hand: 10♠ 3♣ · = 13 · stake 10"
+    from engine.pontoon.views import HandStatus, HandView
+
+    hand = HandView("1", 0, ("10S", "3C"), 0, 10, 0, HandStatus.OPEN, 13)
+    line = render.hand_line(hand)
+    assert "· =" not in line and line.startswith("10♠ 3♣ = 13"), line
