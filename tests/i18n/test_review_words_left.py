@@ -251,3 +251,8 @@ def test_a_hands_total_follows_its_cards_without_a_separator() -> None:
     hand = HandView("1", 0, ("10S", "3C"), 0, 10, 0, HandStatus.OPEN, 13)
     line = render.hand_line(hand)
     assert "· =" not in line and line.startswith("10♠ 3♣ = 13"), line
+
+
+def test_the_french_newcomer_hint_assumes_no_gender() -> None:
+    # « Nouveau ici ? » assumed a man; the glossary avoided that for « assis » too
+    assert catalog("fr")["help.hint"].startswith("Première fois ici")
