@@ -256,3 +256,15 @@ def test_a_hands_total_follows_its_cards_without_a_separator() -> None:
 def test_the_french_newcomer_hint_assumes_no_gender() -> None:
     # « Nouveau ici ? » assumed a man; the glossary avoided that for « assis » too
     assert catalog("fr")["help.hint"].startswith("Première fois ici")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_command_words_stay_within_discords_limits(locale: str) -> None:
+    # a 103-character German option description made Discord refuse every command
+    from localdiscord.server import command_name_ok
+
+    for key, text in catalog(locale).items():
+        if (key.startswith("cmd.") and key.endswith(".desc")) or key.startswith("choice."):
+            assert 1 <= len(text) <= 100, (key, len(text))
+        elif key.startswith("cmd.") and key.endswith(".name") and locale != "fa":
+            assert command_name_ok(text), (key, text)
