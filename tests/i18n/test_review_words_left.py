@@ -268,3 +268,15 @@ def test_command_words_stay_within_discords_limits(locale: str) -> None:
             assert 1 <= len(text) <= 100, (key, len(text))
         elif key.startswith("cmd.") and key.endswith(".name") and locale != "fa":
             assert command_name_ok(text), (key, text)
+
+
+def test_persian_lines_that_open_with_a_symbol_are_anchored_right_to_left() -> None:
+    # "✂️ ⁨Ben⁩ می‌بُرد …" was laid out left to right: its first strong letter was the name
+    import unicodedata
+
+    for key, text in catalog("fa").items():
+        if key.startswith(("cmd.", "choice.")) or not text:
+            continue
+        for line in text.split("\n"):
+            if line and (unicodedata.category(line[0]).startswith("S") or line[0] in "•▶"):
+                raise AssertionError((key, line))
