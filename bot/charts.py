@@ -13,6 +13,7 @@ numbers, dates and colours only, plus proper names the caller chooses.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Final
@@ -77,7 +78,7 @@ def balance_chart(
     """The balance after each change as a stepped line (left), and the net result per
     game as bars, green for a gain and red for a loss (right, when there is a game)."""
     from matplotlib import dates as mdates
-    from matplotlib.ticker import FuncFormatter, MaxNLocator
+    from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
     fig = _figure(8.0, 3.6)
     grid = fig.add_gridspec(1, 2 if games else 1, width_ratios=[5, 2] if games else [1])
@@ -92,8 +93,12 @@ def balance_chart(
             xs, ys = [xs[0] - 0.5, xs[0] + 0.5], ys * 2
         ax.step(xs, ys, where="post", color=LINE, linewidth=1.6)
         ax.fill_between(xs, ys, step="post", color=LINE, alpha=0.15)
-        locator = mdates.AutoDateLocator(minticks=3, maxticks=6)  # type: ignore[no-untyped-call]
-        ax.xaxis.set_major_locator(locator)
+        ticks = day_ticks(xs)
+        if ticks is not None:  # hourly ticks of a short history all read the same date
+            ax.xaxis.set_major_locator(FixedLocator(ticks))
+        else:
+            locator = mdates.AutoDateLocator(minticks=3, maxticks=6)  # type: ignore[no-untyped-call]
+            ax.xaxis.set_major_locator(locator)
         ax.xaxis.set_major_formatter(
             FuncFormatter(
                 lambda v, _pos: fmt_date(mdates.num2date(v).date())  # type: ignore[no-untyped-call]
@@ -107,6 +112,15 @@ def balance_chart(
         _bars(bx, [g for g, _ in games], [n for _, n in games], fmt_number, signed=True)
     fig.subplots_adjust(left=0.09, right=0.98, bottom=0.1, top=0.95, wspace=0.25)
     return _png(fig)
+
+
+def day_ticks(xs: Sequence[float]) -> list[float] | None:
+    """For a history of a few days (``xs`` in days since 1970): one tick per calendar day,
+    each inside the drawn range, so no date is written twice; None for a longer one."""
+    lo, hi = min(xs), max(xs)
+    if hi - lo >= 3:
+        return None
+    return sorted({min(max(math.floor(x) + 0.5, lo), hi) for x in xs})
 
 
 def thin(points: Sequence[tuple[datetime, int]], most: int = 800) -> list[tuple[datetime, int]]:

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.audit import audit
 from bot.errors import ServiceError, friendly
-from bot.i18n import DEFAULT_LOCALE, Raw, t
+from bot.i18n import DEFAULT_LOCALE, Raw, choose, t
 from bot.i18n.languages import locale_of, public_locale_of
 from bot.storage import member_account
 from cogs.common import GameBot, can_manage_guild, display, reply
@@ -235,7 +235,15 @@ class Chips(commands.Cog):
                         transfers=report.transfers,
                     )
                     if report.ok
-                    else t(locale, "chips.audit.failed", problems=len(report.problems))
+                    else t(
+                        locale,
+                        choose(
+                            len(report.problems),
+                            "chips.audit.failed.one",
+                            "chips.audit.failed.other",
+                        ),
+                        problems=len(report.problems),
+                    )
                 )
                 if report.computer_players:
                     head += "\n" + t(

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import ServiceError, friendly
-from bot.i18n import LOCALE_NAMES, t
+from bot.i18n import LOCALE_NAMES, choose, t
 from bot.i18n.languages import locale_of
 from cogs.common import GameBot, can_manage_guild, reply
 
@@ -63,7 +63,12 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
             store = self.bot.store
             if not confirm:
                 data = await store.member_data(user_id)
-                text = t(reader, "privacy.delete.ask", servers=data.servers, chips=data.chips)
+                text = t(
+                    reader,
+                    choose(data.servers, "privacy.delete.ask.one", "privacy.delete.ask.other"),
+                    servers=data.servers,
+                    chips=data.chips,
+                )
                 await reply(interaction, text)
                 return
             result = await store.forget_member(user_id)
@@ -74,7 +79,7 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
             await forget_at_tables(self.bot, user_id, None)
             text = t(
                 reader,
-                "privacy.delete.done",
+                choose(result.servers, "privacy.delete.done.one", "privacy.delete.done.other"),
                 servers=result.servers,
                 chips=result.chips_to_house,
             )

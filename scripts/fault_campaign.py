@@ -89,6 +89,7 @@ WEIGHTS = {
     "Join": 1.0,
     "Leave": 0.15,
     "Show my cards": 0.3,
+    "Hint": 0.3,  # a private answer: changes nothing
     "Add a computer player": 0.0,  # the campaign's tables are members only
 }
 

@@ -452,7 +452,7 @@ class PontoonDiscordPresenter:
             name=t(L, "pt.next_deal"),
             value=shorten(
                 # the bank passing is said once: the news line names the new banker
-                (news + "\n" + pack[:1].upper() + pack[1:] + ".")
+                (news + "\n" + t(L, "pt.sentence", text=Raw(pack[:1].upper() + pack[1:])))
                 if news
                 else t(L, "pt.next.line", banker=nxt, pack=pack),
                 1024,

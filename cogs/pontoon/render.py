@@ -38,7 +38,7 @@ def hand_line(hand: HandView, *, show_total: bool = True, locale: str = DEFAULT_
     total = hand.total
     parts = [bidi(locale, cards_text(cards, hidden))]
     if show_total and total is not None and hidden == 0 and cards:
-        parts.append(t(locale, "pt.total", total=total))
+        parts[0] += " " + t(locale, "pt.total", total=total)  # "7♣ 3♥ = 10", no "·" before "="
     if stake:
         parts.append(t(locale, "pt.stake", stake=stake))
     if shoot:
@@ -62,8 +62,11 @@ def whose_move(
     waiting_on: Sequence[str],
     dealer: str | None,
     locale: str = DEFAULT_LOCALE,
+    seated: int = 2,
 ) -> str:
-    """Who must act now, in every phase, by name."""
+    """Who must act now, in every phase, by name. ``seated``: how many sit at the table
+    (one alone cannot be dealt to unless the house banks, P-TABLE-1: said, so a greyed-out
+    Deal has its reason)."""
     L = locale
 
     def bold(seat: str) -> str:
@@ -77,6 +80,8 @@ def whose_move(
     banker_name = t(L, "pt.house") if banker == HOUSE else bold(banker) if banker else "?"
     if phase in (Phase.WAITING, Phase.ROUND_OVER):
         who = bold(dealer) if dealer and dealer != HOUSE else t(L, "pt.move.dealer.any")
+        if phase is Phase.WAITING and seated < 2 and banker != HOUSE:
+            return t(L, "pt.move.need_two", who=Raw(who))
         return t(L, "pt.move.deal", who=Raw(who))
     if phase is Phase.KITTY:
         return t(L, "pt.move.kitty", banker=Raw(banker_name))
@@ -152,7 +157,14 @@ def table_parts(
         )
     lines = [t(L, PHASE_TEXT[phase])]
     move = whose_move(
-        phase, name, banker=banker, turn=turn, waiting_on=waiting_on, dealer=dealer, locale=L
+        phase,
+        name,
+        banker=banker,
+        turn=turn,
+        waiting_on=waiting_on,
+        dealer=dealer,
+        locale=L,
+        seated=len(view.seats),
     )
     if move:
         lines.append(move)
@@ -172,7 +184,10 @@ def table_parts(
     if cover is not None and cover < rules.max_bet and phase in (Phase.BETTING, Phase.PLAYING):
         # the banker's chips limit new stakes and buys: say so, so a lower maximum or a
         # greyed-out Buy has a reason (P-PAY-LIMIT)
-        lines.append(t(L, "pt.cover_limit", cover=max(cover, 0)))
+        if cover > 0:
+            lines.append(t(L, "pt.cover_limit", cover=cover))
+        else:
+            lines.append(t(L, "pt.cover_none"))
     if view.needs_shuffle and phase is Phase.WAITING:
         lines.append(t(L, "pt.shuffle_next"))
     seats: list[tuple[str, str]] = []
@@ -468,7 +483,10 @@ def banker_result_line(
 ) -> str:
     """The banker's own line in the payouts: cards, total and the round's net result."""
     L = locale
-    cards = cards_text(banker_hand.cards) if banker_hand is not None else "—"
+    # a banker who never turned their cards over (every player bust) says why, not "—"
+    cards = (
+        cards_text(banker_hand.cards) if banker_hand is not None else t(L, "pt.banker_not_needed")
+    )
     total = banker_hand.total if banker_hand is not None else None
     shown = t(L, "pt.result_total", total=total) if total is not None else ""
     label = banker_hand.status.value if banker_hand is not None else ""

@@ -97,7 +97,9 @@ def test_refusals_speak_to_the_player_in_the_second_person() -> None:
         amount=45,
         times=2,
     )
-    assert friendly(exc, "en", me="2") == "You cannot cover a bet of 45 and a possible 2x loss."
+    assert friendly(exc, "en", me="2") == (
+        "You cannot cover a bet of 45 and a possible loss of 2 times the stake."
+    )
     assert friendly(exc, "en", me="3").startswith("2 cannot cover")
     for locale in LOCALES:
         assert "P-PAY-LIMIT" not in friendly(exc, locale, me="2")

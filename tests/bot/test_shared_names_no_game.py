@@ -1,5 +1,5 @@
 """Nothing shared names a game: the code of every shared module (``bot/`` but the registry
-``bot/games.py`` and each game's ``bot/<game>.py``, and the modules at the top of
+``bot/games.py`` and each game's ``bot/<game>.py`` and ``bot/<game>_*.py``, and the modules at the top of
 ``cogs/``) holds no game's name in an identifier or a string, so a new game is added
 without editing them. Docstrings and comments may name a game as an example.
 
@@ -34,10 +34,17 @@ def _game_words() -> set[str]:
     return {w.replace("_", "").replace(" ", "") for w in words}
 
 
+def _own(name: str) -> bool:
+    """A top-level module of bot/ that is one game's: the registry, ``<game>.py`` or a
+    part of it split off as ``<game>_<part>.py`` (Pontoon's hint inputs)."""
+    return name == "games.py" or any(
+        name == f"{game.name}.py" or name.startswith(f"{game.name}_") for game in GAMES
+    )
+
+
 def _shared_modules() -> list[Path]:
-    own = {f"{game.name}.py" for game in GAMES} | {"games.py"}
     found = [
-        p for p in (ROOT / "bot").rglob("*.py") if p.parent != ROOT / "bot" or p.name not in own
+        p for p in (ROOT / "bot").rglob("*.py") if p.parent != ROOT / "bot" or not _own(p.name)
     ]
     return sorted(found + list((ROOT / "cogs").glob("*.py")))
 

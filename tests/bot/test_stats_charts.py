@@ -101,3 +101,14 @@ def test_the_words_beside_the_chart_are_translated_and_name_no_rules(locale: str
     if locale != "en":
         assert text != stats_caption("en", "alice", year(), 1234)
     assert re.fullmatch(r"[\d./-]+", date_text(locale, datetime(2026, 3, 5).date()))
+
+
+def test_a_short_history_gets_one_date_tick_per_day() -> None:
+    # a one-day /stats chart wrote "11/28/2026" under four hourly ticks
+    day = datetime(2026, 11, 28, tzinfo=UTC).timestamp() / 86_400
+    hours = [day + h / 24 for h in (9, 11, 14, 20)]
+    ticks = charts.day_ticks(hours)
+    assert ticks is not None and len(ticks) == 1 and hours[0] <= ticks[0] <= hours[-1]
+    two = charts.day_ticks([day + 0.9, day + 1.2])
+    assert two is not None and len(two) == 2 and int(two[0]) != int(two[1])
+    assert charts.day_ticks([day, day + 30]) is None  # a month: matplotlib's own ticks

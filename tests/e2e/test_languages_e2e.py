@@ -264,7 +264,7 @@ async def test_slash_commands_are_localised_for_discords_locales(shared: Shared)
     pontoon = next(c for c in registered if c["name"] == "pontoon")
     assert pontoon["name_localizations"]["de"] == "pontoon"  # the game's name
     twist = next(o for o in pontoon["options"] if o["name"] == "twist")
-    assert twist["name_localizations"] == {"de": "drehen", "fr": "tourner", "hi": "ट्विस्ट"}
+    assert twist["name_localizations"] == {"de": "ziehen", "fr": "tourner", "hi": "ट्विस्ट"}
 
 
 def test_the_fake_refuses_names_discord_refuses() -> None:

@@ -203,10 +203,10 @@ def test_french_phase_and_cannot_now_refusals_read_as_french() -> None:
     ("locale", "key", "old"),
     [
         ("de", "privacy.info", "verbuchter Buchung"),  # "booked booking"
-        ("de", "privacy.delete.done", "verbuchter Buchung"),
+        ("de", "privacy.delete.done.other", "verbuchter Buchung"),
         ("de", "privacy.forget.done", "verbuchter Buchung"),
         ("hi", "privacy.info", "खाते के नीचे"),  # literally "under" an account
-        ("hi", "privacy.delete.done", "खाते के नीचे"),
+        ("hi", "privacy.delete.done.other", "खाते के नीचे"),
         ("hi", "privacy.forget.done", "खाते के नीचे"),
     ],
 )

@@ -47,7 +47,7 @@ def table_message(comps: list[dict[str, Any]]) -> FakeMessage:
     ("phase", "clickable"),
     [
         (Phase.BETTING, {"Bet", "Same bet", "Show my cards"}),
-        (Phase.PLAYING, {"Twist", "Stick", "Buy", "Show my cards"}),
+        (Phase.PLAYING, {"Twist", "Stick", "Buy", "Show my cards", "Hint"}),
         (Phase.BANKER, {"Twist", "Stick", "Show my cards"}),
         # between rounds the opener may add a computer player
         (Phase.ROUND_OVER, {"Deal", "Join", "Leave", "Show my cards", "Add a computer player"}),
