@@ -274,8 +274,8 @@ def test_a_computer_player_is_shown_as_one_in_every_language(locale: str) -> Non
     p.guild_locale = lambda live: locale  # type: ignore[method-assign]
     name = p.namer(live, locale)
     shown = [name(s) for s in eng.seats]
-    assert shown[1] == t(locale, "pt.computer", n="1") and "🤖" in shown[1]
-    assert shown[2] == t(locale, "pt.computer", n="2")
+    assert shown[1] == t(locale, "pt.computer", n=1) and "🤖" in shown[1]
+    assert shown[2] == t(locale, "pt.computer", n=2)
     comps = p.layout(live).to_components()
     text = "\n".join(c.get("content", "") for c in comps[0]["components"])
     assert "cpu-" not in text  # the seat id is never shown
