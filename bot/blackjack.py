@@ -70,7 +70,10 @@ from engine.blackjack import (
     Phase,
     RoundResult,
 )
+from engine.blackjack.hint import BlackjackHint
+from engine.blackjack.hint import hint as blackjack_hint
 from engine.cards import Chance
+from engine.errors import RuleError
 from engine.records import ESCROW, Transfer
 
 log = logging.getLogger(__name__)
@@ -438,6 +441,26 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
         return await self._member_move(
             table_id, user_id, kind, amount, version=version, answered=answered
         )
+
+    def hint(self, table_id: str, user_id: int) -> BlackjackHint:
+        """The hint for the member's hand being played, or their insurance question
+        (engine/blackjack/hint.py): from the cards the table has shown since the last
+        shuffle, never the face-down card. Changes nothing; refused (ServiceError) when
+        the member is not seated here or has nothing to decide now."""
+        live = self.get(table_id)
+        seat = seat_of(user_id)
+        if seat not in live.engine.seats:
+            raise NotSeated()
+        start = time.perf_counter()
+        try:
+            found = blackjack_hint(live.engine, seat)
+        except RuleError as exc:
+            raise ServiceError(
+                "A hint is for the hand you are playing, when it is your turn.",
+                key="err.bj.hint_not_your_turn",
+            ) from exc
+        log.info("table %s: hint in %.1f ms", table_id, (time.perf_counter() - start) * 1000)
+        return found
 
     async def _member_move(
         self,

@@ -17,7 +17,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
@@ -69,11 +69,19 @@ def computers_at(engine: Table) -> list[str]:
     return [s for s in engine.seats if is_computer_seat(s)]
 
 
-def computer_action(engine: Table, seat: str) -> Action | None:
+def computer_action(
+    engine: Table,
+    seat: str,
+    earlier: list[str] | None = None,
+    round_events: Iterable[Event] = (),
+) -> Action | None:
     """What computer player ``seat`` does now, from what that seat can see: it bets the
     table minimum (sits out when it cannot cover it), passes on shoot bets, plays the
     hint's best action (engine/pontoon/hint.py) on its hands, and otherwise does what
-    the timer would do for it (None: nothing is asked of it)."""
+    the timer would do for it (None: nothing is asked of it). The hint counts what a
+    member in its seat would have seen (bot/pontoon_hint.py): ``earlier``, the public
+    cards of the earlier rounds since the shuffle, and this round's public ``round_events``
+    (None: the cards the table shows now only)."""
     if seat not in engine.to_act():
         return None
     phase = engine.phase
@@ -85,7 +93,13 @@ def computer_action(engine: Table, seat: str) -> Action | None:
         return engine.timeout_action(seat)
     if phase is Phase.PLAYING and engine.turn is not None and engine.turn[0] == seat:
         try:
-            best = hint_for(engine, seat).best
+            if earlier is None:
+                best = hint_for(engine, seat).best
+            else:
+                asked = hint_inputs(engine, seat, earlier, round_events)
+                if asked is None:
+                    return engine.timeout_action(seat)
+                best = asked.compute().best
         except Exception as exc:  # the timer's play is always there to fall back on
             log.warning("no hint for computer player %s: %r", seat, exc)
             return engine.timeout_action(seat)
@@ -779,7 +793,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         if seat is None or live.computer_version != eng.version:
             live.computer_due = None
             return
-        action = computer_action(eng, seat)
+        action = computer_action(eng, seat, live.seen_cards, [e.event for e in live.round_log])
         if action is None:
             live.computer_due = None
             return

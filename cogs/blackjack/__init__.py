@@ -6,6 +6,7 @@
 * ``presenter.py``: the table message (through ``cogs/table_message.py``, the answer
   path every game shares) and each round's result post;
 * ``text.py``: the game's words, as plain functions (no Discord connection);
+* ``hints.py``: the hint (``/blackjack hint``, the Hint button) in words;
 * ``chart.py``: the basic-strategy chart of a table's rules, as a picture;
 * ``access.py``: this game's service and presenter, as the package reaches them through
   the bot (the shared bot type names no game);
@@ -51,6 +52,7 @@ HELP = HelpSection(
                     "split",
                     "surrender",
                     "insurance",
+                    "hint",
                     "leave",
                     "table",
                     "odds",

@@ -22,7 +22,7 @@ from bot.blackjack import OpenBlackjackTable
 from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
-from cogs.blackjack import access
+from cogs.blackjack import access, hints
 from cogs.blackjack.chart import strategy_png
 from cogs.blackjack.text import odds_text
 from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
@@ -190,6 +190,15 @@ class Blackjack(
         self, interaction: Interaction, amount: app_commands.Range[int, 0, 1_000_000_000]
     ) -> None:
         await self._act(interaction, "insurance", amount)
+
+    @app_commands.command(
+        name="hint", description="What each play of your hand is expected to win (only you see it)"
+    )
+    async def hint(self, interaction: Interaction) -> None:
+        locale = await locale_of(interaction)
+        live = self._table(interaction)
+        found = self.service.hint(live.table_id, interaction.user.id)
+        await reply(interaction, hints.hint_text(found, locale))
 
     @app_commands.command(name="table", description="Post this channel's table message again")
     async def table(self, interaction: Interaction) -> None:

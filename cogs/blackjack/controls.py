@@ -22,7 +22,7 @@ from bot.errors import ServiceError, friendly, parse_amount
 from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import locale_of
-from cogs.blackjack import access
+from cogs.blackjack import access, hints
 from cogs.blackjack.text import refused
 from cogs.common import Interaction, TableButton, bot_of, table_button_id
 from cogs.router import TableForm
@@ -71,6 +71,7 @@ ROWS: list[list[tuple[str, str, discord.ButtonStyle]]] = [
     [
         ("insurance", "bj.button.insurance", S.primary),
         ("noinsurance", "bj.button.no_insurance", S.secondary),
+        ("hint", "bj.button.hint", S.secondary),
     ],
 ]
 
@@ -92,6 +93,10 @@ def offered(live: OpenBlackjackTable) -> set[str]:
     if e.phase is Phase.PLAYING and e.turn is not None:
         kinds = {la.kind for la in e.legal_actions(e.turn[0])}
         acts.update(act for act, kind in PLAY.items() if kind in kinds)
+    # Hint: while someone decides (it answers privately whoever presses it, and only
+    # the member who decides gets figures)
+    if e.phase is Phase.INSURANCE or (e.phase is Phase.PLAYING and e.turn is not None):
+        acts.add("hint")
     return acts
 
 
@@ -109,7 +114,7 @@ def table_rows(
         for act, label, style in spec:
             if act not in shown:
                 continue
-            number = live.engine.version if act in PLAY else live.round
+            number = live.engine.version if act in PLAY or act == "hint" else live.round
             row.add_item(
                 BlackjackButton(live.table_id, act, number, label=t(locale, label), style=style)
             )
@@ -178,6 +183,11 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, numbe
         await interaction.response.send_modal(
             AmountForm(table_id, "insurance", number, most, most, locale)
         )
+        return
+    if act == "hint":
+        # private, changes nothing: the figures for the member's own decision now
+        found = service.hint(table_id, user.id)
+        await interaction.response.send_message(hints.hint_text(found, locale), ephemeral=True)
         return
     if act not in ("join", "leave", "same", "noinsurance", *PLAY):
         raise ServiceError("That button is not known to this bot.", key="err.unknown_button")

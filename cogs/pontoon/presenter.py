@@ -144,7 +144,8 @@ class PontoonDiscordPresenter:
             if seat == HOUSE:
                 return t(L, "pt.house")
             if is_computer_seat(seat):
-                return t(L, "pt.computer", n=seat.removeprefix(COMPUTER_PREFIX))
+                n = seat.removeprefix(COMPUTER_PREFIX)  # a number: in the locale's digits
+                return t(L, "pt.computer", n=int(n) if n.isdigit() else n)
             raw = live.names.get(seat)
             if raw is None:
                 uid = member_of_seat(seat)

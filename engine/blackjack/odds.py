@@ -328,9 +328,9 @@ class _Play:
             best = max(best, -0.5)
         return best
 
-    def split(self, card: int) -> float:
+    def split(self, card: int, held: int = 2) -> float:
         """BJ-SPLIT-1: the expected result of splitting a pair of ``card`` (both hands,
-        re-splits included)."""
+        re-splits included); ``held``: the seat's hands once this split is made."""
         rules = self.rules
         q = self.p[card]
         if card == 1:  # split aces: one card each, 21 is not a blackjack
@@ -362,7 +362,7 @@ class _Play:
             memo[key] = value
             return value
 
-        return hands(2, 2)
+        return hands(held, 2)
 
 
 # ------------------------------------------------------------------ the chart

@@ -93,7 +93,7 @@ def test_the_hole_card_is_hidden_and_the_table_fits_in_every_language(
         assert t(locale, f"bj.button.{act}") in shown
     for act in ("join", "bet", "split", "insurance"):
         assert t(locale, f"bj.button.{act}") not in shown
-    assert offered(live) == {"hit", "stand", "double"}
+    assert offered(live) == {"hit", "stand", "double", "hint"}  # the Hint answers privately
     # every seat stands: the dealer turns the 4 (10) and draws; every card is shown now
     for i in range(7):
         eng.apply(Action(str(1000 + i), K.STAND), RandomChance(random.Random(1)))
@@ -112,7 +112,7 @@ def test_insurance_is_offered_only_against_an_ace(locale: str) -> None:
     top = ["10S", "AH", "9C", "7D"]
     live = dealt_table(locale, top, seats=1)
     assert live.engine.phase is Phase.INSURANCE
-    assert offered(live) == {"insurance", "noinsurance"}
+    assert offered(live) == {"insurance", "noinsurance", "hint"}
     shown = labels(table_layout(live, locale=locale).to_components())
     assert t(locale, "bj.button.insurance") in shown and t(locale, "bj.button.hit") not in shown
 

@@ -274,8 +274,8 @@ def test_a_computer_player_is_shown_as_one_in_every_language(locale: str) -> Non
     p.guild_locale = lambda live: locale  # type: ignore[method-assign]
     name = p.namer(live, locale)
     shown = [name(s) for s in eng.seats]
-    assert shown[1] == t(locale, "pt.computer", n="1") and "🤖" in shown[1]
-    assert shown[2] == t(locale, "pt.computer", n="2")
+    assert shown[1] == t(locale, "pt.computer", n=1) and "🤖" in shown[1]
+    assert shown[2] == t(locale, "pt.computer", n=2)
     comps = p.layout(live).to_components()
     text = "\n".join(c.get("content", "") for c in comps[0]["components"])
     assert "cpu-" not in text  # the seat id is never shown
@@ -310,3 +310,29 @@ def test_the_ledger_books_a_computers_chips_to_the_house() -> None:
     ]
     with pytest.raises(ValueError):  # any other move to itself is still a bug
         to_moves([Transfer("@house", "@house", 1, "x")], G, "t1")
+
+
+def test_a_computer_counts_the_cards_of_earlier_rounds_as_a_member_would() -> None:
+    from bot.pontoon_hint import hint_inputs
+    from engine.cards import ScriptedChance, full_pack, parse_card
+    from engine.pontoon import Action, Table
+
+    hand = ("9S", "10H", "7C", "8D")  # the computer gets 9 and 7: 16
+    top = [parse_card(c) for c in hand]
+    rest = [c for c in full_pack(1) if c not in top]
+    t = Table(PontoonRules(house_bank=True), ["cpu-1"], {"cpu-1": 100}, pack=top + rest)
+    t.apply(Action("cpu-1", ActionKind.DEAL), ScriptedChance([], 0))
+    bet = computer_action(t, "cpu-1")
+    assert bet is not None
+    t.apply(bet, ScriptedChance([], 0))
+    # from a fresh pack 16 sticks; once the earlier rounds showed every other ten-value
+    # card, the pack left is small cards and twisting is the better play
+    tens = [f"{r}{s}" for r in ("10", "J", "Q", "K") for s in "HDCS" if f"{r}{s}" not in hand]
+    fresh = computer_action(t, "cpu-1")
+    counted = computer_action(t, "cpu-1", tens)
+    assert fresh is not None and fresh.kind is ActionKind.STICK
+    asked = hint_inputs(t, "cpu-1", tens, [])
+    assert asked is not None
+    best = asked.compute().best
+    assert counted == Action("cpu-1", best.kind, amount=best.amount)
+    assert best.kind is ActionKind.TWIST

@@ -129,6 +129,18 @@ async def test_a_round_of_blackjack_from_join_to_the_result_post(
     # not bob's turn: a private refusal, nothing changes
     r = await t.click(world.bob, "Hit")
     assert "It is not your turn" in t.last_ephemeral(world.bob), t.last_ephemeral(world.bob)
+    # the Hint: alice's figures, privately, never the hole card; bob is told it is not
+    # his turn; the table does not change
+    drawn = t.message().text
+    r = await t.click(world.alice, "Hint")
+    hinted = r.all_text
+    assert r.ephemeral and hinted.startswith("💡 **Hint** for your hand"), hinted
+    assert "Stand" in hinted and "per chip staked" in hinted and "BJ-" not in hinted
+    assert hole.pretty not in hinted
+    assert await t.bj(world.alice, "hint") == hinted
+    r = await t.click(world.bob, "Hint")
+    assert r.ephemeral and "when it is your turn" in r.all_text, r.all_text
+    assert t.message().text == drawn
     sent = len(fake_discord.requests)
     r = await t.click(world.alice, "Stand")
     assert r.callback_type == 7 and len(fake_discord.requests) - sent == 1

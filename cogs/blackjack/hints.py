@@ -1,0 +1,94 @@
+"""The Blackjack hint in words (no Discord): what the member reads when they press
+**Hint** or use ``/blackjack hint``. The figures are the engine's
+(engine/blackjack/hint.py): never the dealer's face-down card."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from bot.card_faces import faces
+from bot.i18n import Raw, bidi, num, t
+from engine.blackjack import ActionKind
+from engine.blackjack.hint import ActionValue, BlackjackHint
+
+K = ActionKind
+
+#: the button label that names each hand action the hint values (the table's own word)
+ACTION_LABEL: dict[ActionKind, str] = {
+    K.HIT: "bj.button.hit",
+    K.STAND: "bj.button.stand",
+    K.DOUBLE: "bj.button.double",
+    K.SPLIT: "bj.button.split",
+    K.SURRENDER: "bj.button.surrender",
+}
+
+#: below this many chips per chip staked two plays are said to be worth the same
+SAME = 0.005
+
+
+def chips(locale: str, value: float, *, sign: bool = True) -> str:
+    """A chip figure with two decimals in the locale's way (+0.12 · −1,05 · ۰٫۱۲)."""
+    rounded = Decimal(repr(abs(value))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    text = num(locale, rounded)
+    if not sign:
+        return text
+    if rounded == 0:
+        return "±" + text
+    return ("+" if value > 0 else "−") + text
+
+
+def action_name(locale: str, action: ActionValue) -> str:
+    if action.kind is K.INSURANCE:
+        if action.amount:
+            return t(locale, "bj.hint.insure", amount=action.amount)
+        return t(locale, "bj.hint.no_insure")
+    return t(locale, ACTION_LABEL.get(action.kind, "bj.button.stand"))
+
+
+def action_gerund(locale: str, action: ActionValue) -> str:
+    """The action as the end of "… more than standing"."""
+    if action.kind is K.INSURANCE:
+        return t(locale, "bj.hint.than.insure" if action.amount else "bj.hint.than.no_insure")
+    return t(locale, f"bj.hint.than.{action.kind.value}")
+
+
+def hint_text(found: BlackjackHint, locale: str) -> str:
+    """The hint as the member reads it: the best play in one sentence, then every play
+    with its expected chips, best first, then what the figures count."""
+    up = Raw(bidi(locale, faces([found.up_card])))
+    acts = found.actions
+    if acts[0].kind is K.INSURANCE:
+        lines = [t(locale, "bj.hint.insurance_head", up=up)]
+    else:
+        cards = Raw(bidi(locale, faces(found.cards)))
+        lines = [t(locale, "bj.hint.head", cards=cards, up=up)]
+    best = acts[0]
+    if len(acts) < 2:
+        lines.append(t(locale, "bj.hint.only", best=action_name(locale, best)))
+    elif found.margin < SAME:
+        other = action_name(locale, acts[1])
+        lines.append(t(locale, "bj.hint.same", best=action_name(locale, best), other=other))
+    else:
+        lines.append(
+            t(
+                locale,
+                "bj.hint.better",
+                best=action_name(locale, best),
+                margin=Raw(chips(locale, found.margin, sign=False)),
+                other=action_gerund(locale, acts[1]),
+            )
+        )
+    for n, act in enumerate(acts, start=1):
+        lines.append(
+            t(
+                locale,
+                "bj.hint.line",
+                n=n,
+                action=action_name(locale, act),
+                chips=Raw(bidi(locale, chips(locale, act.chips))),
+                per=Raw(bidi(locale, chips(locale, act.per_chip))),
+            )
+        )
+    lines.append(t(locale, "bj.hint.seen", unseen=found.unseen))
+    lines.append(t(locale, "bj.hint.average"))
+    return "\n".join(lines)
