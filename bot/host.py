@@ -678,6 +678,36 @@ class TableHost(Generic[T]):
             self.check_channel_free(channel_id)
             yield
 
+    @staticmethod
+    def window_in_range(seconds: float, low: float, high: float, key: str) -> float:
+        """A betting window's length, refused (with the game's message ``key``) outside
+        the game's range ``low`` to ``high`` seconds."""
+        if not low <= seconds <= high:
+            raise ServiceError(
+                f"The betting window must be {low:g} to {high:g} seconds.",
+                key=key,
+                low=int(low),
+                high=int(high),
+            )
+        return float(seconds)
+
+    async def open_new(
+        self,
+        live: T,
+        start: Callable[[T], None],
+        opened: Callable[[T], Awaitable[None]],
+        what: str,
+    ) -> T:
+        """Store and register a new table with no move yet: ``start`` sets its first
+        clock, ``opened`` shows it (a presenter failure does not undo the opening)."""
+        async with self._opening(live.channel_id):
+            start(live)
+            await self._persist(live, [], "open")
+            self._register(live)
+            self._arm_timer(live)
+        await self.present(opened(live), what)
+        return live
+
     def _register(self, live: T) -> None:
         self.tables[live.table_id] = live
         self.by_channel[live.channel_id] = live.table_id

@@ -333,14 +333,9 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
     ) -> OpenPuntoBancoTable:
         """Open a table in a channel (one table per channel, whatever the game)."""
         seconds = self.timers.betting_seconds if betting_seconds is None else betting_seconds
-        if not MIN_BETTING_SECONDS <= seconds <= MAX_BETTING_SECONDS:
-            raise ServiceError(
-                f"The betting window must be {MIN_BETTING_SECONDS:g} to "
-                f"{MAX_BETTING_SECONDS:g} seconds.",
-                key="err.pb.window_range",
-                low=int(MIN_BETTING_SECONDS),
-                high=int(MAX_BETTING_SECONDS),
-            )
+        seconds = self.window_in_range(
+            seconds, MIN_BETTING_SECONDS, MAX_BETTING_SECONDS, "err.pb.window_range"
+        )
         self.check_channel_free(channel_id)
         live = OpenPuntoBancoTable(
             table_id=new_table_id(),
@@ -348,17 +343,16 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             channel_id=channel_id,
             opener_id=opener_id,
             engine=PuntoBancoTable(rules),
-            betting_seconds=float(seconds),
+            betting_seconds=seconds,
         )
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name
-        async with self._opening(channel_id):
-            self._open_window(live)
-            await self._persist(live, [], "open")
-            self._register(live)
-            self._arm_timer(live)
-        await self.present(self.presenter.table_opened(live), f"Punto Banco table {live.table_id}")
-        return live
+        return await self.open_new(
+            live,
+            self._open_window,
+            self.presenter.table_opened,
+            f"Punto Banco table {live.table_id}",
+        )
 
     # -------------------------------------------------------------------- bets
     def _check_can_bet(self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None) -> None:
