@@ -53,6 +53,7 @@ from bot.host import (
     TableHost,
     TimerJob,
     is_member_seat,
+    ledger_refunds,
     names_kept,
     new_table_id,
     seat_of,
@@ -593,7 +594,7 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
             return []
         live, applied = closed
         live.deadline = live.closes_at = None
-        back = [t if isinstance(t, Transfer) else _ledger_refund(t) for t in applied]
+        back = ledger_refunds(applied)
         await self.present(self.presenter.table_closed(live, reason, back), "a Blackjack close")
         return back
 
@@ -627,15 +628,6 @@ def _all_have_bet(engine: BlackjackTable) -> bool:
         and bool(engine.seats)
         and all(s in engine.bets for s in engine.seats)
     )
-
-
-def _ledger_refund(move: Any) -> Transfer:
-    """A refund the ledger computed (its escrow entries), as the engine names it."""
-    from bot.storage import parse_account
-
-    kind, _, user_id, _ = parse_account(move.dst)
-    dst = seat_of(user_id) if kind == "member" and user_id is not None else "@house"
-    return Transfer(ESCROW, dst, move.amount, move.reason)
 
 
 def build_service(

@@ -48,12 +48,13 @@ from bot.host import (
     TableHost,
     TimerJob,
     is_member_seat,
+    ledger_refunds,
     names_kept,
     new_table_id,
     seat_of,
 )
 from bot.i18n import Msg
-from bot.storage import Move, Store, member_account, parse_account
+from bot.storage import Store, member_account
 from engine.cards import Chance
 from engine.punto_banco import (
     CROUPIER,
@@ -590,7 +591,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             return []
         live, applied = closed
         live.deadline = live.closes_at = None
-        refunds = [t if isinstance(t, Transfer) else _engine_transfer(t) for t in applied]
+        refunds = ledger_refunds(applied)
         await self.present(
             self.presenter.table_closed(live, reason, refunds), "a Punto Banco change"
         )
@@ -613,13 +614,6 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
 
     async def _window_over(self, table_id: str) -> None:
         await self.close_window(table_id)
-
-
-def _engine_transfer(move: Move) -> Transfer:
-    """A ledger refund as the engine names it (seat id, ``@escrow``), for the presenter."""
-    kind, _, user_id, _ = parse_account(move.dst)
-    dst = seat_of(user_id) if kind == "member" and user_id is not None else "@house"
-    return Transfer("@escrow", dst, move.amount, move.reason)
 
 
 def _coup_note(result: CoupResult) -> str:
