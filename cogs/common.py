@@ -91,6 +91,22 @@ def bot_of(interaction: Interaction) -> GameBot:
     return interaction.client  # type: ignore[return-value]
 
 
+ServiceT = TypeVar("ServiceT", bound=TableHost[Any])
+
+
+def game_service(
+    bot: GameBot, game: str, kind: type[ServiceT], not_running: tuple[str, str]
+) -> ServiceT:
+    """The service of the game registered as ``game``, typed as its package knows it
+    (``cogs/<game>/access.py``); when this bot does not run it, the game's own refusal
+    ``not_running`` (message id, English), which the member reads."""
+    found = bot.games.get(game)
+    if not isinstance(found, kind):
+        key, english = not_running
+        raise ServiceError(english, key=key)
+    return found
+
+
 def can_manage_guild(interaction: Interaction) -> bool:
     """The member has Manage Server in this server."""
     perms = getattr(interaction.user, "guild_permissions", None)
