@@ -53,6 +53,7 @@ from bot.host import (
     TableHost,
     TimerJob,
     is_member_seat,
+    ledger_refunds,
     names_kept,
     new_table_id,
     seat_of,
@@ -307,14 +308,9 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
     ) -> OpenBlackjackTable:
         """Open a table in a channel (one table per channel, whatever the game)."""
         seconds = self.timers.betting_seconds if betting_seconds is None else betting_seconds
-        if not MIN_BETTING_SECONDS <= seconds <= MAX_BETTING_SECONDS:
-            raise ServiceError(
-                f"The betting window must be {MIN_BETTING_SECONDS:g} to "
-                f"{MAX_BETTING_SECONDS:g} seconds.",
-                key="err.bj.window_range",
-                low=int(MIN_BETTING_SECONDS),
-                high=int(MAX_BETTING_SECONDS),
-            )
+        seconds = self.window_in_range(
+            seconds, MIN_BETTING_SECONDS, MAX_BETTING_SECONDS, "err.bj.window_range"
+        )
         self.check_channel_free(channel_id)
         live = OpenBlackjackTable(
             table_id=new_table_id(),
@@ -322,18 +318,17 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
             channel_id=channel_id,
             opener_id=opener_id,
             engine=BlackjackTable(rules),
-            betting_seconds=float(seconds),
+            betting_seconds=seconds,
             turn_seconds=self.timers.turn_seconds,
         )
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name
-        async with self._opening(channel_id):
-            self._restart_clock(live)
-            await self._persist(live, [], "open")
-            self._register(live)
-            self._arm_timer(live)
-        await self.present(self.presenter.table_opened(live), f"Blackjack table {live.table_id}")
-        return live
+        return await self.open_new(
+            live,
+            self._restart_clock,
+            self.presenter.table_opened,
+            f"Blackjack table {live.table_id}",
+        )
 
     # ------------------------------------------------------------- members' moves
     def action_note(self, action: Any) -> str:
@@ -622,7 +617,7 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
             return []
         live, applied = closed
         live.deadline = live.closes_at = None
-        back = [t if isinstance(t, Transfer) else _ledger_refund(t) for t in applied]
+        back = ledger_refunds(applied)
         await self.present(self.presenter.table_closed(live, reason, back), "a Blackjack close")
         return back
 
@@ -656,15 +651,6 @@ def _all_have_bet(engine: BlackjackTable) -> bool:
         and bool(engine.seats)
         and all(s in engine.bets for s in engine.seats)
     )
-
-
-def _ledger_refund(move: Any) -> Transfer:
-    """A refund the ledger computed (its escrow entries), as the engine names it."""
-    from bot.storage import parse_account
-
-    kind, _, user_id, _ = parse_account(move.dst)
-    dst = seat_of(user_id) if kind == "member" and user_id is not None else "@house"
-    return Transfer(ESCROW, dst, move.amount, move.reason)
 
 
 def build_service(

@@ -56,13 +56,13 @@ from bot.errors import (
 )
 from bot.i18n import Msg
 from bot.metrics import METRICS
-from bot.storage.accounts import is_member_seat
+from bot.storage.accounts import is_member_seat, parse_account
 from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
 from bot.storage.privacy import new_token, scrub_snapshot
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
 from engine.game import Game
-from engine.records import Transfer
+from engine.records import ESCROW, Transfer
 
 log = logging.getLogger(__name__)
 
@@ -269,6 +269,21 @@ def new_table_id() -> str:
 
 def seat_of(user_id: int) -> str:
     return str(user_id)
+
+
+def ledger_refunds(applied: Iterable[Any]) -> list[Transfer]:
+    """The refunds of a closed table as the engines name them (a member's seat id,
+    ``@house``): an engine's own transfers as they are, the ledger's escrow entries
+    turned back into transfers (for the presenter)."""
+    out = []
+    for move in applied:
+        if isinstance(move, Transfer):
+            out.append(move)
+            continue
+        kind, _, user_id, _ = parse_account(move.dst)
+        dst = seat_of(user_id) if kind == "member" and user_id is not None else "@house"
+        out.append(Transfer(ESCROW, dst, move.amount, move.reason))
+    return out
 
 
 @dataclass(frozen=True)
@@ -677,6 +692,36 @@ class TableHost(Generic[T]):
         async with self.opening_locks.setdefault(channel_id, asyncio.Lock()):
             self.check_channel_free(channel_id)
             yield
+
+    @staticmethod
+    def window_in_range(seconds: float, low: float, high: float, key: str) -> float:
+        """A betting window's length, refused (with the game's message ``key``) outside
+        the game's range ``low`` to ``high`` seconds."""
+        if not low <= seconds <= high:
+            raise ServiceError(
+                f"The betting window must be {low:g} to {high:g} seconds.",
+                key=key,
+                low=int(low),
+                high=int(high),
+            )
+        return float(seconds)
+
+    async def open_new(
+        self,
+        live: T,
+        start: Callable[[T], None],
+        opened: Callable[[T], Awaitable[None]],
+        what: str,
+    ) -> T:
+        """Store and register a new table with no move yet: ``start`` sets its first
+        clock, ``opened`` shows it (a presenter failure does not undo the opening)."""
+        async with self._opening(live.channel_id):
+            start(live)
+            await self._persist(live, [], "open")
+            self._register(live)
+            self._arm_timer(live)
+        await self.present(opened(live), what)
+        return live
 
     def _register(self, live: T) -> None:
         self.tables[live.table_id] = live

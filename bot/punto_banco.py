@@ -48,12 +48,13 @@ from bot.host import (
     TableHost,
     TimerJob,
     is_member_seat,
+    ledger_refunds,
     names_kept,
     new_table_id,
     seat_of,
 )
 from bot.i18n import Msg
-from bot.storage import Move, Store, member_account, parse_account
+from bot.storage import Store, member_account
 from engine.cards import Chance
 from engine.punto_banco import (
     CROUPIER,
@@ -333,14 +334,9 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
     ) -> OpenPuntoBancoTable:
         """Open a table in a channel (one table per channel, whatever the game)."""
         seconds = self.timers.betting_seconds if betting_seconds is None else betting_seconds
-        if not MIN_BETTING_SECONDS <= seconds <= MAX_BETTING_SECONDS:
-            raise ServiceError(
-                f"The betting window must be {MIN_BETTING_SECONDS:g} to "
-                f"{MAX_BETTING_SECONDS:g} seconds.",
-                key="err.pb.window_range",
-                low=int(MIN_BETTING_SECONDS),
-                high=int(MAX_BETTING_SECONDS),
-            )
+        seconds = self.window_in_range(
+            seconds, MIN_BETTING_SECONDS, MAX_BETTING_SECONDS, "err.pb.window_range"
+        )
         self.check_channel_free(channel_id)
         live = OpenPuntoBancoTable(
             table_id=new_table_id(),
@@ -348,17 +344,16 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             channel_id=channel_id,
             opener_id=opener_id,
             engine=PuntoBancoTable(rules),
-            betting_seconds=float(seconds),
+            betting_seconds=seconds,
         )
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name
-        async with self._opening(channel_id):
-            self._open_window(live)
-            await self._persist(live, [], "open")
-            self._register(live)
-            self._arm_timer(live)
-        await self.present(self.presenter.table_opened(live), f"Punto Banco table {live.table_id}")
-        return live
+        return await self.open_new(
+            live,
+            self._open_window,
+            self.presenter.table_opened,
+            f"Punto Banco table {live.table_id}",
+        )
 
     # -------------------------------------------------------------------- bets
     def _check_can_bet(self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None) -> None:
@@ -596,7 +591,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             return []
         live, applied = closed
         live.deadline = live.closes_at = None
-        refunds = [t if isinstance(t, Transfer) else _engine_transfer(t) for t in applied]
+        refunds = ledger_refunds(applied)
         await self.present(
             self.presenter.table_closed(live, reason, refunds), "a Punto Banco change"
         )
@@ -619,13 +614,6 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
 
     async def _window_over(self, table_id: str) -> None:
         await self.close_window(table_id)
-
-
-def _engine_transfer(move: Move) -> Transfer:
-    """A ledger refund as the engine names it (seat id, ``@escrow``), for the presenter."""
-    kind, _, user_id, _ = parse_account(move.dst)
-    dst = seat_of(user_id) if kind == "member" and user_id is not None else "@house"
-    return Transfer("@escrow", dst, move.amount, move.reason)
 
 
 def _coup_note(result: CoupResult) -> str:

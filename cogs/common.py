@@ -9,7 +9,7 @@ import functools
 import logging
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol, Self, TypeVar
 
 import discord
@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.errors import ServiceError, options_error
 from bot.host import TableHost
+from bot.i18n import Msg, t
 from bot.i18n.languages import Languages
 from bot.settings import GameSettings, Settings
 from bot.sharding import ShardPlan
@@ -26,6 +27,7 @@ from cogs import router
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
 from cogs.router import RoutedButton, TableForm
+from engine.records import Transfer
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +91,22 @@ class GameBot(commands.Bot):
 def bot_of(interaction: Interaction) -> GameBot:
     """The bot an interaction came to (always a :class:`GameBot` in this process)."""
     return interaction.client  # type: ignore[return-value]
+
+
+ServiceT = TypeVar("ServiceT", bound=TableHost[Any])
+
+
+def game_service(
+    bot: GameBot, game: str, kind: type[ServiceT], not_running: tuple[str, str]
+) -> ServiceT:
+    """The service of the game registered as ``game``, typed as its package knows it
+    (``cogs/<game>/access.py``); when this bot does not run it, the game's own refusal
+    ``not_running`` (message id, English), which the member reads."""
+    found = bot.games.get(game)
+    if not isinstance(found, kind):
+        key, english = not_running
+        raise ServiceError(english, key=key)
+    return found
 
 
 def can_manage_guild(interaction: Interaction) -> bool:
@@ -162,6 +180,43 @@ async def place_and_rules(
     except ValueError as exc:
         raise options_error(exc) from exc
     return place[0], place[1], made
+
+
+class EndsTables(Protocol):
+    """What /<game> end asks of a game whose close returns the chips it gave back."""
+
+    def check_may_end(self, live: Any, user_id: int, *, is_admin: bool) -> None: ...
+
+    async def close(self, table_id: str, reason: Msg) -> Sequence[Transfer]: ...
+
+
+async def repost_table(
+    interaction: Interaction,
+    locale: str,
+    live: Any,
+    repost: Callable[[Any], Awaitable[None]],
+    done: str,
+) -> None:
+    """/<game> table: post ``live``'s table message again (refused, privately, where
+    the bot lacks a permission it needs), then say ``done`` (the game's message id)."""
+    missing = missing_permissions(interaction)
+    if missing:
+        await reply(interaction, permissions_refusal(locale, missing))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await repost(live)
+    await reply(interaction, t(locale, done))
+
+
+async def end_table(interaction: Interaction, service: EndsTables, live: Any) -> int:
+    """/<game> end by the member of ``interaction`` (the opener or a server manager):
+    close ``live`` and return how many chips went back to their owners."""
+    service.check_may_end(live, interaction.user.id, is_admin=can_manage_guild(interaction))
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    refunds = await service.close(
+        live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
+    )
+    return sum(transfer.amount for transfer in refunds)
 
 
 def table_button_id(prefix: str, acts: str = "[a-z_]+") -> str:

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Protocol, cast
 
 from bot.blackjack import GAME_BLACKJACK, BlackjackService, OpenBlackjackTable
-from bot.errors import ServiceError
-from cogs.common import GameBot
+from cogs.common import GameBot, game_service
 from cogs.table_message import Click
 
 
@@ -29,12 +28,12 @@ class BlackjackPresenterPart(Protocol):
 
 def service(bot: GameBot) -> BlackjackService:
     """The bot's Blackjack service (a refusal the member reads if it is not running)."""
-    found = bot.games.get(GAME_BLACKJACK)
-    if not isinstance(found, BlackjackService):
-        raise ServiceError(
-            "Blackjack is not running on this bot right now.", key="err.bj.not_running"
-        )
-    return found
+    return game_service(
+        bot,
+        GAME_BLACKJACK,
+        BlackjackService,
+        ("err.bj.not_running", "Blackjack is not running on this bot right now."),
+    )
 
 
 def presenter(bot: GameBot) -> BlackjackPresenterPart:

@@ -25,9 +25,14 @@ from bot.i18n.languages import locale_of
 from cogs.blackjack import access, hints
 from cogs.blackjack.chart import strategy_png
 from cogs.blackjack.text import odds_text
-from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
-from cogs.permissions import missing_permissions
-from cogs.permissions import refusal as permissions_refusal
+from cogs.common import (
+    GameBot,
+    Interaction,
+    end_table,
+    place_and_rules,
+    reply,
+    repost_table,
+)
 from cogs.table_message import Click, answer, answered_in_time
 from engine.blackjack import ActionKind, BlackjackRules
 from engine.blackjack.odds import house_edge
@@ -204,13 +209,7 @@ class Blackjack(
     async def table(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
         live = self._table(interaction)
-        missing = missing_permissions(interaction)
-        if missing:
-            await reply(interaction, permissions_refusal(locale, missing))
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.presenter.repost(live)
-        await reply(interaction, t(locale, "bj.reposted"))
+        await repost_table(interaction, locale, live, self.presenter.repost, "bj.reposted")
 
     @app_commands.command(
         name="odds", description="The house edge of this table's rules, and its strategy chart"
@@ -244,15 +243,7 @@ class Blackjack(
     )
     async def end(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        live = self._table(interaction)
-        self.service.check_may_end(
-            live, interaction.user.id, is_admin=can_manage_guild(interaction)
-        )
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        refunds = await self.service.close(
-            live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
-        )
-        back = sum(transfer.amount for transfer in refunds)
+        back = await end_table(interaction, self.service, self._table(interaction))
         await reply(interaction, t(locale, "bj.ended", amount=back))
 
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol, cast
 
-from bot.errors import ServiceError
 from bot.punto_banco import GAME_PUNTO_BANCO, OpenPuntoBancoTable, PuntoBancoService
-from cogs.common import GameBot
+from cogs.common import GameBot, game_service
 from cogs.table_message import Click
 
 
@@ -29,12 +28,12 @@ class PuntoBancoPresenterPart(Protocol):
 
 def service(bot: GameBot) -> PuntoBancoService:
     """The bot's Punto Banco service (a refusal the member reads if it is not running)."""
-    found = bot.games.get(GAME_PUNTO_BANCO)
-    if not isinstance(found, PuntoBancoService):
-        raise ServiceError(
-            "Punto Banco is not running on this bot right now.", key="err.pb.not_running"
-        )
-    return found
+    return game_service(
+        bot,
+        GAME_PUNTO_BANCO,
+        PuntoBancoService,
+        ("err.pb.not_running", "Punto Banco is not running on this bot right now."),
+    )
 
 
 def presenter(bot: GameBot) -> PuntoBancoPresenterPart:

@@ -19,9 +19,14 @@ from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.punto_banco import OpenPuntoBancoTable
-from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
-from cogs.permissions import missing_permissions
-from cogs.permissions import refusal as permissions_refusal
+from cogs.common import (
+    GameBot,
+    Interaction,
+    end_table,
+    place_and_rules,
+    reply,
+    repost_table,
+)
 from cogs.punto_banco import access
 from cogs.punto_banco.odds_chart import send_odds_chart
 from cogs.punto_banco.text import odds_text, placed, receipt_text
@@ -145,13 +150,7 @@ class PuntoBanco(
     async def table(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
         live = self._table(interaction)
-        missing = missing_permissions(interaction)
-        if missing:
-            await reply(interaction, permissions_refusal(locale, missing))
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.presenter.repost(live)
-        await reply(interaction, t(locale, "pb.reposted"))
+        await repost_table(interaction, locale, live, self.presenter.repost, "pb.reposted")
 
     @app_commands.command(
         name="odds", description="Exact probabilities and house edge of each bet here"
@@ -178,15 +177,7 @@ class PuntoBanco(
     )
     async def end(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        live = self._table(interaction)
-        self.service.check_may_end(
-            live, interaction.user.id, is_admin=can_manage_guild(interaction)
-        )
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        refunds = await self.service.close(
-            live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
-        )
-        back = sum(transfer.amount for transfer in refunds)
+        back = await end_table(interaction, self.service, self._table(interaction))
         await reply(interaction, t(locale, "pb.ended", amount=back))
 
 

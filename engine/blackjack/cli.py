@@ -16,10 +16,11 @@ from engine.blackjack.odds import house_edge
 from engine.blackjack.rules import BlackjackRules
 from engine.blackjack.shoe import Shoe
 from engine.blackjack.table import BlackjackTable
-from engine.cards import Card, ScriptedChance, full_pack, parse_card
+from engine.cards import Card, ScriptedChance, parse_card
 from engine.cli_options import whole_number
 from engine.errors import ConfigError, RuleError
 from engine.records import ESCROW, HOUSE, Transfer
+from engine.replay import move_chips, opening_accounts, stacked_shoe
 
 Doc = tuple[int, dict[str, Any]]
 
@@ -141,26 +142,16 @@ def replay_doc(doc: Any) -> Doc:
         raise ConfigError(f"bad rules: {exc}") from None
     shoe: Shoe | None = None
     if "shoe" in doc:  # the listed cards on top, then the rest in new-deck order
-        top = _cards(doc["shoe"], "shoe")
-        rest = full_pack(rules.decks)
-        for c in top:
-            if c not in rest:
-                raise ConfigError(f"the shoe holds {c.code} too often")
-            rest.remove(c)
-        shoe = Shoe(rules.decks, top + rest)
+        shoe = Shoe(rules.decks, stacked_shoe(_cards(doc["shoe"], "shoe"), rules.decks))
     reshuffles = [_cards(r, "reshuffles") for r in doc.get("reshuffles", [])]
     chance = ScriptedChance(reshuffles, int(doc.get("seed", 0)))
     table = BlackjackTable(rules, shoe)
-    accounts: dict[str, int] = {str(k): v for k, v in doc.get("balances", {}).items()}
-    accounts.setdefault(ESCROW, 0)
-    accounts.setdefault(HOUSE, 0)
+    accounts = opening_accounts(doc.get("balances", {}))
     rounds: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
 
     def move(transfers: Sequence[Transfer]) -> None:
-        for t in transfers:
-            accounts[t.src] = accounts.get(t.src, 0) - t.amount
-            accounts[t.dst] = accounts.get(t.dst, 0) + t.amount
+        move_chips(accounts, transfers)
 
     def summary() -> dict[str, Any]:
         return {

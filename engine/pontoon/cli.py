@@ -330,9 +330,8 @@ def _simulate_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
     )
 
 
-def add_simulate_parser(sub: Any) -> None:
-    p = sub.add_parser("pontoon", help="one punter against the banker, stake 1, twist-only")
-    add_play_options(p, "rounds", "rounds")
+def add_stick_options(p: argparse.ArgumentParser) -> None:
+    """The twist-only punter's and the banker's stick totals (odds and simulate)."""
     p.add_argument(
         "--punter-stick",
         type=whole_number(2, 22),
@@ -345,6 +344,12 @@ def add_simulate_parser(sub: Any) -> None:
         default=17,
         help="the banker draws while the best total is below this",
     )
+
+
+def add_simulate_parser(sub: Any) -> None:
+    p = sub.add_parser("pontoon", help="one punter against the banker, stake 1, twist-only")
+    add_play_options(p, "rounds", "rounds")
+    add_stick_options(p)
     p.add_argument(
         "--fresh-pack",
         action="store_true",

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.cards import full_pack
-from engine.cli_options import add_play_options, whole_number
+from engine.cli_options import add_play_options
 from engine.errors import ConfigError
 from engine.pontoon import hint as H
 from engine.pontoon.hands import BUST, FIVE, PONTOON, score
@@ -389,21 +389,12 @@ OPTIONS_NOTE = (
 
 
 def add_odds_parser(sub: Any) -> None:
+    from engine.pontoon.cli import add_stick_options
+
     p = sub.add_parser(
         "pontoon", help="the twist-only punter's exact odds, and the table's house edge"
     )
-    p.add_argument(
-        "--punter-stick",
-        type=whole_number(2, 22),
-        default=15,
-        help="the punter twists while the best total is below this",
-    )
-    p.add_argument(
-        "--banker-stick",
-        type=whole_number(2, 21),
-        default=17,
-        help="the banker draws while the best total is below this",
-    )
+    add_stick_options(p)
     p.add_argument(
         "--fresh-pack",
         action="store_true",

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_card
+from engine.cards import Card, RandomChance, ScriptedChance, parse_card
 from engine.cli_options import add_play_options, whole_number
 from engine.errors import ConfigError, RuleError
 from engine.punto_banco.actions import CROUPIER, Action, ActionKind, CoupResult
@@ -22,6 +22,7 @@ from engine.punto_banco.rules import PuntoBancoRules
 from engine.punto_banco.simulate import simulate
 from engine.punto_banco.table import PuntoBancoTable, Shoe
 from engine.records import ESCROW, HOUSE, Transfer
+from engine.replay import move_chips, opening_accounts, stacked_shoe
 
 Doc = tuple[int, dict[str, Any]]
 
@@ -189,25 +190,15 @@ def replay_doc(doc: Any) -> tuple[int, dict[str, Any]]:
         raise ConfigError(f"bad rules: {exc}") from None
     shoe: Shoe | None = None
     if "shoe" in doc:  # the listed cards on top, then the rest of the packs in new order
-        top = _cards(doc["shoe"], "shoe")
-        rest = full_pack(rules.packs)
-        for c in top:
-            if c not in rest:
-                raise ConfigError(f"the shoe holds {c.code} too often")
-            rest.remove(c)
-        shoe = Shoe(rules.packs, top + rest)
+        shoe = Shoe(rules.packs, stacked_shoe(_cards(doc["shoe"], "shoe"), rules.packs))
     reshuffles = [_cards(r, "reshuffles") for r in doc.get("reshuffles", [])]
     chance = ScriptedChance(reshuffles, int(doc.get("seed", 0)))
     table = PuntoBancoTable(rules, shoe)
-    accounts: dict[str, int] = {str(k): v for k, v in doc.get("balances", {}).items()}
-    accounts.setdefault(ESCROW, 0)
-    accounts.setdefault(HOUSE, 0)
+    accounts = opening_accounts(doc.get("balances", {}))
     coups: list[dict[str, Any]] = []
 
     def move(transfers: Sequence[Transfer]) -> None:
-        for t in transfers:
-            accounts[t.src] = accounts.get(t.src, 0) - t.amount
-            accounts[t.dst] = accounts.get(t.dst, 0) + t.amount
+        move_chips(accounts, transfers)
 
     def summary() -> dict[str, Any]:
         return {
