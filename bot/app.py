@@ -262,6 +262,10 @@ class CardBot(GameBot):
         )
         if not self._refreshed:
             self._refreshed = True
+            # the servers, channels and members came after the tables: they live long too
+            # (full collections walked them again and again, a click's answer waiting)
+            gc.collect()
+            gc.freeze()
             reloaded, self._reloaded = self._reloaded, {}
             for name, tables in reloaded.items():
                 service = self.games[name]
