@@ -59,6 +59,9 @@ class CardBot(GameBot):
     :class:`ShardedGameBot`."""
 
     def __init__(self, settings: Settings, store: Store, **client_options: Any) -> None:
+        # no cache of received messages: the bot reads none back from it, and discord.py
+        # looks through the whole cache (1,000 messages) for each message event it gets
+        client_options.setdefault("max_messages", None)
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
