@@ -59,6 +59,9 @@ class CardBot(GameBot):
     :class:`ShardedGameBot`."""
 
     def __init__(self, settings: Settings, store: Store, **client_options: Any) -> None:
+        # no cache of received messages: the bot reads none back from it, and discord.py
+        # looks through the whole cache (1,000 messages) for each message event it gets
+        client_options.setdefault("max_messages", None)
         intents = discord.Intents.default()
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -262,6 +265,10 @@ class CardBot(GameBot):
         )
         if not self._refreshed:
             self._refreshed = True
+            # the servers, channels and members came after the tables: they live long too
+            # (full collections walked them again and again, a click's answer waiting)
+            gc.collect()
+            gc.freeze()
             reloaded, self._reloaded = self._reloaded, {}
             for name, tables in reloaded.items():
                 service = self.games[name]

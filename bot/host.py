@@ -33,12 +33,14 @@ import json
 import logging
 import random
 import secrets
+import sys
 import time
 from collections.abc import (
     AsyncIterator,
     Awaitable,
     Callable,
     Collection,
+    Hashable,
     Iterable,
     Mapping,
     Sequence,
@@ -268,7 +270,29 @@ def new_table_id() -> str:
 
 
 def seat_of(user_id: int) -> str:
-    return str(user_id)
+    # one string per member, however many events and dicts of a table name the seat
+    return sys.intern(str(user_id))
+
+
+def shared_strings(value: Any) -> Any:
+    """``value`` (parsed JSON) with its short string values interned, in place: a loaded
+    table names each seat, card and kind once instead of once per mention (json.loads
+    shares only a dict's keys, and only within one call)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str):
+                if len(item) <= 32:
+                    value[key] = sys.intern(item)
+            elif isinstance(item, dict | list):
+                shared_strings(item)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, str):
+                if len(item) <= 32:
+                    value[i] = sys.intern(item)
+            elif isinstance(item, dict | list):
+                shared_strings(item)
+    return value
 
 
 def ledger_refunds(applied: Iterable[Any]) -> list[Transfer]:
@@ -315,7 +339,7 @@ class StoredTable:
 
     @classmethod
     def read(cls, rec: Any) -> StoredTable:
-        data = json.loads(rec.state_json)
+        data = shared_strings(json.loads(rec.state_json))
         meta = data["meta"]
         return cls(
             table_id=rec.table_id,
@@ -327,6 +351,34 @@ class StoredTable:
             engine=data["engine"],
             meta=meta,
         )
+
+
+class KeyedLocks:
+    """One lock per key (a table, a channel), kept only while someone holds it or waits
+    for it: 5,000 quiet tables keep no lock object. ``async with locks.hold(key)`` is
+    first come, first served, as one ``asyncio.Lock`` is."""
+
+    __slots__ = ("_held",)
+
+    def __init__(self) -> None:
+        self._held: dict[Hashable, list[Any]] = {}  # key -> [its lock, holders and waiters]
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._held
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: Hashable) -> AsyncIterator[None]:
+        entry = self._held.get(key)
+        if entry is None:
+            entry = self._held[key] = [asyncio.Lock(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                del self._held[key]
 
 
 class Scheduler:
@@ -535,9 +587,9 @@ class TableHost(Generic[T]):
         # other games: where a member's chips are in play in a server (that table's
         # channel id; True: somewhere; None or False: nowhere)
         self.busy_checks: list[Callable[[int, int], int | bool | None]] = []
-        self._locks: dict[str, asyncio.Lock] = {}
-        # channel -> its opening lock; one dict shared by the games (see together())
-        self.opening_locks: dict[int, asyncio.Lock] = {}
+        self._locks = KeyedLocks()  # table id -> its lock, while held
+        # channel -> its opening lock, while held; shared by the games (see together())
+        self.opening_locks = KeyedLocks()
         # every table's next due moment, in one task; a table's due job runs as a task
         # of its own (at most one at a time per table)
         self._scheduler = Scheduler(self._due, f"{self.timer_name}-scheduler")
@@ -606,8 +658,9 @@ class TableHost(Generic[T]):
         return True
 
     # ------------------------------------------------------------------- lookup
-    def lock(self, table_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def lock(self, table_id: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """``async with host.lock(table_id)``: the table's moves one at a time."""
+        return self._locks.hold(table_id)
 
     def get(self, table_id: str) -> T:
         live = self.tables.get(table_id)
@@ -689,7 +742,7 @@ class TableHost(Generic[T]):
         """Hold the channel's opening lock, with the channel checked free again: of two
         members opening a table in one channel at once, one gets it and the other a
         polite TableExists (not a storage error)."""
-        async with self.opening_locks.setdefault(channel_id, asyncio.Lock()):
+        async with self.opening_locks.hold(channel_id):
             self.check_channel_free(channel_id)
             yield
 
@@ -1020,7 +1073,7 @@ def together(*hosts: TableHost[Any]) -> Callable[[], None]:
     game (one opening lock per channel for all of them, so two members opening a Pontoon
     and a Punto Banco table in one channel at once get one table and one TableExists),
     and a member's chips in play at one table of a server at a time. Returns the undo."""
-    shared: dict[int, asyncio.Lock] = {}
+    shared = KeyedLocks()
     before = [h.opening_locks for h in hosts]
     pairs = [(host, other) for host in hosts for other in hosts if other is not host]
     for host, other in pairs:
@@ -1044,6 +1097,7 @@ __all__ = [
     "Change",
     "Holdings",
     "HostedTable",
+    "KeyedLocks",
     "Scheduler",
     "Step",
     "StoreLike",

@@ -23,12 +23,27 @@ real bot (``python -m bot`` from ``--bot-dir``) against the fake Discord on 127.
   (``GET /channels/{id}/messages/{id}``);
 - a restart after a kill: ``--changed`` waiting tables clicked once, the bot SIGKILLed at
   once, started again: the same figures.
+
+It ends with the five targets, PASS or FAIL, judged at the largest size: at most 32 KiB a
+mid-round table, idle CPU at most 1% of a core, click CPU at most 1.2 times its value at
+50 tables, p99 latency at most twice p50 plus 10 ms, no message read after a clean
+restart and no more than the changed tables after a kill. The load average is printed with
+each size (the machine may be shared).
+
+The bench finds each table's message by its id (one pass over the fake's messages when
+the bot has posted them), never by scanning every message of the fake per channel: that
+scan made the bench itself quadratic in the number of tables and stopped the first
+5,000-table runs. ``--tracemalloc [FRAMES]`` traces the bot's allocations and prints
+where memory grows per table between the two sizes; ``--profile`` prints the bot's
+busiest functions (cProfile) over the measured clicks at each size. Both slow the bot:
+their runs are for finding causes, not for the figures.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import os
@@ -37,10 +52,18 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from localdiscord import FakeChannel, FakeDiscord, FakeMember, InteractionFailed, RateLimits
+from localdiscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeMember,
+    FakeMessage,
+    InteractionFailed,
+    RateLimits,
+)
 from localdiscord.server import die_with_parent
 
 SHOW = "Show my cards"
@@ -104,6 +127,7 @@ class World:
         self.fake = fake
         self.mid: list[tuple[FakeChannel, list[FakeMember]]] = []
         self.waiting: list[tuple[FakeChannel, FakeMember, FakeMember]] = []
+        self.posted: dict[int, int] = {}  # channel id -> the table message's id
         guilds = [fake.add_guild(f"Casino {i}") for i in range(max(1, math.ceil(n / per_guild)))]
         for i in range(n):
             g = guilds[i // per_guild]
@@ -130,12 +154,35 @@ class World:
         return out
 
     def shown(self) -> int:
-        """Tables whose message the bot has posted."""
-        n = 0
-        for ch, *_ in [*self.mid, *self.waiting]:
-            if any(not m.ephemeral for m in self.fake.channel_messages(ch)):
-                n += 1
-        return n
+        """Tables whose message the bot has posted (noted for :meth:`table_message`); one
+        pass over the fake's messages, not one per channel (5,000 channels)."""
+        for m in self.fake.messages.values():
+            if not m.ephemeral and not m.deleted and m.components:
+                self.posted.setdefault(m.channel.id, m.id)
+        return len(self.posted)
+
+    def table_message(self, ch: FakeChannel, label: str) -> FakeMessage:
+        """The table message of the channel as it is now, with a button ``label``: the one
+        the bot posted (looked up by its id), or else the channel's newest such message
+        (a scan of every message, which costs more with more tables)."""
+        mid = self.posted.get(ch.id)
+        if mid is not None:
+            msg = self.fake.message(mid)
+            if not msg.deleted and msg.has_button(label):
+                return msg
+        msg = self.fake.latest_message_with_button(ch, label)
+        self.posted[ch.id] = msg.id
+        return msg
+
+
+async def until(check: Callable[[], bool], timeout: float, every: float = 1.0) -> None:
+    """Poll ``check`` every ``every`` seconds (the fake's ``wait_until`` checks at each of
+    its changes, too often for a check that looks at every table)."""
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            raise TimeoutError(f"not done within {timeout} s")
+        await asyncio.sleep(every)
 
 
 async def seed(bot_dir: Path, db: Path, plan: list[dict[str, Any]], tmp: Path) -> float:
@@ -157,13 +204,57 @@ async def seed(bot_dir: Path, db: Path, plan: list[dict[str, Any]], tmp: Path) -
     return time.perf_counter() - began
 
 
+# With --tracemalloc or --profile: imported by the bot at its start (``sitecustomize``).
+# SIGUSR1 writes a snapshot of its traced allocations; SIGUSR2 starts cProfile, and the
+# next SIGUSR2 writes its statistics.
+HOOKS = r"""
+import gc, os, signal
+if os.environ.get("BENCH_TRACE_FILE"):
+    import tracemalloc
+    tracemalloc.start(int(os.environ["BENCH_TRACE_FRAMES"]))
+    def _dump(*_):
+        gc.collect()
+        tracemalloc.take_snapshot().dump(os.environ["BENCH_TRACE_FILE"])
+    signal.signal(signal.SIGUSR1, _dump)
+if os.environ.get("BENCH_PROFILE_FILE"):
+    import cProfile
+    _prof = []
+    def _toggle(*_):
+        if not _prof:
+            _prof.append(cProfile.Profile())
+            _prof[0].enable()
+        else:
+            _prof[0].disable()
+            _prof.pop().dump_stats(os.environ["BENCH_PROFILE_FILE"])
+    signal.signal(signal.SIGUSR2, _toggle)
+"""
+
+
 async def launch(
-    fake: FakeDiscord, bot_dir: Path, db: Path, log: Path
+    fake: FakeDiscord,
+    bot_dir: Path,
+    db: Path,
+    log: Path,
+    trace: Path | None = None,
+    frames: int = 1,
+    profile: Path | None = None,
 ) -> asyncio.subprocess.Process:
+    path = str(bot_dir)
+    extra: dict[str, str] = {}
+    if trace is not None:
+        extra |= {"BENCH_TRACE_FILE": str(trace), "BENCH_TRACE_FRAMES": str(frames)}
+    if profile is not None:
+        extra["BENCH_PROFILE_FILE"] = str(profile)
+    if extra:
+        hooks = db.parent / "hooks"
+        hooks.mkdir(exist_ok=True)
+        (hooks / "sitecustomize.py").write_text(HOOKS)
+        path = f"{hooks}{os.pathsep}{path}"
     env = {
         **os.environ,
         **fake.bot_env(),
-        "PYTHONPATH": str(bot_dir),
+        **extra,
+        "PYTHONPATH": path,
         "DATABASE_PATH": str(db),
         "BET_TIMER_SECONDS": "3600",
         "TURN_TIMER_SECONDS": "3600",
@@ -240,8 +331,10 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
         out: dict[str, Any] = {"tables": n, "servers": math.ceil(n / args.per_guild)}
         out["seed_s"] = round(await seed(bot_dir, db, world.plan(), tmp), 1)
         t0 = time.monotonic()
-        proc = await launch(fake, bot_dir, db, log)
-        await fake.wait_until(lambda: world.shown() >= n, timeout=120 + n * 0.2)
+        trace = tmp / f"trace-{n}.snapshot" if args.tracemalloc else None
+        profile = tmp / f"profile-{n}.pstats" if args.profile else None
+        proc = await launch(fake, bot_dir, db, log, trace, args.tracemalloc, profile)
+        await until(lambda: world.shown() >= n, timeout=120 + n * 0.2)
         await quiet_for(fake, 2.0, most=60 + n * 0.1)
         out["first_start_s"] = round(time.monotonic() - t0, 1)
         pid = proc.pid
@@ -254,7 +347,7 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
         async def show(ch: FakeChannel, member: FakeMember) -> None:
             nonlocal failed
             async with gate:
-                msg = fake.latest_message_with_button(ch, SHOW)
+                msg = world.table_message(ch, SHOW)
                 try:
                     await fake.click(member, msg, label=SHOW, timeout=60)
                 except Exception:  # answered late on a busy machine: counted, not fatal
@@ -262,9 +355,18 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
 
         await asyncio.gather(*(show(ch, m) for ch, ms in world.mid for m in ms))
         out["setup_clicks_failed"] = failed
+        # the bench's own fake holds every table's channel, members and messages: its full
+        # collections must not delay the answers it times
+        gc.collect()
+        gc.freeze()
         await quiet_for(fake, 2.0, most=60)
         await asyncio.sleep(args.settle)
         out["rss_mib"] = round(rss_mib(pid), 1)
+        if trace is not None:
+            os.kill(pid, signal.SIGUSR1)
+            await until(trace.exists, timeout=300, every=0.5)
+            await asyncio.sleep(5)  # written in full
+            out["traced"] = str(trace)
 
         c0, w0 = cpu_seconds(pid), time.monotonic()
         await asyncio.sleep(args.idle_seconds)
@@ -281,7 +383,7 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
             for _ in range(k):
                 j = done.get(ch.id, 0)
                 label = "Join" if j % 2 == 0 else "Leave"
-                msg = fake.latest_message_with_button(ch, label)
+                msg = world.table_message(ch, label)
                 s = time.perf_counter()
                 try:
                     await fake.click(member, msg, label=label, timeout=30)
@@ -296,11 +398,19 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
         await asyncio.gather(*(clicks(ch, m, 4) for ch, _, m in world.waiting))  # warm up
         lat.clear()
         await quiet_for(fake, 1.0, most=30)
+        if profile is not None:
+            os.kill(pid, signal.SIGUSR2)
         c0, w0 = cpu_seconds(pid), time.monotonic()
         await asyncio.gather(*(clicks(ch, m, per) for ch, _, m in world.waiting))
         await quiet_for(fake, 0.5, most=30)
         cpu, wall = cpu_seconds(pid) - c0, time.monotonic() - w0 - 0.5
+        if profile is not None:
+            os.kill(pid, signal.SIGUSR2)
+            await until(profile.exists, timeout=60, every=0.5)
+            await asyncio.sleep(2)  # written in full
+            print(profiled(profile, n), file=sys.stderr, flush=True)
         out["clicks"] = len(lat)
+        out["load_avg_1m"] = round(os.getloadavg()[0], 2)
         out["late_over_3s"] = len(late)
         answered = len(lat) + len(late)
         out["click_cpu_ms"] = round(cpu / answered * 1000, 3)
@@ -336,6 +446,8 @@ async def run(args: Any) -> dict[str, Any]:
         for n in sizes:
             rows.append(await one_size(n, args, Path(tmp)))
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)  # one row at a time
+        if args.tracemalloc and len(rows) == 2:
+            print(traced_growth(rows), file=sys.stderr, flush=True)
     result: dict[str, Any] = {"sizes": rows, "bot_dir": str(args.bot_dir)}
     if len(rows) == 2:
         small, big = rows
@@ -349,6 +461,38 @@ async def run(args: Any) -> dict[str, Any]:
     return result
 
 
+def profiled(path: Path, n: int) -> str:
+    """The bot's busiest functions over the measured clicks (cProfile, own time)."""
+    import io
+    import pstats
+
+    text = io.StringIO()
+    pstats.Stats(str(path), stream=text).sort_stats("tottime").print_stats(30)
+    return f"profile of the clicks at {n} tables:\n{text.getvalue()}"
+
+
+def traced_growth(rows: list[dict[str, Any]]) -> str:
+    """Where the traced memory grew between the two sizes, in bytes per table."""
+    import tracemalloc
+
+    small, big = (tracemalloc.Snapshot.load(r["traced"]) for r in rows)
+    tables = rows[1]["tables"] - rows[0]["tables"]
+    diffs = big.compare_to(small, "lineno")
+    total = sum(d.size_diff for d in diffs)
+    lines = [f"traced growth: {total / tables:.0f} bytes per table; the largest lines:"]
+    for d in diffs[:40]:
+        frame = d.traceback[0]
+        lines.append(
+            f"{d.size_diff / tables:8.0f} B {d.count_diff / tables:6.1f} blocks  "
+            f"{frame.filename}:{frame.lineno}"
+        )
+    if len(big.traces[0].traceback) > 1:  # more than one frame traced: who allocated
+        for d in big.compare_to(small, "traceback")[:12]:
+            lines.append(f"{d.size_diff / tables:8.0f} B per table, allocated at:")
+            lines += [f"    {f.filename}:{f.lineno}" for f in d.traceback]
+    return "\n".join(lines)
+
+
 def summary(result: dict[str, Any]) -> str:
     lines = []
     for r in result["sizes"]:
@@ -360,11 +504,41 @@ def summary(result: dict[str, Any]) -> str:
             f"clean restart {r['clean_restart']['done_s']} s, {r['clean_restart']['requests']} "
             f"requests, {r['clean_restart']['message_reads']} message reads; after a kill "
             f"{r['kill_restart']['done_s']} s, {r['kill_restart']['message_reads']} reads "
-            f"({r['kill_restart']['changed_before_kill']} tables changed just before)"
+            f"({r['kill_restart']['changed_before_kill']} tables changed just before); "
+            f"load average {r['load_avg_1m']}"
         )
     if "kib_per_table" in result:
         lines.append(
             f"per table {result['kib_per_table']} KiB; click CPU at the most / at 50: "
             f"{result['click_cpu_ratio']} ({result['click_cpu_net_ratio']} net)"
         )
+    lines += [f"{'PASS' if ok else 'FAIL'}  {what}" for what, ok in targets(result).items()]
     return "\n".join(lines)
+
+
+def targets(result: dict[str, Any]) -> dict[str, bool]:
+    """The five targets, judged on the largest size measured (they are asked at 5,000)."""
+    big = result["sizes"][-1]
+    n, lat = big["tables"], big["latency_ms"]
+    out: dict[str, bool] = {}
+    if "kib_per_table" in result:
+        out[f"memory: {result['kib_per_table']} KiB a mid-round table of four <= 32 KiB"] = (
+            result["kib_per_table"] <= 32
+        )
+    out[f"idle CPU at {n} tables: {big['idle_cpu_pct']}% of a core <= 1%"] = (
+        big["idle_cpu_pct"] <= 1.0
+    )
+    if "click_cpu_ratio" in result:
+        out[f"click CPU at {n} / at 50: x{result['click_cpu_ratio']} <= x1.2"] = (
+            result["click_cpu_ratio"] <= 1.2
+        )
+    limit = 2 * lat["p50"] + 10
+    out[f"latency at {n}: p99 {lat['p99']} ms <= 2 x p50 + 10 = {limit:.1f} ms"] = (
+        lat["p99"] <= limit
+    )
+    clean, killed = big["clean_restart"], big["kill_restart"]
+    out[
+        f"restarts at {n}: {clean['message_reads']} reads after a clean stop (0), "
+        f"{killed['message_reads']} after a kill (<= {killed['changed_before_kill']} changed)"
+    ] = clean["message_reads"] == 0 and killed["message_reads"] <= killed["changed_before_kill"]
+    return out

@@ -365,6 +365,20 @@ def main() -> int:
     many.add_argument("--changed", type=int, default=10, help="tables clicked before the kill")
     many.add_argument("--idle-seconds", type=float, default=10.0)
     many.add_argument("--settle", type=float, default=3.0, help="seconds before reading RSS")
+    many.add_argument(
+        "--tracemalloc",
+        type=int,
+        nargs="?",
+        const=1,
+        default=0,
+        metavar="FRAMES",
+        help="trace the bot's allocations (FRAMES deep); print where memory grows per table",
+    )
+    many.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile the bot (cProfile) over the measured clicks and print its busiest code",
+    )
     many.add_argument("--concurrency", type=int, default=4, help="clicks in flight at setup")
     args = p.parse_args()
     if args.open_tables:

@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.host import Change
+from bot.host import Change, KeyedLocks
 from bot.i18n import DEFAULT_LOCALE, Msg, Raw, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
@@ -73,7 +73,7 @@ class PontoonDiscordPresenter:
         self.results: dict[str, list[Event]] = {}
         #: the banker's net result of the round being settled, per table
         self._banker_net: dict[str, int] = {}
-        self._post_locks: dict[str, asyncio.Lock] = {}
+        self._post_locks = KeyedLocks()
         self._background: set[asyncio.Task[None]] = set()
         # per (table, seat): when the member's last interaction came and its followup
         # webhook (a followup reaches the member privately); the interaction itself, with
@@ -398,10 +398,9 @@ class PontoonDiscordPresenter:
     def _in_background(self, key: str, coro: Coroutine[Any, Any, None]) -> None:
         """Run ``coro`` after the earlier ones of the same ``key`` (in order), without
         making anyone wait for it."""
-        lock = self._post_locks.setdefault(key, asyncio.Lock())
 
         async def run() -> None:
-            async with lock:
+            async with self._post_locks.hold(key):
                 try:
                     await coro
                 except Exception:

@@ -102,12 +102,32 @@ def table_to_json(t: TableState) -> dict[str, Any]:
     return d
 
 
+# Tables with the same rules share one (frozen) rules object and its payouts: thousands
+# of reloaded tables hold a few rule sets, not one copy each.
+_SHARED_RULES: dict[tuple[tuple[str, Any], ...], tuple[PontoonRules, Payouts]] = {}
+
+
+def _rules_of(d: dict[str, Any]) -> tuple[PontoonRules, Payouts]:
+    try:
+        key = tuple(sorted(d.items()))
+        hash(key)
+    except TypeError:  # a value that cannot be a key: not shared
+        rules = PontoonRules.model_validate(d)
+        return rules, Payouts.for_rules(rules)
+    shared = _SHARED_RULES.get(key)
+    if shared is None:
+        rules = PontoonRules.model_validate(d)
+        shared = (rules, Payouts.for_rules(rules))
+        if len(_SHARED_RULES) < 1024:
+            _SHARED_RULES[key] = shared
+    return shared
+
+
 def load_table_json(t: TableState, d: dict[str, Any]) -> None:
     """Overwrite every field of ``t`` from ``table_to_json`` output."""
     if d.get("format") != FORMAT:
         raise ConfigError("unknown table snapshot format")
-    t.rules = PontoonRules.model_validate(d["rules"])
-    t.payouts = Payouts.for_rules(t.rules)
+    t.rules, t.payouts = _rules_of(d["rules"])
     t.seats = [str(s) for s in d["seats"]]
     t.balances = {str(k): int(v) for k, v in d["balances"].items()}
     t.banker = d["banker"]
