@@ -18,6 +18,7 @@ from cogs.common import GameBot, Interaction, can_manage_guild, display, place_a
 from cogs.help import first_join_hint
 from cogs.pontoon import access
 from cogs.pontoon.controls import hint_answer
+from cogs.pontoon.edge import edge_of
 from cogs.pontoon.render import rules_text
 from cogs.table_message import Click, answer, answered_in_time
 from engine.pontoon import PontoonRules
@@ -33,6 +34,10 @@ class VariationOff(ServiceError):
 
 
 #: the commands only tables with a variation play: (is it played here?, refusal's message id)
+#: how long /pontoon rules waits for a table's house edge not yet computed (seconds;
+#: Discord wants an answer within three)
+EDGE_WAIT = 2.0
+
 VARIATIONS: dict[ActionKind, tuple[Callable[[PontoonRules], bool], str]] = {
     ActionKind.SHOOT: (lambda r: r.shoot, "err.pt.off.shoot"),
     ActionKind.KITTY: (lambda r: r.shoot, "err.pt.off.shoot"),
@@ -185,6 +190,7 @@ class Pontoon(
                 computers=computer_players,
             )
         self.presenter.remember(live, interaction)
+        self.presenter.warm_edge(live)
         await answer(click, t(locale, "pt.opened"))
 
     @app_commands.command(name="join", description="Sit at this channel's table")
@@ -287,12 +293,16 @@ class Pontoon(
         locale = await locale_of(interaction)
         try:
             live = self._table(interaction)
-            await reply(interaction, rules_text(live.engine.rules, locale))
         except ServiceError:  # no table here (or a DM): the defaults, not a refusal
+            await edge_of(PontoonRules(), EDGE_WAIT)
             await reply(
                 interaction,
                 rules_text(PontoonRules(), locale) + "\n" + t(locale, "pt.rules.defaults"),
             )
+            return
+        # computed off the loop; past EDGE_WAIT the text says it is still being worked out
+        await edge_of(live.engine.rules, EDGE_WAIT)
+        await reply(interaction, rules_text(live.engine.rules, locale))
 
     @app_commands.command(
         name="end", description="Close this channel's table; stakes in play are returned"

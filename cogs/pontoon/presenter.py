@@ -32,6 +32,7 @@ from bot.text import shorten
 from cogs.common import GameBot, display
 from cogs.pontoon import render
 from cogs.pontoon.controls import row_components, table_rows
+from cogs.pontoon.edge import edge_of, known_edge
 from cogs.router import custom_ids
 from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
 from engine.pontoon.types import Event, EventKind, Phase
@@ -229,10 +230,25 @@ class PontoonDiscordPresenter:
     def _render(self, live: OpenPontoonTable, closed_reason: Msg | None) -> Drawing:
         return Drawing(self.layout(live, closed_reason))
 
+    def warm_edge(self, live: OpenPontoonTable) -> None:
+        """In the background, off the event loop: the table's house edge (about half a
+        second of CPU, once per rule set); the table message shows it once known."""
+        rules = live.engine.rules
+        if known_edge(rules) is not None:
+            return
+
+        async def work() -> None:
+            if await edge_of(rules) is not None:
+                self.writer.request(live)
+
+        self._in_background(f"edge-{live.table_id}", work())
+
     def check_after_restart(self, tables: list[OpenPontoonTable]) -> None:
         """Start the restart re-check of these tables' messages in the background (the
         bot's close() cancels it before the HTTP session closes)."""
         self.writer.after_restart(self.redraw_stale(tables), "pontoon-restart-check")
+        for live in tables:
+            self.warm_edge(live)
 
     async def close(self, grace: float = 2.0) -> None:
         """At shutdown, before the HTTP session closes: stop the restart re-check and the

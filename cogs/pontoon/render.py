@@ -11,6 +11,7 @@ from bot.card_faces import faces
 from bot.errors import word_msg
 from bot.i18n import DEFAULT_LOCALE, Msg, Raw, bidi, num, t
 from bot.text import shorten
+from cogs.pontoon.edge import edge_footer, edge_line
 from engine.cards import parse_card
 from engine.errors import Word
 from engine.pontoon import HandView, PontoonRules, TableView
@@ -222,6 +223,9 @@ def table_parts(
         body = hand_line(banker_hand, locale=L) if banker_hand is not None else "—"
         banker_part = (head, body)
     footer = t(L, "pt.footer" if cards_by_dm else "pt.footer.button")
+    edge = edge_footer(rules, L)  # "" until it is computed (drawing never waits)
+    if edge:
+        footer += " · " + edge
     return TableParts(title, lines, seats, banker_part, list(log), footer)
 
 
@@ -568,6 +572,7 @@ def rules_text(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
         lines.append(t(L, "pt.rules.shoot", min=rules.kitty_min, max=rules.kitty_max))
     if rules.house_bank:
         lines.append(t(L, "pt.rules.house", stands=rules.house_stands_on))
+    lines.append(edge_line(rules, L))
     lines.append(t(L, "pt.rules.ids", ids=RULE_IDS))
     return "\n".join(lines)
 

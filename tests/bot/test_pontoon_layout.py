@@ -12,6 +12,7 @@ import pytest
 from bot import card_faces
 from bot.pontoon import LoggedEvent, seat_limit
 from cogs.common import display
+from cogs.pontoon.edge import edges
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import Event, EventKind, Phase
 from localdiscord.layout import FLAG_COMPONENTS_V2, count_components, layout_errors, text_length
@@ -59,6 +60,7 @@ def test_largest_table_fits_discords_layout_limits_in_every_language(
     n = largest()
     names = hostile_names(locale, n)
     live = live_table(n, names=names)
+    edges(live.engine.rules)  # the footer with the table's house edge, as once computed
     p = presenter()
     p.guild_locale = lambda live: locale  # type: ignore[method-assign]
     twist = Event(EventKind.TWISTED, IDS[3], 0, ("10S", "KH", "QD"), total=20)
@@ -72,6 +74,7 @@ def test_largest_table_fits_discords_layout_limits_in_every_language(
         assert [c["type"] for c in comps] == [17]  # one container
         inner = comps[0]["components"]
         texts = [c["content"] for c in inner if c["type"] == 10]
+        assert "%" in texts[-1] or "٪" in texts[-1]  # the footer says the edge
         whole = "\n".join(texts)
         # the header, then the banker's block first among the blocks
         assert texts[0].startswith("## ")

@@ -1,0 +1,111 @@
+"""The house edge of a Pontoon table's options, as /pontoon rules and the table's
+footer say it.
+
+The figure is ``engine.pontoon.odds.table_edges``: minus the expected result per unit
+initial stake of a player who follows the hint, a fresh pack each round (exact except
+for splits, which the hint approximates; docs/house-edge.md). For a house-banked table
+it is the house's edge; for a player-banked table it is the banker seat's advantage
+against such a player (a player-banker assumed to draw below 17). It takes about half a
+second of CPU, so it is computed once per distinct rule set, in a worker thread, and
+remembered; drawing never waits for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import DEFAULT_LOCALE, Raw, pct, t
+from engine.pontoon.odds import table_edges
+from engine.pontoon.rules import PontoonRules
+
+log = logging.getLogger(__name__)
+
+#: computed figures by rule set (a handful of distinct rule sets ever exist on a bot)
+_EDGES: dict[PontoonRules, dict[str, Any]] = {}
+_MAX = 256
+
+
+@dataclass(frozen=True)
+class TableEdge:
+    """The figure a table shows: ``edge`` per unit stake; ``banker_seat`` for a
+    player-banked table; ``margin`` the half-width of the 95% interval when the figure is
+    a simulation's estimate (None when exact)."""
+
+    edge: float
+    banker_seat: bool
+    margin: float | None = None
+
+
+def edges(rules: PontoonRules) -> dict[str, Any]:
+    """``table_edges(rules)``, computed once per rule set (blocking: call it off the
+    event loop)."""
+    found = _EDGES.get(rules)
+    if found is None:
+        found = table_edges(rules)
+        if len(_EDGES) >= _MAX:
+            _EDGES.clear()
+        _EDGES[rules] = found
+    return found
+
+
+def pick(rules: PontoonRules, figures: dict[str, Any]) -> TableEdge:
+    """The figure of this table from ``table_edges``'s answer: the house's edge when the
+    house banks, else the banker seat's."""
+    key = "house_bank" if rules.house_bank else "player_banker"
+    part = figures[key]
+    margin = None if figures.get("exact", True) else part.get("ci95")
+    return TableEdge(float(part["edge"]), not rules.house_bank, margin)
+
+
+def known_edge(rules: PontoonRules) -> TableEdge | None:
+    """The table's figure if it was computed already, else None (never computes)."""
+    found = _EDGES.get(rules)
+    return None if found is None else pick(rules, found)
+
+
+async def edge_of(rules: PontoonRules, wait: float | None = None) -> TableEdge | None:
+    """The table's figure, computed in a worker thread if needed; None if ``wait``
+    seconds pass first (the computation goes on and is remembered) or it fails."""
+    known = known_edge(rules)
+    if known is not None:
+        return known
+    job = asyncio.ensure_future(asyncio.to_thread(edges, rules))
+    try:
+        return pick(rules, await asyncio.wait_for(asyncio.shield(job), wait))
+    except TimeoutError:
+        return None
+    except Exception:
+        log.exception("could not compute the house edge of %r", rules)
+        return None
+
+
+def _figure(edge: TableEdge, locale: str) -> str:
+    return pct(locale, edge.edge, 2)
+
+
+def edge_line(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
+    """/pontoon rules's line: the edge of each stake for a player who follows the hint
+    (or that it is still being computed)."""
+    edge = known_edge(rules)
+    if edge is None:
+        return t(locale, "pt.edge.pending")
+    key = "pt.edge.banker_seat" if edge.banker_seat else "pt.edge.house"
+    line = t(locale, key, edge=Raw(_figure(edge, locale)))
+    if edge.margin is not None:
+        line += t(locale, "pt.edge.estimate", margin=Raw(pct(locale, edge.margin, 2)))
+    return line
+
+
+def edge_footer(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
+    """The table footer's short form, or "" while it is being computed."""
+    edge = known_edge(rules)
+    if edge is None:
+        return ""
+    key = "pt.edge.short.banker_seat" if edge.banker_seat else "pt.edge.short.house"
+    text = t(locale, key, edge=Raw(_figure(edge, locale)))
+    if edge.margin is not None:
+        text += t(locale, "pt.edge.estimate", margin=Raw(pct(locale, edge.margin, 2)))
+    return text

@@ -1,0 +1,174 @@
+"""The house edge of a Pontoon table's options (engine/pontoon/odds.py ``table_edges``)
+in /pontoon rules and the table message's footer: the figure of the table's own rules,
+the house's for a house-banked table and the banker seat's for a player-banked one
+(docs/house-edge.md), computed once per rule set off the event loop, in every language."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from bot.i18n import pct, t
+from cogs.pontoon import edge as E
+from cogs.pontoon.render import rules_text
+from engine.pontoon import PontoonRules
+from engine.pontoon.odds import table_edges
+from engine.pontoon.types import Phase
+from tests.bot.test_pontoon_words import live_table, play_to, presenter
+
+LOCALES = ("en", "de", "fr", "hi", "fa")
+HOUSE_17 = PontoonRules(min_bet=1, max_bet=10, house_bank=True)
+HOUSE_16_SINGLE = PontoonRules(
+    min_bet=1, max_bet=10, house_bank=True, house_stands_on=16, pontoon_pays="single"
+)
+PLAYER_BANKED = PontoonRules(min_bet=1, max_bet=10, packs=2)
+
+
+@pytest.fixture()
+def empty_cache(monkeypatch: pytest.MonkeyPatch) -> dict[PontoonRules, dict[str, Any]]:
+    cache: dict[PontoonRules, dict[str, Any]] = {}
+    monkeypatch.setattr(E, "_EDGES", cache)
+    return cache
+
+
+def test_two_rule_sets_show_two_figures_each_the_engines(
+    empty_cache: dict[PontoonRules, dict[str, Any]],
+) -> None:
+    shown = []
+    for rules in (HOUSE_17, HOUSE_16_SINGLE):
+        E.edges(rules)
+        want = table_edges(rules)["house_bank"]["edge"]
+        text = rules_text(rules, "en")
+        line = t("en", "pt.edge.house", edge=pct("en", want, 2))
+        assert line in text.splitlines()
+        assert "House edge at this table" in line and "follows the hint" in line
+        assert "estimate" not in text  # table_edges is exact
+        shown.append(pct("en", want, 2))
+    assert shown[0] != shown[1]
+    assert shown[0] == "0.68%"  # docs/house-edge.md's default table
+
+
+def test_a_player_banked_table_shows_the_banker_seats_advantage(
+    empty_cache: dict[PontoonRules, dict[str, Any]],
+) -> None:
+    E.edges(PLAYER_BANKED)
+    want = table_edges(PLAYER_BANKED)["player_banker"]["edge"]
+    text = rules_text(PLAYER_BANKED, "en")
+    assert f"The banker seat's advantage at this table: {pct('en', want, 2)}" in text
+    assert "House edge at this table" not in text
+
+
+def test_before_it_is_computed_the_rules_say_so_and_the_footer_waits(
+    empty_cache: dict[PontoonRules, dict[str, Any]],
+) -> None:
+    assert t("en", "pt.edge.pending") in rules_text(HOUSE_17, "en").splitlines()
+    live = live_table(4, PLAYER_BANKED)
+    play_to(live, Phase.PLAYING)
+    p = presenter()
+    footer = p.parts(live).footer
+    assert "against the hint" not in footer
+    E.edges(PLAYER_BANKED)
+    want = pct("en", table_edges(PLAYER_BANKED)["player_banker"]["edge"], 2)
+    footer = p.parts(live).footer
+    assert footer.endswith(" · " + t("en", "pt.edge.short.banker_seat", edge=want))
+    assert footer.startswith(t("en", "pt.footer"))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_figure_is_said_in_every_language(
+    locale: str, empty_cache: dict[PontoonRules, dict[str, Any]]
+) -> None:
+    E.edges(HOUSE_17)
+    figure = pct(locale, table_edges(HOUSE_17)["house_bank"]["edge"], 2)
+    text = rules_text(HOUSE_17, locale)
+    assert figure in text
+    live = live_table(3, HOUSE_17)
+    p = presenter()
+    p.guild_locale = lambda live: locale  # type: ignore[method-assign]
+    assert figure in p.parts(live).footer
+    if locale != "en":
+        assert t(locale, "pt.edge.house", edge="x") != t("en", "pt.edge.house", edge="x")
+
+
+def test_a_simulated_figure_is_printed_as_an_estimate_with_its_interval() -> None:
+    figures = {
+        "exact": False,
+        "house_bank": {"edge": 0.0123, "ci95": 0.0021},
+        "player_banker": {"edge": 0.02, "ci95": 0.003},
+    }
+    found = E.pick(HOUSE_17, figures)
+    assert found == E.TableEdge(0.0123, False, 0.0021)
+    exact = E.pick(HOUSE_17, {**figures, "exact": True})
+    assert exact.margin is None
+
+
+def test_an_estimate_says_estimate_in_the_rules_and_the_footer(
+    empty_cache: dict[PontoonRules, dict[str, Any]],
+) -> None:
+    empty_cache[HOUSE_17] = {
+        "exact": False,
+        "house_bank": {"edge": 0.0123, "ci95": 0.0021},
+        "player_banker": {"edge": 0.02, "ci95": 0.003},
+    }
+    assert "1.23% of each stake" in rules_text(HOUSE_17, "en")
+    assert "(estimate ±0.21%)" in rules_text(HOUSE_17, "en")
+    assert E.edge_footer(HOUSE_17, "en").endswith("(estimate ±0.21%)")
+
+
+def test_it_is_computed_once_per_rule_set_in_a_worker_thread(
+    empty_cache: dict[PontoonRules, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    calls: list[tuple[PontoonRules, bool]] = []
+    main = threading.get_ident()
+
+    def fake(rules: PontoonRules) -> dict[str, Any]:
+        calls.append((rules, threading.get_ident() != main))
+        return {"exact": True, "house_bank": {"edge": 0.01}, "player_banker": {"edge": 0.02}}
+
+    monkeypatch.setattr(E, "table_edges", fake)
+
+    async def run() -> list[E.TableEdge | None]:
+        return [
+            await E.edge_of(HOUSE_17),
+            await E.edge_of(HOUSE_17),
+            await E.edge_of(PLAYER_BANKED),
+        ]
+
+    got = asyncio.run(run())
+    assert got == [
+        E.TableEdge(0.01, False),
+        E.TableEdge(0.01, False),
+        E.TableEdge(0.02, True),
+    ]
+    assert calls == [(HOUSE_17, True), (PLAYER_BANKED, True)]
+
+
+def test_a_slow_figure_does_not_hold_the_answer(
+    empty_cache: dict[PontoonRules, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    release = threading.Event()
+
+    def slow(rules: PontoonRules) -> dict[str, Any]:
+        release.wait(5)
+        return {"exact": True, "house_bank": {"edge": 0.01}, "player_banker": {"edge": 0.02}}
+
+    monkeypatch.setattr(E, "table_edges", slow)
+
+    async def run() -> tuple[E.TableEdge | None, E.TableEdge | None]:
+        first = await E.edge_of(HOUSE_17, wait=0.05)  # gives up waiting, goes on computing
+        release.set()
+        for _ in range(200):
+            if E.known_edge(HOUSE_17) is not None:
+                break
+            await asyncio.sleep(0.01)
+        return first, E.known_edge(HOUSE_17)
+
+    first, later = asyncio.run(run())
+    assert first is None
+    assert later == E.TableEdge(0.01, False)
