@@ -85,6 +85,7 @@ MODULES: dict[str, list[str]] = {
     "engine/records.py": ALL_ENGINE_TESTS,
     "engine/__main__.py": ALL_ENGINE_TESTS,
     "engine/game.py": ALL_ENGINE_TESTS,
+    "engine/replay.py": ALL_ENGINE_TESTS,
     **{
         f"engine/pontoon/{m}.py": [*PONTOON_TESTS, "tests/engine/test_engine_cli.py"]
         for m in (
