@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -164,6 +165,7 @@ async def test_tables_with_the_same_options_share_one_house_edge_computation(
 
     def counted(rules: PontoonRules) -> dict[str, Any]:
         calls.append(rules)
+        time.sleep(0.2)  # as if computing: every caller asks before it is known
         return {"house_bank": {"edge": 0.01}, "player_banker": {"edge": 0.02}}
 
     monkeypatch.setattr(edge, "table_edges", counted)
