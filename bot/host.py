@@ -580,6 +580,12 @@ class TableHost(Generic[T]):
         self.by_channel: dict[int, str] = {}
         # guild -> its open tables (a member's table is looked for in their server only)
         self.by_guild: dict[int, dict[str, T]] = {}
+        # (guild, member) -> the tables where the member has chips in play (in the order
+        # they got them), and table id -> its members with chips in play: kept by
+        # :meth:`_reindex` wherever a table is registered, saved, scrubbed or closed, so a
+        # Join asks one dict instead of walking every table of the server
+        self._member_tables: dict[tuple[int, int], dict[str, None]] = {}
+        self._in_play_at: dict[str, set[int]] = {}
         # The other game registers its checks here: "is this channel taken?" (one table
         # per channel) and "is this member's money in play there?" (chips in play at one
         # table of a server at a time).
@@ -682,11 +688,39 @@ class TableHost(Generic[T]):
         return channel_id in self.by_channel
 
     def table_of_member(self, guild_id: int, user_id: int) -> T | None:
-        """The table of the server where the member has chips in play, if any."""
+        """The table of the server where the member has chips in play, if any (from the
+        index :meth:`_reindex` keeps; the same answer as a walk over the server's tables,
+        which :meth:`scan_table_of_member` does)."""
+        for table_id in self._member_tables.get((guild_id, user_id), ()):
+            live = self.tables.get(table_id)
+            if live is not None:
+                return live
+        return None
+
+    def scan_table_of_member(self, guild_id: int, user_id: int) -> T | None:
+        """:meth:`table_of_member` by walking every table of the server (for checks)."""
         for live in self.by_guild.get(guild_id, {}).values():
             if self.has_chips_at(live, user_id):
                 return live
         return None
+
+    def _reindex(self, live: T) -> None:
+        """Bring the member index up to date for one table: its members with chips in play
+        now (none once it is closed). Called after every place a table's seats can change."""
+        table_id = live.table_id
+        now = live.in_play() if self.tables.get(table_id) is live else set()
+        old = self._in_play_at.pop(table_id, set())
+        for user_id in old - now:
+            key = (live.guild_id, user_id)
+            tables = self._member_tables.get(key)
+            if tables is not None:
+                tables.pop(table_id, None)
+                if not tables:
+                    del self._member_tables[key]
+        for user_id in now - old:
+            self._member_tables.setdefault((live.guild_id, user_id), {})[table_id] = None
+        if now:
+            self._in_play_at[table_id] = now
 
     def holds_chips_of(self, guild_id: int, user_id: int) -> bool:
         """True when the member has chips in play at a table of this game there."""
@@ -780,6 +814,7 @@ class TableHost(Generic[T]):
         self.tables[live.table_id] = live
         self.by_channel[live.channel_id] = live.table_id
         self.by_guild.setdefault(live.guild_id, {})[live.table_id] = live
+        self._reindex(live)
 
     async def set_message(self, live: T, message_id: int) -> None:
         live.message_id = message_id
@@ -911,6 +946,8 @@ class TableHost(Generic[T]):
             if before is not None:
                 live.restore(before)
             raise
+        finally:
+            self._reindex(live)
         METRICS.write_seconds.observe(time.perf_counter() - started)
 
     async def forget_member(self, user_id: int, guild_id: int | None = None) -> int:
@@ -934,6 +971,7 @@ class TableHost(Generic[T]):
                 if str(user_id) not in before:
                     continue
                 live.restore(scrub_snapshot(before, user_id, "anon" + new_token()))
+                self._reindex(live)
                 if live.opener_id == user_id:
                     live.opener_id = 0
                 changed += 1
@@ -973,6 +1011,7 @@ class TableHost(Generic[T]):
             in_guild.pop(table_id, None)
             if not in_guild:
                 self.by_guild.pop(live.guild_id, None)
+            self._reindex(live)
             task = self._jobs.get(table_id)
         if task is not None and task is not asyncio.current_task() and self.may_cancel_timer(live):
             task.cancel()

@@ -366,15 +366,6 @@ class PontoonService(TableHost[OpenPontoonTable]):
     def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats
 
-    def table_of_member(self, guild_id: int, user_id: int) -> OpenPontoonTable | None:
-        """As the host's, with the member's seat id made once for all the server's tables
-        (a Join looks through every table of the server)."""
-        seat = seat_of(user_id)
-        for live in self.by_guild.get(guild_id, {}).values():
-            if seat in live.engine.seats:
-                return live
-        return None
-
     def chips_in_play_of(self, live: OpenPontoonTable, user_id: int) -> int:
         """The stake and shoot of the member's hands (the banker's hand holds none)."""
         return sum(h.stake + h.shoot for h in live.engine.private_view(seat_of(user_id)))

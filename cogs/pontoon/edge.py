@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 #: computed figures by rule set (a handful of distinct rule sets ever exist on a bot)
 _EDGES: dict[PontoonRules, dict[str, Any]] = {}
 _MAX = 256
+#: the computation under way for a rule set: every table with those rules waits for the
+#: same one (5,000 tables restored with the same options start one, not 5,000)
+_PENDING: dict[PontoonRules, asyncio.Future[dict[str, Any]]] = {}
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,11 @@ async def edge_of(rules: PontoonRules, wait: float | None = None) -> TableEdge |
     known = known_edge(rules)
     if known is not None:
         return known
-    job = asyncio.ensure_future(asyncio.to_thread(edges, rules))
+    job = _PENDING.get(rules)
+    if job is None:
+        job = asyncio.ensure_future(asyncio.to_thread(edges, rules))
+        _PENDING[rules] = job
+        job.add_done_callback(lambda _done: _PENDING.pop(rules, None))
     try:
         return pick(rules, await asyncio.wait_for(asyncio.shield(job), wait))
     except TimeoutError:
