@@ -24,7 +24,7 @@ import logging
 import re
 import string
 from collections.abc import Iterable, Mapping
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Final
@@ -169,6 +169,18 @@ def num(locale: str, value: int | float | Decimal) -> str:
     same chip counts are written on every redraw of a table, and Babel takes some 40 µs a
     number."""
     return _digits(locale, format_decimal(value, locale=_babel(locale)))
+
+
+def chip_figure(locale: str, value: float, *, sign: bool = True) -> str:
+    """A chip figure with two decimals in the locale's way (+0.12 · −1,05 · ۰٫۱۲), signed
+    unless ``sign`` is False (a hint's expected chips)."""
+    rounded = Decimal(repr(abs(value))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    text = num(locale, rounded)
+    if not sign:
+        return text
+    if rounded == 0:
+        return "±" + text
+    return ("+" if value > 0 else "−") + text
 
 
 def signed(locale: str, value: int) -> str:
@@ -367,6 +379,7 @@ __all__ = [
     "bidi",
     "catalog",
     "catalog_files",
+    "chip_figure",
     "choose",
     "command",
     "command_name",

@@ -4,10 +4,9 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
-
 from bot.card_faces import faces
-from bot.i18n import Raw, bidi, num, t
+from bot.i18n import Raw, bidi, t
+from bot.i18n import chip_figure as chips
 from engine.blackjack import ActionKind
 from engine.blackjack.hint import ActionValue, BlackjackHint
 
@@ -24,17 +23,6 @@ ACTION_LABEL: dict[ActionKind, str] = {
 
 #: below this many chips per chip staked two plays are said to be worth the same
 SAME = 0.005
-
-
-def chips(locale: str, value: float, *, sign: bool = True) -> str:
-    """A chip figure with two decimals in the locale's way (+0.12 · −1,05 · ۰٫۱۲)."""
-    rounded = Decimal(repr(abs(value))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    text = num(locale, rounded)
-    if not sign:
-        return text
-    if rounded == 0:
-        return "±" + text
-    return ("+" if value > 0 else "−") + text
 
 
 def action_name(locale: str, action: ActionValue) -> str:

@@ -8,9 +8,9 @@ lessons are those docs/house-edge.md prints with the command that gives each.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import ROUND_HALF_UP, Decimal
 
-from bot.i18n import Raw, bidi, command, num, pct, t
+from bot.i18n import Raw, bidi, command, pct, t
+from bot.i18n import chip_figure as chips
 from cogs.pontoon.render import cards_text
 from engine.pontoon.hint import ActionValue, Hint
 from engine.pontoon.types import ActionKind
@@ -26,17 +26,6 @@ ACTION_LABEL: dict[ActionKind, str] = {
 
 #: below this many chips per chip staked two plays are said to be worth the same
 SAME = 0.005
-
-
-def chips(locale: str, value: float, *, sign: bool = True) -> str:
-    """A chip figure with two decimals in the locale's way (+0.12 · −1,05 · ۰٫۱۲)."""
-    rounded = Decimal(repr(abs(value))).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    text = num(locale, rounded)
-    if not sign:
-        return text
-    if rounded == 0:
-        return "±" + text
-    return ("+" if value > 0 else "−") + text
 
 
 def action_name(locale: str, action: ActionValue) -> str:
