@@ -230,6 +230,6 @@ def test_the_check_sees_machine_paths_and_insider_words() -> None:
         "the HTTP session closes",
         "python -m pytest tests/bot/test_attack_cli.py",
         "an http://127.0.0.1:9/api/v10 base",
-        "$TMPDIR/x and ~/work/x",
+        "$TMPDIR/x and ~/home/x",
     ):
         assert not MACHINE_PATH.search(line) and not INSIDER.search(line), line
