@@ -130,10 +130,13 @@ class ShownStore(Protocol):
 class Drawing(NamedTuple):
     """A table message as a game draws it: a layout of components (Discord's
     IS_COMPONENTS_V2 message, no content, no embed). ``final``: a state that is not drawn
-    again when its edit fails (a closed table, a betting window that has closed)."""
+    again when its edit fails (a closed table, a betting window that has closed).
+    ``awaiting``: drawn before a figure it shows was known (a house edge still being
+    worked out); :meth:`TableMessages.redraw_awaiting` draws such messages again."""
 
     view: discord.ui.LayoutView
     final: bool = False
+    awaiting: bool = False
 
     def key(self) -> object:
         return str(self.view.to_components())  # type: ignore[no-untyped-call]
@@ -166,6 +169,8 @@ class TableMessages(Generic[T]):
         # table id -> (message id, a hash of what it shows): compared only when the writer
         # draws (the drawing itself is rebuilt from the table, never kept)
         self._shown: dict[str, tuple[int, int]] = {}
+        # the tables whose message was drawn ``awaiting`` a figure (drawn again once known)
+        self._awaiting: dict[str, T] = {}
         self._clicked_during: set[str] = set()  # a click updated the message mid-edit
         self._restart_check: asyncio.Task[None] | None = None
         # table id -> (message id, table version) shown, not yet written to the store
@@ -228,6 +233,21 @@ class TableMessages(Generic[T]):
             return list(tables)
         return [live for live in tables if live.table_id not in confirmed]
 
+    def _now_shows(self, live: T, message_id: int, drawing: Drawing, key: int) -> None:
+        """The table's message now shows ``drawing``."""
+        self._shown[live.table_id] = (message_id, key)
+        if drawing.awaiting:
+            self._awaiting[live.table_id] = live
+        else:
+            self._awaiting.pop(live.table_id, None)
+
+    def redraw_awaiting(self) -> None:
+        """A figure came in: draw again the messages drawn before it was known (only
+        those: a restart's tables, drawn with it before the stop, are not touched)."""
+        waiting, self._awaiting = self._awaiting, {}
+        for live in waiting.values():
+            self.request(live)
+
     # ----------------------------------------------------------------- clicks
     async def respond(self, click: Click, live: T | None, otherwise: str | None = None) -> None:
         """Answer a member's click on the change it made (the service returned it
@@ -265,7 +285,7 @@ class TableMessages(Generic[T]):
             log.warning("update of %s on its click failed: %s", live.table_id, exc)
             return False
         click.updated = True
-        self._shown[live.table_id] = (live.message_id, hash(drawing.key()))
+        self._now_shows(live, live.message_id, drawing, hash(drawing.key()))
         self.confirm(live)
         if live.table_id in self._tasks:
             self._clicked_during.add(live.table_id)
@@ -382,7 +402,7 @@ class TableMessages(Generic[T]):
                 await channel.get_partial_message(message_id).edit(
                     **drawing.edit_kwargs(), allowed_mentions=NO_PINGS
                 )
-                self._shown[live.table_id] = (message_id, key)
+                self._now_shows(live, message_id, drawing, key)
                 if closed_reason is None:
                     self.confirm(live)
                 return True
@@ -417,7 +437,7 @@ class TableMessages(Generic[T]):
         except discord.HTTPException as exc:
             log.warning("could not post the table message of %s: %s", live.table_id, exc)
             return False
-        self._shown[live.table_id] = (msg.id, hash(drawing.key()))
+        self._now_shows(live, msg.id, drawing, hash(drawing.key()))
         await self._posted(live, msg.id)
         self.confirm(live, msg.id)
         return True
@@ -425,4 +445,5 @@ class TableMessages(Generic[T]):
     def forget(self, table_id: str) -> None:
         """The table is gone: drop what is remembered of its message."""
         self._shown.pop(table_id, None)
+        self._awaiting.pop(table_id, None)
         self._confirmed.pop(table_id, None)

@@ -107,39 +107,45 @@ class BlackjackPresenter:
         self.messages: TableMessages[OpenBlackjackTable] = TableMessages(
             bot, self._draw, self._posted
         )
-        self._warming: set[asyncio.Task[None]] = set()
+        self._warming: set[BlackjackRules] = set()  # rule sets whose odds are on their way
+        self._tasks: set[asyncio.Task[None]] = set()
 
-    def warm_odds(self, live: OpenBlackjackTable) -> None:
-        """In the background, off the event loop: the table's house edge (its message
-        shows it once known), then what /blackjack odds says and draws, so the command
-        answers at once."""
-        task = asyncio.create_task(self._warm(live), name=f"blackjack-odds-{live.table_id}")
-        self._warming.add(task)
-        task.add_done_callback(self._warming.discard)
+    def warm_odds(self, rules: BlackjackRules) -> None:
+        """In the background, off the event loop, once per rule set: the house edge (the
+        table messages drawn before it was known are drawn again with it), then what
+        /blackjack odds says and draws, so the command answers at once."""
+        if rules in self._warming:
+            return
+        self._warming.add(rules)
+        task = asyncio.create_task(self._warm(rules), name="blackjack-odds")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
-    async def _warm(self, live: OpenBlackjackTable) -> None:
-        rules = live.engine.rules
+    async def _warm(self, rules: BlackjackRules) -> None:
         try:
             if known_house_edge(rules) is None:
                 await asyncio.to_thread(house_edge, rules)
-                self.messages.request(live)
+                self.messages.redraw_awaiting()
             await asyncio.to_thread(_odds_of, rules)
         except Exception:
-            log.exception("could not compute the odds of table %s", live.table_id)
+            log.exception("could not compute the odds of %r", rules)
+        finally:
+            self._warming.discard(rules)
 
     def check_after_restart(self, tables: list[OpenBlackjackTable]) -> None:
         self.messages.after_restart(self._show_restored(tables), "blackjack-restart-check")
 
     async def _show_restored(self, tables: list[OpenBlackjackTable]) -> None:
+        for rules in {live.engine.rules for live in tables}:
+            self.warm_odds(rules)
         for live in tables:
             try:
-                self.warm_odds(live)
                 await self.table_restored(live)
             except Exception:
                 log.exception("could not show restored table %s", live.table_id)
 
     async def close(self) -> None:
-        for task in list(self._warming):
+        for task in list(self._tasks):
             task.cancel()
         await self.messages.close()
 
@@ -156,7 +162,10 @@ class BlackjackPresenter:
 
     def _draw(self, live: OpenBlackjackTable, closed_reason: Msg | None) -> Drawing:
         layout = table_layout(live, closed_reason=closed_reason, locale=self._locale_now(live))
-        return Drawing(layout, final=closed_reason is not None)
+        awaiting = closed_reason is None and known_house_edge(live.engine.rules) is None
+        if awaiting:  # the table shows the house edge once it is known
+            self.warm_odds(live.engine.rules)
+        return Drawing(layout, final=closed_reason is not None, awaiting=awaiting)
 
     async def _posted(self, live: OpenBlackjackTable, message_id: int) -> None:
         if self.service is not None:
@@ -174,7 +183,7 @@ class BlackjackPresenter:
         await self._post_table(live)
 
     async def table_opened(self, live: OpenBlackjackTable) -> None:
-        self.warm_odds(live)
+        self.warm_odds(live.engine.rules)
         await self._post_table(live)
 
     async def changed(self, live: OpenBlackjackTable) -> None:

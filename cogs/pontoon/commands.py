@@ -190,7 +190,6 @@ class Pontoon(
                 computers=computer_players,
             )
         self.presenter.remember(live, interaction)
-        self.presenter.warm_edge(live)
         await answer(click, t(locale, "pt.opened"))
 
     @app_commands.command(name="join", description="Sit at this channel's table")

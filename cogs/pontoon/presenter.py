@@ -35,6 +35,7 @@ from cogs.pontoon.controls import row_components, table_rows
 from cogs.pontoon.edge import edge_of, known_edge
 from cogs.router import custom_ids
 from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
+from engine.pontoon.rules import PontoonRules
 from engine.pontoon.types import Event, EventKind, Phase
 from engine.records import COMPUTER_PREFIX, HOUSE, is_computer_seat
 
@@ -76,6 +77,7 @@ class PontoonDiscordPresenter:
         self._banker_net: dict[str, int] = {}
         self._post_locks = KeyedLocks()
         self._background: set[asyncio.Task[None]] = set()
+        self._warming: set[PontoonRules] = set()  # rule sets whose house edge is on its way
         # per (table, seat): when the member's last interaction came and its followup
         # webhook (a followup reaches the member privately); the interaction itself, with
         # its message, is not kept
@@ -228,27 +230,36 @@ class PontoonDiscordPresenter:
         return view
 
     def _render(self, live: OpenPontoonTable, closed_reason: Msg | None) -> Drawing:
-        return Drawing(self.layout(live, closed_reason))
-
-    def warm_edge(self, live: OpenPontoonTable) -> None:
-        """In the background, off the event loop: the table's house edge (about half a
-        second of CPU, once per rule set); the table message shows it once known."""
         rules = live.engine.rules
-        if known_edge(rules) is not None:
+        awaiting = closed_reason is None and known_edge(rules) is None
+        if awaiting:  # the footer gets the house edge once it is known
+            self.warm_edge(rules)
+        return Drawing(self.layout(live, closed_reason), awaiting=awaiting)
+
+    def warm_edge(self, rules: PontoonRules) -> None:
+        """In the background, off the event loop: the house edge of ``rules`` (about half
+        a second of CPU, once per rule set); the table messages drawn before it was known
+        are drawn again with it."""
+        if known_edge(rules) is not None or rules in self._warming:
             return
+        self._warming.add(rules)
 
         async def work() -> None:
-            if await edge_of(rules) is not None:
-                self.writer.request(live)
+            try:
+                if await edge_of(rules) is not None:
+                    self.writer.redraw_awaiting()
+            finally:
+                self._warming.discard(rules)
 
-        self._in_background(f"edge-{live.table_id}", work())
+        self._in_background("pontoon-house-edge", work())
 
     def check_after_restart(self, tables: list[OpenPontoonTable]) -> None:
         """Start the restart re-check of these tables' messages in the background (the
-        bot's close() cancels it before the HTTP session closes)."""
+        bot's close() cancels it before the HTTP session closes), and the house edge of
+        their rule sets (their messages show it already: they are not drawn for it)."""
         self.writer.after_restart(self.redraw_stale(tables), "pontoon-restart-check")
-        for live in tables:
-            self.warm_edge(live)
+        for rules in {live.engine.rules for live in tables}:
+            self.warm_edge(rules)
 
     async def close(self, grace: float = 2.0) -> None:
         """At shutdown, before the HTTP session closes: stop the restart re-check and the

@@ -172,3 +172,59 @@ def test_a_slow_figure_does_not_hold_the_answer(
     first, later = asyncio.run(run())
     assert first is None
     assert later == E.TableEdge(0.01, False)
+
+
+async def test_only_messages_drawn_before_the_figure_are_drawn_again_for_it(
+    empty_cache: dict[PontoonRules, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table drawn while its rules' figure was still being worked out is drawn again
+    once it is known; a table this process has not drawn (one reloaded at a restart, whose
+    message shows the figure from before the stop) is not edited for it."""
+    from types import SimpleNamespace
+
+    from cogs.table_message import TableMessages
+
+    release = asyncio.Event()
+    figures = {"exact": True, "house_bank": {"edge": 0.01}, "player_banker": {"edge": 0.02}}
+
+    async def slow_edge(rules: PontoonRules, wait: float | None = None) -> E.TableEdge | None:
+        await release.wait()
+        empty_cache[rules] = figures
+        return E.known_edge(rules)
+
+    monkeypatch.setattr("cogs.pontoon.presenter.edge_of", slow_edge)
+    edits: list[tuple[int, str]] = []
+
+    class Message:
+        def __init__(self, mid: int) -> None:
+            self.mid = mid
+
+        async def edit(self, **kw: Any) -> None:
+            comps = kw["view"].to_components()
+            texts = [c["content"] for c in comps[0]["components"] if c["type"] == 10]
+            edits.append((self.mid, texts[-1]))
+
+    channel = SimpleNamespace(get_partial_message=Message)
+    p = presenter()
+    p.writer = TableMessages(
+        SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel),  # type: ignore[arg-type]
+        p._render,
+        p._posted,
+    )
+    drawn, restored = live_table(3, PLAYER_BANKED), live_table(3, PLAYER_BANKED)
+    drawn.table_id, restored.table_id = "a1", "b2"
+    drawn.message_id, restored.message_id = 1, 2
+    p.check_after_restart([restored])  # works the figure out; draws nothing
+    assert await p.writer.draw(drawn, None)
+    assert edits == [(1, edits[0][1])] and "banker" not in edits[0][1].lower()
+    release.set()
+    for _ in range(100):
+        if len(edits) > 1:
+            break
+        await asyncio.sleep(0.01)
+    await p.writer.flush("a1")
+    await asyncio.sleep(0.05)
+    want = t("en", "pt.edge.short.banker_seat", edge=pct("en", 0.02, 2))
+    assert [mid for mid, _ in edits] == [1, 1]  # the restored table's message untouched
+    assert edits[1][1].endswith(want)
+    await p.writer.close()

@@ -17,9 +17,10 @@ from tests.e2e.test_pontoon_e2e import open_table
 CONFIRMED_AFTER = 4.0
 
 
-def reads_of(fake: FakeDiscord, msg: FakeMessage) -> int:
-    """GET requests for this message so far (the restart's check reads it so)."""
-    return len(fake.requests_to(f"/channels/{msg.channel.id}/messages/{msg.id}", "GET"))
+def reads_of(fake: FakeDiscord, msg: FakeMessage, method: str = "GET") -> int:
+    """GET requests for this message so far (the restart's check reads it so); with
+    ``method="PATCH"``, its edits."""
+    return len(fake.requests_to(f"/channels/{msg.channel.id}/messages/{msg.id}", method))
 
 
 async def test_clean_restart_reads_no_table_message(
@@ -34,9 +35,14 @@ async def test_clean_restart_reads_no_table_message(
     msg = t.message()
     assert await proc.stop(timeout=15) == 0
     before = reads_of(fake_discord, msg)
+    edits_before = reads_of(fake_discord, msg, "PATCH")
     await start(start_bot_process, db)
     await t.quiet(grace=1.5)
     assert reads_of(fake_discord, msg) == before  # confirmed at the clean stop: not read
+    # nor drawn again: it shows the table as it is, house edge included (the restart
+    # works the edge out again, which is no reason to edit a message that shows it)
+    await asyncio.sleep(1.5)
+    assert reads_of(fake_discord, msg, "PATCH") == edits_before
     # the message is the table's: its buttons work as before
     await t.click(world.carol, "Leave")
     assert "carol" not in t.embed_text()
