@@ -584,8 +584,10 @@ class TableHost(Generic[T]):
         # they got them), and table id -> its members with chips in play: kept by
         # :meth:`_reindex` wherever a table is registered, saved, scrubbed or closed, so a
         # Join asks one dict instead of walking every table of the server
-        self._member_tables: dict[tuple[int, int], dict[str, None]] = {}
-        self._in_play_at: dict[str, set[int]] = {}
+        # tuples, not sets or dicts: a member is at one table or two, and 5,000 tables
+        # of four keep 20,000 of these
+        self._member_tables: dict[tuple[int, int], tuple[str, ...]] = {}
+        self._in_play_at: dict[str, tuple[int, ...]] = {}
         # The other game registers its checks here: "is this channel taken?" (one table
         # per channel) and "is this member's money in play there?" (chips in play at one
         # table of a server at a time).
@@ -709,18 +711,19 @@ class TableHost(Generic[T]):
         now (none once it is closed). Called after every place a table's seats can change."""
         table_id = live.table_id
         now = live.in_play() if self.tables.get(table_id) is live else set()
-        old = self._in_play_at.pop(table_id, set())
+        old = set(self._in_play_at.pop(table_id, ()))
         for user_id in old - now:
             key = (live.guild_id, user_id)
-            tables = self._member_tables.get(key)
-            if tables is not None:
-                tables.pop(table_id, None)
-                if not tables:
-                    del self._member_tables[key]
+            left = tuple(t for t in self._member_tables.get(key, ()) if t != table_id)
+            if left:
+                self._member_tables[key] = left
+            else:
+                self._member_tables.pop(key, None)
         for user_id in now - old:
-            self._member_tables.setdefault((live.guild_id, user_id), {})[table_id] = None
+            key = (live.guild_id, user_id)
+            self._member_tables[key] = (*self._member_tables.get(key, ()), table_id)
         if now:
-            self._in_play_at[table_id] = now
+            self._in_play_at[table_id] = tuple(now)
 
     def holds_chips_of(self, guild_id: int, user_id: int) -> bool:
         """True when the member has chips in play at a table of this game there."""

@@ -137,6 +137,13 @@ class BlackjackPresenter:
 
     async def _show_restored(self, tables: list[OpenBlackjackTable]) -> None:
         for rules in {live.engine.rules for live in tables}:
+            # the house edge first (off the event loop): a message drawn now shows it,
+            # rather than being drawn again, with all the others, once known
+            if known_house_edge(rules) is None:
+                try:
+                    await asyncio.to_thread(house_edge, rules)
+                except Exception:
+                    log.exception("could not compute the house edge of %r", rules)
             self.warm_odds(rules)
         for live in tables:
             try:

@@ -255,11 +255,16 @@ class PontoonDiscordPresenter:
 
     def check_after_restart(self, tables: list[OpenPontoonTable]) -> None:
         """Start the restart re-check of these tables' messages in the background (the
-        bot's close() cancels it before the HTTP session closes), and the house edge of
+        bot's close() cancels it before the HTTP session closes), after the house edge of
         their rule sets (their messages show it already: they are not drawn for it)."""
-        self.writer.after_restart(self.redraw_stale(tables), "pontoon-restart-check")
+        self.writer.after_restart(self._restart_check(tables), "pontoon-restart-check")
+
+    async def _restart_check(self, tables: list[OpenPontoonTable]) -> None:
+        # the figures first (once per rule set, off the event loop): a message drawn now
+        # shows its edge, rather than being drawn again, with all the others, once known
         for rules in {live.engine.rules for live in tables}:
-            self.warm_edge(rules)
+            await edge_of(rules)
+        await self.redraw_stale(tables)
 
     async def close(self, grace: float = 2.0) -> None:
         """At shutdown, before the HTTP session closes: stop the restart re-check and the
