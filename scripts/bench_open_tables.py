@@ -227,6 +227,30 @@ if os.environ.get("BENCH_PROFILE_FILE"):
             _prof[0].disable()
             _prof.pop().dump_stats(os.environ["BENCH_PROFILE_FILE"])
     signal.signal(signal.SIGUSR2, _toggle)
+if os.environ.get("BENCH_TRIM"):
+    import ctypes
+    def _trim(*_):
+        gc.collect()
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    signal.signal(signal.SIGWINCH, _trim)
+if os.environ.get("BENCH_GC_FILE"):
+    import json, time
+    _gc = {"on": False, "start": 0.0, "pauses": []}
+    def _timed(phase, info):
+        if phase == "start":
+            _gc["start"] = time.perf_counter()
+        elif _gc["on"]:
+            _gc["pauses"].append((info["generation"], time.perf_counter() - _gc["start"]))
+    gc.callbacks.append(_timed)
+    def _gc_toggle(*_):
+        if not _gc["on"]:
+            _gc["pauses"].clear()
+            _gc["on"] = True
+        else:
+            _gc["on"] = False
+            with open(os.environ["BENCH_GC_FILE"], "w") as f:
+                json.dump(_gc["pauses"], f)
+    signal.signal(signal.SIGUSR2, _gc_toggle)
 """
 
 
@@ -238,9 +262,15 @@ async def launch(
     trace: Path | None = None,
     frames: int = 1,
     profile: Path | None = None,
+    gc_file: Path | None = None,
+    trim: bool = False,
 ) -> asyncio.subprocess.Process:
     path = str(bot_dir)
     extra: dict[str, str] = {}
+    if trim:
+        extra["BENCH_TRIM"] = "1"
+    if gc_file is not None:
+        extra["BENCH_GC_FILE"] = str(gc_file)
     if trace is not None:
         extra |= {"BENCH_TRACE_FILE": str(trace), "BENCH_TRACE_FRAMES": str(frames)}
     if profile is not None:
@@ -333,7 +363,10 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
         t0 = time.monotonic()
         trace = tmp / f"trace-{n}.snapshot" if args.tracemalloc else None
         profile = tmp / f"profile-{n}.pstats" if args.profile else None
-        proc = await launch(fake, bot_dir, db, log, trace, args.tracemalloc, profile)
+        gc_file = tmp / f"gc-{n}.json" if args.gc_stats else None
+        proc = await launch(
+            fake, bot_dir, db, log, trace, args.tracemalloc, profile, gc_file, args.trim
+        )
         await until(lambda: world.shown() >= n, timeout=120 + n * 0.2)
         await quiet_for(fake, 2.0, most=60 + n * 0.1)
         out["first_start_s"] = round(time.monotonic() - t0, 1)
@@ -362,6 +395,10 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
         await quiet_for(fake, 2.0, most=60)
         await asyncio.sleep(args.settle)
         out["rss_mib"] = round(rss_mib(pid), 1)
+        if args.trim:  # what the C heap keeps freed but not given back (fragmentation)
+            os.kill(pid, signal.SIGWINCH)
+            await asyncio.sleep(2)
+            out["rss_trimmed_mib"] = round(rss_mib(pid), 1)
         if trace is not None:
             os.kill(pid, signal.SIGUSR1)
             await until(trace.exists, timeout=300, every=0.5)
@@ -398,7 +435,7 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
         await asyncio.gather(*(clicks(ch, m, 4) for ch, _, m in world.waiting))  # warm up
         lat.clear()
         await quiet_for(fake, 1.0, most=30)
-        if profile is not None:
+        if profile is not None or gc_file is not None:
             os.kill(pid, signal.SIGUSR2)
         c0, w0 = cpu_seconds(pid), time.monotonic()
         await asyncio.gather(*(clicks(ch, m, per) for ch, _, m in world.waiting))
@@ -409,6 +446,11 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
             await until(profile.exists, timeout=60, every=0.5)
             await asyncio.sleep(2)  # written in full
             print(profiled(profile, n), file=sys.stderr, flush=True)
+        if gc_file is not None:
+            os.kill(pid, signal.SIGUSR2)
+            await until(gc_file.exists, timeout=60, every=0.5)
+            await asyncio.sleep(0.5)  # written in full
+            out["gc"] = gc_summary(json.loads(gc_file.read_text()))
         out["clicks"] = len(lat)
         out["load_avg_1m"] = round(os.getloadavg()[0], 2)
         out["late_over_3s"] = len(late)
@@ -459,6 +501,20 @@ async def run(args: Any) -> dict[str, Any]:
             big["click_cpu_ms_net"] / max(1e-9, small["click_cpu_ms_net"]), 2
         )
     return result
+
+
+def gc_summary(pauses: list[list[float]]) -> dict[str, dict[str, float]]:
+    """Per generation: how many collections ran over the measured clicks, their total
+    and their longest pause in milliseconds."""
+    out: dict[str, dict[str, float]] = {}
+    for gen in sorted({int(g) for g, _ in pauses}):
+        ms = [d * 1000 for g, d in pauses if int(g) == gen]
+        out[f"gen{gen}"] = {
+            "count": len(ms),
+            "total_ms": round(sum(ms), 1),
+            "max_ms": round(max(ms), 2),
+        }
+    return out
 
 
 def profiled(path: Path, n: int) -> str:

@@ -379,8 +379,21 @@ def main() -> int:
         action="store_true",
         help="profile the bot (cProfile) over the measured clicks and print its busiest code",
     )
+    many.add_argument(
+        "--gc-stats",
+        action="store_true",
+        help="time the bot's garbage collections over the measured clicks (not with --profile)",
+    )
+    many.add_argument(
+        "--trim",
+        action="store_true",
+        help="after reading RSS, have the bot give freed C-heap memory back (malloc_trim) "
+        "and read it again: what is left is memory in use, the rest fragmentation",
+    )
     many.add_argument("--concurrency", type=int, default=4, help="clicks in flight at setup")
     args = p.parse_args()
+    if args.gc_stats and args.profile:
+        p.error("--gc-stats and --profile both use the bot's SIGUSR2: choose one")
     if args.open_tables:
         from bench_open_tables import run, summary
 
