@@ -446,6 +446,9 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
             await until(profile.exists, timeout=60, every=0.5)
             await asyncio.sleep(2)  # written in full
             print(profiled(profile, n), file=sys.stderr, flush=True)
+            if os.environ.get("BENCH_KEEP_PROFILE"):  # a directory to keep it in
+                keep = Path(os.environ["BENCH_KEEP_PROFILE"]) / profile.name
+                keep.write_bytes(profile.read_bytes())
         if gc_file is not None:
             os.kill(pid, signal.SIGUSR2)
             await until(gc_file.exists, timeout=60, every=0.5)

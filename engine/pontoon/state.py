@@ -9,6 +9,7 @@ Every action runs all of its checks before it changes anything.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -34,6 +35,31 @@ from engine.pontoon.views import HandStatus
 
 NO_LIMIT = 1 << 62  # what a house bank can cover
 CARDS_IN_A_PACK = 52
+
+
+def _packs_for(packs: int | None, n_seats: int) -> int:
+    """P-TABLE-1: the table's option, else one pack, two when 8 or more sit."""
+    if packs is not None:
+        return packs
+    return 2 if n_seats >= 8 else 1
+
+
+def _seats_fit(packs: int | None, house_bank: bool, n_seats: int) -> bool:
+    """Two cards for every hand of a deal (every seat, and the house's hand at a house
+    bank) fit in the pack(s) the table uses (P-TABLE-1)."""
+    hands = n_seats + 1 if house_bank else n_seats
+    return 2 * hands <= CARDS_IN_A_PACK * _packs_for(packs, n_seats)
+
+
+@functools.lru_cache(maxsize=64)
+def _cards_seat_limit(packs: int | None, house_bank: bool) -> int:
+    """The most seats the pack(s) can deal (worked out once per pair of options: every
+    redraw of a table asks for it)."""
+    n = 2
+    while _seats_fit(packs, house_bank, n + 1):
+        n += 1
+    return n
+
 
 # The rule that governs each action kind (cited when it is tried in the wrong phase).
 RULE_OF_ACTION: dict[ActionKind, str] = {
@@ -146,9 +172,7 @@ class TableState:
 
     def packs_for(self, n_seats: int) -> int:
         """P-TABLE-1: the table's option, else one pack, two when 8 or more sit."""
-        if self.rules.packs is not None:
-            return self.rules.packs
-        return 2 if n_seats >= 8 else 1
+        return _packs_for(self.rules.packs, n_seats)
 
     def players_for_round(self) -> list[str]:
         """Who is dealt in: from the banker's left, clockwise (every seat at a house bank)."""
@@ -182,15 +206,12 @@ class TableState:
 
     def seats_fit(self, n_seats: int) -> bool:
         """Two cards for every hand of a deal fit in the pack(s) the table uses."""
-        return 2 * self.hands_dealt(n_seats) <= CARDS_IN_A_PACK * self.packs_for(n_seats)
+        return _seats_fit(self.rules.packs, self.rules.house_bank, n_seats)
 
     @property
     def cards_seat_limit(self) -> int:
         """The most seats the pack(s) can deal: a deal gives everyone two cards (P-TABLE-1)."""
-        n = 2
-        while self.seats_fit(n + 1):
-            n += 1
-        return n
+        return _cards_seat_limit(self.rules.packs, self.rules.house_bank)
 
     @property
     def seat_limit(self) -> int:
