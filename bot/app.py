@@ -114,6 +114,7 @@ class CardBot(GameBot):
         their language choice its cache. Repeating it changes nothing."""
         if erasure.language:
             self.languages.forgotten(erasure.user_id)
+            self.store.hints_forgotten(erasure.user_id)
         if self._erased_while_loading is not None:
             self._erased_while_loading.append(erasure)
         await forget_at_tables(self, erasure.user_id, erasure.guild_id)

@@ -80,12 +80,30 @@ class LanguageStore(StoreBase):
         await self._write(work)
 
 
+HINTS_KNOWN_MOST = 100_000  # (member, hint) pairs remembered before starting afresh
+
+
 class HintStore(StoreBase):
     """One-time hints a member has been shown (migration 008), e.g. the pointer to /help
     the first time they join a table."""
 
+    #: (member, hint) pairs this process knows were shown: a member's later joins cost
+    #: no write (a set of its own per store, made at first use)
+    _hints_known: set[tuple[int, str]] | None = None
+
+    def hints_forgotten(self, user_id: int) -> None:
+        """The member's data was erased (here or by another process): their hints may
+        be shown again."""
+        if self._hints_known is not None:
+            self._hints_known = {k for k in self._hints_known if k[0] != user_id}
+
     async def mark_hint_shown(self, user_id: int, hint: str) -> bool:
         """Remember that ``user_id`` was shown ``hint``; True the first time only."""
+        if self._hints_known is None:
+            self._hints_known = set()
+        known = self._hints_known
+        if (user_id, hint) in known:
+            return False
         now = self._now()
 
         def work(con: Con) -> bool:
@@ -96,7 +114,11 @@ class HintStore(StoreBase):
             )
             return bool(cur.rowcount)
 
-        return await self._write(work)
+        first = await self._write(work)
+        if len(known) >= HINTS_KNOWN_MOST:
+            known.clear()
+        known.add((user_id, hint))
+        return first
 
     async def hint_shown(self, user_id: int, hint: str) -> bool:
         return await self._read(

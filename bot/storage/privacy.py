@@ -51,6 +51,7 @@ from typing import Any
 from bot.storage.accounts import anon_account, house_account, member_account
 from bot.storage.base import Con, StoreBase, one, rows
 from bot.storage.history import FORGET_REASON
+from bot.storage.languages import HintStore
 from bot.storage.ledger import apply_tx, balance_tx
 from bot.storage.models import Move
 
@@ -333,7 +334,10 @@ class PrivacyStore(StoreBase):
                 settings_erased=guild_id is None or last,
             )
 
-        return await self._write(work)
+        result = await self._write(work)
+        if result.settings_erased and isinstance(self, HintStore):
+            self.hints_forgotten(user_id)  # their hints may be shown again
+        return result
 
 
 __all__ = [

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 import asyncpg
 import pytest
@@ -314,6 +315,23 @@ async def test_forgetting_the_last_server_takes_the_language_too(store: Store) -
     assert await store.member_language(CAROL) is None
     assert not await store.hint_shown(CAROL, "help")
     assert str(CAROL) not in await _everything(store)
+    # the process remembered the hint as shown; once erased it is shown again
+    assert await store.mark_hint_shown(CAROL, "help")
+
+
+async def test_a_hint_known_shown_costs_no_write(store: Store) -> None:
+    assert await store.mark_hint_shown(CAROL, "help")
+    writes: list[object] = []
+    real = store._write
+
+    async def counted(work: Any) -> Any:
+        writes.append(work)
+        return await real(work)
+
+    store._write = counted  # type: ignore[method-assign]
+    assert not await store.mark_hint_shown(CAROL, "help")
+    assert await store.mark_hint_shown(CAROL, "other")
+    assert len(writes) == 1  # only the new hint was written
 
 
 async def test_a_member_never_seen_leaves_no_erasure_record(store: Store) -> None:
