@@ -65,8 +65,6 @@ ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".mutate-cache"
 EQUIVALENT_FILE = Path(__file__).resolve().parent / "mutate_equivalent.md"
 
-PONTOON_TESTS = ["tests/engine/pontoon", "tests/scenarios/pontoon"]
-PB_TESTS = ["tests/engine/punto_banco", "tests/scenarios/punto_banco"]
 LEDGER_TESTS = [
     "tests/bot/test_storage_ledger.py",
     "tests/bot/test_storage_ledger_boundaries.py",
@@ -86,29 +84,18 @@ MODULES: dict[str, list[str]] = {
     "engine/__main__.py": ALL_ENGINE_TESTS,
     "engine/game.py": ALL_ENGINE_TESTS,
     "engine/replay.py": ALL_ENGINE_TESTS,
+    # every module of every game's engine folder, with that game's own tests: a new
+    # game (or a new module) is mutated without an edit here
     **{
-        f"engine/pontoon/{m}.py": [*PONTOON_TESTS, "tests/engine/test_engine_cli.py"]
-        for m in (
-            "bank",
-            "banker_turn",
-            "betting",
-            "cli",
-            "hands",
-            "payouts",
-            "play",
-            "rules",
-            "seating",
-            "serialisation",
-            "settlement",
-            "state",
-            "table",
-            "types",
-            "views",
-        )
-    },
-    **{
-        f"engine/punto_banco/{m}.py": [*PB_TESTS, "tests/engine/test_engine_cli.py"]
-        for m in ("actions", "bets", "cli", "coup", "odds", "rules", "simulate", "table")
+        f"engine/{game.name}/{module.name}": [
+            f"tests/engine/{game.name}",
+            f"tests/scenarios/{game.name}",
+            "tests/engine/test_engine_cli.py",
+        ]
+        for game in sorted((ROOT / "engine").iterdir())
+        if (game / "__init__.py").is_file()
+        for module in sorted(game.glob("*.py"))
+        if module.name != "__init__.py"
     },
     "bot/storage/ledger.py": LEDGER_TESTS,
 }
