@@ -8,44 +8,52 @@ exit status (1; 2 for bad options or a refused replay action). Ctrl-C stops with
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
 
 from engine.cli_options import MAX_SECONDS, Parser, seconds
 
+Replayed = tuple[int, dict[str, Any]]
+
+
+def game_clis() -> list[tuple[str, ModuleType]]:
+    """Each game's command-line module (``engine/<game>/cli.py``), in the order of
+    ``engine.games``: a game takes part in what its module offers (``replay_doc``,
+    ``add_simulate_parser``, ``add_odds_parser``, ``bench``), so a new game needs no
+    edit here. The first game's replay format is the default: a replay file that names
+    no other game (``"game"``) is played as that game's (docs/engine-cli.md)."""
+    from engine.games import GAMES
+
+    return [(game.name, importlib.import_module(f"engine.{game.name}.cli")) for game in GAMES]
+
 
 def build_parser() -> argparse.ArgumentParser:
-    from engine.blackjack import cli as bj_cli
-    from engine.pontoon import cli as pontoon_cli
-    from engine.pontoon import odds as pontoon_odds
-    from engine.punto_banco import cli as pb_cli
-
+    clis = game_clis()
+    default_name, default = clis[0]
     parser = Parser(prog="python -m engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    pontoon_cli.add_replay_parser(sub)
-    # A replay file with "game": "punto_banco" is a Punto Banco game (API.md of
-    # engine/punto_banco), "game": "blackjack" a Blackjack one (engine/blackjack);
-    # any other is Pontoon's, as engine-cli.md describes.
+    default.add_replay_parser(sub)
+    others = [f'"game": "{name}"' for name, cli in clis[1:] if hasattr(cli, "replay_doc")]
     sub.choices["replay"].set_defaults(func=_replay)
     sub.choices["replay"].description = (
-        'Replay a scripted Pontoon game, or a Punto Banco ("game": "punto_banco") '
-        'or Blackjack ("game": "blackjack") one.'
+        f"Replay a scripted game from a JSON file: {', '.join(others)} name their game; "
+        f"any other file is a {default_name} game."
     )
     sim = sub.add_parser("simulate", help="simulate many rounds and print measured figures")
     sim_sub = sim.add_subparsers(dest="game", required=True)
-    pontoon_cli.add_simulate_parser(sim_sub)
-    pb_cli.add_simulate_parser(sim_sub)
     odds = sub.add_parser("odds", help="exact odds by enumeration")
     odds_sub = odds.add_subparsers(dest="game", required=True)
-    pontoon_odds.add_odds_parser(odds_sub)
-    pb_cli.add_odds_parser(odds_sub)
-    bj_cli.add_odds_parser(odds_sub)
-    bench = sub.add_parser(
-        "bench", help="rounds per second of Pontoon, coups per second of Punto Banco"
-    )
+    for _, cli in clis:
+        if hasattr(cli, "add_simulate_parser"):
+            cli.add_simulate_parser(sim_sub)
+        if hasattr(cli, "add_odds_parser"):
+            cli.add_odds_parser(odds_sub)
+    bench = sub.add_parser("bench", help="rounds (or coups) per second of each game's engine")
     bench.add_argument(
         "--seconds",
         type=seconds(0.01, MAX_SECONDS),
@@ -78,38 +86,28 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _replay(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
-    from engine.blackjack import cli as bj_cli
     from engine.errors import ConfigError
-    from engine.pontoon import cli as pontoon_cli
-    from engine.punto_banco import cli as pb_cli
 
+    clis = game_clis()
+    default = clis[0][1]
     name = args.file
     try:
         with open(name, encoding="utf-8") as fh:
             doc = json.load(fh)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return pontoon_cli._replay_cmd(args)  # names what is wrong with the file
-    if isinstance(doc, dict) and doc.get("game") == "punto_banco":
-        try:
-            return pb_cli.replay_doc(doc)
-        except ConfigError as exc:
-            raise ConfigError(f"{name}: {exc}") from None
-    if isinstance(doc, dict) and doc.get("game") == "blackjack":
-        try:
-            return bj_cli.replay_doc(doc)
-        except ConfigError as exc:
-            raise ConfigError(f"{name}: {exc}") from None
-    return pontoon_cli._replay_cmd(args)
+        return cast(Replayed, default._replay_cmd(args))  # names what is wrong with the file
+    game = doc.get("game") if isinstance(doc, dict) else None
+    for game_name, cli in clis[1:]:
+        if game == game_name and hasattr(cli, "replay_doc"):
+            try:
+                return cast(Replayed, cli.replay_doc(doc))
+            except ConfigError as exc:
+                raise ConfigError(f"{name}: {exc}") from None
+    return cast(Replayed, default._replay_cmd(args))
 
 
 def _bench(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
-    from engine.pontoon import cli as pontoon_cli
-    from engine.punto_banco import cli as pb_cli
-
-    return 0, {
-        "pontoon": pontoon_cli.bench(args.seconds),
-        "punto_banco": pb_cli.bench(args.seconds),
-    }
+    return 0, {name: cli.bench(args.seconds) for name, cli in game_clis() if hasattr(cli, "bench")}
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ class Rank(str, Enum):  # noqa: UP042
     KING = "K"
 
 
-_PONTOON_VALUE: Final[dict[Rank, int]] = {
+_COUNT_VALUE: Final[dict[Rank, int]] = {
     Rank.ACE: 1,
     Rank.TWO: 2,
     Rank.THREE: 3,
@@ -84,7 +84,7 @@ class Card:
     def __init__(self, rank: Rank, suit: Suit) -> None:
         object.__setattr__(self, "rank", rank)
         object.__setattr__(self, "suit", suit)
-        object.__setattr__(self, "value", _PONTOON_VALUE[rank])
+        object.__setattr__(self, "value", _COUNT_VALUE[rank])
         object.__setattr__(self, "code", rank.value + suit.value)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -98,12 +98,6 @@ class Card:
     @property
     def is_ten_card(self) -> bool:
         return self.value == 10
-
-    @property
-    def baccarat_value(self) -> int:
-        """B-VAL-1: ace 1, ten and pictures 0, others pip value."""
-        v = self.value
-        return 0 if v == 10 else v
 
     @property
     def pretty(self) -> str:

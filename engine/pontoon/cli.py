@@ -37,6 +37,7 @@ from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_ca
 from engine.cli_options import MAX_ROUNDS, MAX_SECONDS, add_play_options, whole_number
 from engine.errors import ConfigError, RuleError
 from engine.pontoon.hands import PONTOON
+from engine.pontoon.odds import add_odds_parser as add_odds_parser  # its odds command
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.table import Table
 from engine.pontoon.types import HOUSE, Action, ActionKind, Phase

@@ -20,6 +20,11 @@ class Side(StrEnum):
     EGALITE = "egalite"  # the tie
 
 
+def card_point(card: Card) -> int:
+    """B-VAL-1: an ace counts 1, a ten or a picture 0, any other card its pips."""
+    return 0 if card.value == 10 else card.value
+
+
 def total(values: Sequence[int]) -> int:
     """B-VAL-1: the last digit of the sum of baccarat values (each 0..9)."""
     return sum(values) % 10
@@ -27,7 +32,7 @@ def total(values: Sequence[int]) -> int:
 
 def hand_total(cards: Sequence[Card]) -> int:
     """B-VAL-1: ace 1, ten and pictures 0, others pip; only the last digit counts."""
-    return sum(c.baccarat_value for c in cards) % 10
+    return sum(card_point(c) for c in cards) % 10
 
 
 def is_natural(two_card_total: int) -> bool:
@@ -155,20 +160,20 @@ def play_coup(deal: Callable[[], Card], tableau: Tableau = "seed") -> Coup:
         (Side.PUNTO, p2),
         (Side.BANCO, b2),
     ]
-    pt = (p1.baccarat_value + p2.baccarat_value) % 10
-    bt = (b1.baccarat_value + b2.baccarat_value) % 10
+    pt = (card_point(p1) + card_point(p2)) % 10
+    bt = (card_point(b1) + card_point(b2)) % 10
     if is_natural(pt) or is_natural(bt):
         return Coup(tuple(dealt), pt, bt, winner_of(pt, bt), True)
     punto_third: int | None = None
     if punto_draws(pt):
         p3 = deal()
         dealt.append((Side.PUNTO, p3))
-        punto_third = p3.baccarat_value
+        punto_third = card_point(p3)
         pt = (pt + punto_third) % 10
     if banco_draws(bt, punto_third, tableau):
         b3 = deal()
         dealt.append((Side.BANCO, b3))
-        bt = (bt + b3.baccarat_value) % 10
+        bt = (bt + card_point(b3)) % 10
     return Coup(tuple(dealt), pt, bt, winner_of(pt, bt), False)
 
 

@@ -25,7 +25,7 @@ from engine.punto_banco.actions import (
     Outcome,
 )
 from engine.punto_banco.bets import Bet, amount_refusal, only_chips, settle
-from engine.punto_banco.coup import Coup, Side, play_coup
+from engine.punto_banco.coup import Coup, Side, card_point, play_coup
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules
 from engine.records import ESCROW, Transfer
 
@@ -83,7 +83,7 @@ class Shoe:
         """Cards left per baccarat value 0..9 (for ``exact_odds_for_counts``)."""
         out = [0] * 10
         for c in self.pack.peek():
-            out[c.baccarat_value] += 1
+            out[card_point(c)] += 1
         return out
 
     def to_json(self) -> dict[str, Any]:

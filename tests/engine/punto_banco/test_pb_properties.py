@@ -25,6 +25,7 @@ from engine.punto_banco import (
     play_cards,
     settle,
 )
+from engine.punto_banco.coup import card_point
 
 BETTORS = ["ann", "bob", "cat"]
 sides = st.sampled_from(list(Side))
@@ -138,6 +139,6 @@ def test_every_coup_follows_the_tableau(cards: list[object], tableau: str) -> No
         return
     assert (len(coup.punto) == 3) is (p2 <= 5)
     third = coup.punto_third
-    expected = banco_draws(b2, None if third is None else third.baccarat_value, tableau)  # type: ignore[arg-type]
+    expected = banco_draws(b2, None if third is None else card_point(third), tableau)  # type: ignore[arg-type]
     assert (len(coup.banco) == 3) is expected
     assert [c for _, c in coup.dealt] == cards[: coup.cards_used]
