@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import time
 from collections import Counter
@@ -37,7 +38,7 @@ from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_ca
 from engine.cli_options import MAX_ROUNDS, MAX_SECONDS, add_play_options, whole_number
 from engine.errors import ConfigError, RuleError
 from engine.pontoon.hands import PONTOON
-from engine.pontoon.odds import add_odds_parser as add_odds_parser  # its odds command
+from engine.pontoon.odds import heads_up, option_effects, table_edges
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.table import Table
 from engine.pontoon.types import HOUSE, Action, ActionKind, Phase
@@ -446,3 +447,117 @@ def bench(seconds: float = 3.0) -> dict[str, Any]:
         "private_view, apply); bets 2-10, buys on 11 or less, splits of pairs, twists "
         "below 15, banker draws below 17",
     }
+
+
+# ------------------------------------------------------------------ odds (python -m engine odds pontoon)
+
+
+def _rules_option(text: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"--rules must be a JSON object ({exc.msg})") from None
+    if not isinstance(doc, dict):
+        raise argparse.ArgumentTypeError(
+            '--rules must be a JSON object, e.g. {"pontoon_pays": "single"}'
+        )
+    return doc
+
+
+def _house_rules(options: dict[str, Any], banker_stick: int) -> PontoonRules:
+    """The table options for a house-banked heads-up game (engine-cli.md)."""
+    doc = {**options, "house_bank": True, "house_stands_on": banker_stick}
+    doc.setdefault("min_bet", 1)
+    doc.setdefault("max_bet", max(1, doc["min_bet"]))
+    try:
+        return PontoonRules(**doc)
+    except (ValidationError, ValueError) as exc:
+        raise ConfigError(f"bad table options: {exc}") from None
+
+
+def simulated(
+    punter_stick: int, banker_stick: int, rounds: int, seed: int, rules: PontoonRules
+) -> dict[str, Any]:
+    """The twist-only game played ``rounds`` times as the rules say (P-NEXT-1: no shuffle
+    unless a pontoon was seen), with the 95% interval of the mean (normal approximation,
+    rounds treated as independent)."""
+    doc = simulate(rounds, seed, punter_stick, banker_stick, False, rules=rules)
+    mean = float(doc["ev"])
+    second = sum(int(k) ** 2 * p for k, p in doc["outcomes"].items())
+    sd = math.sqrt(max(0.0, second - mean * mean))
+    half = 1.96 * sd / math.sqrt(rounds)
+    doc["exact"] = False
+    doc["interval"] = [mean - half, mean + half]
+    doc["method"] = (
+        f"simulation of {rounds:,} rounds (seed {seed}); 95% interval of the mean, "
+        "mean +- 1.96 sd / sqrt(rounds)"
+    )
+    return doc
+
+
+def _odds_cmd(args: argparse.Namespace) -> tuple[int, dict[str, Any]]:
+    rules = _house_rules(args.rules or {}, args.banker_stick)
+    if args.fresh_pack:
+        doc = heads_up(args.punter_stick, args.banker_stick, rules)
+        doc["method"] = "exact: every way a fresh pack can be dealt"
+    else:
+        doc = simulated(args.punter_stick, args.banker_stick, args.rounds, args.seed, rules)
+    if args.table_price or args.options:
+        table = (args.rules or {}) | {}
+        try:
+            table_rules = PontoonRules(**table)
+        except (ValidationError, ValueError) as exc:
+            raise ConfigError(f"bad table options: {exc}") from None
+        if args.table_price:
+            doc["table_price"] = table_edges(
+                table_rules.model_copy(update={"house_bank": False, "shoot": False})
+                if not table_rules.house_bank
+                else table_rules
+            )
+            doc["table_price"]["note"] = PRICE_NOTE
+        if args.options:
+            doc["options"] = option_effects(table_rules)
+            doc["options_note"] = OPTIONS_NOTE
+    return 0, doc
+
+
+PRICE_NOTE = (
+    "house edge = minus the expected result per unit initial stake of a player who "
+    "follows the hint, fresh pack each round; exact except for splits (approximated)"
+)
+OPTIONS_NOTE = (
+    "edges against a banker drawing below 17 with one change each: no five card trick, "
+    "the banker pays ties, every round doubled (per unit undoubled stake), and a first-card "
+    "shoot bet (even money) riding on a hand the hint plays"
+)
+
+
+def add_odds_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "pontoon", help="the twist-only punter's exact odds, and the table's house edge"
+    )
+    add_stick_options(p)
+    p.add_argument(
+        "--fresh-pack",
+        action="store_true",
+        help="a full pack every round: computed exactly (otherwise simulated)",
+    )
+    p.add_argument(
+        "--rules",
+        type=_rules_option,
+        default=None,
+        help='table options as JSON (none: the defaults), e.g. {"pontoon_pays": "single"}',
+    )
+    add_play_options(p, "rounds", "rounds (simulation only)")
+    p.set_defaults(rounds=200_000)
+    p.add_argument(
+        "--table-price",
+        action="store_true",
+        help="add the house edge against a player following the hint",
+    )
+    p.add_argument(
+        "--options",
+        action="store_true",
+        help="add how each option moves the edge (docs/house-edge.md)",
+    )
+    p.set_defaults(func=_odds_cmd)
