@@ -37,6 +37,9 @@ class VariationOff(ServiceError):
 #: how long /pontoon rules waits for a table's house edge not yet computed (seconds;
 #: Discord wants an answer within three)
 EDGE_WAIT = 2.0
+#: how long /pontoon start waits for it before posting the table (the click is
+#: acknowledged at 2.2 s whatever happens)
+EDGE_WAIT_AT_OPEN = 1.5
 
 VARIATIONS: dict[ActionKind, tuple[Callable[[PontoonRules], bool], str]] = {
     ActionKind.SHOOT: (lambda r: r.shoot, "err.pt.off.shoot"),
@@ -179,6 +182,10 @@ class Pontoon(
         guild_id, channel_id, rules = opened
         click = Click(interaction, "")
         with answered_in_time(click):
+            # the table's first message shows its house edge when it is worked out in
+            # time (about half a second, once per rule set), rather than being edited
+            # for it a moment later
+            await edge_of(rules, EDGE_WAIT_AT_OPEN)
             live = await self.service.open_table(
                 guild_id,
                 channel_id,

@@ -42,15 +42,23 @@ class TableEdge:
     margin: float | None = None
 
 
+def _key(rules: PontoonRules) -> PontoonRules:
+    """The rules as the figure depends on them: the seat limit a table opens with
+    (``max_seats``) changes nothing in a heads-up figure, so the options a member asks for
+    and the table opened with them share one computation."""
+    return rules if rules.max_seats is None else rules.model_copy(update={"max_seats": None})
+
+
 def edges(rules: PontoonRules) -> dict[str, Any]:
     """``table_edges(rules)``, computed once per rule set (blocking: call it off the
     event loop)."""
-    found = _EDGES.get(rules)
+    key = _key(rules)
+    found = _EDGES.get(key)
     if found is None:
-        found = table_edges(rules)
+        found = table_edges(key)
         if len(_EDGES) >= _MAX:
             _EDGES.clear()
-        _EDGES[rules] = found
+        _EDGES[key] = found
     return found
 
 
@@ -65,7 +73,7 @@ def pick(rules: PontoonRules, figures: dict[str, Any]) -> TableEdge:
 
 def known_edge(rules: PontoonRules) -> TableEdge | None:
     """The table's figure if it was computed already, else None (never computes)."""
-    found = _EDGES.get(rules)
+    found = _EDGES.get(_key(rules))
     return None if found is None else pick(rules, found)
 
 
@@ -75,11 +83,12 @@ async def edge_of(rules: PontoonRules, wait: float | None = None) -> TableEdge |
     known = known_edge(rules)
     if known is not None:
         return known
-    job = _PENDING.get(rules)
+    key = _key(rules)
+    job = _PENDING.get(key)
     if job is None:
-        job = asyncio.ensure_future(asyncio.to_thread(edges, rules))
-        _PENDING[rules] = job
-        job.add_done_callback(lambda _done: _PENDING.pop(rules, None))
+        job = asyncio.ensure_future(asyncio.to_thread(edges, key))
+        _PENDING[key] = job
+        job.add_done_callback(lambda _done: _PENDING.pop(key, None))
     try:
         return pick(rules, await asyncio.wait_for(asyncio.shield(job), wait))
     except TimeoutError:

@@ -228,3 +228,19 @@ async def test_only_messages_drawn_before_the_figure_are_drawn_again_for_it(
     assert [mid for mid, _ in edits] == [1, 1]  # the restored table's message untouched
     assert edits[1][1].endswith(want)
     await p.writer.close()
+
+
+def test_a_table_opened_with_options_shares_their_figure(
+    empty_cache: dict[PontoonRules, dict[str, Any]],
+) -> None:
+    """/pontoon start works the figure out for the options asked for; the table opens
+    with them plus its seat limit, and must find that figure (not start another
+    computation and edit its message for it a moment later)."""
+    from bot.pontoon import opening_rules
+
+    E.edges(HOUSE_17)
+    opened = opening_rules(HOUSE_17)
+    assert opened.max_seats is not None and opened != HOUSE_17
+    assert E.known_edge(opened) is not None
+    assert E.known_edge(opened) == E.known_edge(HOUSE_17)
+    assert len(empty_cache) == 1
