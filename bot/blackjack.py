@@ -30,9 +30,11 @@ Chips: bets, doubles, splits and insurance move member -> ``escrow:{table}`` whe
 member (winnings) or escrow -> house (a loss).
 
 Restart: the snapshot (engine JSON with the shoe order, plus meta) is reloaded by
-:meth:`BlackjackService.load`; a round in play resumes where it was with a full turn
-timer; a betting window reopens for a full ``betting_seconds``; a round that was settled
-but not shown is posted late (:meth:`missed_result`).
+:meth:`BlackjackService.load`; a round in play resumes where it was and a betting window
+reopens, each with the time the table message's countdown shows (when that message was
+confirmed to show the table as stored, with at least a second left), else with a full
+turn or a full ``betting_seconds``; a round that was settled but not shown is posted
+late (:meth:`missed_result`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from bot.host import (
     TimerJob,
     is_member_seat,
     ledger_refunds,
+    monotonic_of,
     names_kept,
     new_table_id,
     seat_of,
@@ -273,7 +276,7 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
             announced=int(meta.get("announced", 0)),
             notes=list(meta.get("notes") or []),
         )
-        self._restart_clock(live)
+        self._restart_clock(live, stored.resumed_deadline())
         return live
 
     def missed_result(self, live: OpenBlackjackTable) -> RoundResult | None:
@@ -290,8 +293,12 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
             live.announced = round_no
             await self._persist(live, [], "result shown")
 
-    def _restart_clock(self, live: OpenBlackjackTable) -> None:
-        """A full betting window, or a full turn, from now."""
+    def _restart_clock(self, live: OpenBlackjackTable, until: float | None = None) -> None:
+        """A full betting window, or a full turn, from now; or one that runs out at
+        ``until`` (epoch seconds: the countdown a reloaded table's message shows)."""
+        if until is not None:
+            live.deadline, live.closes_at = monotonic_of(until), until
+            return
         seconds = live.betting_seconds if live.betting else live.turn_seconds
         live.deadline = time.monotonic() + seconds
         live.closes_at = time.time() + seconds

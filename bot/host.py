@@ -71,6 +71,9 @@ log = logging.getLogger(__name__)
 TIMER_RETRY_SECONDS = 5.0  # a timer whose action failed tries again after this, doubling
 TIMER_MAX_BACKOFF_SECONDS = 600.0  # ... up to this long between two tries
 TIMER_POLL_SECONDS = 0.25  # a table due with nothing to do after all looks again after this
+# a reloaded table resumes the countdown its message shows only with this much of it left
+# (less, and it gets a fresh one: its message is drawn again)
+RESUME_MARGIN_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +267,16 @@ async def close_in_store(
     return list(moves)
 
 
+def monotonic_of(epoch: float) -> float:
+    """The wall-clock moment ``epoch`` (seconds) on the monotonic clock of the timers."""
+    return time.monotonic() + (epoch - time.time())
+
+
+def epoch_of(monotonic: float) -> float:
+    """The monotonic moment of a timer on the wall clock (seconds, as ``<t:...>`` shows)."""
+    return time.time() + (monotonic - time.monotonic())
+
+
 def new_table_id() -> str:
     """A short unique id that fits in a button's custom id."""
     return f"{int(time.time()):x}{secrets.token_hex(3)}"
@@ -323,6 +336,23 @@ class StoredTable:
     version: int
     engine: dict[str, Any]  # the engine's JSON
     meta: dict[str, Any]  # the bot's side: names, timers, what the game keeps besides
+    # the moment (epoch seconds) its message counts down to, when that message was
+    # confirmed to show the table at this stored version (None: not confirmed, or no
+    # countdown shown)
+    shown_deadline: float | None = None
+
+    def resumed_deadline(self, now: float | None = None) -> float | None:
+        """The countdown a reloaded table resumes: the moment its message counts down to
+        (epoch seconds), when that message shows the table at this stored version and
+        at least :data:`RESUME_MARGIN_SECONDS` of it are left (``now``: time.time()).
+        The game's clock then runs out at that very moment, and the message is right as
+        it is. None: the game starts a fresh window or turn (nobody could act while the
+        bot was down), as for a table whose message was not confirmed."""
+        shown = self.shown_deadline
+        if shown is None:
+            return None
+        left = shown - (time.time() if now is None else now)
+        return shown if left >= RESUME_MARGIN_SECONDS else None
 
     def where(self) -> dict[str, Any]:
         """What every game's live table takes back from its record: where it lives, its
@@ -341,6 +371,7 @@ class StoredTable:
     def read(cls, rec: Any) -> StoredTable:
         data = shared_strings(json.loads(rec.state_json))
         meta = data["meta"]
+        shown = getattr(rec, "shows_its_version", False)
         return cls(
             table_id=rec.table_id,
             guild_id=int(meta["guild_id"]),
@@ -350,6 +381,7 @@ class StoredTable:
             version=int(rec.version),
             engine=data["engine"],
             meta=meta,
+            shown_deadline=getattr(rec, "shown_deadline", None) if shown else None,
         )
 
 
@@ -1147,7 +1179,9 @@ __all__ = [
     "TableHost",
     "TimerJob",
     "close_in_store",
+    "epoch_of",
     "is_member_seat",
+    "monotonic_of",
     "names_kept",
     "new_table_id",
     "save_snapshot",

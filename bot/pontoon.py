@@ -32,6 +32,7 @@ from bot.host import (
     TableHost,
     TimerJob,
     is_member_seat,
+    monotonic_of,
     names_kept,
     new_table_id,
     seat_of,
@@ -385,6 +386,11 @@ class PontoonService(TableHost[OpenPontoonTable]):
             cards=CardDelivery(meta.get("cards", CardDelivery.DM)),
         )
         live.restore_log(meta)
+        resumed = stored.resumed_deadline()
+        if resumed is not None:
+            # the countdown its message shows: set_deadline keeps it for this version
+            # (while someone must act); otherwise the current actors get a fresh timer
+            live.deadline, live.deadline_version = monotonic_of(resumed), engine.version
         return live
 
     async def open_table(

@@ -26,8 +26,10 @@ stake). ``/baccarat end`` and closing return open bets from escrow.
 
 Restart: the snapshot (engine JSON with the bets and the shoe order, plus meta) is
 reloaded by :meth:`PuntoBancoService.load`; bets of an open window are kept and the window
-reopens for a full ``betting_seconds``. A coup that was dealt and settled but whose
-result was not shown before the restart is reported by :meth:`missed_result`.
+closes when the table message's countdown says (when that message was confirmed to show
+the table as stored, with at least a second left), else it reopens for a full
+``betting_seconds``. A coup that was dealt and settled but whose result was not shown
+before the restart is reported by :meth:`missed_result`.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from bot.host import (
     TimerJob,
     is_member_seat,
     ledger_refunds,
+    monotonic_of,
     names_kept,
     new_table_id,
     seat_of,
@@ -288,7 +291,8 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
 
     # --------------------------------------------------------------- lifecycle
     def table_from_record(self, stored: StoredTable) -> OpenPuntoBancoTable:
-        """A reloaded table: bets of the open window are kept; the window reopens for a
+        """A reloaded table: bets of the open window are kept; the window closes when its
+        message's countdown says (:meth:`StoredTable.resumed_deadline`), or reopens for a
         full betting period."""
         meta = stored.meta
         live = OpenPuntoBancoTable(
@@ -299,7 +303,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             announced=int(meta.get("announced", 0)),
             last_results=list(meta.get("last_results") or []),
         )
-        self._open_window(live)
+        self._open_window(live, stored.resumed_deadline())
         return live
 
     def missed_result(self, live: OpenPuntoBancoTable) -> CoupResult | None:
@@ -317,8 +321,13 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
             live.announced = live.engine.coup_no
             await self._persist(live, [], "result shown")
 
-    def _open_window(self, live: OpenPuntoBancoTable) -> None:
+    def _open_window(self, live: OpenPuntoBancoTable, until: float | None = None) -> None:
+        """A betting window: a full one from now, or one that closes at ``until`` (epoch
+        seconds: the countdown a reloaded table's message shows)."""
         live.phase = Phase.BETTING
+        if until is not None:
+            live.deadline, live.closes_at = monotonic_of(until), until
+            return
         live.deadline = time.monotonic() + live.betting_seconds
         live.closes_at = time.time() + live.betting_seconds
 

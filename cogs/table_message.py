@@ -7,6 +7,10 @@
 - Every other change (timers, slash commands, a click on another message) goes through
   one coalescing writer per table: at most one edit in flight, and what it draws is the
   table as it is when the edit is sent, so a burst of changes costs one or two edits.
+- What each message was seen to show (its table's stored version and the moment its
+  countdown runs out) is written to the store; after a restart
+  :meth:`TableMessages.check_restored` leaves alone the messages that still show their
+  table and its clock, and reads back or draws again only the others.
 
 A game's presenter owns one :class:`TableMessages`, giving it how to draw a table
 (:class:`Drawing`) and what to do when a new table message was posted.
@@ -24,7 +28,9 @@ from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import discord
 
+from bot.host import epoch_of
 from bot.i18n import Msg
+from bot.storage.models import ShownMessage
 from cogs.common import Interaction
 
 log = logging.getLogger(__name__)
@@ -36,6 +42,8 @@ NO_PINGS = discord.AllowedMentions.none()
 # what a table message was confirmed to show is written to the store this often, in one
 # batch: after a kill only the tables changed in the last such moments are read back
 CONFIRM_SECONDS = 1.0
+# a countdown (<t:...:R>) shows whole seconds: two moments closer than this show the same
+SAME_COUNTDOWN_SECONDS = 0.5
 
 
 # ----------------------------------------- a click whose answer may carry the new table
@@ -113,6 +121,7 @@ class OpenTable(Protocol):
     guild_id: int
     channel_id: int
     message_id: int | None
+    deadline: float | None  # monotonic time its clock runs out (None: no clock runs)
 
 
 T = TypeVar("T", bound=OpenTable)
@@ -120,11 +129,12 @@ T = TypeVar("T", bound=OpenTable)
 
 class ShownStore(Protocol):
     """What the store keeps of the table messages: which version of its table each one
-    was confirmed to show (so a restart reads back only the others)."""
+    was confirmed to show, and the moment it counts down to (so a restart reads back
+    only the others, and a table resumes the countdown its message shows)."""
 
-    async def confirm_shown(self, shown: Sequence[tuple[str, int, int]]) -> None: ...
+    async def confirm_shown(self, shown: Sequence[ShownMessage]) -> None: ...
 
-    async def confirmed_tables(self) -> set[str]: ...
+    async def confirmed_shown(self) -> dict[str, float | None]: ...
 
 
 class Drawing(NamedTuple):
@@ -132,11 +142,16 @@ class Drawing(NamedTuple):
     IS_COMPONENTS_V2 message, no content, no embed). ``final``: a state that is not drawn
     again when its edit fails (a closed table, a betting window that has closed).
     ``awaiting``: drawn before a figure it shows was known (a house edge still being
-    worked out); :meth:`TableMessages.redraw_awaiting` draws such messages again."""
+    worked out); :meth:`TableMessages.redraw_awaiting` draws such messages again.
+    ``deadline``: the moment (epoch seconds) the drawing counts down to, exactly as its
+    ``<t:...:R>`` says; None when it shows no countdown. The writer records it with the
+    version the message was confirmed to show: after a restart the table's clock
+    resumes to it, and the message stays as it is."""
 
     view: discord.ui.LayoutView
     final: bool = False
     awaiting: bool = False
+    deadline: float | None = None
 
     def key(self) -> object:
         return str(self.view.to_components())  # type: ignore[no-untyped-call]
@@ -173,8 +188,8 @@ class TableMessages(Generic[T]):
         self._awaiting: dict[str, T] = {}
         self._clicked_during: set[str] = set()  # a click updated the message mid-edit
         self._restart_check: asyncio.Task[None] | None = None
-        # table id -> (message id, table version) shown, not yet written to the store
-        self._confirmed: dict[str, tuple[int, int]] = {}
+        # table id -> what its message was seen to show, not yet written to the store
+        self._confirmed: dict[str, ShownMessage] = {}
         self._confirm_task: asyncio.Task[None] | None = None
 
     def after_restart(self, check: Coroutine[Any, Any, None], name: str) -> None:
@@ -187,14 +202,24 @@ class TableMessages(Generic[T]):
         store = getattr(self.client, "store", None)
         return store if hasattr(store, "confirm_shown") else None
 
-    def confirm(self, live: T, message_id: int | None = None) -> None:
-        """The table's message shows ``live`` as it is now (its stored version): remember
-        it, and write it to the store with the others within :data:`CONFIRM_SECONDS`."""
+    def confirm(
+        self,
+        live: T,
+        message_id: int | None = None,
+        *,
+        version: int | None = None,
+        deadline: float | None = None,
+    ) -> None:
+        """The table's message shows ``live`` at its stored ``version`` (by default the
+        table's now), counting down to ``deadline`` (what its drawing showed, epoch
+        seconds; None: no countdown): remember it, and write it to the store with the
+        others within :data:`CONFIRM_SECONDS`."""
         mid = live.message_id if message_id is None else message_id
-        version = getattr(live, "store_version", None)
-        if mid is None or not isinstance(version, int) or self._store() is None:
+        if version is None:
+            version = _version_of(live)
+        if mid is None or version is None or self._store() is None:
             return
-        self._confirmed[live.table_id] = (mid, version)
+        self._confirmed[live.table_id] = ShownMessage(live.table_id, mid, version, deadline)
         if self._confirm_task is None:
             self._confirm_task = asyncio.create_task(
                 self._write_confirmed(),
@@ -216,22 +241,62 @@ class TableMessages(Generic[T]):
         if not batch or store is None:
             return
         try:
-            await store.confirm_shown([(t, m, v) for t, (m, v) in batch.items()])
+            await store.confirm_shown(list(batch.values()))
         except Exception as exc:  # only costs a read of these messages at the next start
             log.warning("could not record %d table message(s) as shown: %r", len(batch), exc)
 
-    async def unconfirmed(self, tables: Sequence[T]) -> list[T]:
-        """After a restart: the tables whose message was not confirmed to show their
-        stored version (all of them when the store cannot say)."""
+    # ------------------------------------------------------------ after a restart
+    async def check_restored(
+        self,
+        tables: Sequence[T],
+        *,
+        missed: Callable[[T], Awaitable[bool]] | None = None,
+        read_back: Callable[[T], Awaitable[None]] | None = None,
+        pause: float = 0.0,
+    ) -> None:
+        """After a restart (run by :meth:`after_restart`): bring each reloaded table's
+        message up to date with as few requests as it takes.
+
+        - ``missed(live)`` first: the game posts what was settled but not shown before
+          the stop; True when it also posted the table anew (nothing more to do here).
+        - A message confirmed to show the table at its stored version and counting down
+          to the moment the table's clock runs out now (the game resumed it: see
+          ``bot.host.StoredTable.resumed_deadline``), or showing no countdown while
+          none runs, is right as it is: not read, not edited.
+        - One confirmed at that version whose countdown is not the table's any more (it
+          ran out while the bot was down, and the game gave a fresh one) is drawn again.
+        - Any other may be stale. ``read_back(live)``, when the game can tell from the
+          message itself, reads it and draws it only if it is (``pause`` seconds after
+          each read); a table whose clock runs is drawn without reading: its clock
+          started at this restart, and no message shows it yet. Without ``read_back``
+          each is drawn again."""
+        shown = await self._shown_before()
+        for live in tables:
+            try:
+                if missed is not None and await missed(live):
+                    continue
+                if shown is not None and live.table_id in shown:
+                    if _shows_clock_of(live, shown[live.table_id]):
+                        continue  # right as it is
+                elif read_back is not None and live.deadline is None:
+                    await read_back(live)
+                    await asyncio.sleep(pause)
+                    continue
+                self.request(live)
+            except Exception:
+                log.exception("could not check the table message of %s", live.table_id)
+
+    async def _shown_before(self) -> dict[str, float | None] | None:
+        """The tables whose message was confirmed to show their stored version, each with
+        the moment it counts down to; None when the store cannot say."""
         store = self._store()
         if store is None:
-            return list(tables)
+            return None
         try:
-            confirmed = await store.confirmed_tables()
+            return await store.confirmed_shown()
         except Exception as exc:
             log.warning("could not read which table messages are up to date: %r", exc)
-            return list(tables)
-        return [live for live in tables if live.table_id not in confirmed]
+            return None
 
     def _now_shows(self, live: T, message_id: int, drawing: Drawing, key: int) -> None:
         """The table's message now shows ``drawing``."""
@@ -277,6 +342,7 @@ class TableMessages(Generic[T]):
         if not click.claim():
             return False
         drawing = self._draw(live, None)
+        version = _version_of(live)
         try:
             await interaction.response.edit_message(
                 **drawing.edit_kwargs(), allowed_mentions=NO_PINGS
@@ -286,7 +352,7 @@ class TableMessages(Generic[T]):
             return False
         click.updated = True
         self._now_shows(live, live.message_id, drawing, hash(drawing.key()))
-        self.confirm(live)
+        self.confirm(live, version=version, deadline=drawing.deadline)
         if live.table_id in self._tasks:
             self._clicked_during.add(live.table_id)
         return True
@@ -385,6 +451,7 @@ class TableMessages(Generic[T]):
     async def draw(self, live: T, closed_reason: Msg | None) -> bool:
         """Edit (or post) the table message with the table as it is now. False: try later."""
         drawing = self._draw(live, closed_reason)
+        version = _version_of(live)  # what the drawing shows (the table may move on)
         key = hash(drawing.key())
         shown = self._shown.get(live.table_id)
         if (
@@ -393,7 +460,7 @@ class TableMessages(Generic[T]):
             and shown[0] == live.message_id
             and shown[1] == key
         ):
-            self.confirm(live)
+            self.confirm(live, version=version, deadline=drawing.deadline)
             return True  # the message already shows this
         channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
         if live.message_id is not None:
@@ -404,7 +471,7 @@ class TableMessages(Generic[T]):
                 )
                 self._now_shows(live, message_id, drawing, key)
                 if closed_reason is None:
-                    self.confirm(live)
+                    self.confirm(live, version=version, deadline=drawing.deadline)
                 return True
             except discord.NotFound:
                 log.info("table message of %s is gone; posting a new one", live.table_id)
@@ -417,10 +484,10 @@ class TableMessages(Generic[T]):
                         live.table_id,
                         exc,
                     )
-                    return await self._post(live, channel, drawing, closed_reason)
+                    return await self._post(live, channel, drawing, closed_reason, version)
                 log.warning("could not edit the table message of %s: %s", live.table_id, exc)
                 return closed_reason is not None or drawing.final
-        return await self._post(live, channel, drawing, closed_reason)
+        return await self._post(live, channel, drawing, closed_reason, version)
 
     async def _post(
         self,
@@ -428,6 +495,7 @@ class TableMessages(Generic[T]):
         channel: discord.PartialMessageable,
         drawing: Drawing,
         closed_reason: Msg | None,
+        version: int | None,
     ) -> bool:
         """Post the table as a new message (the old one is gone or refused the edit)."""
         if closed_reason is not None or drawing.final:
@@ -439,7 +507,7 @@ class TableMessages(Generic[T]):
             return False
         self._now_shows(live, msg.id, drawing, hash(drawing.key()))
         await self._posted(live, msg.id)
-        self.confirm(live, msg.id)
+        self.confirm(live, msg.id, version=version, deadline=drawing.deadline)
         return True
 
     def forget(self, table_id: str) -> None:
@@ -447,3 +515,17 @@ class TableMessages(Generic[T]):
         self._shown.pop(table_id, None)
         self._awaiting.pop(table_id, None)
         self._confirmed.pop(table_id, None)
+
+
+def _version_of(live: OpenTable) -> int | None:
+    """The stored version of ``live`` (None: a table the store does not version)."""
+    version = getattr(live, "store_version", None)
+    return version if isinstance(version, int) else None
+
+
+def _shows_clock_of(live: OpenTable, shown: float | None) -> bool:
+    """Whether a message counting down to ``shown`` (epoch seconds; None: no countdown)
+    shows the clock the table runs now, to the second its countdown shows."""
+    if live.deadline is None or shown is None:
+        return live.deadline is None and shown is None
+    return abs(epoch_of(live.deadline) - shown) < SAME_COUNTDOWN_SECONDS

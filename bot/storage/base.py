@@ -95,6 +95,8 @@ TABLE_COLUMNS = (
     "id, guild_id, channel_id, game, status, version, state_json, message_id, "
     "created_at, updated_at, closed_at"
 )
+# what a table's message was confirmed to show (migrations 012 and 013), read at a reload
+SHOWN_COLUMNS = "shown_version, shown_deadline"
 
 
 def utcnow() -> datetime:
@@ -278,7 +280,8 @@ def rows(con: Con, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
     return list(con.execute(sql, params).fetchall())
 
 
-def table_record(row: sqlite3.Row) -> TableRecord:
+def table_record(row: sqlite3.Row, *, shown: bool = False) -> TableRecord:
+    """The table of a row of ``TABLE_COLUMNS`` (``shown``: followed by ``SHOWN_COLUMNS``)."""
     return TableRecord(
         table_id=str(row["id"]),
         guild_id=int(row["guild_id"]),
@@ -291,6 +294,12 @@ def table_record(row: sqlite3.Row) -> TableRecord:
         created_at=str(row["created_at"]),
         updated_at=str(row["updated_at"]),
         closed_at=None if row["closed_at"] is None else str(row["closed_at"]),
+        shown_version=(
+            None if not shown or row["shown_version"] is None else int(row["shown_version"])
+        ),
+        shown_deadline=(
+            None if not shown or row["shown_deadline"] is None else float(row["shown_deadline"])
+        ),
     )
 
 
@@ -794,6 +803,7 @@ def abandoned_connections() -> bool:
 
 
 __all__ = [
+    "SHOWN_COLUMNS",
     "TABLE_COLUMNS",
     "Con",
     "StoreBase",

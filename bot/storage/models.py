@@ -52,10 +52,30 @@ class TableRecord:
     created_at: str
     updated_at: str
     closed_at: str | None
+    # what its message was confirmed to show (migrations 012 and 013; read at a reload):
+    # the table's version, and the moment (epoch seconds) it counts down to, if any
+    shown_version: int | None = None
+    shown_deadline: float | None = None
 
     @property
     def is_open(self) -> bool:
         return self.status == "open"
+
+    @property
+    def shows_its_version(self) -> bool:
+        """Its message was confirmed to show the table at its stored version."""
+        return self.message_id is not None and self.shown_version == self.version
+
+
+class ShownMessage(NamedTuple):
+    """A table message seen to show its table at ``version`` (what
+    ``Store.confirm_shown`` writes): ``deadline`` is the moment (epoch seconds) it counts
+    down to, None when it shows no countdown."""
+
+    table_id: str
+    message_id: int
+    version: int
+    deadline: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,16 @@ from bot.storage.accounts import (
     member_account,
     parse_account,
 )
-from bot.storage.base import TABLE_COLUMNS, Con, StoreBase, one, rows, table_record, table_tx
+from bot.storage.base import (
+    SHOWN_COLUMNS,
+    TABLE_COLUMNS,
+    Con,
+    StoreBase,
+    one,
+    rows,
+    table_record,
+    table_tx,
+)
 from bot.storage.errors import (
     ChipsInPlayElsewhere,
     StaleVersion,
@@ -24,7 +33,14 @@ from bot.storage.errors import (
     TableNotFound,
 )
 from bot.storage.ledger import apply_tx, to_moves
-from bot.storage.models import GAME_NAME_MAX, ActionLogEntry, Move, TableRecord, TransferLike
+from bot.storage.models import (
+    GAME_NAME_MAX,
+    ActionLogEntry,
+    Move,
+    ShownMessage,
+    TableRecord,
+    TransferLike,
+)
 
 
 def share(total: int, weights: dict[str, int], fallback: str) -> list[tuple[str, int]]:
@@ -301,7 +317,8 @@ class TableStore(StoreBase):
         def work(con: Con) -> None:
             # a new message has not been confirmed to show anything yet
             cur = con.execute(
-                "UPDATE game_tables SET message_id = ?, shown_version = NULL WHERE id = ?",
+                "UPDATE game_tables SET message_id = ?, shown_version = NULL, "
+                "shown_deadline = NULL WHERE id = ?",
                 (message_id, table_id),
             )
             if cur.rowcount == 0:
@@ -309,32 +326,48 @@ class TableStore(StoreBase):
 
         await self._write(work)
 
-    async def confirm_shown(self, shown: Sequence[tuple[str, int, int]]) -> None:
-        """Remember that each (table id, message id, version) message was seen to show its
-        table at that version (in one transaction; a table whose message has changed
-        since, or that closed, is left alone)."""
+    async def confirm_shown(self, shown: Sequence[ShownMessage]) -> None:
+        """Remember that each message (table id, message id, version, deadline) was seen
+        to show its table at that version, counting down to ``deadline`` (epoch seconds;
+        None: no countdown), in one transaction; a table whose message has changed
+        since, or that closed, is left alone. A (table id, message id, version) triple
+        is a message with no countdown."""
+        batch = [ShownMessage(*item) for item in shown]
 
         def work(con: Con) -> None:
-            for table_id, message_id, version in shown:
+            for table_id, message_id, version, deadline in batch:
                 con.execute(
-                    "UPDATE game_tables SET shown_version = ? "
+                    "UPDATE game_tables SET shown_version = ?, shown_deadline = ? "
                     "WHERE id = ? AND message_id = ? AND status = 'open'",
-                    (version, table_id, message_id),
+                    (
+                        version,
+                        None if deadline is None else float(deadline),
+                        table_id,
+                        message_id,
+                    ),
                 )
 
-        if shown:
+        if batch:
             await self._write(work)
 
-    async def confirmed_tables(self) -> set[str]:
-        """The open tables whose message was confirmed to show their stored version."""
+    async def confirmed_shown(self) -> dict[str, float | None]:
+        """The open tables whose message was confirmed to show their stored version, each
+        with the moment that message counts down to (epoch seconds; None: none)."""
         found = await self._read(
             lambda con: rows(
                 con,
-                "SELECT id FROM game_tables WHERE status = 'open' "
+                "SELECT id, shown_deadline FROM game_tables WHERE status = 'open' "
                 "AND message_id IS NOT NULL AND shown_version = version",
             )
         )
-        return {str(r["id"]) for r in found}
+        return {
+            str(r["id"]): None if r["shown_deadline"] is None else float(r["shown_deadline"])
+            for r in found
+        }
+
+    async def confirmed_tables(self) -> set[str]:
+        """The open tables whose message was confirmed to show their stored version."""
+        return set(await self.confirmed_shown())
 
     async def get_table(self, table_id: str) -> TableRecord | None:
         """The table, open or closed; None if it never existed."""
@@ -352,15 +385,16 @@ class TableStore(StoreBase):
         return None if row is None else table_record(row)
 
     async def load_open_tables(self) -> list[TableRecord]:
-        """Every open table, oldest first (for reloading after a restart)."""
+        """Every open table, oldest first (for reloading after a restart), with what its
+        message was confirmed to show."""
         found = await self._read(
             lambda con: rows(
                 con,
-                f"SELECT {TABLE_COLUMNS} FROM game_tables WHERE status = 'open' "
-                "ORDER BY created_at, id",
+                f"SELECT {TABLE_COLUMNS}, {SHOWN_COLUMNS} FROM game_tables "
+                "WHERE status = 'open' ORDER BY created_at, id",
             )
         )
-        return [table_record(r) for r in found]
+        return [table_record(r, shown=True) for r in found]
 
     async def table_log(self, table_id: str, limit: int = 50) -> list[ActionLogEntry]:
         """The table's latest action-log rows, oldest first."""

@@ -24,6 +24,7 @@ from bot.metrics import METRICS
 from bot.text import shorten
 from cogs.blackjack.controls import table_rows
 from cogs.blackjack.text import (
+    countdown,
     dealer_line,
     edge_line,
     notes_lines,
@@ -133,9 +134,14 @@ class BlackjackPresenter:
             self._warming.discard(rules)
 
     def check_after_restart(self, tables: list[OpenBlackjackTable]) -> None:
-        self.messages.after_restart(self._show_restored(tables), "blackjack-restart-check")
+        """After a restart, in the background (the bot's close() cancels it before the
+        HTTP session closes): the odds of the tables' rule sets, each round settled but
+        not posted, and the table messages that do not show their table and its
+        countdown drawn again (see
+        :meth:`cogs.table_message.TableMessages.check_restored`)."""
+        self.messages.after_restart(self._restart_check(tables), "blackjack-restart-check")
 
-    async def _show_restored(self, tables: list[OpenBlackjackTable]) -> None:
+    async def _restart_check(self, tables: list[OpenBlackjackTable]) -> None:
         for rules in {live.engine.rules for live in tables}:
             # the house edge first (off the event loop): a message drawn now shows it,
             # rather than being drawn again, with all the others, once known
@@ -145,11 +151,7 @@ class BlackjackPresenter:
                 except Exception:
                     log.exception("could not compute the house edge of %r", rules)
             self.warm_odds(rules)
-        for live in tables:
-            try:
-                await self.table_restored(live)
-            except Exception:
-                log.exception("could not show restored table %s", live.table_id)
+        await self.messages.check_restored(tables, missed=self.table_restored)
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -169,10 +171,16 @@ class BlackjackPresenter:
 
     def _draw(self, live: OpenBlackjackTable, closed_reason: Msg | None) -> Drawing:
         layout = table_layout(live, closed_reason=closed_reason, locale=self._locale_now(live))
-        awaiting = closed_reason is None and known_house_edge(live.engine.rules) is None
+        closed = closed_reason is not None
+        awaiting = not closed and known_house_edge(live.engine.rules) is None
         if awaiting:  # the table shows the house edge once it is known
             self.warm_odds(live.engine.rules)
-        return Drawing(layout, final=closed_reason is not None, awaiting=awaiting)
+        return Drawing(
+            layout,
+            final=closed,
+            awaiting=awaiting,
+            deadline=None if closed else countdown(live),
+        )
 
     async def _posted(self, live: OpenBlackjackTable, message_id: int) -> None:
         if self.service is not None:
@@ -240,8 +248,10 @@ class BlackjackPresenter:
         except discord.HTTPException:
             log.exception("could not announce the close of %s", live.table_id)
 
-    async def table_restored(self, live: OpenBlackjackTable) -> None:
-        """After a restart: post a round that was settled but not shown, then the table."""
+    async def table_restored(self, live: OpenBlackjackTable) -> bool:
+        """After a restart: post a round that was settled but not shown, then the table
+        anew (True); False when there was none (the table message is the restart
+        check's)."""
         service = self.service
         missed = service.missed_result(live) if service else None
         if service is not None and missed is not None:
@@ -252,8 +262,8 @@ class BlackjackPresenter:
             )
             await service.mark_announced(live, missed.round_no)
             await self._post_table(live)
-            return
-        self.messages.request(live)
+            return True
+        return False
 
 
 __all__ = ["BlackjackPresenter", "table_layout"]

@@ -147,9 +147,15 @@ def seat_lines(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> list[str
     return lines
 
 
+def countdown(live: OpenBlackjackTable) -> int | None:
+    """The moment (epoch seconds) the table message counts down to: the end of the
+    betting window or of the turn (None: no clock)."""
+    return int(live.closes_at) if live.closes_at else None
+
+
 def status_line(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> str:
     e = live.engine
-    closes = Raw(str(int(live.closes_at))) if live.closes_at else Raw("0")
+    closes = Raw(str(countdown(live) or 0))
     if e.phase is Phase.INSURANCE:
         return t(locale, "bj.status.insurance", closes=closes)
     if e.phase is Phase.PLAYING and e.turn is not None:

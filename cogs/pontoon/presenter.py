@@ -177,7 +177,9 @@ class PontoonDiscordPresenter:
             eng.public_view(),
             eng.rules,
             self.namer(live),
-            deadline_epoch=int(time.time() + seconds_left) if seconds_left is not None else None,
+            # to the nearest second: a clock resumed after a restart to the moment its
+            # message shows (a whole second) is shown as that same moment
+            deadline_epoch=round(time.time() + seconds_left) if seconds_left is not None else None,
             closed_reason=closed_reason,
             waiting_on=eng.to_act(),
             dealer=dealer,
@@ -194,10 +196,14 @@ class PontoonDiscordPresenter:
         the header (phase, whose move, countdown), the banker's block, the seats, the
         round's log, the footer, then the buttons in action rows. At most 40 components
         and 4,000 characters at the largest table, in every language."""
+        return self._lay_out(live, self.parts(live, closed_reason), closed_reason)
+
+    def _lay_out(
+        self, live: OpenPontoonTable, parts: render.TableParts, closed_reason: Msg | None
+    ) -> discord.ui.LayoutView:
         locale = self.guild_locale(live)
         closed = closed_reason is not None
         rows = table_rows(live, closed=closed, locale=locale)
-        parts = self.parts(live, closed_reason)
         # the container, header, banker, log, footer and three separators; the rest of
         # Discord's 40 components is for the seats' texts
         fixed = 1 + 1 + 1 + 1 + 1 + 3 + row_components(rows)
@@ -234,7 +240,10 @@ class PontoonDiscordPresenter:
         awaiting = closed_reason is None and known_edge(rules) is None
         if awaiting:  # the footer gets the house edge once it is known
             self.warm_edge(rules)
-        return Drawing(self.layout(live, closed_reason), awaiting=awaiting)
+        parts = self.parts(live, closed_reason)
+        return Drawing(
+            self._lay_out(live, parts, closed_reason), awaiting=awaiting, deadline=parts.deadline
+        )
 
     def warm_edge(self, rules: PontoonRules) -> None:
         """In the background, off the event loop: the house edge of ``rules`` (about half
@@ -255,8 +264,12 @@ class PontoonDiscordPresenter:
 
     def check_after_restart(self, tables: list[OpenPontoonTable]) -> None:
         """Start the restart re-check of these tables' messages in the background (the
-        bot's close() cancels it before the HTTP session closes), after the house edge of
-        their rule sets (their messages show it already: they are not drawn for it)."""
+        bot's close() cancels it before the HTTP session closes; see
+        :meth:`cogs.table_message.TableMessages.check_restored`: a message confirmed to
+        show its table, countdown included, is not read at all; one that may be stale
+        is read back, at most 20 a second to stay far from the global limit), after the
+        house edge of their rule sets (their messages show it already: they are not
+        drawn for it)."""
         self.writer.after_restart(self._restart_check(tables), "pontoon-restart-check")
 
     async def _restart_check(self, tables: list[OpenPontoonTable]) -> None:
@@ -264,7 +277,9 @@ class PontoonDiscordPresenter:
         # shows its edge, rather than being drawn again, with all the others, once known
         for rules in {live.engine.rules for live in tables}:
             await edge_of(rules)
-        await self.redraw_stale(tables)
+        await self.writer.check_restored(
+            tables, read_back=self.redraw_if_stale, pause=RESTART_CHECK_SECONDS
+        )
 
     async def close(self, grace: float = 2.0) -> None:
         """At shutdown, before the HTTP session closes: stop the restart re-check and the
@@ -285,20 +300,11 @@ class PontoonDiscordPresenter:
         """Draw the table message again (the server's language changed)."""
         self.writer.request(live)
 
-    async def redraw_stale(self, tables: list[OpenPontoonTable]) -> None:
-        """After a restart, check each table's message (a GET, outside the channel's
-        message bucket), at most 20 a second to stay far from the global limit. A table
-        whose message was confirmed to show its stored version is not read at all."""
-        for live in await self.writer.unconfirmed(tables):
-            try:
-                await self.redraw_if_stale(live)
-            except Exception:
-                log.exception("could not check the table message of %s", live.table_id)
-            await asyncio.sleep(RESTART_CHECK_SECONDS)
-
     async def redraw_if_stale(self, live: OpenPontoonTable) -> None:
-        """After a restart: redraw only a table whose message may show an older state
-        (its buttons carry the state version) or is gone."""
+        """After a restart, for a table whose message may be stale and that runs no clock:
+        read the message (a GET, outside the channel's message bucket) and redraw it
+        only if it shows an older state (its buttons carry the state version) or is
+        gone."""
         if live.message_id is None:
             self.writer.request(live)
             return

@@ -116,6 +116,7 @@ class TableParts:
     log: list[str]
     footer: str
     closed: bool = False
+    deadline: int | None = None  # the moment (epoch seconds) its countdown shows, if any
 
 
 def table_parts(
@@ -226,7 +227,7 @@ def table_parts(
     edge = edge_footer(rules, L)  # "" until it is computed (drawing never waits)
     if edge:
         footer += " · " + edge
-    return TableParts(title, lines, seats, banker_part, list(log), footer)
+    return TableParts(title, lines, seats, banker_part, list(log), footer, deadline=deadline_epoch)
 
 
 # Discord's limits for a message of layout components (IS_COMPONENTS_V2)

@@ -58,6 +58,14 @@ class BettingParts(NamedTuple):
     footer: str
 
 
+def countdown(live: OpenPuntoBancoTable) -> int | None:
+    """The moment (epoch seconds) the message of the open betting window counts down to;
+    None while the coup is being dealt."""
+    if live.phase is Phase.DEALING or live.closes_at is None:
+        return None
+    return int(live.closes_at)
+
+
 def betting_parts(
     live: OpenPuntoBancoTable,
     *,
@@ -73,14 +81,15 @@ def betting_parts(
     if bets is None:
         bets = live.engine.bets
     title = t(locale, "pb.title", coup=live.round if round_no is None else round_no)
+    closes = None if closed_reason is not None or round_no is not None else countdown(live)
     if closed_reason is not None:
         desc = t(locale, "pb.closed", reason=closed_reason)
         colour = discord.Colour.dark_grey()
-    elif round_no is not None or live.phase is Phase.DEALING or live.closes_at is None:
+    elif closes is None:
         desc = t(locale, "pb.dealing")
         colour = discord.Colour.dark_gold()
     else:
-        desc = t(locale, "pb.open", closes=Raw(str(int(live.closes_at))))
+        desc = t(locale, "pb.open", closes=Raw(str(closes)))
         if live.empty_windows and idle_windows and live.empty_windows >= idle_windows - 1:
             # said only in the window that closes the table if nobody bets in it
             desc += "\n" + t(locale, "pb.idle.last")
@@ -331,16 +340,14 @@ class PuntoBancoPresenter:
         self.messages.request(live)
 
     def check_after_restart(self, tables: list[OpenPuntoBancoTable]) -> None:
-        """After a restart, in the background: post each reloaded table's betting
-        message again (the bot's close() cancels it before the HTTP session closes)."""
-        self.messages.after_restart(self._show_restored(tables), "punto-banco-restart-check")
-
-    async def _show_restored(self, tables: list[OpenPuntoBancoTable]) -> None:
-        for live in tables:
-            try:
-                await self.table_restored(live)
-            except Exception:
-                log.exception("could not show restored table %s", live.table_id)
+        """After a restart, in the background (the bot's close() cancels it before the
+        HTTP session closes): post each coup settled but not shown, and draw again the
+        betting messages that do not show their table and its countdown (see
+        :meth:`cogs.table_message.TableMessages.check_restored`)."""
+        self.messages.after_restart(
+            self.messages.check_restored(tables, missed=self.table_restored),
+            "punto-banco-restart-check",
+        )
 
     async def close(self) -> None:
         """At shutdown, before the HTTP session closes: stop the restart re-check and
@@ -381,7 +388,7 @@ class PuntoBancoPresenter:
             bets=bets,
             locale=locale,
         )
-        return Drawing(layout, final=closed)
+        return Drawing(layout, final=closed, deadline=None if closed else countdown(live))
 
     async def _posted(self, live: OpenPuntoBancoTable, message_id: int) -> None:
         if self.service is not None:
@@ -472,8 +479,10 @@ class PuntoBancoPresenter:
         except discord.HTTPException:
             log.exception("could not announce the close of %s", live.table_id)
 
-    async def table_restored(self, live: OpenPuntoBancoTable) -> None:
-        """After a restart: show a coup that was settled but not shown, then the table."""
+    async def table_restored(self, live: OpenPuntoBancoTable) -> bool:
+        """After a restart: show a coup that was settled but not shown, then the table
+        anew (True); False when there was none (the table message is the restart
+        check's)."""
         service = self.service
         missed = service.missed_result(live) if service else None
         if service is not None and missed is not None:
@@ -492,13 +501,14 @@ class PuntoBancoPresenter:
             )
             await service.mark_announced(live)
             await self._post_table(live)
-            return
-        self.messages.request(live)
+            return True
+        return False
 
 
 __all__ = [
     "BettingParts",
     "PuntoBancoPresenter",
     "betting_parts",
+    "countdown",
     "summary_embed",
 ]

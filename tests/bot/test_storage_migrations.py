@@ -288,3 +288,28 @@ async def test_old_pontoon_snapshots_are_upgraded_once_to_the_shape_saved_today(
         assert pb is not None and json.loads(pb.state_json) == {"engine": {}, "meta": {}}
     finally:
         await store.close()
+
+
+async def test_013_adds_the_shown_countdown_and_keeps_what_012_confirmed(tmp_path: Path) -> None:
+    """Migration 013: a nullable REAL ``shown_deadline`` beside 012's ``shown_version``. A
+    table confirmed before it keeps its confirmation and shows no known countdown (NULL):
+    the restart after the upgrade gives it a fresh clock and draws its message again."""
+    db = tmp_path / "old.sqlite3"
+    con = sqlite3.connect(db, isolation_level=None)
+    migrate(con, load_migrations()[:12])
+    con.execute(
+        "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
+        "message_id, shown_version, created_at, updated_at) "
+        "VALUES ('t1', 1, 10, 'pontoon', 3, '{}', 77, 3, 'x', 'x')"
+    )
+    con.close()
+    store = await Store.open(db)
+    try:
+        assert await store.confirmed_shown() == {"t1": None}
+        (rec,) = await store.load_open_tables()
+        assert rec.shows_its_version and rec.shown_deadline is None
+    finally:
+        await store.close()
+    with sqlite3.connect(db) as con:
+        columns = {r[1]: r for r in con.execute("PRAGMA table_info(game_tables)")}
+        assert columns["shown_deadline"][2] == "REAL" and columns["shown_deadline"][3] == 0

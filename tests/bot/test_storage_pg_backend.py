@@ -295,3 +295,37 @@ async def test_old_pontoon_snapshots_are_upgraded_by_011_as_on_sqlite(pg_url: st
         Word.of("engine.bank_passes.from", old="s3"),
         None,
     ]
+
+
+async def test_013_adds_the_shown_countdown_as_on_sqlite(pg_url: str) -> None:
+    """Migration 013 on PostgreSQL: a nullable DOUBLE PRECISION ``shown_deadline``; a
+    table confirmed under 012 keeps its confirmation, with no known countdown."""
+    from bot.storage.pg.migrations import pg_migrate
+
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await pg_migrate(conn, load_pg_migrations()[:12])
+        await conn.execute(
+            "INSERT INTO game_tables (id, guild_id, channel_id, game, version, state_json, "
+            "message_id, shown_version, created_at, updated_at) "
+            "VALUES ('t1', 1, 10, 'pontoon', 3, '{}', 77, 3, 'x', 'x')"
+        )
+    finally:
+        await conn.close()
+    store = await PgStore.connect(pg_url)
+    try:
+        assert await store.confirmed_shown() == {"t1": None}
+        (rec,) = await store.load_open_tables()
+        assert rec.shows_its_version and rec.shown_deadline is None
+        conn = await asyncpg.connect(pg_url)
+        try:
+            row = await conn.fetchrow(
+                "SELECT data_type, is_nullable FROM information_schema.columns "
+                "WHERE table_name = 'game_tables' AND column_name = 'shown_deadline' "
+                "AND table_schema = current_schema()"
+            )
+        finally:
+            await conn.close()
+        assert row is not None and tuple(row) == ("double precision", "YES")
+    finally:
+        await store.close()
