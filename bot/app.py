@@ -63,6 +63,12 @@ class CardBot(GameBot):
         # looks through the whole cache (1,000 messages) for each message event it gets
         client_options.setdefault("max_messages", None)
         intents = discord.Intents.default()
+        # the bot reads no message, typing or reaction: without these events Discord
+        # does not send it every message of every channel (nor the updates of its own
+        # table messages), which discord.py would parse at each chat line or click
+        intents.guild_messages = intents.dm_messages = False
+        intents.guild_typing = intents.dm_typing = False
+        intents.guild_reactions = intents.dm_reactions = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
