@@ -21,6 +21,7 @@ from bot.i18n import set_command_ids
 from bot.i18n.languages import Languages
 from bot.leases import ShardLeaseKeeper
 from bot.logs import set_log_context
+from bot.long_lived import LONG_LIVED
 from bot.metrics import METRICS, Health, MetricsServer, trace_config
 from bot.settings import Settings
 from bot.sharding import ShardPlan, shard_of
@@ -250,9 +251,11 @@ class CardBot(GameBot):
             )
         await self.reload_tables()
         # the reloaded tables live long: full garbage collections need not walk them again
-        # (with thousands of open tables one took long enough to delay a click's answer)
+        # (with thousands of open tables one took long enough to delay a click's answer),
+        # nor what survives later ones (bot.long_lived)
         gc.collect()
         gc.freeze()
+        LONG_LIVED.install()
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -1,0 +1,56 @@
+"""bot/long_lived.py: what survives a full garbage collection is frozen, so the next full
+collection walks only what came since; a thaw now and then lets reference cycles among
+frozen objects that became garbage be freed."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from bot.long_lived import LongLived
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def test_survivors_are_frozen_and_a_thaw_frees_the_cycles_they_left() -> None:
+    keeper = LongLived(thaw_every=3600)
+    gc.unfreeze()
+    keeper.install()
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a reference cycle: only a collection frees it
+        gone = weakref.ref(a)
+        gc.collect()  # a full collection: its survivors (a and b among them) are frozen
+        assert gc.get_freeze_count() > 0
+        del a, b  # now garbage, but frozen: a full collection does not walk it
+        gc.collect()
+        assert gone() is not None
+        keeper.thaw_every = 0  # the hour has passed
+        gc.collect()  # ends with a thaw, not a freeze
+        assert keeper.thaws == 1 and gc.get_freeze_count() == 0
+        keeper.thaw_every = 3600
+        gc.collect()  # walks everything once: the cycle is freed
+        assert gone() is None
+        assert gc.get_freeze_count() > 0  # and what survived is frozen again
+    finally:
+        keeper.uninstall()
+        gc.unfreeze()
+    assert keeper._after_collection not in gc.callbacks
+
+
+def test_a_young_collection_freezes_nothing() -> None:
+    keeper = LongLived()
+    gc.unfreeze()
+    keeper.install()
+    keeper.install()  # once only
+    try:
+        assert gc.callbacks.count(keeper._after_collection) == 1
+        gc.collect(0)
+        gc.collect(1)
+        assert gc.get_freeze_count() == 0
+    finally:
+        keeper.uninstall()
+        gc.unfreeze()
