@@ -5,9 +5,12 @@ objects (the tables, the servers and members Discord sent, what each table's mes
 needs). CPython's full collection walks every one of them: at 5,000 open tables one took
 126 ms, and every answer in flight waited for it. The bot freezes what it holds once it
 is ready (``gc.freeze``); :class:`LongLived` goes on doing so after each full collection,
-so the next one walks only what came since. Once in a while (an hour by default) it
-thaws them instead, and the next full collection walks everything once: reference cycles
-among frozen objects that have become garbage (parts of a closed table) are freed then.
+so the next one walks only what came since. Once a minute it thaws them instead, and
+the next full collection walks everything once: reference cycles among frozen objects
+that have become garbage are freed then. Those are what was in flight at a full
+collection (a click being answered: discord.py's interaction and its response refer to
+each other) and parts of a closed table; freezing them for an hour kept megabytes of
+answered clicks, a minute keeps little, and one long walk a minute delays few answers.
 Objects whose last reference goes are freed at once, frozen or not."""
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import gc
 import time
 from typing import Any
 
-THAW_EVERY_SECONDS = 3600.0
+THAW_EVERY_SECONDS = 60.0
 
 
 class LongLived:

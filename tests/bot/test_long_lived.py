@@ -16,7 +16,7 @@ class Node:
 
 
 def test_survivors_are_frozen_and_a_thaw_frees_the_cycles_they_left() -> None:
-    keeper = LongLived(thaw_every=3600)
+    keeper = LongLived(thaw_every=3600.0)
     gc.unfreeze()
     keeper.install()
     try:
@@ -28,10 +28,10 @@ def test_survivors_are_frozen_and_a_thaw_frees_the_cycles_they_left() -> None:
         del a, b  # now garbage, but frozen: a full collection does not walk it
         gc.collect()
         assert gone() is not None
-        keeper.thaw_every = 0  # the hour has passed
+        keeper.thaw_every = 0  # the time has come
         gc.collect()  # ends with a thaw, not a freeze
         assert keeper.thaws == 1 and gc.get_freeze_count() == 0
-        keeper.thaw_every = 3600
+        keeper.thaw_every = 3600.0
         gc.collect()  # walks everything once: the cycle is freed
         assert gone() is None
         assert gc.get_freeze_count() > 0  # and what survived is frozen again
