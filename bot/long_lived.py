@@ -11,24 +11,45 @@ that have become garbage are freed then. Those are what was in flight at a full
 collection (a click being answered: discord.py's interaction and its response refer to
 each other) and parts of a closed table; freezing them for an hour kept megabytes of
 answered clicks, a minute keeps little, and one long walk a minute delays few answers.
-Objects whose last reference goes are freed at once, frozen or not."""
+Objects whose last reference goes are freed at once, frozen or not.
+
+After that walk it also gives the C heap's free pages back to the system (glibc's
+``malloc_trim``, where there is one): a start-up that answers thousands of clicks at
+once leaves megabytes freed but still counted in the process's resident memory."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
 import time
+from collections.abc import Callable
 from typing import Any
 
 THAW_EVERY_SECONDS = 60.0
 
 
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None where the C library has none (musl, macOS)."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim: Callable[[int], int] = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
+
+
 class LongLived:
-    """Freeze what survives each full collection; thaw every ``thaw_every`` seconds."""
+    """Freeze what survives each full collection; thaw every ``thaw_every`` seconds, and
+    after the full collection that follows a thaw, give free C-heap pages back."""
 
     def __init__(self, thaw_every: float = THAW_EVERY_SECONDS) -> None:
         self.thaw_every = thaw_every
         self.thawed_at = time.monotonic()
         self.thaws = 0
+        self.trims = 0
+        self._trim_due = False
+        self._trim = _malloc_trim()
 
     def install(self) -> None:
         if self._after_collection not in gc.callbacks:
@@ -41,11 +62,17 @@ class LongLived:
     def _after_collection(self, phase: str, info: dict[str, Any]) -> None:
         if phase != "stop" or info.get("generation") != 2:
             return
+        if self._trim_due:  # this collection walked everything: its garbage is freed
+            self._trim_due = False
+            if self._trim is not None:
+                self._trim(0)
+                self.trims += 1
         now = time.monotonic()
         if now - self.thawed_at >= self.thaw_every:
             gc.unfreeze()  # the next full collection walks everything once
             self.thawed_at = now
             self.thaws += 1
+            self._trim_due = True
         else:
             gc.freeze()
 

@@ -35,6 +35,8 @@ def test_survivors_are_frozen_and_a_thaw_frees_the_cycles_they_left() -> None:
         gc.collect()  # walks everything once: the cycle is freed
         assert gone() is None
         assert gc.get_freeze_count() > 0  # and what survived is frozen again
+        # then the C heap's free pages went back to the system (glibc, as here)
+        assert keeper.trims == (1 if keeper._trim is not None else 0)
     finally:
         keeper.uninstall()
         gc.unfreeze()
