@@ -191,10 +191,14 @@ def notes_lines(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> list[st
 
 
 def edge_line(rules: BlackjackRules, locale: L = DEFAULT_LOCALE) -> str:
-    """The table's house edge (BJ-EDGE-1) once it is computed; drawing never waits."""
+    """The table's house edge (BJ-EDGE-1) once it is computed; drawing never waits. When
+    the rules favour a basic-strategy player (a negative edge) it is said as the
+    player's advantage, without a minus sign."""
     known = known_house_edge(rules)
     if known is None:
         return t(locale, "bj.edge.pending")
+    if known.edge < 0:
+        return t(locale, "bj.edge.player", edge=pct(-known.edge, locale))
     return t(locale, "bj.edge", edge=pct(known.edge, locale))
 
 
@@ -279,12 +283,17 @@ _OPTION_VALUE = {
 
 def odds_text(rules: BlackjackRules, locale: L = DEFAULT_LOCALE) -> str:
     """/blackjack odds: the house edge of the table's rules for a basic-strategy
-    player (BJ-EDGE-1), and what each rule that differs from the usual table adds or
-    takes away."""
+    player (BJ-EDGE-1), or the player's advantage when the rules favour such a player,
+    and what each rule that differs from the usual table adds or takes away."""
     edge = house_edge(rules).edge
     base = house_edge(BlackjackRules()).edge
+    head = (
+        t(locale, "bj.odds.head.player", edge=pct(-edge, locale))
+        if edge < 0
+        else t(locale, "bj.odds.head", edge=pct(edge, locale))
+    )
     lines = [
-        t(locale, "bj.odds.head", edge=pct(edge, locale)),
+        head,
         t(locale, "bj.odds.rules", rules=rules_line(rules, locale)),
         t(locale, "bj.odds.base", edge=pct(base, locale)),
     ]

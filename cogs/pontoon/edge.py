@@ -99,7 +99,21 @@ async def edge_of(rules: PontoonRules, wait: float | None = None) -> TableEdge |
 
 
 def _figure(edge: TableEdge, locale: str) -> str:
-    return pct(locale, edge.edge, 2)
+    """The figure without its sign: a negative edge is said as the players' advantage."""
+    return pct(locale, abs(edge.edge), 2)
+
+
+def _key_of(edge: TableEdge, short: bool) -> str:
+    """The message for the figure: the house's or the banker seat's edge, or, when it is
+    negative (the rules favour a player who follows the hint), the player's advantage
+    over the house or the players' over the banker seat."""
+    if edge.edge < 0:
+        if edge.banker_seat:
+            return "pt.edge.short.players_over_banker" if short else "pt.edge.players_over_banker"
+        return "pt.edge.short.player" if short else "pt.edge.player"
+    if edge.banker_seat:
+        return "pt.edge.short.banker_seat" if short else "pt.edge.banker_seat"
+    return "pt.edge.short.house" if short else "pt.edge.house"
 
 
 def edge_line(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
@@ -108,8 +122,7 @@ def edge_line(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
     edge = known_edge(rules)
     if edge is None:
         return t(locale, "pt.edge.pending")
-    key = "pt.edge.banker_seat" if edge.banker_seat else "pt.edge.house"
-    line = t(locale, key, edge=Raw(_figure(edge, locale)))
+    line = t(locale, _key_of(edge, short=False), edge=Raw(_figure(edge, locale)))
     if edge.margin is not None:
         line += t(locale, "pt.edge.estimate", margin=Raw(pct(locale, edge.margin, 2)))
     return line
@@ -120,8 +133,7 @@ def edge_footer(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
     edge = known_edge(rules)
     if edge is None:
         return ""
-    key = "pt.edge.short.banker_seat" if edge.banker_seat else "pt.edge.short.house"
-    text = t(locale, key, edge=Raw(_figure(edge, locale)))
+    text = t(locale, _key_of(edge, short=True), edge=Raw(_figure(edge, locale)))
     if edge.margin is not None:
         text += t(locale, "pt.edge.estimate", margin=Raw(pct(locale, edge.margin, 2)))
     return text

@@ -6,11 +6,12 @@ the house's for a house-banked table and the banker seat's for a player-banked o
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
 
-from bot.i18n import pct, t
+from bot.i18n import Raw, pct, t
 from cogs.pontoon import edge as E
 from cogs.pontoon.render import rules_text
 from engine.pontoon import PontoonRules
@@ -41,23 +42,34 @@ def test_two_rule_sets_show_two_figures_each_the_engines(
         E.edges(rules)
         want = table_edges(rules)["house_bank"]["edge"]
         text = rules_text(rules, "en")
-        line = t("en", "pt.edge.house", edge=pct("en", want, 2))
+        # a negative edge (rules that favour the player) is the player's advantage
+        key = "pt.edge.house" if want >= 0 else "pt.edge.player"
+        line = t("en", key, edge=pct("en", abs(want), 2))
         assert line in text.splitlines()
-        assert "House edge at this table" in line and "follows the hint" in line
+        assert "follows the hint" in line
         assert "estimate" not in text  # table_edges is exact
         shown.append(pct("en", want, 2))
     assert shown[0] != shown[1]
     assert shown[0] == "0.68%"  # docs/house-edge.md's default table
+    assert "House edge at this table: 0.68%" in rules_text(HOUSE_17, "en")
+    # a house that stands on 16 is beaten by the hint: said as the player's advantage
+    assert shown[1].startswith("-")
+    assert f"Player's advantage over the house at this table: {shown[1][1:]}" in rules_text(
+        HOUSE_16_SINGLE, "en"
+    )
 
 
-def test_a_player_banked_table_shows_the_banker_seats_advantage(
+def test_a_player_banked_table_shows_the_banker_seats_figure(
     empty_cache: dict[PontoonRules, dict[str, Any]],
 ) -> None:
     E.edges(PLAYER_BANKED)
     want = table_edges(PLAYER_BANKED)["player_banker"]["edge"]
     text = rules_text(PLAYER_BANKED, "en")
-    assert f"The banker seat's advantage at this table: {pct('en', want, 2)}" in text
-    assert "House edge at this table" not in text
+    # against a banker seat that draws below 17 the hint comes out ahead: the figure is
+    # negative, said as the players' advantage over the banker seat
+    assert want < 0
+    assert f"Players' advantage over the banker seat at this table: {pct('en', -want, 2)}" in text
+    assert "House edge at this table" not in text and "banker seat's advantage" not in text
 
 
 def test_before_it_is_computed_the_rules_say_so_and_the_footer_waits(
@@ -70,9 +82,9 @@ def test_before_it_is_computed_the_rules_say_so_and_the_footer_waits(
     footer = p.parts(live).footer
     assert "against the hint" not in footer
     E.edges(PLAYER_BANKED)
-    want = pct("en", table_edges(PLAYER_BANKED)["player_banker"]["edge"], 2)
+    want = pct("en", abs(table_edges(PLAYER_BANKED)["player_banker"]["edge"]), 2)
     footer = p.parts(live).footer
-    assert footer.endswith(" · " + t("en", "pt.edge.short.banker_seat", edge=want))
+    assert footer.endswith(" · " + t("en", "pt.edge.short.players_over_banker", edge=want))
     assert footer.startswith(t("en", "pt.footer"))
 
 
@@ -244,3 +256,76 @@ def test_a_table_opened_with_options_shares_their_figure(
     assert E.known_edge(opened) is not None
     assert E.known_edge(opened) == E.known_edge(HOUSE_17)
     assert len(empty_cache) == 1
+
+
+#: a minus (hyphen-minus or U+2212), perhaps behind a direction mark, before a digit
+MINUS = re.compile(r"[-\u2212][\u200e\u200f\u2066-\u2069]*[0-9\u06f0-\u06f9\u0966-\u096f]")
+
+
+def _figures(house: float, banker: float) -> dict[str, Any]:
+    return {"exact": True, "house_bank": {"edge": house}, "player_banker": {"edge": banker}}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_negative_edge_is_said_as_the_players_advantage_without_a_minus(
+    locale: str, empty_cache: dict[PontoonRules, dict[str, Any]]
+) -> None:
+    empty_cache[HOUSE_17] = _figures(-0.0012, 0.02)
+    empty_cache[E._key(PLAYER_BANKED)] = _figures(0.01, -0.0034)
+    house, seat = pct(locale, 0.0012, 2), pct(locale, 0.0034, 2)
+    # a house-banked table: the player's advantage over the house
+    line = E.edge_line(HOUSE_17, locale)
+    assert line == t(locale, "pt.edge.player", edge=Raw(house))
+    assert line in rules_text(HOUSE_17, locale).splitlines()
+    footer = E.edge_footer(HOUSE_17, locale)
+    assert footer == t(locale, "pt.edge.short.player", edge=Raw(house))
+    # a player-banked table: the players' advantage over the banker seat
+    line_b = E.edge_line(PLAYER_BANKED, locale)
+    assert line_b == t(locale, "pt.edge.players_over_banker", edge=Raw(seat))
+    footer_b = E.edge_footer(PLAYER_BANKED, locale)
+    assert footer_b == t(locale, "pt.edge.short.players_over_banker", edge=Raw(seat))
+    for text, figure in ((line, house), (footer, house), (line_b, seat), (footer_b, seat)):
+        assert figure in text and not MINUS.search(text), text
+    # and none of them is the house's or the banker seat's wording
+    assert line != t(locale, "pt.edge.house", edge=Raw(house))
+    assert footer != t(locale, "pt.edge.short.house", edge=Raw(house))
+    assert line_b != t(locale, "pt.edge.banker_seat", edge=Raw(seat))
+    assert footer_b != t(locale, "pt.edge.short.banker_seat", edge=Raw(seat))
+    # the table message's footer says it too
+    live = live_table(3, HOUSE_17)
+    p = presenter()
+    p.guild_locale = lambda live: locale  # type: ignore[method-assign]
+    whole = p.parts(live).footer
+    assert whole.endswith(footer) and not MINUS.search(whole)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_a_positive_or_zero_edge_keeps_the_house_and_banker_seat_wording(
+    locale: str, empty_cache: dict[PontoonRules, dict[str, Any]]
+) -> None:
+    empty_cache[HOUSE_17] = _figures(0.0068, 0.02)
+    empty_cache[E._key(PLAYER_BANKED)] = _figures(0.01, 0.0)
+    assert E.edge_line(HOUSE_17, locale) == t(
+        locale, "pt.edge.house", edge=Raw(pct(locale, 0.0068, 2))
+    )
+    assert E.edge_footer(HOUSE_17, locale) == t(
+        locale, "pt.edge.short.house", edge=Raw(pct(locale, 0.0068, 2))
+    )
+    zero = pct(locale, 0, 2)
+    assert E.edge_line(PLAYER_BANKED, locale) == t(locale, "pt.edge.banker_seat", edge=Raw(zero))
+    assert E.edge_footer(PLAYER_BANKED, locale) == t(
+        locale, "pt.edge.short.banker_seat", edge=Raw(zero)
+    )
+
+
+def test_a_negative_estimate_keeps_its_interval(
+    empty_cache: dict[PontoonRules, dict[str, Any]],
+) -> None:
+    empty_cache[HOUSE_17] = {
+        "exact": False,
+        "house_bank": {"edge": -0.0123, "ci95": 0.0021},
+        "player_banker": {"edge": 0.02, "ci95": 0.003},
+    }
+    line = E.edge_line(HOUSE_17, "en")
+    assert line.startswith("• Player's advantage over the house at this table: 1.23% of each")
+    assert line.endswith("(estimate ±0.21%)") and not MINUS.search(line)
