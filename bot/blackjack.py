@@ -54,9 +54,9 @@ from bot.host import (
     StoredTable,
     TableHost,
     TimerJob,
+    clock,
     is_member_seat,
     ledger_refunds,
-    monotonic_of,
     names_kept,
     new_table_id,
     seat_of,
@@ -296,12 +296,8 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
     def _restart_clock(self, live: OpenBlackjackTable, until: float | None = None) -> None:
         """A full betting window, or a full turn, from now; or one that runs out at
         ``until`` (epoch seconds: the countdown a reloaded table's message shows)."""
-        if until is not None:
-            live.deadline, live.closes_at = monotonic_of(until), until
-            return
         seconds = live.betting_seconds if live.betting else live.turn_seconds
-        live.deadline = time.monotonic() + seconds
-        live.closes_at = time.time() + seconds
+        live.deadline, live.closes_at = clock(seconds, until)
 
     async def open_table(
         self,

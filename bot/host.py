@@ -272,6 +272,15 @@ def monotonic_of(epoch: float) -> float:
     return time.monotonic() + (epoch - time.time())
 
 
+def clock(seconds: float, until: float | None = None) -> tuple[float, float]:
+    """A clock that runs out ``seconds`` from now, or at ``until`` (epoch seconds: the
+    countdown a reloaded table's message shows), as (monotonic, epoch) moments: the
+    timers' deadline and what the table message counts down to."""
+    if until is not None:
+        return monotonic_of(until), until
+    return time.monotonic() + seconds, time.time() + seconds
+
+
 def epoch_of(monotonic: float) -> float:
     """The monotonic moment of a timer on the wall clock (seconds, as ``<t:...>`` shows)."""
     return time.time() + (monotonic - time.monotonic())
@@ -1178,6 +1187,7 @@ __all__ = [
     "StoredTable",
     "TableHost",
     "TimerJob",
+    "clock",
     "close_in_store",
     "epoch_of",
     "is_member_seat",

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -49,9 +48,9 @@ from bot.host import (
     StoredTable,
     TableHost,
     TimerJob,
+    clock,
     is_member_seat,
     ledger_refunds,
-    monotonic_of,
     names_kept,
     new_table_id,
     seat_of,
@@ -325,11 +324,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         """A betting window: a full one from now, or one that closes at ``until`` (epoch
         seconds: the countdown a reloaded table's message shows)."""
         live.phase = Phase.BETTING
-        if until is not None:
-            live.deadline, live.closes_at = monotonic_of(until), until
-            return
-        live.deadline = time.monotonic() + live.betting_seconds
-        live.closes_at = time.time() + live.betting_seconds
+        live.deadline, live.closes_at = clock(live.betting_seconds, until)
 
     async def open_table(
         self,
