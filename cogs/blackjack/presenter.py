@@ -99,6 +99,15 @@ def _odds_of(rules: BlackjackRules) -> None:
     basic_strategy(rules)
 
 
+async def _work_out_edge(rules: BlackjackRules) -> bool:
+    """The house edge of ``rules``, worked out off the event loop unless it is known
+    (True: it was worked out now)."""
+    if known_house_edge(rules) is not None:
+        return False
+    await asyncio.to_thread(house_edge, rules)
+    return True
+
+
 class BlackjackPresenter:
     """The BlackjackService's presenter, speaking discord.py."""
 
@@ -124,8 +133,7 @@ class BlackjackPresenter:
 
     async def _warm(self, rules: BlackjackRules) -> None:
         try:
-            if known_house_edge(rules) is None:
-                await asyncio.to_thread(house_edge, rules)
+            if await _work_out_edge(rules):
                 self.messages.redraw_awaiting()
             await asyncio.to_thread(_odds_of, rules)
         except Exception:
@@ -143,13 +151,12 @@ class BlackjackPresenter:
 
     async def _restart_check(self, tables: list[OpenBlackjackTable]) -> None:
         for rules in {live.engine.rules for live in tables}:
-            # the house edge first (off the event loop): a message drawn now shows it,
-            # rather than being drawn again, with all the others, once known
-            if known_house_edge(rules) is None:
-                try:
-                    await asyncio.to_thread(house_edge, rules)
-                except Exception:
-                    log.exception("could not compute the house edge of %r", rules)
+            # the house edge first: a message drawn now shows it, rather than being
+            # drawn again, with all the others, once known
+            try:
+                await _work_out_edge(rules)
+            except Exception:
+                log.exception("could not compute the house edge of %r", rules)
             self.warm_odds(rules)
         await self.messages.check_restored(tables, missed=self.table_restored)
 
