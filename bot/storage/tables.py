@@ -365,10 +365,6 @@ class TableStore(StoreBase):
             for r in found
         }
 
-    async def confirmed_tables(self) -> set[str]:
-        """The open tables whose message was confirmed to show their stored version."""
-        return set(await self.confirmed_shown())
-
     async def get_table(self, table_id: str) -> TableRecord | None:
         """The table, open or closed; None if it never existed."""
         return await self._read(lambda con: table_tx(con, table_id))

@@ -16,23 +16,28 @@ async def _save(
     await store.save_table(table_id, G, channel, "pontoon", state, version, message, [], "saved")
 
 
+async def confirmed(store: Store) -> set[str]:
+    """The open tables whose message was confirmed to show their stored version."""
+    return set(await store.confirmed_shown())
+
+
 async def test_a_confirmed_message_stays_confirmed_until_the_table_changes(store: Store) -> None:
     await _save(store, "t1", 1, 1)
     await _save(store, "t2", 1, 2)
-    assert await store.confirmed_tables() == set()  # no message yet
+    assert await confirmed(store) == set()  # no message yet
     await store.set_table_message("t1", 10)
     await store.set_table_message("t2", 20)
-    assert await store.confirmed_tables() == set()  # posted, never confirmed
+    assert await confirmed(store) == set()  # posted, never confirmed
     await store.confirm_shown([("t1", 10, 1), ("t2", 20, 1)])
-    assert await store.confirmed_tables() == {"t1", "t2"}
+    assert await confirmed(store) == {"t1", "t2"}
     # a new version is saved: its message may not show it yet
     await _save(store, "t2", 2, 2, message=20)
-    assert await store.confirmed_tables() == {"t1"}
+    assert await confirmed(store) == {"t1"}
     # a confirmation of an older version confirms nothing
     await store.confirm_shown([("t2", 20, 1)])
-    assert await store.confirmed_tables() == {"t1"}
+    assert await confirmed(store) == {"t1"}
     await store.confirm_shown([("t2", 20, 2)])
-    assert await store.confirmed_tables() == {"t1", "t2"}
+    assert await confirmed(store) == {"t1", "t2"}
 
 
 async def test_a_new_message_or_a_closed_table_is_not_confirmed(store: Store) -> None:
@@ -43,12 +48,12 @@ async def test_a_new_message_or_a_closed_table_is_not_confirmed(store: Store) ->
     await store.confirm_shown([("t1", 10, 1), ("t2", 20, 1)])
     # the table moved to a new message: what the old one showed says nothing of it
     await store.set_table_message("t1", 11)
-    assert await store.confirmed_tables() == {"t2"}
+    assert await confirmed(store) == {"t2"}
     # a confirmation for the old message (written late) is not taken for the new one
     await store.confirm_shown([("t1", 10, 1)])
-    assert await store.confirmed_tables() == {"t2"}
+    assert await confirmed(store) == {"t2"}
     await store.close_table("t2")
-    assert await store.confirmed_tables() == set()
+    assert await confirmed(store) == set()
     await store.confirm_shown([])  # nothing to write: no error
 
 
@@ -68,7 +73,7 @@ async def test_the_countdown_a_message_shows_is_kept_with_its_version(store: Sto
         ]
     )
     assert await store.confirmed_shown() == {"t1": 1_900_000_123.0, "t2": None, "t3": None}
-    assert await store.confirmed_tables() == {"t1", "t2", "t3"}
+    assert await confirmed(store) == {"t1", "t2", "t3"}
     loaded = {rec.table_id: rec for rec in await store.load_open_tables()}
     assert (loaded["t1"].shown_version, loaded["t1"].shown_deadline) == (1, 1_900_000_123.0)
     assert loaded["t1"].shows_its_version and loaded["t2"].shows_its_version
