@@ -40,6 +40,7 @@ from engine.errors import ConfigError, RuleError
 from engine.pontoon.hands import PONTOON
 from engine.pontoon.odds import heads_up, option_effects, table_edges
 from engine.pontoon.rules import PontoonRules
+from engine.pontoon.state import packs_used
 from engine.pontoon.table import Table
 from engine.pontoon.types import HOUSE, Action, ActionKind, Phase
 
@@ -69,12 +70,6 @@ def _complete(top: Sequence[str], packs: int) -> list[Card]:
         except ValueError:
             raise ConfigError(f"the pack holds {c.code} too often") from None
     return given + rest
-
-
-def _packs_for(rules: PontoonRules, n_seats: int) -> int:
-    if rules.packs is not None:
-        return rules.packs
-    return 2 if n_seats >= 8 else 1
 
 
 def _action(i: int, doc: Any, default_seat: str) -> Action:
@@ -150,7 +145,7 @@ def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         raise ConfigError(f"bad rules: {exc}") from None
     seats = [str(s) for s in doc["seats"]]
     balances = {str(k): int(v) for k, v in doc.get("balances", {}).items()}
-    packs = _packs_for(rules, len(seats))
+    packs = packs_used(rules.packs, len(seats))
     pack = _complete(doc["pack"], packs) if "pack" in doc else None
     reshuffles = [_complete(r, packs) for r in doc.get("reshuffles", [])]
     chance = ScriptedChance(reshuffles, int(doc.get("seed", 0)))

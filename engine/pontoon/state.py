@@ -37,8 +37,9 @@ NO_LIMIT = 1 << 62  # what a house bank can cover
 CARDS_IN_A_PACK = 52
 
 
-def _packs_for(packs: int | None, n_seats: int) -> int:
-    """P-TABLE-1: the table's option, else one pack, two when 8 or more sit."""
+def packs_used(packs: int | None, n_seats: int) -> int:
+    """P-TABLE-1: the packs a deal at ``n_seats`` seats uses: the table's option
+    (``packs``), else one pack, two when 8 or more sit."""
     if packs is not None:
         return packs
     return 2 if n_seats >= 8 else 1
@@ -48,7 +49,7 @@ def _seats_fit(packs: int | None, house_bank: bool, n_seats: int) -> bool:
     """Two cards for every hand of a deal (every seat, and the house's hand at a house
     bank) fit in the pack(s) the table uses (P-TABLE-1)."""
     hands = n_seats + 1 if house_bank else n_seats
-    return 2 * hands <= CARDS_IN_A_PACK * _packs_for(packs, n_seats)
+    return 2 * hands <= CARDS_IN_A_PACK * packs_used(packs, n_seats)
 
 
 @functools.lru_cache(maxsize=64)
@@ -172,7 +173,7 @@ class TableState:
 
     def packs_for(self, n_seats: int) -> int:
         """P-TABLE-1: the table's option, else one pack, two when 8 or more sit."""
-        return _packs_for(self.rules.packs, n_seats)
+        return packs_used(self.rules.packs, n_seats)
 
     def players_for_round(self) -> list[str]:
         """Who is dealt in: from the banker's left, clockwise (every seat at a house bank)."""
