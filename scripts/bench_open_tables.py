@@ -15,9 +15,15 @@ real bot (``python -m bot`` from ``--bot-dir``) against the fake Discord on 127.
   time it settles); ``kib_per_table`` is the slope between the two sizes;
 - ``idle_cpu_pct``: the bot's CPU over ``--idle-seconds`` with no traffic;
 - ``click_cpu_ms`` and latency p50/p95/p99/max of ``--clicks`` Join/Leave clicks at the
-  waiting tables (each clicking member pauses ``--pause`` seconds after each answer, so
-  the bot is not saturated and the latency is not a queue's) (bot CPU over the clicks divided by the clicks; ``click_cpu_ms_net``
-  takes away what the process used idle over the same seconds);
+  waiting tables (each clicking member pauses ``--pause`` seconds after each answer, and
+  the members start one after another, spread over one pause, so the bot is not saturated
+  and the latency is not a queue's) (bot CPU over the clicks divided by the clicks;
+  ``click_cpu_ms_net`` takes away what the process used idle over the same seconds);
+  ``slowest``: the 15 slowest clicks, in ms, with the second of the run they were sent
+  at; ``driver_cpu_ms`` and ``driver_gc``: this process's (the fake Discord's) CPU per
+  click and its collections over the same clicks;
+- ``burst``: one click from each of those members at the same moment, before the timed
+  clicks: how long the last of them waited for its answer (a queue: shown, not judged);
 - a clean restart (SIGTERM, start again): seconds until the restart's check of the table
   messages is over (no request for 3 s), its REST requests and its message reads
   (``GET /channels/{id}/messages/{id}``);
@@ -47,6 +53,7 @@ import gc
 import json
 import math
 import os
+import random
 import signal
 import statistics
 import sys
@@ -412,11 +419,14 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
 
         # Join/Leave at the waiting tables, one member at each, the tables at once
         lat: list[float] = []
+        started: list[float] = []  # when each timed click was sent
         late: list[float] = []
         per = max(2, args.clicks // max(1, len(world.waiting)))
         done: dict[int, int] = {}
+        pace = random.Random(n)  # the pauses: seeded, the bench's own (not the global random)
 
-        async def clicks(ch: FakeChannel, member: FakeMember, k: int) -> None:
+        async def clicks(ch: FakeChannel, member: FakeMember, k: int, after: float = 0.0) -> None:
+            await asyncio.sleep(after)
             for _ in range(k):
                 j = done.get(ch.id, 0)
                 label = "Join" if j % 2 == 0 else "Leave"
@@ -429,18 +439,58 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
                     await fake.settle(quiet=0.3, timeout=10)
                     continue
                 lat.append((time.perf_counter() - s) * 1000)
+                started.append(s)
                 done[ch.id] = j + 1
-                await asyncio.sleep(args.pause)
+                # a member's own pace: the same mean pause, never the same twice; equal
+                # pauses let the members fall into step, one behind the other, and their
+                # clicks arrive as a train (each waiting for the answers before it)
+                await asyncio.sleep(args.pause * (1.0 if args.lockstep else pace.uniform(0.5, 1.5)))
 
-        await asyncio.gather(*(clicks(ch, m, 4) for ch, _, m in world.waiting))  # warm up
+        # The members start one after another, spread over one pause: started at the same
+        # moment, the clicks of the first rounds queue behind each other (the tenth of ten
+        # simultaneous clicks waits for nine answers) and make the slowest percent alone.
+        # That burst is measured on its own, once, after the warm-up.
+        spread = 0.0 if args.lockstep else args.pause / max(1, len(world.waiting))
+
+        def staggered(k: int) -> list[Any]:
+            return [clicks(ch, m, k, i * spread) for i, (ch, _, m) in enumerate(world.waiting)]
+
+        await asyncio.gather(*staggered(4))  # warm up
+        await quiet_for(fake, 1.0, most=30)
         lat.clear()
+        started.clear()
+        await asyncio.gather(*(clicks(ch, m, 1) for ch, _, m in world.waiting))
+        out["burst"] = {"clicks": len(lat), "slowest_ms": round(max(lat), 1) if lat else None}
+        lat.clear()
+        started.clear()
         await quiet_for(fake, 1.0, most=30)
         if profile is not None or gc_file is not None:
             os.kill(pid, signal.SIGUSR2)
         c0, w0 = cpu_seconds(pid), time.monotonic()
-        await asyncio.gather(*(clicks(ch, m, per) for ch, _, m in world.waiting))
+        d0 = time.process_time()
+        driver_gc: list[tuple[int, float]] = []
+        gc_start = [0.0]
+
+        def driver_collection(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                gc_start[0] = time.perf_counter()
+            else:
+                driver_gc.append((info["generation"], time.perf_counter() - gc_start[0]))
+
+        gc.callbacks.append(driver_collection)
+        try:
+            await asyncio.gather(*staggered(per))
+        finally:
+            gc.callbacks.remove(driver_collection)
+        driver_cpu = time.process_time() - d0
         await quiet_for(fake, 0.5, most=30)
         cpu, wall = cpu_seconds(pid) - c0, time.monotonic() - w0 - 0.5
+        t_first = min(started)
+        out["slowest"] = sorted(
+            ((round(ms, 1), round(at - t_first, 3)) for ms, at in zip(lat, started, strict=True)),
+            reverse=True,
+        )[:15]
+        out["driver_gc"] = gc_summary([[g, d] for g, d in driver_gc])
         if profile is not None:
             os.kill(pid, signal.SIGUSR2)
             await until(profile.exists, timeout=60, every=0.5)
@@ -459,6 +509,7 @@ async def one_size(n: int, args: Any, tmp: Path) -> dict[str, Any]:
         out["late_over_3s"] = len(late)
         answered = len(lat) + len(late)
         out["click_cpu_ms"] = round(cpu / answered * 1000, 3)
+        out["driver_cpu_ms"] = round(driver_cpu / answered * 1000, 3)
         out["click_cpu_ms_net"] = round(max(0.0, cpu - idle * wall) / answered * 1000, 3)
         out["latency_ms"] = {
             "p50": round(pct(lat, 50), 1),
@@ -559,7 +610,9 @@ def summary(result: dict[str, Any]) -> str:
         lines.append(
             f"{r['tables']:>6} tables: RSS {r['rss_mib']} MiB, idle CPU {r['idle_cpu_pct']}%, "
             f"click CPU {r['click_cpu_ms']} ms ({r['click_cpu_ms_net']} net), latency "
-            f"p50/p95/p99/max {lat['p50']}/{lat['p95']}/{lat['p99']}/{lat['max']} ms; "
+            f"p50/p95/p99/max {lat['p50']}/{lat['p95']}/{lat['p99']}/{lat['max']} ms "
+            f"({r['burst']['clicks']} clicks at once: the last answered in "
+            f"{r['burst']['slowest_ms']} ms); "
             f"clean restart {r['clean_restart']['done_s']} s, {r['clean_restart']['requests']} "
             f"requests, {r['clean_restart']['message_reads']} message reads; after a kill "
             f"{r['kill_restart']['done_s']} s, {r['kill_restart']['message_reads']} reads "

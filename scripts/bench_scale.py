@@ -362,6 +362,12 @@ def main() -> int:
     many.add_argument("--clickers", type=int, default=10, help="waiting tables clicked at")
     many.add_argument("--pause", type=float, default=0.05, help="seconds between a member's clicks")
     many.add_argument("--clicks", type=int, default=1000, help="Join/Leave clicks measured")
+    many.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="the clicking members start at the same moment and pause exactly --pause "
+        "each time (the way this bench clicked up to commit 7e7674c)",
+    )
     many.add_argument("--changed", type=int, default=10, help="tables clicked before the kill")
     many.add_argument("--idle-seconds", type=float, default=10.0)
     many.add_argument("--settle", type=float, default=3.0, help="seconds before reading RSS")
