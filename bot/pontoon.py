@@ -70,6 +70,12 @@ def computers_at(engine: Table) -> list[str]:
     return [s for s in engine.seats if is_computer_seat(s)]
 
 
+def broke_computers(engine: Table) -> list[str]:
+    """The computer players who cannot cover the table's smallest bet any more (with the
+    loss it may bring, P-PAY-LIMIT): they would only ever sit out."""
+    return [s for s in computers_at(engine) if engine.player_cap(s) < engine.rules.min_bet]
+
+
 def computer_action(
     engine: Table,
     seat: str,
@@ -502,16 +508,23 @@ class PontoonService(TableHost[OpenPontoonTable]):
         answered: bool = False,
     ) -> Change:
         """The opener adds a computer player before a round: it sits with chips the house
-        lends it. Refused (nothing changed) for anyone else, mid-round, beyond
-        :data:`MOST_COMPUTERS` or beyond the table's seat limit (the engine's)."""
+        lends it. Once the opener has left the table, any member seated there may. Refused
+        (nothing changed) for anyone else, mid-round, beyond :data:`MOST_COMPUTERS` or
+        beyond the table's seat limit (the engine's)."""
 
         async def plan(live: OpenPontoonTable) -> list[Action]:
-            if user_id != live.opener_id:
-                raise ServiceError(
-                    "Only the member who opened the table can add computer players.",
-                    key="err.pt.computers_opener",
-                )
             eng = live.engine
+            if user_id != live.opener_id:
+                if seat_of(live.opener_id) in eng.seats:
+                    raise ServiceError(
+                        "Only the member who opened the table can add computer players.",
+                        key="err.pt.computers_opener",
+                    )
+                if seat_of(user_id) not in eng.seats:
+                    raise ServiceError(
+                        "Only a player seated at this table can add computer players.",
+                        key="err.pt.computers_seated",
+                    )
             if eng.phase not in (Phase.WAITING, Phase.ROUND_OVER):
                 raise ServiceError(
                     "Computer players can only be added between rounds.",
@@ -562,10 +575,13 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 if refusal is not None:
                     raise refusal
             await self._sync_balances(live)
-            # next round and deal (with its cut) are saved in ONE transaction
+            # a computer player that can no longer cover the smallest bet leaves, its seat
+            # free for a member (or a new computer, lent new chips); then the next round
+            # and the deal (with its cut), all saved in ONE transaction
+            broke = [Action(c, ActionKind.LEAVE) for c in broke_computers(live.engine)]
             if live.engine.phase is Phase.ROUND_OVER:
-                return [Action(seat, ActionKind.NEXT_ROUND), deal]
-            return [deal]
+                return [*broke, Action(seat, ActionKind.NEXT_ROUND), deal]
+            return [*broke, deal]
 
         change = await self.move(table_id, plan, version=version, answered=answered)
         await self._present(self.tables.get(table_id), change)

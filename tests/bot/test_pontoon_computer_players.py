@@ -17,6 +17,7 @@ from bot.pontoon import (
     OpenPontoonTable,
     PontoonService,
     PontoonTimers,
+    broke_computers,
     computer_action,
     computer_chips,
 )
@@ -24,11 +25,12 @@ from bot.storage import Store, house_account, member_account
 from engine.cards import RandomChance
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules
+from engine.pontoon.payouts import Payouts
 from engine.pontoon.types import ActionKind, EventKind, Phase
 from tests.waiting import eventually
 
 G, CH = 1, 10
-ANN, BOB = 100, 200
+ANN, BOB, CAT = 100, 200, 300
 FAST = (0.01, 0.02)
 
 
@@ -167,6 +169,63 @@ async def test_who_may_add_a_computer_and_when(store: Store) -> None:
         await svc.add_computer(live.table_id, ANN)  # mid-round
     assert refused.value.key == "err.pt.computers_between"
     assert live.engine.seats == [str(ANN), "cpu-1", "cpu-2", "cpu-3"]
+    await svc.shutdown()
+    assert (await audit(store)).ok
+
+
+async def test_once_the_opener_has_left_a_seated_member_may_add_a_computer(
+    store: Store,
+) -> None:
+    svc = service(store)
+    live = await svc.open_table(G, CH, ANN, PontoonRules(house_bank=True), opener_name="ann")
+    await svc.act(live.table_id, BOB, ActionKind.JOIN)
+    await svc.act(live.table_id, ANN, ActionKind.LEAVE)  # the opener goes, bob stays
+    snap = live.snapshot()
+    with pytest.raises(ServiceError) as refused:
+        await svc.add_computer(live.table_id, CAT)  # not at the table
+    assert refused.value.key == "err.pt.computers_seated"
+    assert live.snapshot() == snap
+    await svc.add_computer(live.table_id, BOB)
+    assert live.engine.seats == [str(BOB), "cpu-1"]
+    await svc.act(live.table_id, ANN, ActionKind.JOIN)  # the opener is back: hers again
+    with pytest.raises(ServiceError) as refused:
+        await svc.add_computer(live.table_id, BOB)
+    assert refused.value.key == "err.pt.computers_opener"
+    await svc.add_computer(live.table_id, ANN)
+    assert live.engine.seats == [str(BOB), "cpu-1", str(ANN), "cpu-2"]
+    await svc.shutdown()
+    assert (await audit(store)).ok
+
+
+async def test_a_computer_that_cannot_cover_the_smallest_bet_leaves_at_the_next_deal(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # lent just enough for one smallest bet (and the double loss it may bring), the
+    # computer is broke after the first round it loses
+    monkeypatch.setattr(
+        "bot.pontoon.computer_chips",
+        lambda rules: rules.min_bet * Payouts.for_rules(rules).player_cover,
+    )
+    svc = service(store)
+    await store.ensure_member(G, ANN)
+    before = await chips(store)
+    rules = PontoonRules(house_bank=True, min_bet=2)
+    live = await svc.open_table(G, CH, ANN, rules, opener_name="ann", computers=1)
+    for _ in range(40):
+        if broke_computers(live.engine):
+            break
+        await play_rounds(svc, live, 1)
+    assert broke_computers(live.engine) == ["cpu-1"], "the computer never lost"
+    assert live.engine.player_cap("cpu-1") < rules.min_bet
+    house = (await chips(store))[house_account(G)]
+    await svc.deal(live.table_id, ANN)
+    assert "cpu-1" not in live.engine.seats
+    assert any(e.event.kind is EventKind.LEFT and e.event.seat == "cpu-1" for e in live.round_log)
+    assert live.engine.round_no > 0 and live.engine.phase is Phase.BETTING  # dealt on
+    after = await chips(store)
+    assert after[house_account(G)] == house  # what it had left went back to the house
+    assert sum(after.values()) == sum(before.values())
+    assert live.engine.seats == [str(ANN)]  # its seat is free (for a new one, lent anew)
     await svc.shutdown()
     assert (await audit(store)).ok
 
