@@ -212,6 +212,25 @@ def test_the_learn_part_teaches_in_the_members_language(locale: str, ids: None) 
         assert lesson != t("en", "pt.learn.round", pontoon="", five="")
 
 
+def test_the_learn_parts_figures_are_the_engines() -> None:
+    """The Learn part's house-edge figures are written in the code (working them out
+    takes seconds of CPU); they must be what the engine works out for the usual options
+    (docs/house-edge.md), to the precision shown: 0.68%, then one decimal."""
+    from cogs.pontoon.hints import EDGE
+    from engine.pontoon import PontoonRules
+    from engine.pontoon.odds import heads_up, option_effects
+
+    effects = {k: v["edge"] for k, v in option_effects(PontoonRules()).items()}
+    worked_out = {
+        "edge": round(effects["as_given"], 4),
+        "twist_only": round(-heads_up(15, 17)["ev"], 3),
+        "no_five": round(effects["no_five_card_trick"], 3),
+        "doubled": round(effects["doubled_round"], 3),
+        "ties": round(-effects["banker_pays_ties"], 3),  # said as what the player wins
+    }
+    assert worked_out == EDGE
+
+
 def test_the_shared_help_names_no_game() -> None:
     source = Path(__file__).resolve().parents[2].joinpath("cogs", "help.py").read_text()
     code = re.sub(r'""".*?"""|#.*', "", source, flags=re.S)
