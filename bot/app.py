@@ -236,8 +236,8 @@ class CardBot(GameBot):
         await self.listen_for_erasures()  # before the languages and tables are read
         await self.languages.load()
         for game in GAMES:
-            package = cast(GamePackage, importlib.import_module(game.package))
-            self.add_dynamic_items(*package.BUTTONS)
+            # its buttons are answered by the router (cogs/router.py) from their custom
+            # ids, not registered with discord.py's dispatch (add_dynamic_items)
             await self.load_extension(game.package)
         for ext in EXTENSIONS:
             await self.load_extension(ext)

@@ -2,12 +2,17 @@
 
 * **Buttons**: every button a game puts on a message is a :class:`RoutedButton` (a
   ``DynamicItem`` whose custom id pattern is public, as :attr:`RoutedButton.pattern`).
-  discord.py dispatches a click only when the clicked custom id is on the message the
-  interaction carries; a click on a button of an older rendering (or a forged id) would
-  get no answer at all. :class:`Router` answers those: a custom id one of the registered
-  games' buttons reads goes to that button (its game then says why nothing happened:
-  stale, closed), any other id of a game's prefix gets that game's "no longer active"
-  message (:attr:`RoutedButton.inactive`), and the rest the bot's "not known".
+  :class:`Router` answers every click on one from its custom id alone, like a form: the
+  id one of the registered games' buttons reads goes to that button, whether it is on
+  the message or from an older rendering (its game then says why nothing happened:
+  stale, closed); any other id of a game's prefix gets that game's "no longer active"
+  message (:attr:`RoutedButton.inactive`), and the rest the bot's "not known". They are
+  not registered with discord.py (``add_dynamic_items``): its dispatch builds the whole
+  message's layout again from the interaction (``View.from_message``) to find the item
+  clicked, about a fifth of a click's CPU at a table, and would still leave the stale
+  and forged ids to the router. Nor does a message that carries one make discord.py
+  keep its view (:meth:`RoutedButton.is_dispatchable`). A click on a live view's own
+  button (on the message, read by no game) is left to discord.py.
 * **Forms** (modals) are never kept live: members at one table share a form's custom id,
   and a form opened before a restart must still work. Each game's forms are
   :class:`TableForm` subclasses with a custom id pattern; the router reads a submit's
@@ -139,6 +144,12 @@ class RoutedButton(
         cls.pattern = re.compile(template)
         super().__init_subclass__(template=cls.pattern, **kwargs)
 
+    def is_dispatchable(self) -> bool:
+        """False: not for discord.py's dispatch. The router answers every click on it
+        from its custom id, so discord.py keeps no view for a message that carries it
+        and never registers its pattern (it would answer each click a second time)."""
+        return False
+
     async def callback(self, interaction: Interaction) -> None:
         try:
             await self.clicked(interaction)
@@ -225,8 +236,8 @@ def registered_forms() -> Iterator[type[TableForm]]:
 
 
 class Router(commands.Cog):
-    """Answers what discord.py would leave unanswered (orphan and stale clicks) and every
-    form's submit, for every registered game."""
+    """Answers every click on a registered game's button (current, stale or forged) and
+    every form's submit, for every registered game."""
 
     def __init__(self, buttons: list[type[RoutedButton]], forms: list[type[TableForm]]) -> None:
         self.buttons = buttons
@@ -242,7 +253,7 @@ class Router(commands.Cog):
             interaction.type is discord.InteractionType.component
             and int(data.get("component_type", 2) or 2) == discord.ComponentType.button.value
         ):
-            await self.orphan_click(interaction, custom_id)
+            await self.click(interaction, custom_id)
 
     async def submit(self, interaction: Interaction, custom_id: str, data: dict[str, Any]) -> None:
         for form in self.forms:
@@ -255,17 +266,17 @@ class Router(commands.Cog):
                 return
         await reply(interaction, t(await locale_of(interaction), "err.unknown_form"))
 
-    async def orphan_click(self, interaction: Interaction, custom_id: str) -> None:
-        msg = interaction.message
-        if msg is not None and custom_id in custom_ids(msg.components):
-            return  # discord.py dispatches it to its item
-        # no View is registered for a custom id: nothing else answers this click
+    async def click(self, interaction: Interaction, custom_id: str) -> None:
         for button in self.buttons:
             match = button.pattern.fullmatch(custom_id)
-            if match is not None:  # a button from an older rendering: its game says why
+            if match is not None:  # the button's own answer (its game says if it is stale)
                 item = await button.from_custom_id(interaction, cast(Any, None), match)
                 await item.callback(interaction)
                 return
+        msg = interaction.message
+        if msg is not None and custom_id in custom_ids(msg.components):
+            return  # a live view's own button: discord.py dispatches it to its item
+        # no game reads this id and no live view has it: nothing else answers this click
         prefix = custom_id.split(":", 1)[0]
         inactive = next((b.inactive for b in self.buttons if b.prefix == prefix), None)
         locale = await locale_of(interaction)

@@ -136,19 +136,37 @@ async def test_an_orphan_click_a_button_reads_goes_to_that_button() -> None:
     assert "older state" in text and ephemeral
 
 
-async def test_a_click_still_on_its_message_is_left_to_discord_py() -> None:
+@dataclass
+class OnMessage:
+    components: list[Any]
+
+
+async def test_a_click_on_a_games_button_still_on_its_message_is_answered_once() -> None:
+    # the router hands it to its button (discord.py does not: the games' buttons are
+    # not registered with its dispatch), once
     routes = router.Router(list(router.registered_buttons()), [])
-    message = discord.ui.LayoutView()
     row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
     row.add_item(PuntoBancoButton("abc", "odds", 1))
-    message.add_item(row)
-
-    @dataclass
-    class Msg:
-        components: list[Any]
-
     interaction = FakeInteraction(
-        {"custom_id": "pb:abc:odds:1", "component_type": 2}, message=Msg([row])
+        {"custom_id": "pb:abc:odds:1", "component_type": 2}, message=OnMessage([row])
+    )
+    seen: list[str] = []
+
+    async def clicked(self: PuntoBancoButton, interaction: Any) -> None:
+        seen.append(self.item.custom_id or "")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(PuntoBancoButton, "clicked", clicked)
+        await routes.on_interaction(interaction)  # type: ignore[arg-type]
+    assert seen == ["pb:abc:odds:1"]
+
+
+async def test_a_live_views_own_button_on_its_message_is_left_to_discord_py() -> None:
+    routes = router.Router(list(router.registered_buttons()), [])
+    row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+    row.add_item(discord.ui.Button(label="Yes", custom_id="confirm-yes"))
+    interaction = FakeInteraction(
+        {"custom_id": "confirm-yes", "component_type": 2}, message=OnMessage([row])
     )
     await routes.on_interaction(interaction)  # type: ignore[arg-type]
     assert answers(interaction) == []
@@ -205,3 +223,17 @@ async def test_an_answered_interaction_is_refused_by_followup() -> None:
     assert interaction.response.sent == []
     ((text, ephemeral),) = interaction.followup.sent
     assert "older state" in text and ephemeral
+
+
+def test_a_message_with_a_games_buttons_is_no_live_view_for_discord_py() -> None:
+    """discord.py keeps (and dispatches to) only the views it finds dispatchable; a game's
+    table or offer is answered by the router alone, so a click is answered once."""
+    table = discord.ui.LayoutView(timeout=None)
+    row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+    for act in ("join", "leave"):
+        row.add_item(PontoonButton("abc", act, 3))
+    table.add_item(row)
+    assert not table.is_dispatchable()
+    live = discord.ui.View(timeout=None)
+    live.add_item(discord.ui.Button(label="Yes", custom_id="confirm-yes"))
+    assert live.is_dispatchable()  # a live view's own button still is
