@@ -10,12 +10,15 @@ Each game's package defines one :class:`RandomPlay` (``engine/<game>/random_play
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
+
+from engine.records import ESCROW, HOUSE, Transfer
 
 #: a table set up for random play: (the state, the actors that may try to act)
 Setup = tuple[Any, Sequence[str]]
+A = TypeVar("A")
 
 
 @dataclass(frozen=True)
@@ -48,4 +51,29 @@ class RandomPlay:
     leaks: Callable[[Any, str | None], list[str]] | None
 
 
-__all__ = ["RandomPlay", "Setup"]
+class HoldsEscrow(Protocol):
+    """A table whose only chips are the stakes it holds (the players' and the house's
+    chips are outside it)."""
+
+    @property
+    def escrow(self) -> int: ...
+
+
+def escrow_account(table: HoldsEscrow) -> dict[str, int]:
+    """``accounts`` of a table that holds only stakes: the escrow account."""
+    return {ESCROW: table.escrow}
+
+
+def house_takings(transfers: Iterable[Transfer]) -> int:
+    """``house_net`` of a house-banked game: what the transfers moved into the house
+    account, less what they moved out of it."""
+    return sum(t.amount * ((t.dst == HOUSE) - (t.src == HOUSE)) for t in transfers)
+
+
+def probes_by(actors: Sequence[str], rng: random.Random, action: Callable[[str], A]) -> list[A]:
+    """Two probes, each ``action(actor)`` for an actor drawn from ``actors`` and the house
+    (who may never act)."""
+    return [action(rng.choice([*actors, HOUSE])) for _ in range(2)]
+
+
+__all__ = ["HoldsEscrow", "RandomPlay", "Setup", "escrow_account", "house_takings", "probes_by"]

@@ -5,22 +5,18 @@ Blackjack game (``replay_doc``; ``python -m engine replay`` sends a document wit
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
+from engine import replay
 from engine.blackjack.actions import DEALER, Action, ActionKind, RoundResult
 from engine.blackjack.hands import hand_total
 from engine.blackjack.odds import house_edge
 from engine.blackjack.rules import BlackjackRules
 from engine.blackjack.shoe import Shoe
 from engine.blackjack.table import BlackjackTable
-from engine.cards import Card, ScriptedChance, parse_card
+from engine.cards import parse_card
 from engine.cli_options import whole_number
-from engine.errors import ConfigError, RuleError
-from engine.records import ESCROW, HOUSE, Transfer
-from engine.replay import move_chips, opening_accounts, stacked_shoe
+from engine.records import ESCROW
 
 Doc = tuple[int, dict[str, Any]]
 
@@ -96,38 +92,6 @@ ACTS = {
 _DEALER_ACTS = {"deal", "timeout", "next_round"}
 
 
-def _cards(raw: Any, what: str) -> list[Card]:
-    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
-        raise ConfigError(f'"{what}" must be a list of cards')
-    return [parse_card(c) for c in raw]
-
-
-def _check_doc(doc: Any) -> None:
-    if not isinstance(doc, dict):
-        raise ConfigError("the file must hold one JSON object")
-    unknown = set(doc) - REPLAY_KEYS
-    if unknown:
-        raise ConfigError(f"unknown replay keys {sorted(unknown)}")
-    seats = doc.get("seats", [])
-    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-        raise ConfigError('"seats" must be a list of seat ids')
-    balances = doc.get("balances", {})
-    if not isinstance(balances, dict) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in balances.values()
-    ):
-        raise ConfigError('"balances" must map seat ids to whole numbers of chips')
-    actions = doc.get("actions", [])
-    if not isinstance(actions, list):
-        raise ConfigError('"actions" must be a list')
-    for i, a in enumerate(actions):
-        if not isinstance(a, dict) or "act" not in a:
-            raise ConfigError(f'action {i}: missing "act"')
-        if a["act"] not in ACTS:
-            raise ConfigError(f"action {i}: unknown act {a['act']!r}; one of {sorted(ACTS)}")
-        if a["act"] not in _DEALER_ACTS and not isinstance(a.get("seat"), str):
-            raise ConfigError(f'action {i}: "{a["act"]}" needs a "seat"')
-
-
 def replay_doc(doc: Any) -> Doc:
     """Play a Blackjack replay document; returns (exit status, JSON result).
 
@@ -135,30 +99,32 @@ def replay_doc(doc: Any) -> Doc:
     table returns and every stake is checked against what the member holds. An illegal
     action stops the replay with status 2 and an ``error`` entry, the balances as they
     stood before it (as for Pontoon)."""
-    _check_doc(doc)
-    try:
-        rules = BlackjackRules(**doc.get("rules", {}))
-    except (ValidationError, TypeError) as exc:
-        raise ConfigError(f"bad rules: {exc}") from None
-    shoe: Shoe | None = None
-    if "shoe" in doc:  # the listed cards on top, then the rest in new-deck order
-        shoe = Shoe(rules.decks, stacked_shoe(_cards(doc["shoe"], "shoe"), rules.decks))
-    reshuffles = [_cards(r, "reshuffles") for r in doc.get("reshuffles", [])]
-    chance = ScriptedChance(reshuffles, int(doc.get("seed", 0)))
+    replay.check_doc(doc, REPLAY_KEYS, ACTS, _DEALER_ACTS, "seat ids")
+    rules = replay.table_rules(BlackjackRules, doc)
+    cards = replay.stacked_top(doc, "shoe", rules.decks)
+    shoe = None if cards is None else Shoe(rules.decks, cards)
+    chance = replay.scripted_chance(doc)
     table = BlackjackTable(rules, shoe)
-    accounts = opening_accounts(doc.get("balances", {}))
+    accounts = replay.opening_accounts(doc.get("balances", {}))
     rounds: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
 
-    def move(transfers: Sequence[Transfer]) -> None:
-        move_chips(accounts, transfers)
+    def play(i: int, raw: dict[str, Any]) -> None:
+        act = raw["act"]
+        actor = DEALER if act in _DEALER_ACTS else raw["seat"]
+        amount = raw.get("amount")
+        out = table.apply(Action(actor, ACTS[act], amount, accounts.get(actor, 0)), chance)
+        replay.move_chips(accounts, out.transfers)
+        events.extend({k: v for k, v in e._asdict().items() if v is not None} for e in out.events)
+        if out.result is not None:
+            rounds.append(_round_json(out.result, accounts))
 
-    def summary() -> dict[str, Any]:
+    def summary(before: dict[str, int] | None) -> dict[str, Any]:
+        chips = accounts if before is None else before
         return {
             "game": "blackjack",
-            "balances": {k: v for k, v in accounts.items() if k not in (ESCROW, HOUSE)},
-            "house": accounts[HOUSE],
-            "escrow": accounts[ESCROW],
+            **replay.standings(chips),
+            "escrow": chips[ESCROW],
             "shuffles": table.shoe.shuffles,
             "events": events,
             "rounds": rounds,
@@ -166,29 +132,13 @@ def replay_doc(doc: Any) -> Doc:
 
     for seat in doc.get("seats", []):
         table.apply(Action(seat, ActionKind.JOIN))
-    for i, raw in enumerate(doc.get("actions", [])):
-        act = raw["act"]
-        actor = DEALER if act in _DEALER_ACTS else raw["seat"]
-        amount = raw.get("amount")
-        action = Action(actor, ACTS[act], amount, accounts.get(actor, 0))
-        try:
-            out = table.apply(action, chance)
-        except RuleError as exc:
-            result = summary()
-            result["error"] = {"action": i, "rule": exc.rule, "message": exc.message}
-            return 2, result
-        move(out.transfers)
-        events.extend({k: v for k, v in e._asdict().items() if v is not None} for e in out.events)
-        if out.result is not None:
-            rounds.append(_round_json(out.result, accounts))
-    return 0, summary()
+    return replay.play_actions(doc.get("actions", []), play, lambda: dict(accounts), summary)
 
 
 def _round_json(result: RoundResult, accounts: dict[str, int]) -> dict[str, Any]:
     doc = result.to_json()
     doc["dealer_soft"] = hand_total([parse_card(c) for c in result.dealer])[1]
-    doc["balances"] = {k: v for k, v in accounts.items() if k not in (ESCROW, HOUSE)}
-    doc["house"] = accounts[HOUSE]
+    doc.update(replay.standings(accounts))
     return doc
 
 

@@ -9,8 +9,7 @@ from typing import Any
 from engine.blackjack.actions import DEALER, Action, ActionKind, LegalAction, Phase
 from engine.blackjack.rules import BlackjackRules
 from engine.blackjack.table import BlackjackTable
-from engine.random_play import RandomPlay, Setup
-from engine.records import ESCROW, HOUSE, Transfer
+from engine.random_play import RandomPlay, Setup, escrow_account, house_takings, probes_by
 
 SEATS = ("ann", "bob", "cat")
 # offers whose amount, or whose chips, the rules check against the member's balance
@@ -70,27 +69,12 @@ def exact(offer: LegalAction) -> bool:
 def probes(
     table: BlackjackTable, actors: Sequence[str], rng: random.Random, ledger: Mapping[str, int]
 ) -> list[Action]:
-    out = []
-    for _ in range(2):
-        actor = rng.choice([*actors, HOUSE])
-        out.append(
-            Action(
-                actor,
-                rng.choice(list(ActionKind)),
-                rng.choice([None, -1, 0, 1, rng.randint(1, 200), 10**9]),
-                rng.choice([None, 0, ledger.get(actor, 0)]),
-            )
-        )
-    return out
+    def probe(actor: str) -> Action:
+        kind = rng.choice(list(ActionKind))
+        amount = rng.choice([None, -1, 0, 1, rng.randint(1, 200), 10**9])
+        return Action(actor, kind, amount, rng.choice([None, 0, ledger.get(actor, 0)]))
 
-
-def accounts(table: BlackjackTable) -> dict[str, int]:
-    return {ESCROW: table.escrow}
-
-
-def house_net(transfers: Sequence[Transfer]) -> int:
-    """What the rounds moved into the house (BJ-SETTLE-1, BJ-INS-1)."""
-    return sum(t.amount * ((t.dst == HOUSE) - (t.src == HOUSE)) for t in transfers)
+    return probes_by(actors, rng, probe)
 
 
 def leaks(table: BlackjackTable, viewer: str | None) -> list[str]:
@@ -116,8 +100,8 @@ RANDOM_PLAY = RandomPlay(
     sample=sample,
     exact=exact,
     probes=probes,
-    accounts=accounts,
+    accounts=escrow_account,
     wallets=lambda actors: {a: 300 for a in actors if not a.startswith("@")},
-    house_net=house_net,
+    house_net=house_takings,  # BJ-SETTLE-1, BJ-INS-1
     leaks=leaks,
 )

@@ -34,9 +34,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.cards import Card, RandomChance, ScriptedChance, full_pack, parse_card
+from engine import replay
+from engine.cards import Card, RandomChance, ScriptedChance, parse_card
 from engine.cli_options import MAX_ROUNDS, MAX_SECONDS, add_play_options, whole_number
-from engine.errors import ConfigError, RuleError
+from engine.errors import ConfigError
 from engine.pontoon.hands import PONTOON
 from engine.pontoon.odds import heads_up, option_effects, table_edges
 from engine.pontoon.rules import PontoonRules
@@ -62,14 +63,7 @@ _TOP_KEYS = {
 
 def _complete(top: Sequence[str], packs: int) -> list[Card]:
     """The listed cards on top, then the rest of ``packs`` full packs in new-pack order."""
-    given = [parse_card(c) for c in top]
-    rest = full_pack(packs)
-    for c in given:
-        try:
-            rest.remove(c)
-        except ValueError:
-            raise ConfigError(f"the pack holds {c.code} too often") from None
-    return given + rest
+    return replay.stacked_shoe([parse_card(c) for c in top], packs, "pack")
 
 
 def _action(i: int, doc: Any, default_seat: str) -> Action:
@@ -139,14 +133,11 @@ def check_replay_doc(doc: Any) -> None:
 def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """Play a replay document; returns (exit status, JSON result)."""
     check_replay_doc(doc)
-    try:
-        rules = PontoonRules(**doc.get("rules", {}))
-    except ValidationError as exc:
-        raise ConfigError(f"bad rules: {exc}") from None
+    rules = replay.table_rules(PontoonRules, doc)
     seats = [str(s) for s in doc["seats"]]
     balances = {str(k): int(v) for k, v in doc.get("balances", {}).items()}
     packs = packs_used(rules.packs, len(seats))
-    pack = _complete(doc["pack"], packs) if "pack" in doc else None
+    pack = replay.stacked_top(doc, "pack", packs)
     reshuffles = [_complete(r, packs) for r in doc.get("reshuffles", [])]
     chance = ScriptedChance(reshuffles, int(doc.get("seed", 0)))
     banker = doc.get("banker")
@@ -181,23 +172,23 @@ def replay_doc(doc: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     assert dealer is not None
     run(Action(dealer, ActionKind.DEAL))
 
-    for i, raw in enumerate(doc.get("actions", [])):
+    def play(i: int, raw: Any) -> None:
         default = table.banker if table.banker and table.banker != HOUSE else seats[0]
         a = _action(i, raw, default)
-        before = dict(table.balances)
-        try:
-            run(a)
-            if a.kind is ActionKind.NEXT_ROUND and table.phase is Phase.WAITING:
-                # the replay format goes straight on to the next deal
-                nb = table.banker if not rules.house_bank else seats[0]
-                if nb is not None and nb in table.balances:
-                    run(Action(nb, ActionKind.DEAL))
-        except RuleError as exc:
-            result = _summary(table, events, rounds)
+        run(a)
+        if a.kind is ActionKind.NEXT_ROUND and table.phase is Phase.WAITING:
+            # the replay format goes straight on to the next deal
+            nb = table.banker if not rules.house_bank else seats[0]
+            if nb is not None and nb in table.balances:
+                run(Action(nb, ActionKind.DEAL))
+
+    def summary(before: dict[str, int] | None) -> dict[str, Any]:
+        result = _summary(table, events, rounds)
+        if before is not None:  # refused: the balances as they stood before the action
             result["balances"] = before
-            result["error"] = {"action": i, "rule": exc.rule, "message": exc.message}
-            return 2, result
-    return 0, _summary(table, events, rounds)
+        return result
+
+    return replay.play_actions(doc.get("actions", []), play, lambda: dict(table.balances), summary)
 
 
 def _summary(

@@ -7,22 +7,19 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
-from engine.cards import Card, RandomChance, ScriptedChance, parse_card
+from engine import replay
+from engine.cards import RandomChance
 from engine.cli_options import add_play_options, whole_number
-from engine.errors import ConfigError, RuleError
+from engine.errors import ConfigError
 from engine.punto_banco.actions import CROUPIER, Action, ActionKind, CoupResult
 from engine.punto_banco.coup import Side
 from engine.punto_banco.odds import _exact_odds, exact_odds
 from engine.punto_banco.rules import PuntoBancoRules
 from engine.punto_banco.simulate import simulate
 from engine.punto_banco.table import PuntoBancoTable, Shoe
-from engine.records import ESCROW, HOUSE, Transfer
-from engine.replay import move_chips, opening_accounts, stacked_shoe
+from engine.records import ESCROW
 
 Doc = tuple[int, dict[str, Any]]
 
@@ -143,38 +140,9 @@ REPLAY_KEYS = {
 ACTS = {"bet", "withdraw", "repeat", "deal"}
 
 
-def _cards(raw: Any, what: str) -> list[Card]:
-    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
-        raise ConfigError(f'"{what}" must be a list of cards')
-    try:
-        return [parse_card(c) for c in raw]
-    except ValueError as exc:
-        raise ConfigError(f'"{what}": {exc}') from None
-
-
-def _check_replay_doc(doc: Any) -> None:
-    if not isinstance(doc, dict):
-        raise ConfigError("the file must hold one JSON object")
-    unknown = set(doc) - REPLAY_KEYS
-    if unknown:
-        raise ConfigError(f"unknown replay keys {sorted(unknown)}")
-    balances = doc.get("balances", {})
-    if not isinstance(balances, dict) or not all(
-        isinstance(v, int) and not isinstance(v, bool) for v in balances.values()
-    ):
-        raise ConfigError('"balances" must map bettor ids to whole numbers of chips')
-    actions = doc.get("actions", [])
-    if not isinstance(actions, list):
-        raise ConfigError('"actions" must be a list')
-    for i, a in enumerate(actions):
-        if not isinstance(a, dict) or "act" not in a:
-            raise ConfigError(f'action {i}: missing "act"')
-        if a["act"] not in ACTS:
-            raise ConfigError(f"action {i}: unknown act {a['act']!r}; one of {sorted(ACTS)}")
-        if a["act"] != "deal" and not isinstance(a.get("seat"), str):
-            raise ConfigError(f'action {i}: "{a["act"]}" needs a "seat"')
-        if a["act"] in ("bet", "withdraw") and a.get("side") not in {s.value for s in Side}:
-            raise ConfigError(f'action {i}: "side" must be one of punto, banco, egalite')
+def _check_side(i: int, action: dict[str, Any]) -> None:
+    if action["act"] in ("bet", "withdraw") and action.get("side") not in {s.value for s in Side}:
+        raise ConfigError(f'action {i}: "side" must be one of punto, banco, egalite')
 
 
 def replay_doc(doc: Any) -> tuple[int, dict[str, Any]]:
@@ -183,57 +151,44 @@ def replay_doc(doc: Any) -> tuple[int, dict[str, Any]]:
     Bettors' chips are followed through the transfers the table returns; a bet is checked
     against what the bettor holds. An illegal action stops the replay with status 2 and
     an ``error`` entry, the balances as they stood before it (as for Pontoon)."""
-    _check_replay_doc(doc)
-    try:
-        rules = PuntoBancoRules(**doc.get("rules", {}))
-    except (ValidationError, TypeError) as exc:
-        raise ConfigError(f"bad rules: {exc}") from None
-    shoe: Shoe | None = None
-    if "shoe" in doc:  # the listed cards on top, then the rest of the packs in new order
-        shoe = Shoe(rules.packs, stacked_shoe(_cards(doc["shoe"], "shoe"), rules.packs))
-    reshuffles = [_cards(r, "reshuffles") for r in doc.get("reshuffles", [])]
-    chance = ScriptedChance(reshuffles, int(doc.get("seed", 0)))
+    replay.check_doc(doc, REPLAY_KEYS, ACTS, {"deal"}, "bettor ids", _check_side)
+    rules = replay.table_rules(PuntoBancoRules, doc)
+    cards = replay.stacked_top(doc, "shoe", rules.packs)
+    shoe = None if cards is None else Shoe(rules.packs, cards)
+    chance = replay.scripted_chance(doc)
     table = PuntoBancoTable(rules, shoe)
-    accounts = opening_accounts(doc.get("balances", {}))
+    accounts = replay.opening_accounts(doc.get("balances", {}))
     coups: list[dict[str, Any]] = []
 
-    def move(transfers: Sequence[Transfer]) -> None:
-        move_chips(accounts, transfers)
+    def play(i: int, raw: Any) -> None:  # an action as the file has it (amount unchecked)
+        act, seat = raw["act"], raw.get("seat")
+        if act == "deal":
+            result = table.deal(chance)
+            replay.move_chips(accounts, result.transfers)
+            coups.append(_coup_json(result, accounts))
+            return
+        assert isinstance(seat, str)
+        balance = accounts.get(seat, 0)
+        if act == "bet":
+            amount = raw.get("amount")
+            replay.move_chips(
+                accounts, table.place_bet(seat, Side(raw["side"]), amount, balance=balance)
+            )
+        elif act == "withdraw":
+            replay.move_chips(accounts, table.withdraw_bet(seat, Side(raw["side"])))
+        else:
+            replay.move_chips(accounts, table.repeat_bets(seat, balance=balance))
 
-    def summary() -> dict[str, Any]:
+    def summary(before: dict[str, int] | None) -> dict[str, Any]:
+        chips = accounts if before is None else before
         return {
             "game": "punto_banco",
-            "balances": {k: v for k, v in accounts.items() if k not in (ESCROW, HOUSE)},
-            "house": accounts[HOUSE],
-            "escrow": accounts[ESCROW],
+            **replay.standings(chips),
+            "escrow": chips[ESCROW],
             "coups": coups,
         }
 
-    for i, raw in enumerate(doc.get("actions", [])):
-        before = dict(accounts)
-        act, seat = raw["act"], raw.get("seat")
-        try:
-            if act == "deal":
-                result = table.deal(chance)
-                move(result.transfers)
-                coups.append(_coup_json(result, accounts))
-                continue
-            assert isinstance(seat, str)
-            balance = accounts.get(seat, 0)
-            if act == "bet":
-                amount = raw.get("amount")
-                move(table.place_bet(seat, Side(raw["side"]), amount, balance=balance))
-            elif act == "withdraw":
-                move(table.withdraw_bet(seat, Side(raw["side"])))
-            else:
-                move(table.repeat_bets(seat, balance=balance))
-        except RuleError as exc:
-            accounts.clear()
-            accounts.update(before)
-            out = summary()
-            out["error"] = {"action": i, "rule": exc.rule, "message": exc.message}
-            return 2, out
-    return 0, summary()
+    return replay.play_actions(doc.get("actions", []), play, lambda: dict(accounts), summary)
 
 
 def _coup_json(result: CoupResult, accounts: dict[str, int]) -> dict[str, Any]:
@@ -257,6 +212,5 @@ def _coup_json(result: CoupResult, accounts: dict[str, int]) -> dict[str, Any]:
             }
             for r in result.settlement.results
         ],
-        "balances": {k: v for k, v in accounts.items() if k not in (ESCROW, HOUSE)},
-        "house": accounts[HOUSE],
+        **replay.standings(accounts),
     }

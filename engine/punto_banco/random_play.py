@@ -10,8 +10,7 @@ from engine.punto_banco.actions import CROUPIER, Action, ActionKind, LegalAction
 from engine.punto_banco.coup import Side
 from engine.punto_banco.rules import PuntoBancoRules
 from engine.punto_banco.table import PuntoBancoTable
-from engine.random_play import RandomPlay, Setup
-from engine.records import ESCROW, HOUSE, Transfer
+from engine.random_play import RandomPlay, Setup, escrow_account, house_takings, probes_by
 
 BETTORS = ("ann", "bob", "cat")
 
@@ -61,28 +60,13 @@ def exact(offer: LegalAction) -> bool:
 def probes(
     table: PuntoBancoTable, actors: Sequence[str], rng: random.Random, ledger: Mapping[str, int]
 ) -> list[Action]:
-    out = []
-    for _ in range(2):
-        actor = rng.choice([*actors, HOUSE])
-        out.append(
-            Action(
-                actor,
-                rng.choice(list(ActionKind)),
-                rng.choice([None, *Side]),
-                rng.choice([None, -1, 0, 1, rng.randint(1, 300), 10**9]),
-                rng.choice([0, _wallet(ledger, actor)]),  # the balance the bot says is true
-            )
-        )
-    return out
+    def probe(actor: str) -> Action:
+        kind, side = rng.choice(list(ActionKind)), rng.choice([None, *Side])
+        amount = rng.choice([None, -1, 0, 1, rng.randint(1, 300), 10**9])
+        balance = rng.choice([0, _wallet(ledger, actor)])  # the balance the bot says is true
+        return Action(actor, kind, side, amount, balance)
 
-
-def accounts(table: PuntoBancoTable) -> dict[str, int]:
-    return {ESCROW: table.escrow}
-
-
-def house_net(transfers: Sequence[Transfer]) -> int:
-    """What the coups moved into the house (B-WIN-1, B-TIE-1)."""
-    return sum(t.amount * ((t.dst == HOUSE) - (t.src == HOUSE)) for t in transfers)
+    return probes_by(actors, rng, probe)
 
 
 RANDOM_PLAY = RandomPlay(
@@ -91,8 +75,8 @@ RANDOM_PLAY = RandomPlay(
     sample=sample,
     exact=exact,
     probes=probes,
-    accounts=accounts,
+    accounts=escrow_account,
     wallets=lambda actors: {a: 500 for a in actors if not a.startswith("@")},
-    house_net=house_net,
+    house_net=house_takings,  # B-WIN-1, B-TIE-1
     leaks=None,  # every card is dealt face up and the shoe is never shown (B-TABLE-1)
 )

@@ -6,43 +6,22 @@ replay``'s main function; one also as a subprocess."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from engine.__main__ import main
+from tests.scenarios.replay_checks import check_common, replay, replay_error, replay_subprocess
 
 HERE = Path(__file__).parent
-ROOT = HERE.parents[2]
 FILES = sorted(HERE.glob("*.json"))
 ROUND_KEYS = ("dealer", "dealer_total", "dealer_blackjack", "insurance")
 HAND_KEYS = ("seat", "hand", "cards", "total", "outcome", "net")
 
 
-def replay(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
-    code = main(["replay", str(path)])
-    out, err = capsys.readouterr()
-    assert err == ""
-    result: dict[str, Any] = json.loads(out)
-    return code, result
-
-
 def check(doc: dict[str, Any], code: int, result: dict[str, Any]) -> None:
+    check_common(doc, code, result, ("balances", "house", "escrow", "shuffles"))
     expect = doc["expect"]
-    if "error" in expect:
-        assert code == 2, result
-        assert result["error"]["action"] == expect["error"]["action"]
-        assert result["error"]["rule"] == expect["error"]["rule"]
-        assert result["error"]["message"]
-    else:
-        assert code == 0, result.get("error")
-        assert "error" not in result
-    for key in ("balances", "house", "escrow", "shuffles"):
-        if key in expect:
-            assert result[key] == expect[key], (key, result[key], expect[key])
     assert len(result["rounds"]) == len(expect["rounds"])
     for got, want in zip(result["rounds"], expect["rounds"], strict=True):
         for key in ROUND_KEYS:
@@ -52,9 +31,6 @@ def check(doc: dict[str, Any], code: int, result: dict[str, Any]) -> None:
         for got_hand, want_hand in zip(got["hands"], want["hands"], strict=True):
             for key in HAND_KEYS:
                 assert got_hand[key] == want_hand[key], (key, got_hand, want_hand)
-    # chips are conserved: seats + house + escrow = what the seats brought
-    held = sum(result["balances"].values()) + result["house"] + result["escrow"]
-    assert held == sum(doc["balances"].values())
 
 
 def test_the_scenarios_cover_the_issue_list() -> None:
@@ -77,22 +53,12 @@ def test_the_scenarios_cover_the_issue_list() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_scenario(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    doc = json.loads(path.read_text())
-    code, result = replay(path, capsys)
-    check(doc, code, result)
+    check(json.loads(path.read_text()), *replay(path, capsys))
 
 
 def test_a_scenario_through_python_m_engine() -> None:
     path = HERE / "bj_split_1_resplit_to_four_hands_and_double_after_split.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "engine", "replay", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    check(json.loads(path.read_text()), 0, json.loads(proc.stdout))
+    check(json.loads(path.read_text()), *replay_subprocess(path))
 
 
 @pytest.mark.parametrize(
@@ -109,9 +75,4 @@ def test_a_scenario_through_python_m_engine() -> None:
 def test_a_bad_blackjack_replay_names_what_is_wrong(
     doc: dict[str, Any], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(doc))
-    assert main(["replay", str(path)]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith(f"error: {path}: ") and message in err, err
-    assert "Traceback" not in err
+    assert message in replay_error(doc, tmp_path, capsys)
