@@ -1,5 +1,6 @@
 """Small discord.py helpers every game and cog shares: the bot as this layer sees it,
-display names, where a table may open, the table buttons' base. (Answering privately,
+display names, where a table may open, the base of a game's slash-command group and the
+command bodies games share, the table buttons' base. (Answering privately,
 reading a form's fields and refusals are cogs/router.py's.) (The click whose answer
 carries the new table, and the table message's writer, are in cogs/table_message.py.)"""
 
@@ -10,15 +11,15 @@ import logging
 import re
 import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol, Self, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 import discord
 from discord.ext import commands
 
 from bot.errors import ServiceError, options_error
-from bot.host import TableHost
+from bot.host import HostedTable, TableHost
 from bot.i18n import Msg, t
-from bot.i18n.languages import Languages
+from bot.i18n.languages import Languages, locale_of
 from bot.settings import GameSettings, Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
@@ -35,6 +36,8 @@ Interaction = router.Interaction  # every cog's interaction type
 reply = router.reply  # the one way to answer a member privately (cogs/router.py)
 
 RulesT = TypeVar("RulesT")
+TableT = TypeVar("TableT", bound=HostedTable)
+TableT_contra = TypeVar("TableT_contra", bound=HostedTable, contravariant=True)
 
 
 class GamePresenter(Protocol):
@@ -182,23 +185,86 @@ async def place_and_rules(
     return place[0], place[1], made
 
 
-class EndsTables(Protocol):
-    """What /<game> end asks of a game whose close returns the chips it gave back."""
+class GameCommands(commands.GroupCog, Generic[TableT]):
+    """The base of a game's slash-command group (``/<game> …``): the bot, the game's
+    service and presenter, and the game's table in the channel a command is used in.
 
-    def check_may_end(self, live: Any, user_id: int, *, is_admin: bool) -> None: ...
+    A game's cog subclasses it with its group (``group_name=``, ``group_description=``),
+    narrows ``service`` and ``presenter`` to its own types and keeps its commands, their
+    decorators on its own callbacks; a body two games share is one of the functions below
+    (:func:`open_windowed_table`, :func:`repost_table`, :func:`end_table`)."""
 
-    async def close(self, table_id: str, reason: Msg) -> Sequence[Transfer]: ...
+    service: TableHost[TableT]
+    presenter: object
+
+    def __init__(self, bot: GameBot, service: TableHost[TableT], presenter: object) -> None:
+        self.bot = bot
+        self.service = service
+        self.presenter = presenter
+        super().__init__()
+
+    def _table(self, interaction: Interaction) -> TableT:
+        """The game's table in the interaction's channel (else the game's refusal)."""
+        return self.service.in_channel(interaction.channel_id)
+
+
+class WindowedTable(Protocol):
+    """A table that takes bets in timed windows, as its opener is told of it."""
+
+    @property
+    def betting_seconds(self) -> float: ...
+
+
+async def open_windowed_table(
+    interaction: Interaction,
+    open_table: Callable[..., Awaitable[WindowedTable]],
+    *,
+    dm: ServiceError,
+    min_bet: int,
+    max_bet: int,
+    rules: Callable[[], RulesT],
+    betting_seconds: int | None,
+    opened: str,
+    first: Callable[[RulesT], Awaitable[object]] | None = None,
+) -> None:
+    """/<game> start of a game whose tables take bets in timed windows: the place and the
+    rules (:func:`place_and_rules`), then, the command acknowledged, ``first(rules)`` (what
+    the table's first message needs worked out beforehand), the table opened with the
+    member as its opener by ``open_table`` (the game's service's: guild id, channel id,
+    opener id and rules, ``betting_seconds=`` and ``opener_name=``) and ``opened`` (the
+    game's message id, given the window's seconds) said to them privately."""
+    locale = await locale_of(interaction)
+    made = await place_and_rules(
+        interaction, locale, dm=dm, min_bet=min_bet, max_bet=max_bet, rules=rules
+    )
+    if made is None:
+        return
+    guild_id, channel_id, table_rules = made
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if first is not None:
+        await first(table_rules)
+    live = await open_table(
+        guild_id,
+        channel_id,
+        interaction.user.id,
+        table_rules,
+        betting_seconds=betting_seconds,
+        opener_name=interaction.user.display_name,
+    )
+    await interaction.followup.send(t(locale, opened, seconds=live.betting_seconds), ephemeral=True)
 
 
 async def repost_table(
     interaction: Interaction,
-    locale: str,
-    live: Any,
-    repost: Callable[[Any], Awaitable[None]],
+    table: Callable[[Interaction], TableT],
+    repost: Callable[[TableT], Awaitable[None]],
     done: str,
 ) -> None:
-    """/<game> table: post ``live``'s table message again (refused, privately, where
-    the bot lacks a permission it needs), then say ``done`` (the game's message id)."""
+    """/<game> table: post the channel's table (``table(interaction)``) message again
+    (refused, privately, where the bot lacks a permission it needs), then say ``done``
+    (the game's message id)."""
+    locale = await locale_of(interaction)
+    live = table(interaction)
     missing = missing_permissions(interaction)
     if missing:
         await reply(interaction, permissions_refusal(locale, missing))
@@ -208,15 +274,40 @@ async def repost_table(
     await reply(interaction, t(locale, done))
 
 
-async def end_table(interaction: Interaction, service: EndsTables, live: Any) -> int:
-    """/<game> end by the member of ``interaction`` (the opener or a server manager):
-    close ``live`` and return how many chips went back to their owners."""
+class MayEnd(Protocol[TableT_contra]):
+    """What /<game> end asks of every game before it closes a table."""
+
+    def check_may_end(self, live: TableT_contra, user_id: int, *, is_admin: bool) -> None: ...
+
+
+class EndsTables(MayEnd[TableT_contra], Protocol[TableT_contra]):
+    """What /<game> end asks of a game whose close returns the chips it gave back."""
+
+    async def close(self, table_id: str, reason: Msg) -> Sequence[Transfer]: ...
+
+
+def may_end(interaction: Interaction, service: MayEnd[TableT], live: TableT) -> Msg:
+    """/<game> end by the member of ``interaction``: refused unless they opened ``live`` or
+    manage the server; the reason the table closes, naming them."""
     service.check_may_end(live, interaction.user.id, is_admin=can_manage_guild(interaction))
+    return Msg("reason.ended_by", name=display(interaction.user.display_name))
+
+
+async def end_table(
+    interaction: Interaction,
+    service: EndsTables[TableT],
+    table: Callable[[Interaction], TableT],
+    done: str,
+) -> None:
+    """/<game> end by the member of ``interaction`` (the opener or a server manager):
+    close the channel's table (``table(interaction)``) and say ``done`` (the game's
+    message id, given how many chips went back to their owners)."""
+    locale = await locale_of(interaction)
+    live = table(interaction)
+    reason = may_end(interaction, service, live)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    refunds = await service.close(
-        live.table_id, Msg("reason.ended_by", name=display(interaction.user.display_name))
-    )
-    return sum(transfer.amount for transfer in refunds)
+    refunds = await service.close(live.table_id, reason)
+    await reply(interaction, t(locale, done, amount=sum(transfer.amount for transfer in refunds)))
 
 
 def table_button_id(prefix: str, acts: str = "[a-z_]+") -> str:

@@ -16,9 +16,8 @@ from typing import Any, Literal
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.blackjack import OpenBlackjackTable
+from bot.blackjack import BlackjackService, OpenBlackjackTable
 from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
@@ -27,9 +26,10 @@ from cogs.blackjack.chart import strategy_png
 from cogs.blackjack.text import odds_text
 from cogs.common import (
     GameBot,
+    GameCommands,
     Interaction,
     end_table,
-    place_and_rules,
+    open_windowed_table,
     reply,
     repost_table,
 )
@@ -41,18 +41,15 @@ log = logging.getLogger(__name__)
 
 
 class Blackjack(
-    commands.GroupCog,
+    GameCommands[OpenBlackjackTable],
     group_name="blackjack",
     group_description="Blackjack against the house: hit, stand, double, split",
 ):
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
-        self.service = access.service(bot)
-        self.presenter = access.presenter(bot)
-        super().__init__()
+    service: BlackjackService
+    presenter: access.BlackjackPresenterPart
 
-    def _table(self, interaction: Interaction) -> OpenBlackjackTable:
-        return self.service.in_channel(interaction.channel_id)
+    def __init__(self, bot: GameBot) -> None:
+        super().__init__(bot, access.service(bot), access.presenter(bot))
 
     @app_commands.command(name="start", description="Open a Blackjack table in this channel")
     @app_commands.describe(
@@ -83,10 +80,9 @@ class Blackjack(
         max_bet: app_commands.Range[int, 1, 1_000_000] = 100,
         betting_seconds: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
-        locale = await locale_of(interaction)
-        opened = await place_and_rules(
+        await open_windowed_table(
             interaction,
-            locale,
+            self.service.open_table,
             dm=ServiceError(
                 "Blackjack tables live in server channels, not in DMs.", key="err.bj.dm"
             ),
@@ -104,22 +100,10 @@ class Blackjack(
                 min_bet=min_bet,
                 max_bet=max_bet,
             ),
-        )
-        if opened is None:
-            return
-        guild_id, channel_id, rules = opened
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await asyncio.to_thread(house_edge, rules)  # the table shows it: compute it now
-        live = await self.service.open_table(
-            guild_id,
-            channel_id,
-            interaction.user.id,
-            rules,
             betting_seconds=betting_seconds,
-            opener_name=interaction.user.display_name,
-        )
-        await interaction.followup.send(
-            t(locale, "bj.opened", seconds=live.betting_seconds), ephemeral=True
+            opened="bj.opened",
+            # the table shows its house edge: compute it now
+            first=lambda rules: asyncio.to_thread(house_edge, rules),
         )
 
     async def _act(self, interaction: Interaction, kind: str, amount: int | None = None) -> None:
@@ -207,9 +191,7 @@ class Blackjack(
 
     @app_commands.command(name="table", description="Post this channel's table message again")
     async def table(self, interaction: Interaction) -> None:
-        locale = await locale_of(interaction)
-        live = self._table(interaction)
-        await repost_table(interaction, locale, live, self.presenter.repost, "bj.reposted")
+        await repost_table(interaction, self._table, self.presenter.repost, "bj.reposted")
 
     @app_commands.command(
         name="odds", description="The house edge of this table's rules, and its strategy chart"
@@ -242,9 +224,7 @@ class Blackjack(
         name="end", description="Close this channel's Blackjack table; stakes are returned"
     )
     async def end(self, interaction: Interaction) -> None:
-        locale = await locale_of(interaction)
-        back = await end_table(interaction, self.service, self._table(interaction))
-        await reply(interaction, t(locale, "bj.ended", amount=back))
+        await end_table(interaction, self.service, self._table, "bj.ended")
 
 
 def _bytes(data: bytes) -> Any:

@@ -8,13 +8,12 @@ from collections.abc import Callable
 from typing import Literal
 
 from discord import app_commands
-from discord.ext import commands
 
 from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
-from bot.pontoon import CardDelivery, OpenPontoonTable, seat_of
-from cogs.common import GameBot, Interaction, can_manage_guild, display, place_and_rules, reply
+from bot.pontoon import CardDelivery, OpenPontoonTable, PontoonService, seat_of
+from cogs.common import GameBot, GameCommands, Interaction, may_end, place_and_rules, reply
 from cogs.help import first_join_hint
 from cogs.pontoon import access
 from cogs.pontoon.controls import hint_answer
@@ -58,18 +57,15 @@ def check_variation(live: OpenPontoonTable, kind: ActionKind) -> None:
 
 
 class Pontoon(
-    commands.GroupCog,
+    GameCommands[OpenPontoonTable],
     group_name="pontoon",
     group_description="Play Pontoon at this channel's table",
 ):
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
-        self.service = access.service(bot)
-        self.presenter = access.presenter(bot)
-        super().__init__()
+    service: PontoonService
+    presenter: access.PontoonPresenter
 
-    def _table(self, interaction: Interaction) -> OpenPontoonTable:
-        return self.service.in_channel(interaction.channel_id)
+    def __init__(self, bot: GameBot) -> None:
+        super().__init__(bot, access.service(bot), access.presenter(bot))
 
     async def _do(
         self,
@@ -316,15 +312,10 @@ class Pontoon(
     async def end(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
         live = self._table(interaction)
-        self.service.check_may_end(
-            live, interaction.user.id, is_admin=can_manage_guild(interaction)
-        )
+        reason = may_end(interaction, self.service, live)
         click = Click(interaction, "")
         with answered_in_time(click):
-            await self.service.close(
-                live.table_id,
-                Msg("reason.ended_by", name=display(interaction.user.display_name)),
-            )
+            await self.service.close(live.table_id, reason)
         await answer(click, t(locale, "pt.done.end"))
 
 

@@ -13,17 +13,17 @@ import logging
 from typing import Literal
 
 from discord import app_commands
-from discord.ext import commands
 
 from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
-from bot.punto_banco import OpenPuntoBancoTable
+from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoService
 from cogs.common import (
     GameBot,
+    GameCommands,
     Interaction,
     end_table,
-    place_and_rules,
+    open_windowed_table,
     reply,
     repost_table,
 )
@@ -37,18 +37,15 @@ log = logging.getLogger(__name__)
 
 
 class PuntoBanco(
-    commands.GroupCog,
+    GameCommands[OpenPuntoBancoTable],
     group_name="baccarat",
     group_description="Punto Banco (mini baccarat): bet on Punto, Banco or Egalité",
 ):
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
-        self.service = access.service(bot)
-        self.presenter = access.presenter(bot)
-        super().__init__()
+    service: PuntoBancoService
+    presenter: access.PuntoBancoPresenterPart
 
-    def _table(self, interaction: Interaction) -> OpenPuntoBancoTable:
-        return self.service.in_channel(interaction.channel_id)
+    def __init__(self, bot: GameBot) -> None:
+        super().__init__(bot, access.service(bot), access.presenter(bot))
 
     @app_commands.command(name="start", description="Open a Punto Banco table in this channel")
     @app_commands.describe(
@@ -67,10 +64,9 @@ class PuntoBanco(
         max_bet: app_commands.Range[int, 1, 1_000_000] = 100,
         betting_seconds: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
-        locale = await locale_of(interaction)
-        opened = await place_and_rules(
+        await open_windowed_table(
             interaction,
-            locale,
+            self.service.open_table,
             dm=ServiceError(
                 "Punto Banco tables live in server channels, not in DMs.", key="err.pb.dm"
             ),
@@ -79,21 +75,8 @@ class PuntoBanco(
             rules=lambda: PuntoBancoRules(
                 packs=packs, tableau=tableau, min_bet=min_bet, max_bet=max_bet
             ),
-        )
-        if opened is None:
-            return
-        guild_id, channel_id, rules = opened
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        live = await self.service.open_table(
-            guild_id,
-            channel_id,
-            interaction.user.id,
-            rules,
             betting_seconds=betting_seconds,
-            opener_name=interaction.user.display_name,
-        )
-        await interaction.followup.send(
-            t(locale, "pb.opened", seconds=live.betting_seconds), ephemeral=True
+            opened="pb.opened",
         )
 
     @app_commands.command(name="bet", description="Bet on Punto, Banco or Egalité")
@@ -148,9 +131,7 @@ class PuntoBanco(
 
     @app_commands.command(name="table", description="Post this channel's table message again")
     async def table(self, interaction: Interaction) -> None:
-        locale = await locale_of(interaction)
-        live = self._table(interaction)
-        await repost_table(interaction, locale, live, self.presenter.repost, "pb.reposted")
+        await repost_table(interaction, self._table, self.presenter.repost, "pb.reposted")
 
     @app_commands.command(
         name="odds", description="Exact probabilities and house edge of each bet here"
@@ -176,9 +157,7 @@ class PuntoBanco(
         name="end", description="Close this channel's Punto Banco table; open bets are returned"
     )
     async def end(self, interaction: Interaction) -> None:
-        locale = await locale_of(interaction)
-        back = await end_table(interaction, self.service, self._table(interaction))
-        await reply(interaction, t(locale, "pb.ended", amount=back))
+        await end_table(interaction, self.service, self._table, "pb.ended")
 
 
 async def setup(bot: GameBot) -> None:
