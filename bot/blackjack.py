@@ -39,30 +39,17 @@ late (:meth:`missed_result`).
 
 from __future__ import annotations
 
-import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.banked import BankedHost, BankedPresenter, BankedTable, NullBankedPresenter
 from bot.errors import NoTableHere, NotSeated, ServiceError, StaleButton
-from bot.host import (
-    Applied,
-    Change,
-    Holdings,
-    StoredTable,
-    TableHost,
-    TimerJob,
-    clock,
-    is_member_seat,
-    ledger_refunds,
-    names_kept,
-    new_table_id,
-    seat_of,
-)
+from bot.host import Applied, Change, Holdings, clock, is_member_seat, names_kept, seat_of
 from bot.i18n import Msg
-from bot.storage import Store, member_account
+from bot.storage import Store
 from engine.blackjack import (
     DEALER,
     Action,
@@ -102,23 +89,11 @@ class NoBlackjackTable(NoTableHere):
 
 
 @dataclass
-class OpenBlackjackTable:
-    """An open Blackjack table as the bot holds it (engine state plus where it lives)."""
+class OpenBlackjackTable(BankedTable[BlackjackTable]):
+    """An open Blackjack table as the bot holds it (engine state plus where it lives;
+    ``announced``: the last round whose result was posted)."""
 
-    table_id: str
-    guild_id: int
-    channel_id: int
-    opener_id: int
-    engine: BlackjackTable
-    betting_seconds: float
     turn_seconds: float
-    message_id: int | None = None
-    store_version: int = 0
-    deadline: float | None = None  # monotonic time the window or the turn runs out
-    closes_at: float | None = None  # the same moment on the wall clock (for <t:..:R>)
-    empty_windows: int = 0
-    announced: int = 0  # the last round whose result was posted
-    names: dict[str, str] = field(default_factory=dict)  # seat -> display name
     # what the table says publicly about the round being played (BJ-TIMER-1, BJ-TABLE-2)
     notes: list[dict[str, Any]] = field(default_factory=list)
 
@@ -132,47 +107,21 @@ class OpenBlackjackTable:
     def betting(self) -> bool:
         return self.engine.phase in (Phase.BETTING, Phase.ROUND_OVER)
 
-    def meta(self) -> dict[str, Any]:
-        return {
-            "guild_id": self.guild_id,
-            "channel_id": self.channel_id,
-            "opener_id": self.opener_id,
-            "message_id": self.message_id,
-            "betting_seconds": self.betting_seconds,
-            "turn_seconds": self.turn_seconds,
-            "empty_windows": self.empty_windows,
-            "announced": self.announced,
-            "names": self.names,
-            "notes": self.notes,
-        }
+    def own_meta(self) -> dict[str, Any]:
+        return {"turn_seconds": self.turn_seconds, "notes": self.notes}
 
-    def snapshot(self) -> str:
-        return json.dumps({"engine": self.engine.to_json(), "meta": self.meta()})
-
-    def restore(self, snapshot: str) -> None:
-        """Put the table back as it was in ``snapshot`` (after a failed write)."""
-        data = json.loads(snapshot)
-        meta = data["meta"]
-        self.engine = BlackjackTable.from_json(data["engine"])
-        self.empty_windows = int(meta["empty_windows"])
-        self.announced = int(meta["announced"])
-        self.names = dict(meta["names"])
+    def restore_own(self, meta: dict[str, Any]) -> None:
         self.notes = list(meta.get("notes") or [])
-        self.message_id = meta["message_id"]
 
     def in_play(self) -> set[int]:
         """Members with chips on the table: a bet, or a hand in the round."""
         e = self.engine
         return {int(s) for s in e.seats if is_member_seat(s) and e.stake_of(s) > 0}
 
-    def name(self, seat: str) -> str:
-        return self.names.get(seat) or f"<@{seat}>"
 
-
-class BlackjackPresenter(Protocol):
-    """What the service tells the outside world (cogs/blackjack/presenter.py)."""
-
-    async def table_opened(self, live: OpenBlackjackTable) -> None: ...
+class BlackjackPresenter(BankedPresenter[OpenBlackjackTable], Protocol):
+    """What the service tells the outside world (cogs/blackjack/presenter.py): a table
+    opened or closed (:class:`bot.banked.BankedPresenter`), a change, a settled round."""
 
     async def changed(self, live: OpenBlackjackTable) -> None: ...
 
@@ -180,25 +129,13 @@ class BlackjackPresenter(Protocol):
         self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
     ) -> None: ...
 
-    async def table_closed(
-        self, live: OpenBlackjackTable, reason: Msg, refunds: Sequence[Transfer]
-    ) -> None: ...
 
-
-class NullBlackjackPresenter:
-    async def table_opened(self, live: OpenBlackjackTable) -> None:
-        return None
-
+class NullBlackjackPresenter(NullBankedPresenter[OpenBlackjackTable]):
     async def changed(self, live: OpenBlackjackTable) -> None:
         return None
 
     async def round_settled(
         self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
-    ) -> None:
-        return None
-
-    async def table_closed(
-        self, live: OpenBlackjackTable, reason: Msg, refunds: Sequence[Transfer]
     ) -> None:
         return None
 
@@ -229,32 +166,30 @@ def holdings(engine_state: Any) -> Holdings:
     return Holdings(table.escrow, 0, stakes, {}, exact=True, in_play=members)
 
 
-class BlackjackService(TableHost[OpenBlackjackTable]):
+class BlackjackService(
+    BankedHost[OpenBlackjackTable, BlackjackRules, BlackjackTimers, BlackjackPresenter]
+):
     """Owns every open Blackjack table of the process (the registry, locks, saving and
-    timers are the host's; seats, bets, hands and the betting windows are here)."""
+    timers are the host's; opening, reloading and closing a table are shared with the
+    other house-banked game, :class:`bot.banked.BankedHost`; seats, bets, hands and the
+    betting windows are here)."""
 
     game = GAME_BLACKJACK
     timer_name = "blackjack"
+    title = "Blackjack"
+    timer_failure = "its timer failed"
+    window_range = (MIN_BETTING_SECONDS, MAX_BETTING_SECONDS, "err.bj.window_range")
     no_table_error = NoBlackjackTable
     closed_message = (
         "err.bj.closed",
         "That Blackjack table is closed. Open a new one with `/blackjack start`.",
     )
-    store: Store
 
-    def __init__(
-        self,
-        store: Store,
-        *,
-        chance: Chance | None = None,
-        timers: BlackjackTimers | None = None,
-        presenter: BlackjackPresenter | None = None,
-        run_timers: bool = True,
-        owns_guild: Callable[[int], bool] | None = None,
-    ) -> None:
-        super().__init__(store, chance=chance, owns_guild=owns_guild, run_timers=run_timers)
-        self.timers = timers or BlackjackTimers()
-        self.presenter: BlackjackPresenter = presenter or NullBlackjackPresenter()
+    def default_timers(self) -> BlackjackTimers:
+        return BlackjackTimers()
+
+    def null_presenter(self) -> BlackjackPresenter:
+        return NullBlackjackPresenter()
 
     def has_chips_at(self, live: OpenBlackjackTable, user_id: int) -> bool:
         seat = seat_of(user_id)
@@ -265,73 +200,36 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
         return live.engine.stake_of(seat_of(user_id))
 
     # --------------------------------------------------------------- lifecycle
-    def table_from_record(self, stored: StoredTable) -> OpenBlackjackTable:
-        meta = stored.meta
-        live = OpenBlackjackTable(
-            **stored.where(),
-            engine=BlackjackTable.from_json(stored.engine),
-            betting_seconds=float(meta["betting_seconds"]),
+    def new_table(self, common: dict[str, Any], rules: BlackjackRules) -> OpenBlackjackTable:
+        return OpenBlackjackTable(
+            **common, engine=BlackjackTable(rules), turn_seconds=self.timers.turn_seconds
+        )
+
+    def reloaded_table(
+        self, common: dict[str, Any], engine: dict[str, Any], meta: dict[str, Any]
+    ) -> OpenBlackjackTable:
+        return OpenBlackjackTable(
+            **common,
+            engine=BlackjackTable.from_json(engine),
             turn_seconds=float(meta.get("turn_seconds", self.timers.turn_seconds)),
-            empty_windows=int(meta.get("empty_windows", 0)),
-            announced=int(meta.get("announced", 0)),
             notes=list(meta.get("notes") or []),
         )
-        self._restart_clock(live, stored.resumed_deadline())
-        return live
 
     def missed_result(self, live: OpenBlackjackTable) -> RoundResult | None:
         """A round that was settled but whose result was not posted (a restart)."""
-        result = live.engine.last_result
-        if result is None or live.announced >= result.round_no:
+        if live.announced >= self.last_round(live):
             return None
-        return result
+        return live.engine.last_result
 
-    async def mark_announced(self, live: OpenBlackjackTable, round_no: int) -> None:
-        async with self.lock(live.table_id):
-            if live.table_id not in self.tables or live.announced >= round_no:
-                return
-            live.announced = round_no
-            await self._persist(live, [], "result shown")
+    def last_round(self, live: OpenBlackjackTable) -> int:
+        result = live.engine.last_result
+        return 0 if result is None else result.round_no
 
-    def _restart_clock(self, live: OpenBlackjackTable, until: float | None = None) -> None:
+    def start_clock(self, live: OpenBlackjackTable, until: float | None = None) -> None:
         """A full betting window, or a full turn, from now; or one that runs out at
         ``until`` (epoch seconds: the countdown a reloaded table's message shows)."""
         seconds = live.betting_seconds if live.betting else live.turn_seconds
         live.deadline, live.closes_at = clock(seconds, until)
-
-    async def open_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        opener_id: int,
-        rules: BlackjackRules,
-        *,
-        betting_seconds: float | None = None,
-        opener_name: str | None = None,
-    ) -> OpenBlackjackTable:
-        """Open a table in a channel (one table per channel, whatever the game)."""
-        seconds = self.timers.betting_seconds if betting_seconds is None else betting_seconds
-        seconds = self.window_in_range(
-            seconds, MIN_BETTING_SECONDS, MAX_BETTING_SECONDS, "err.bj.window_range"
-        )
-        self.check_channel_free(channel_id)
-        live = OpenBlackjackTable(
-            table_id=new_table_id(),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            opener_id=opener_id,
-            engine=BlackjackTable(rules),
-            betting_seconds=seconds,
-            turn_seconds=self.timers.turn_seconds,
-        )
-        if opener_name:
-            live.names[seat_of(opener_id)] = opener_name
-        return await self.open_new(
-            live,
-            self._restart_clock,
-            self.presenter.table_opened,
-            f"Blackjack table {live.table_id}",
-        )
 
     # ------------------------------------------------------------- members' moves
     def action_note(self, action: Any) -> str:
@@ -528,15 +426,9 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
             if out.result is not None:
                 live.empty_windows = 0
                 live.names = names_kept(live.names, live.engine.seats, live.opener_id)
-                self._restart_clock(live)  # the next betting window
+                self.start_clock(live)  # the next betting window
             elif action.kind in TURN_KINDS:
-                self._restart_clock(live)  # the next player's turn
-
-    async def _balances(self, live: OpenBlackjackTable, result: RoundResult) -> dict[str, int]:
-        seats = list(dict.fromkeys(h.seat for h in result.hands))
-        accounts = {member_account(live.guild_id, int(s)): s for s in seats if is_member_seat(s)}
-        found = await self.store.balances(accounts)
-        return {accounts[a]: chips for a, chips in found.items()}
+                self.start_clock(live)  # the next player's turn
 
     async def _show(self, table_id: str, change: Change) -> None:
         """After a committed change: the table message (unless the member's click is
@@ -544,7 +436,7 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
         live = self.tables.get(table_id)
         if live is None:
             return
-        where = f"Blackjack table {table_id}"
+        where = self.what(live)
         if not change.answered:
             await self.present(self.presenter.changed(live), where)
         results = [o.result for o in change.outcomes if o.result is not None]
@@ -552,7 +444,7 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
             return
         result = results[-1]
         try:
-            balances = await self._balances(live, result)
+            balances = await self.balances_of(live, (h.seat for h in result.hands))
         except Exception:
             log.exception("%s: could not read the balances after round %d", where, result.round_no)
             balances = {}
@@ -560,12 +452,6 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
         await self.mark_announced(live, result.round_no)
 
     # ------------------------------------------------------------------- timers
-    def timer_job(self, live: OpenBlackjackTable, now: float) -> TimerJob:
-        return TimerJob(
-            lambda: self.time_up(live.table_id),
-            f"Blackjack table {live.table_id}: its timer failed",
-        )
-
     async def time_up(self, table_id: str) -> None:
         """The window or the turn ran out: deal (or count an empty window), or stand
         for the player who did not act (BJ-TIMER-1). Each is a move of the host's,
@@ -605,24 +491,16 @@ class BlackjackService(TableHost[OpenBlackjackTable]):
 
                 def counted() -> None:
                     live.empty_windows += 1
-                    self._restart_clock(live)
+                    self.start_clock(live)
 
                 await self.save_meta(live, counted, "empty window")
         if close_reason is not None:
             await self.close(live.table_id, close_reason)
 
     # ------------------------------------------------------------------- close
-    async def close(self, table_id: str, reason: Msg) -> list[Transfer]:
-        """Close a table, returning every chip still on it (bets, and every stake of a
-        round in play) from escrow to its owner."""
-        closed = await self._close_table(table_id, reason, lambda live: refunds(live.engine))
-        if closed is None:
-            return []
-        live, applied = closed
-        live.deadline = live.closes_at = None
-        back = ledger_refunds(applied)
-        await self.present(self.presenter.table_closed(live, reason, back), "a Blackjack close")
-        return back
+    def refunds_of(self, live: OpenBlackjackTable) -> list[Transfer]:
+        """Bets, and every stake of a round in play (:meth:`close` returns them)."""
+        return refunds(live.engine)
 
 
 _NOTED = {

@@ -332,6 +332,17 @@ def ledger_refunds(applied: Iterable[Any]) -> list[Transfer]:
     return out
 
 
+def where_meta(live: HostedTable) -> dict[str, Any]:
+    """Where a live table lives, as its snapshot's meta says it for every game (what
+    :meth:`StoredTable.read` reads back): its server, channel, opener and message."""
+    return {
+        "guild_id": live.guild_id,
+        "channel_id": live.channel_id,
+        "opener_id": live.opener_id,
+        "message_id": live.message_id,
+    }
+
+
 @dataclass(frozen=True)
 class StoredTable:
     """An open table as the store gives it back at a reload: where it lives (from its
@@ -1197,4 +1208,5 @@ __all__ = [
     "save_snapshot",
     "seat_of",
     "together",
+    "where_meta",
 ]

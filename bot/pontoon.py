@@ -36,6 +36,7 @@ from bot.host import (
     names_kept,
     new_table_id,
     seat_of,
+    where_meta,
 )
 from bot.i18n import Msg
 from bot.pontoon_hint import SEEN_MAX, compute_hint, hint_inputs, note_seen
@@ -203,10 +204,7 @@ class OpenPontoonTable:
 
     def _meta_but_log(self) -> dict[str, Any]:
         return {
-            "guild_id": self.guild_id,
-            "channel_id": self.channel_id,
-            "opener_id": self.opener_id,
-            "message_id": self.message_id,
+            **where_meta(self),
             "sale_offer": list(self.sale_offer) if self.sale_offer else None,
             "names": self.names,
             "auction": self.auction,

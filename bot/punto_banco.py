@@ -34,29 +34,17 @@ before the restart is reported by :meth:`missed_result`.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from bot.banked import BankedHost, BankedPresenter, BankedTable, NullBankedPresenter
 from bot.errors import NoTableHere, ServiceError
-from bot.host import (
-    Applied,
-    Holdings,
-    StoredTable,
-    TableHost,
-    TimerJob,
-    clock,
-    is_member_seat,
-    ledger_refunds,
-    names_kept,
-    new_table_id,
-    seat_of,
-)
+from bot.host import Applied, Holdings, clock, is_member_seat, names_kept, seat_of
 from bot.i18n import Msg
-from bot.storage import Store, member_account
+from bot.storage import Store
 from engine.cards import Chance
 from engine.punto_banco import (
     CROUPIER,
@@ -102,65 +90,29 @@ class WindowClosed(ServiceError):
 
 
 @dataclass
-class OpenPuntoBancoTable:
-    """An open Punto Banco table as the bot holds it (engine state plus where it lives)."""
+class OpenPuntoBancoTable(BankedTable[PuntoBancoTable]):
+    """An open Punto Banco table as the bot holds it (engine state plus where it lives;
+    ``deadline``: when the betting window closes; ``announced``: the last coup number
+    whose result was shown)."""
 
-    table_id: str
-    guild_id: int
-    channel_id: int
-    opener_id: int
-    engine: PuntoBancoTable
-    betting_seconds: float
-    message_id: int | None = None
-    store_version: int = 0
     phase: Phase = Phase.BETTING
-    deadline: float | None = None  # monotonic time the betting window closes
-    closes_at: float | None = None  # the same moment on the wall clock (for <t:..:R>)
-    empty_windows: int = 0  # betting windows in a row that passed with no bet at all
-    announced: int = 0  # the last coup number whose result was shown
     last_results: list[dict[str, Any]] = field(default_factory=list)
-    names: dict[str, str] = field(default_factory=dict)  # seat -> display name
 
     @property
     def round(self) -> int:
         """The number of the coup being bet on (carried by button custom ids)."""
         return self.engine.coup_no + 1
 
-    def meta(self) -> dict[str, Any]:
-        return {
-            "guild_id": self.guild_id,
-            "channel_id": self.channel_id,
-            "opener_id": self.opener_id,
-            "message_id": self.message_id,
-            "betting_seconds": self.betting_seconds,
-            "phase": self.phase.value,
-            "empty_windows": self.empty_windows,
-            "announced": self.announced,
-            "last_results": self.last_results,
-            "names": self.names,
-        }
+    def own_meta(self) -> dict[str, Any]:
+        return {"phase": self.phase.value, "last_results": self.last_results}
 
-    def snapshot(self) -> str:
-        return json.dumps({"engine": self.engine.to_json(), "meta": self.meta()})
-
-    def restore(self, snapshot: str) -> None:
-        """Put the table back as it was in ``snapshot`` (after a failed write)."""
-        data = json.loads(snapshot)
-        meta = data["meta"]
-        self.engine = PuntoBancoTable.from_json(data["engine"])
+    def restore_own(self, meta: dict[str, Any]) -> None:
         self.phase = Phase(meta["phase"])
-        self.empty_windows = int(meta["empty_windows"])
-        self.announced = int(meta["announced"])
         self.last_results = list(meta["last_results"])
-        self.names = dict(meta["names"])
-        self.message_id = meta["message_id"]
 
     def in_play(self) -> set[int]:
         """Members with chips in play here: everyone with a bet on the coup."""
         return {int(b) for b in self.bettors() if is_member_seat(b)}
-
-    def name(self, seat: str) -> str:
-        return self.names.get(seat) or f"<@{seat}>"
 
     def bettors(self) -> list[str]:
         return list(dict.fromkeys(b.bettor for b in self.engine.bets))
@@ -174,12 +126,11 @@ class BetReceipt:
     balance: int
 
 
-class PuntoBancoPresenterPort(Protocol):
+class PuntoBancoPresenterPort(BankedPresenter[OpenPuntoBancoTable], Protocol):
     """What the service tells the outside world (cogs/punto_banco/presenter.py speaks
-    discord.py). Bets changed on a member's click are not told: the click's own handler
+    discord.py): a table opened or closed (:class:`bot.banked.BankedPresenter`), and the
+    rest below. Bets changed on a member's click are not told: the click's own handler
     answers it with the redrawn table."""
-
-    async def table_opened(self, live: OpenPuntoBancoTable) -> None: ...
 
     async def bets_changed(self, live: OpenPuntoBancoTable) -> None: ...
 
@@ -191,15 +142,8 @@ class PuntoBancoPresenterPort(Protocol):
 
     async def betting_opened(self, live: OpenPuntoBancoTable) -> None: ...
 
-    async def table_closed(
-        self, live: OpenPuntoBancoTable, reason: Msg, refunds: Sequence[Transfer]
-    ) -> None: ...
 
-
-class NullPuntoBancoPresenter:
-    async def table_opened(self, live: OpenPuntoBancoTable) -> None:
-        return None
-
+class NullPuntoBancoPresenter(NullBankedPresenter[OpenPuntoBancoTable]):
     async def bets_changed(self, live: OpenPuntoBancoTable) -> None:
         return None
 
@@ -212,11 +156,6 @@ class NullPuntoBancoPresenter:
         return None
 
     async def betting_opened(self, live: OpenPuntoBancoTable) -> None:
-        return None
-
-    async def table_closed(
-        self, live: OpenPuntoBancoTable, reason: Msg, refunds: Sequence[Transfer]
-    ) -> None:
         return None
 
 
@@ -250,12 +189,19 @@ def holdings(engine_state: Any) -> Holdings:
     return Holdings(coup.escrow, 0, stakes, {}, exact=True, in_play=bettors)
 
 
-class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
+class PuntoBancoService(
+    BankedHost[OpenPuntoBancoTable, PuntoBancoRules, PuntoBancoTimers, PuntoBancoPresenterPort]
+):
     """Owns every open Punto Banco table of the process (the registry, locks, saving and
-    timers are the host's; bets, coups and betting windows are here)."""
+    timers are the host's; opening, reloading and closing a table are shared with the
+    other house-banked game, :class:`bot.banked.BankedHost`; bets, coups and betting
+    windows are here)."""
 
     game = GAME_PUNTO_BANCO
     timer_name = "punto_banco"
+    title = "Punto Banco"
+    timer_failure = "closing the betting window failed"
+    window_range = (MIN_BETTING_SECONDS, MAX_BETTING_SECONDS, "err.pb.window_range")
     balance_words = "betting"  # a bettor has a bet on the coup, not a seat
     no_table_error = NoPuntoBancoTable
     closed_message = (
@@ -263,21 +209,12 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         "That Punto Banco table is closed. Open a new one with `/baccarat start`.",
     )
     just_closed_message = ("err.pb.just_closed", "That table has just closed; nothing was placed.")
-    store: Store
 
-    def __init__(
-        self,
-        store: Store,
-        *,
-        chance: Chance | None = None,
-        timers: PuntoBancoTimers | None = None,
-        presenter: PuntoBancoPresenterPort | None = None,
-        run_timers: bool = True,
-        owns_guild: Callable[[int], bool] | None = None,
-    ) -> None:
-        super().__init__(store, chance=chance, owns_guild=owns_guild, run_timers=run_timers)
-        self.timers = timers or PuntoBancoTimers()
-        self.presenter: PuntoBancoPresenterPort = presenter or NullPuntoBancoPresenter()
+    def default_timers(self) -> PuntoBancoTimers:
+        return PuntoBancoTimers()
+
+    def null_presenter(self) -> PuntoBancoPresenterPort:
+        return NullPuntoBancoPresenter()
 
     def has_chips_at(self, live: OpenPuntoBancoTable, user_id: int) -> bool:
         return bool(live.engine.bets_of(seat_of(user_id)))
@@ -286,24 +223,21 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         """The member's open bets on the next coup, every side together."""
         return sum(bet.amount for bet in live.engine.bets_of(seat_of(user_id)))
 
-    # ------------------------------------------------------------ hooks for others
-
     # --------------------------------------------------------------- lifecycle
-    def table_from_record(self, stored: StoredTable) -> OpenPuntoBancoTable:
+    def new_table(self, common: dict[str, Any], rules: PuntoBancoRules) -> OpenPuntoBancoTable:
+        return OpenPuntoBancoTable(**common, engine=PuntoBancoTable(rules))
+
+    def reloaded_table(
+        self, common: dict[str, Any], engine: dict[str, Any], meta: dict[str, Any]
+    ) -> OpenPuntoBancoTable:
         """A reloaded table: bets of the open window are kept; the window closes when its
         message's countdown says (:meth:`StoredTable.resumed_deadline`), or reopens for a
-        full betting period."""
-        meta = stored.meta
-        live = OpenPuntoBancoTable(
-            **stored.where(),
-            engine=PuntoBancoTable.from_json(stored.engine),
-            betting_seconds=float(meta["betting_seconds"]),
-            empty_windows=int(meta.get("empty_windows", 0)),
-            announced=int(meta.get("announced", 0)),
+        full betting period (:meth:`start_clock`)."""
+        return OpenPuntoBancoTable(
+            **common,
+            engine=PuntoBancoTable.from_json(engine),
             last_results=list(meta.get("last_results") or []),
         )
-        self._open_window(live, stored.resumed_deadline())
-        return live
 
     def missed_result(self, live: OpenPuntoBancoTable) -> CoupResult | None:
         """A coup that was settled but not shown (the bot stopped while dealing)."""
@@ -313,51 +247,14 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         results = results_from_json(live.last_results)
         return CoupResult(live.engine.coup_no, False, coup, Settlement(results, ()))
 
-    async def mark_announced(self, live: OpenPuntoBancoTable) -> None:
-        async with self.lock(live.table_id):
-            if live.table_id not in self.tables or live.announced >= live.engine.coup_no:
-                return
-            live.announced = live.engine.coup_no
-            await self._persist(live, [], "result shown")
+    def last_round(self, live: OpenPuntoBancoTable) -> int:
+        return live.engine.coup_no
 
-    def _open_window(self, live: OpenPuntoBancoTable, until: float | None = None) -> None:
+    def start_clock(self, live: OpenPuntoBancoTable, until: float | None = None) -> None:
         """A betting window: a full one from now, or one that closes at ``until`` (epoch
         seconds: the countdown a reloaded table's message shows)."""
         live.phase = Phase.BETTING
         live.deadline, live.closes_at = clock(live.betting_seconds, until)
-
-    async def open_table(
-        self,
-        guild_id: int,
-        channel_id: int,
-        opener_id: int,
-        rules: PuntoBancoRules,
-        *,
-        betting_seconds: float | None = None,
-        opener_name: str | None = None,
-    ) -> OpenPuntoBancoTable:
-        """Open a table in a channel (one table per channel, whatever the game)."""
-        seconds = self.timers.betting_seconds if betting_seconds is None else betting_seconds
-        seconds = self.window_in_range(
-            seconds, MIN_BETTING_SECONDS, MAX_BETTING_SECONDS, "err.pb.window_range"
-        )
-        self.check_channel_free(channel_id)
-        live = OpenPuntoBancoTable(
-            table_id=new_table_id(),
-            guild_id=guild_id,
-            channel_id=channel_id,
-            opener_id=opener_id,
-            engine=PuntoBancoTable(rules),
-            betting_seconds=seconds,
-        )
-        if opener_name:
-            live.names[seat_of(opener_id)] = opener_name
-        return await self.open_new(
-            live,
-            self._open_window,
-            self.presenter.table_opened,
-            f"Punto Banco table {live.table_id}",
-        )
 
     # -------------------------------------------------------------------- bets
     def _check_can_bet(self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None) -> None:
@@ -490,9 +387,7 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         bets = live.engine.bets_of(seat_of(user_id))
         balance = await self.store.member_balance(live.guild_id, user_id)
         if not answered:
-            await self.present(
-                self.presenter.bets_changed(live), f"Punto Banco table {live.table_id}"
-            )
+            await self.present(self.presenter.bets_changed(live), self.what(live))
         return BetReceipt(bets, balance)
 
     def after_apply(self, live: OpenPuntoBancoTable, applied: Applied, *, by_timer: bool) -> None:
@@ -529,33 +424,29 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
                     try:
                         await self._persist(live, [], "empty window", before=live.snapshot())
                     finally:
-                        self._open_window(live)
+                        self.start_clock(live)
             else:
                 try:
                     change = await self.commit(
                         live, [DEAL], note=lambda outcomes: _coup_note(outcomes[0].coup)
                     )
                 except BaseException:
-                    self._open_window(live)  # try again after another window
+                    self.start_clock(live)  # try again after another window
                     raise
                 result = change.outcomes[0].coup
                 assert result is not None
                 live.deadline = live.closes_at = None
-                bettors = list(dict.fromkeys(r.bet.bettor for r in result.settlement.results))
-                accounts = {member_account(live.guild_id, int(s)): s for s in bettors}
-                found = await self.store.balances(accounts)
-                balances = {accounts[a]: chips for a, chips in found.items()}
+                bettors = (r.bet.bettor for r in result.settlement.results)
+                balances = await self.balances_of(live, bettors)
         if close_reason is not None:
             try:
                 await self.close(table_id, close_reason)
             except BaseException:
-                self._open_window(live)  # betting stays open until the next try
+                self.start_clock(live)  # betting stays open until the next try
                 raise
             return None
         if result is None:
-            await self.present(
-                self.presenter.window_extended(live), f"Punto Banco table {live.table_id}"
-            )
+            await self.present(self.presenter.window_extended(live), self.what(live))
             return None
         await self.present(
             self.presenter.coup_dealt(live, result, balances), "a Punto Banco change"
@@ -569,37 +460,21 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
                 return
             live.announced = live.engine.coup_no
             live.message_id = None  # each window gets a fresh message at the bottom
-            self._open_window(live)
+            self.start_clock(live)
             try:
                 await self._persist(live, [], "betting open")
             except Exception:  # the state in memory is right; the next write catches up
                 log.exception("saving the new window of %s failed", live.table_id)
-        await self.present(
-            self.presenter.betting_opened(live), f"Punto Banco table {live.table_id}"
-        )
+        await self.present(self.presenter.betting_opened(live), self.what(live))
 
     # ------------------------------------------------------------------- close
-    async def close(self, table_id: str, reason: Msg) -> list[Transfer]:
-        """Close a table, returning every open bet from escrow to its owner. ``reason``
-        is a catalog message (``reason.*``), said in each reader's language."""
-        closed = await self._close_table(
-            table_id,
-            reason,
-            lambda live: [
-                t
-                for b in live.bettors()
-                for t in live.engine.apply(Action(b, ActionKind.WITHDRAW)).transfers
-            ],
-        )
-        if closed is None:
-            return []
-        live, applied = closed
-        live.deadline = live.closes_at = None
-        refunds = ledger_refunds(applied)
-        await self.present(
-            self.presenter.table_closed(live, reason, refunds), "a Punto Banco change"
-        )
-        return refunds
+    def refunds_of(self, live: OpenPuntoBancoTable) -> list[Transfer]:
+        """Every open bet (:meth:`close` returns them from escrow to their owners)."""
+        return [
+            t
+            for b in live.bettors()
+            for t in live.engine.apply(Action(b, ActionKind.WITHDRAW)).transfers
+        ]
 
     # ------------------------------------------------------------------ timers
     def may_cancel_timer(self, live: OpenPuntoBancoTable) -> bool:
@@ -607,16 +482,10 @@ class PuntoBancoService(TableHost[OpenPuntoBancoTable]):
         it waits, never in the middle of showing a coup that is already settled."""
         return live.phase is Phase.BETTING
 
-    def timer_job(self, live: OpenPuntoBancoTable, now: float) -> TimerJob:
+    async def time_up(self, table_id: str) -> None:
         """The betting window is over: deal, or reopen it. A failure reopens the window
         (betting stays open until the next try: at least a full window, or the host's
         back-off when that is longer)."""
-        return TimerJob(
-            lambda: self._window_over(live.table_id),
-            f"Punto Banco table {live.table_id}: closing the betting window failed",
-        )
-
-    async def _window_over(self, table_id: str) -> None:
         await self.close_window(table_id)
 
 
