@@ -16,6 +16,7 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 import discord
 from discord.ext import commands
 
+from bot.banked import BankedHost
 from bot.errors import ServiceError, options_error
 from bot.host import HostedTable, TableHost
 from bot.i18n import Msg, t
@@ -208,16 +209,9 @@ class GameCommands(commands.GroupCog, Generic[TableT]):
         return self.service.in_channel(interaction.channel_id)
 
 
-class WindowedTable(Protocol):
-    """A table that takes bets in timed windows, as its opener is told of it."""
-
-    @property
-    def betting_seconds(self) -> float: ...
-
-
 async def open_windowed_table(
     interaction: Interaction,
-    open_table: Callable[..., Awaitable[WindowedTable]],
+    service: BankedHost[Any, RulesT, Any, Any],
     *,
     dm: ServiceError,
     min_bet: int,
@@ -229,10 +223,9 @@ async def open_windowed_table(
 ) -> None:
     """/<game> start of a game whose tables take bets in timed windows: the place and the
     rules (:func:`place_and_rules`), then, the command acknowledged, ``first(rules)`` (what
-    the table's first message needs worked out beforehand), the table opened with the
-    member as its opener by ``open_table`` (the game's service's: guild id, channel id,
-    opener id and rules, ``betting_seconds=`` and ``opener_name=``) and ``opened`` (the
-    game's message id, given the window's seconds) said to them privately."""
+    the table's first message needs worked out beforehand), the table opened by the
+    game's ``service`` with the member as its opener, and ``opened`` (the game's message
+    id, given the window's seconds) said to them privately."""
     locale = await locale_of(interaction)
     made = await place_and_rules(
         interaction, locale, dm=dm, min_bet=min_bet, max_bet=max_bet, rules=rules
@@ -243,7 +236,7 @@ async def open_windowed_table(
     await interaction.response.defer(ephemeral=True, thinking=True)
     if first is not None:
         await first(table_rules)
-    live = await open_table(
+    live = await service.open_table(
         guild_id,
         channel_id,
         interaction.user.id,

@@ -82,7 +82,7 @@ class Blackjack(
     ) -> None:
         await open_windowed_table(
             interaction,
-            self.service.open_table,
+            self.service,
             dm=ServiceError(
                 "Blackjack tables live in server channels, not in DMs.", key="err.bj.dm"
             ),

@@ -66,7 +66,7 @@ class PuntoBanco(
     ) -> None:
         await open_windowed_table(
             interaction,
-            self.service.open_table,
+            self.service,
             dm=ServiceError(
                 "Punto Banco tables live in server channels, not in DMs.", key="err.pb.dm"
             ),
