@@ -375,6 +375,14 @@ class TableMessages(Generic[T]):
     def busy(self, table_id: str) -> bool:
         return table_id in self._tasks
 
+    async def repost(self, live: T) -> None:
+        """Post the table message anew at the bottom of the channel and wait until it is
+        there (its id remembered through ``posted``). The old message is left as it is;
+        a click on it is still answered, and the new message drawn."""
+        live.message_id = None
+        self.request(live)
+        await self.flush(live.table_id)
+
     async def flush(self, table_id: str) -> None:
         """Wait until the table's message shows what was last asked for."""
         task = self._tasks.get(table_id)

@@ -195,18 +195,12 @@ class BlackjackPresenter:
         else:
             live.message_id = message_id
 
-    async def _post_table(self, live: OpenBlackjackTable) -> None:
-        """Post the table message anew at the bottom of the channel and wait for it."""
-        live.message_id = None
-        self.messages.request(live)
-        await self.messages.flush(live.table_id)
-
     async def repost(self, live: OpenBlackjackTable) -> None:
-        await self._post_table(live)
+        await self.messages.repost(live)
 
     async def table_opened(self, live: OpenBlackjackTable) -> None:
         self.warm_odds(live.engine.rules)
-        await self._post_table(live)
+        await self.messages.repost(live)
 
     async def changed(self, live: OpenBlackjackTable) -> None:
         """A committed move not made on a click on the table message (a timer, a slash
@@ -268,7 +262,7 @@ class BlackjackPresenter:
                 allowed_mentions=NO_PINGS,
             )
             await service.mark_announced(live, missed.round_no)
-            await self._post_table(live)
+            await self.messages.repost(live)
             return True
         return False
 

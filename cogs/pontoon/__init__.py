@@ -65,6 +65,7 @@ HELP = HelpSection(
                     "cards",
                     "hint",
                     "rules",
+                    "table",
                     "end",
                 ]
             ),

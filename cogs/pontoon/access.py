@@ -29,6 +29,8 @@ class PontoonPresenter(Protocol):
 
     def name_ids(self, live: OpenPontoonTable, text: str, locale: str | None = None) -> str: ...
 
+    async def repost(self, live: OpenPontoonTable) -> None: ...
+
 
 def service(bot: GameBot) -> PontoonService:
     """The bot's Pontoon service."""

@@ -13,7 +13,15 @@ from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import CardDelivery, OpenPontoonTable, PontoonService, seat_of
-from cogs.common import GameBot, GameCommands, Interaction, may_end, place_and_rules, reply
+from cogs.common import (
+    GameBot,
+    GameCommands,
+    Interaction,
+    may_end,
+    place_and_rules,
+    reply,
+    repost_table,
+)
 from cogs.help import first_join_hint
 from cogs.pontoon import access
 from cogs.pontoon.controls import hint_answer
@@ -305,6 +313,10 @@ class Pontoon(
         # computed off the loop; past EDGE_WAIT the text says it is still being worked out
         await edge_of(live.engine.rules, EDGE_WAIT)
         await reply(interaction, rules_text(live.engine.rules, locale))
+
+    @app_commands.command(name="table", description="Post this channel's table message again")
+    async def table(self, interaction: Interaction) -> None:
+        await repost_table(interaction, self._table, self.presenter.repost, "pt.reposted")
 
     @app_commands.command(
         name="end", description="Close this channel's table; stakes in play are returned"

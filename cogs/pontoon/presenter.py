@@ -296,6 +296,10 @@ class PontoonDiscordPresenter:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
 
+    async def repost(self, live: OpenPontoonTable) -> None:
+        """/pontoon table: the table message again, at the bottom of the channel."""
+        await self.writer.repost(live)
+
     def redraw(self, live: OpenPontoonTable) -> None:
         """Draw the table message again (the server's language changed)."""
         self.writer.request(live)

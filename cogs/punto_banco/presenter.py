@@ -396,19 +396,13 @@ class PuntoBancoPresenter:
         else:
             live.message_id = message_id
 
-    async def _post_table(self, live: OpenPuntoBancoTable) -> None:
-        """Post the table message anew (at the bottom of the channel) and wait for it."""
-        live.message_id = None
-        self.messages.request(live)
-        await self.messages.flush(live.table_id)
-
     async def repost(self, live: OpenPuntoBancoTable) -> None:
         """Post the table message again at the bottom of the channel (the old one keeps
         working until the window closes)."""
-        await self._post_table(live)
+        await self.messages.repost(live)
 
     async def table_opened(self, live: OpenPuntoBancoTable) -> None:
-        await self._post_table(live)
+        await self.messages.repost(live)
 
     async def bets_changed(self, live: OpenPuntoBancoTable) -> None:
         """A bet placed, repeated or taken back, not on a click on the table message (a
@@ -426,7 +420,7 @@ class PuntoBancoPresenter:
         self.messages.request(live)
 
     async def betting_opened(self, live: OpenPuntoBancoTable) -> None:
-        await self._post_table(live)
+        await self.messages.repost(live)
 
     async def coup_dealt(
         self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
@@ -500,7 +494,7 @@ class PuntoBancoPresenter:
                 allowed_mentions=NO_PINGS,
             )
             await service.mark_announced(live)
-            await self._post_table(live)
+            await self.messages.repost(live)
             return True
         return False
 
