@@ -177,10 +177,11 @@ def notes_lines(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> list[st
     for note in live.notes:
         kind = note.get("kind")
         if kind == "timed_out":
-            key = "bj.note.timed_out" if note.get("hits") else "bj.note.timed_out_stood"
-            out.append(
-                t(locale, key, name=seat_name(live, str(note["seat"])), hits=note.get("hits", 0))
+            hits = int(note.get("hits") or 0)
+            key = {0: "bj.note.timed_out_stood", 1: "bj.note.timed_out.one"}.get(
+                hits, "bj.note.timed_out"
             )
+            out.append(t(locale, key, name=seat_name(live, str(note["seat"])), hits=hits))
         elif kind == "shuffled":
             out.append(t(locale, "bj.note.shuffled"))
         elif kind == "reshuffled_discards":

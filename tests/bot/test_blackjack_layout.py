@@ -126,3 +126,22 @@ def test_odds_and_refusals_read_in_every_language(locale: str) -> None:
     error = RuleError("BJ-SPLIT-1", "only pairs", key="engine.bj.split_pair")
     said = refused(error, locale)
     assert said and "BJ-" not in said and said != t(locale, "err.generic.refused")
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.rule("BJ-TIMER-1")
+def test_a_timed_out_players_cards_are_counted_in_words(locale: str) -> None:
+    """The note of a hand the timer played: "one card" and "3 cards", never "card(s)"."""
+    from cogs.blackjack.text import notes_lines
+
+    live = dealt_table(locale, ["10S", "9D", "6H", "8C"], seats=1)
+    seat = live.engine.seats[0]
+    live.names[seat] = "ann"
+    lines = {}
+    for hits in (0, 1, 3):
+        live.notes = [{"kind": "timed_out", "seat": seat, "hits": hits}]
+        (lines[hits],) = notes_lines(live, locale)
+    assert len(set(lines.values())) == 3 and all("ann" in line for line in lines.values())
+    assert "(" not in lines[1] + lines[3]
+    if locale == "en":
+        assert "one card drawn" in lines[1] and "3 cards drawn" in lines[3]
