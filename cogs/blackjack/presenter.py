@@ -66,11 +66,12 @@ def table_layout(
     seats = seat_lines(live, locale)
     head = t(locale, "bj.seats.head", seats=len(e.seats))
     body = "\n".join(seats) if seats else t(locale, "bj.seats.none")
-    notes = "\n".join(notes_lines(live, locale)) if e.phase is not Phase.BETTING else ""
+    # what the table says about the round being played (a settled round's notes are
+    # in its result post, not under the next round's title)
+    playing = e.phase in (Phase.INSURANCE, Phase.PLAYING)
+    notes = "\n".join(notes_lines(live, locale)) if playing else ""
     info = edge_line(e.rules, locale)
-    footer = "-# " + shorten(
-        t(locale, "bj.footer", rules=rules_line(e.rules, locale), table=live.table_id), 400
-    )
+    footer = "-# " + shorten(t(locale, "bj.footer", rules=rules_line(e.rules, locale)), 400)
     used = len(header) + len(dealer) + len(notes) + len(info) + len(footer)
     seats_text = shorten(f"**{head}**\n{body}", max(60, LAYOUT_TEXT_MAX - used - 20))
     box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=colour)

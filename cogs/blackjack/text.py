@@ -51,6 +51,16 @@ def total_text(cards: Sequence[Card], locale: L = DEFAULT_LOCALE) -> str:
     return str(total)
 
 
+def hand_total_text(
+    cards: Sequence[Card], outcome: HandOutcome | None, locale: L = DEFAULT_LOCALE
+) -> str:
+    """A player's hand's total beside its outcome: a bust hand's total is said once, the
+    outcome says the bust ("24 · bust", not "bust (24) · bust")."""
+    if outcome is HandOutcome.BUST:
+        return str(hand_total(cards)[0])
+    return total_text(cards, locale)
+
+
 def decks_text(decks: int, locale: L = DEFAULT_LOCALE) -> str:
     return t(locale, choose(decks, "bj.rules.deck", "bj.rules.decks"), decks=decks)
 
@@ -137,7 +147,7 @@ def seat_lines(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> list[str
                     name=name,
                     hand=t(locale, "bj.hand_no", n=index + 1) if many else "",
                     cards=faces(hand.cards, sep="  "),
-                    total=total_text(hand.cards, locale),
+                    total=hand_total_text(hand.cards, hand.outcome, locale),
                     bet=hand.staked,
                     state=(" · " + state) if state else "",
                 )
@@ -204,13 +214,14 @@ def edge_line(rules: BlackjackRules, locale: L = DEFAULT_LOCALE) -> str:
 
 
 def _hand_result(live: OpenBlackjackTable, h: HandResult, many: bool, locale: L) -> str:
+    cards = parse_cards(h.cards)
     return t(
         locale,
         "bj.result.hand",
         name=seat_name(live, h.seat),
         hand=t(locale, "bj.hand_no", n=h.hand + 1) if many else "",
-        cards=faces(parse_cards(h.cards), sep="  "),
-        total=total_text(parse_cards(h.cards), locale),
+        cards=faces(cards, sep="  "),
+        total=hand_total_text(cards, h.outcome, locale),
         outcome=t(locale, f"bj.outcome.{h.outcome.value}"),
         net=signed(h.net, locale),
     )
