@@ -22,7 +22,7 @@ from engine.blackjack import (
     hand_total,
 )
 from engine.blackjack.odds import house_edge, known_house_edge, rule_alternatives
-from engine.cards import Card, parse_cards
+from engine.cards import Card, Rank, parse_cards
 from engine.errors import RuleError
 
 L = str  # a locale
@@ -106,7 +106,9 @@ def dealer_line(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> str:
     hidden = 1 if e.hole_card_hidden else 0
     cards = faces(shown, hidden=hidden, sep="  ")
     if hidden:
-        return t(locale, "bj.dealer.hidden", cards=cards, total=total_text(shown, locale))
+        # one card up: an ace is said as one ("shows an ace", not "shows soft 11")
+        up = t(locale, "bj.total.ace") if [c.rank for c in shown] == [Rank.ACE] else None
+        return t(locale, "bj.dealer.hidden", cards=cards, total=up or total_text(shown, locale))
     return t(locale, "bj.dealer.line", cards=cards, total=total_text(shown, locale))
 
 

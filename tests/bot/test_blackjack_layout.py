@@ -145,3 +145,19 @@ def test_a_timed_out_players_cards_are_counted_in_words(locale: str) -> None:
     assert "(" not in lines[1] + lines[3]
     if locale == "en":
         assert "one card drawn" in lines[1] and "3 cards drawn" in lines[3]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.rule("BJ-DEAL-1")
+def test_a_dealers_ace_up_is_said_as_an_ace(locale: str) -> None:
+    """The dealer shows one card before its turn: an ace reads "shows an ace", not "shows
+    soft 11"; another card its value."""
+    from cogs.blackjack.text import dealer_line
+
+    ace = dealer_line(dealt_table(locale, ["9S", "AD", "7S", "4C"], seats=1), locale)
+    assert t(locale, "bj.total.ace") in ace
+    assert t(locale, "bj.total.soft", total=11) not in ace
+    six = dealer_line(dealt_table(locale, ["9S", "6D", "7S", "4C"], seats=1), locale)
+    assert t(locale, "bj.total.ace") not in six
+    if locale == "en":
+        assert "(shows an ace;" in ace and "(shows 6;" in six
