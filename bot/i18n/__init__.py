@@ -331,12 +331,21 @@ def _commands(locale: str, text: str) -> str:
     return COMMAND_REF.sub(lambda m: command(locale, m.group(1)), text)
 
 
+#: the ending of a message's form for an ``amount`` of exactly one ("1 chip")
+ONE = ".one"
+
+
 def t(locale: str, key: str, /, **params: object) -> str:
     """The message ``key`` in ``locale`` (English if that language lacks it), with
     ``params`` put in. Numbers are formatted for the locale; in right-to-left languages
     every inserted value is isolated. A placeholder inside Discord markup (``<t:{ts}:R>``)
-    is put in as it is: number formatting never reaches inside markup."""
+    is put in as it is: number formatting never reaches inside markup. A message whose
+    ``amount`` is exactly 1 is said in its ``.one`` form where the catalogs have one
+    ("1 chip", not "1 chips"); every catalog then has it (a test checks)."""
     locale = _babel(locale)
+    amount = params.get("amount")
+    if type(amount) is int and amount == 1 and key + ONE in catalog(DEFAULT_LOCALE):
+        key += ONE
     text = catalog(locale).get(key)
     if text is None:
         text = catalog(DEFAULT_LOCALE).get(key)

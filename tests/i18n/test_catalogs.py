@@ -199,3 +199,22 @@ def test_a_new_games_package_brings_its_domain_and_a_clash_is_refused(
     finally:
         i18n.catalog.cache_clear()
         i18n.domain_catalog.cache_clear()
+
+
+@pytest.mark.parametrize("locale", ["en", *LOCALES])
+def test_an_amount_of_one_takes_the_messages_one_form(locale: str) -> None:
+    """bot.i18n.t: "1 chip", not "1 chips", where a message has its ``.one`` form; other
+    amounts, and messages without one, keep the usual form."""
+    from bot.i18n import t
+
+    one, two = t(locale, "bj.bet_placed", amount=1), t(locale, "bj.bet_placed", amount=2)
+    assert one == t(locale, "bj.bet_placed.one", amount=1) and two != one.replace("1", "2")
+    assert t(locale, "engine.bj.chips_split", amount=1, balance=0) == t(
+        locale, "engine.bj.chips_split.one", amount=1, balance=0
+    )
+    if locale == "en":
+        assert one == "Your bet on the next round: 1 chip."
+        assert two == "Your bet on the next round: 2 chips."
+        # a message without a .one form is left as it is
+        assert t(locale, "engine.bj.min", amount=1) == "The smallest bet at this table is 1 chip."
+        assert t(locale, "pb.placed", side="Banco", amount=1) == "Bet of 1 on Banco placed."
