@@ -306,10 +306,6 @@ class BlackjackTable:
                 key="engine.bj.whole",
             )
         assert isinstance(amount, int)
-        if amount < rules.min_bet == 1:
-            return RuleError(
-                "BJ-BET-1", "the smallest bet at this table is 1 chip", key="engine.bj.min.one"
-            )
         if amount < rules.min_bet:
             return RuleError(
                 "BJ-BET-1",

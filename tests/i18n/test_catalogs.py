@@ -215,6 +215,6 @@ def test_an_amount_of_one_takes_the_messages_one_form(locale: str) -> None:
     if locale == "en":
         assert one == "Your bet on the next round: 1 chip."
         assert two == "Your bet on the next round: 2 chips."
-        # a message without a .one form is left as it is
         assert t(locale, "engine.bj.min", amount=1) == "The smallest bet at this table is 1 chip."
+        # a message without a .one form is left as it is
         assert t(locale, "pb.placed", side="Banco", amount=1) == "Bet of 1 on Banco placed."
