@@ -1,0 +1,402 @@
+"""The settings panel of /casino settings: what an owner sees (a section for the economy
+and one per game of the registry, in their language) and what picking, a form or a
+select menu on it changes.
+
+Every change goes through :func:`change`: Manage Server checked again, the value checked
+against its declaration (``bot.casino``), then written by the store with the value the
+owner saw (compare-and-set: if another owner changed it meanwhile, nothing changes and
+the owner is told its value now) and with its line in the trail; the owner reads what
+changed, from what to what.
+
+Custom ids (every one starts ``casino:``; a value the owner saw rides along for the
+compare-and-set):
+
+* ``casino:pick:<section>``: the select of a section (``economy`` or a game's name);
+  its value is a setting's key, or ``<game>.option.<name>`` for a choice of the game;
+* ``casino:set:<key>:<seen>``: the form (modal) of a number;
+* ``casino:role:<game>:<seen>``, ``casino:everyone:<game>:<seen>``: who may open tables;
+* ``casino:allow:<game>.allow.<option>:<seen>``, ``casino:default:<game>.default.<option>:<seen>``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import discord
+
+from bot.casino import ECONOMY, GameLimits, Setting, checker, choice_label, setting_named
+from bot.errors import ServiceError
+from bot.games import GAMES
+from bot.i18n import Raw, num, t
+from bot.i18n.languages import locale_of
+from bot.storage import SettingChangedMeanwhile
+from bot.storage.base import from_iso
+from bot.storage.models import GuildSettings
+from cogs.common import GameBot, can_manage_guild, reply
+from cogs.router import Interaction, TableForm
+
+PREFIX = "casino:"
+VALUE_FIELD = "value"
+ECONOMY_SECTION = "economy"
+#: Discord's bounds: a select's option label and description, a modal's title
+LABEL_MAX = 100
+TITLE_MAX = 45
+
+
+@dataclass(frozen=True)
+class GameSection:
+    """A game of the registry as the panel shows it: its limits and its name's id."""
+
+    limits: GameLimits
+    title: str  # message id of the game's name
+
+
+def game_sections() -> list[GameSection]:
+    """Every game of the registry with its ``LIMITS`` (its package's ``limits.py``)."""
+    found = []
+    for game in GAMES:
+        package = importlib.import_module(game.package)
+        found.append(GameSection(package.LIMITS, package.HELP.name))
+    return found
+
+
+def all_limits() -> list[GameLimits]:
+    return [section.limits for section in game_sections()]
+
+
+def _cut(text: str, most: int = LABEL_MAX) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+# ------------------------------------------------------------------- words of a value
+def shown(setting: Setting, value: int, locale: str, limits: GameLimits | None = None) -> str:
+    """A setting's value as an owner reads it."""
+    if setting.off is not None and value == setting.off:
+        return t(locale, "casino.value.none")
+    kind = setting.kind
+    if kind == "role":
+        return t(locale, "casino.value.everyone") if value == 0 else f"<@&{value}>"
+    if kind in ("choices", "choice") and limits is not None:
+        option = limits.option(setting.key.rsplit(".", 1)[1])
+        picked = [i for i in range(len(option.choices)) if value >> i & 1]
+        if kind == "choice":
+            picked = [value]
+        return ", ".join(t(locale, choice_label(option.choices[i])) for i in picked)
+    if kind == "days" and value == 0:
+        return t(locale, "casino.value.off")
+    return t(locale, f"casino.value.{kind}", amount=value)
+
+
+def setting_name(setting: Setting, locale: str, limits: GameLimits | None) -> str:
+    """A setting's name, with its game's (and, for a choice, whether it is the allowed
+    choices or the default) so a line of the trail stands alone."""
+    name = t(locale, setting.label)
+    if setting.kind == "choices":
+        name = t(locale, "casino.allowed_of", option=name)
+    elif setting.kind == "choice":
+        name = t(locale, "casino.default_of", option=name)
+    if limits is None:
+        return name
+    section = next(s for s in game_sections() if s.limits is limits)
+    return f"{t(locale, section.title)} · {name}"
+
+
+# ------------------------------------------------------------------------ the panel
+def panel(settings: GuildSettings, locale: str) -> discord.ui.LayoutView:
+    """The whole panel: a note on open tables, the economy, then each game."""
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.TextDisplay(t(locale, "casino.panel.head")))
+    economy = [
+        f"{t(locale, s.label)}: **{shown(s, settings.value(s.key), locale)}**" for s in ECONOMY
+    ]
+    view.add_item(
+        _section(
+            t(locale, "casino.section.economy"),
+            economy,
+            ECONOMY_SECTION,
+            [(s.key, t(locale, s.label)) for s in ECONOMY],
+            locale,
+        )
+    )
+    for section in game_sections():
+        limits = section.limits
+        lines, picks = [], []
+        for s in limits.settings()[:6]:  # the bets, who opens, how many tables
+            value = settings.value(s.key, s.default)
+            lines.append(f"{t(locale, s.label)}: **{shown(s, value, locale, limits)}**")
+            picks.append((s.key, t(locale, s.label)))
+        for option in limits.options:
+            allowed = settings.value(limits.key(f"allow.{option.name}"), option.every)
+            default = settings.value(limits.key(f"default.{option.name}"), option.default)
+            words = [
+                f"__{t(locale, choice_label(c))}__" if i == default else t(locale, choice_label(c))
+                for i, c in enumerate(option.choices)
+                if allowed >> i & 1
+            ]
+            lines.append(f"{t(locale, option.label)}: {', '.join(words)}")
+            picks.append((limits.key(f"option.{option.name}"), t(locale, option.label)))
+        view.add_item(_section(t(locale, section.title), lines, limits.game, picks, locale))
+    view.stop()  # never kept: the cog answers its selects from their custom ids
+    return view
+
+
+def _section(
+    title: str,
+    lines: Sequence[str],
+    section: str,
+    picks: Sequence[tuple[str, str]],
+    locale: str,
+) -> discord.ui.Container[discord.ui.LayoutView]:
+    box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container()
+    box.add_item(discord.ui.TextDisplay(f"### {title}\n" + "\n".join(lines)))
+    select: discord.ui.Select[discord.ui.LayoutView] = discord.ui.Select(
+        custom_id=f"{PREFIX}pick:{section}",
+        placeholder=t(locale, "casino.panel.pick"),
+        options=[discord.SelectOption(label=_cut(label), value=key) for key, label in picks],
+    )
+    row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+    row.add_item(select)
+    box.add_item(row)
+    return box
+
+
+# ------------------------------------------------------------- forms and select menus
+class SettingForm(
+    TableForm, template=r"casino:set:(?P<key>[a-z0-9_.]{1,80}):(?P<seen>[0-9]{1,20})"
+):
+    """The form of a number: one field, its value now filled in. Answered by the router
+    from its custom id (the key and the value the owner saw)."""
+
+    def __init__(self, setting: Setting, seen: int, title: str, locale: str) -> None:
+        super().__init__(
+            title=_cut(title, TITLE_MAX), custom_id=f"{PREFIX}set:{setting.key}:{seen}"
+        )
+        hint = t(locale, "casino.form.bounds", low=setting.low, high=setting.high)
+        if setting.off is not None:
+            hint = t(locale, "casino.form.bounds_off", low=setting.low, high=setting.high)
+        self.add_item(
+            discord.ui.TextInput(
+                label=_cut(t(locale, "casino.form.label"), TITLE_MAX),
+                custom_id=VALUE_FIELD,
+                placeholder=_cut(hint),
+                default=None if seen == setting.off else str(seen),
+                required=setting.off is None,
+                max_length=20,
+            )
+        )
+
+    @classmethod
+    async def submitted(
+        cls, interaction: Interaction, match: re.Match[str], values: dict[str, str]
+    ) -> None:
+        setting, _limits = setting_named(match["key"], all_limits())
+        typed = values.get(VALUE_FIELD, "").strip().replace(",", "").replace("_", "")
+        if not typed and setting.off is not None:
+            value = setting.off
+        else:
+            try:
+                value = int(typed)
+            except ValueError:
+                raise ServiceError("Type a whole number.", key="casino.err.number") from None
+            setting.check(value, typed=True)
+        await change(interaction, setting.key, value, int(match["seen"]))
+
+
+FORMS: tuple[type[TableForm], ...] = (SettingForm,)
+
+
+async def picked(interaction: Interaction, custom_id: str, values: list[str]) -> None:
+    """A select of the panel (or of a choice's own message) was used."""
+    parts = custom_id.removeprefix(PREFIX).split(":")
+    what = parts[0]
+    if not can_manage_guild(interaction):
+        raise ServiceError("Only members with Manage Server.", key="casino.denied")
+    if what == "pick" and values:
+        await _pick(interaction, values[0])
+    elif what == "role" and len(parts) == 3 and values:
+        await change(interaction, f"{parts[1]}.opener_role", int(values[0]), int(parts[2]))
+    elif what == "everyone" and len(parts) == 3:
+        await change(interaction, f"{parts[1]}.opener_role", 0, int(parts[2]))
+    elif what == "allow" and len(parts) == 3:
+        mask = sum(1 << int(v) for v in values if v.isdigit() and int(v) < 32)
+        await change(interaction, parts[1], mask, int(parts[2]))
+    elif what == "default" and len(parts) == 3 and values and values[0].isdigit():
+        await change(interaction, parts[1], int(values[0]), int(parts[2]))
+    else:
+        raise ServiceError("Unknown setting.", key="casino.err.unknown")
+
+
+async def _pick(interaction: Interaction, key: str) -> None:
+    """Open what changes ``key``: a form for a number, select menus for the rest."""
+    locale = await locale_of(interaction)
+    settings = await _store(interaction).guild_settings(_guild(interaction))
+    games = all_limits()
+    if ".option." in key:
+        game, _, name = key.partition(".option.")
+        limits = next((g for g in games if g.game == game), None)
+        if limits is None or name not in {o.name for o in limits.options}:
+            raise ServiceError("Unknown setting.", key="casino.err.unknown")
+        await _choices(interaction, limits, name, settings, locale)
+        return
+    setting, limits = setting_named(key, games)
+    seen = settings.value(setting.key, setting.default)
+    if setting.kind == "role" and limits is not None:
+        await _role(interaction, limits, seen, locale)
+        return
+    title = setting_name(setting, locale, limits)
+    await interaction.response.send_modal(SettingForm(setting, seen, title, locale))
+
+
+async def _role(interaction: Interaction, limits: GameLimits, seen: int, locale: str) -> None:
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(
+        discord.ui.TextDisplay(
+            t(locale, "casino.role.ask", now=Raw(shown(limits.settings()[4], seen, locale)))
+        )
+    )
+    roles: discord.ui.RoleSelect[discord.ui.LayoutView] = discord.ui.RoleSelect(
+        custom_id=f"{PREFIX}role:{limits.game}:{seen}", placeholder=t(locale, "casino.role.pick")
+    )
+    everyone: discord.ui.Select[discord.ui.LayoutView] = discord.ui.Select(
+        custom_id=f"{PREFIX}everyone:{limits.game}:{seen}",
+        placeholder=t(locale, "casino.role.everyone"),
+        options=[discord.SelectOption(label=_cut(t(locale, "casino.role.everyone")), value="0")],
+    )
+    for select in (roles, everyone):
+        row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+        row.add_item(select)
+        view.add_item(row)
+    view.stop()
+    await interaction.response.send_message(view=view, ephemeral=True)
+
+
+async def _choices(
+    interaction: Interaction,
+    limits: GameLimits,
+    name: str,
+    settings: GuildSettings,
+    locale: str,
+) -> None:
+    """A choice of the game: which its members may pick, and the default of a table."""
+    option = limits.option(name)
+    allow_key, default_key = limits.key(f"allow.{name}"), limits.key(f"default.{name}")
+    allowed = settings.value(allow_key, option.every)
+    default = settings.value(default_key, option.default)
+    labels = [_cut(t(locale, choice_label(c))) for c in option.choices]
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.TextDisplay(f"### {t(locale, option.label)}"))
+    allow: discord.ui.Select[discord.ui.LayoutView] = discord.ui.Select(
+        custom_id=f"{PREFIX}allow:{allow_key}:{allowed}",
+        placeholder=t(locale, "casino.choice.allowed"),
+        min_values=1,
+        max_values=len(option.choices),
+        options=[
+            discord.SelectOption(label=label, value=str(i), default=bool(allowed >> i & 1))
+            for i, label in enumerate(labels)
+        ],
+    )
+    pick: discord.ui.Select[discord.ui.LayoutView] = discord.ui.Select(
+        custom_id=f"{PREFIX}default:{default_key}:{default}",
+        placeholder=t(locale, "casino.choice.default"),
+        options=[
+            discord.SelectOption(label=label, value=str(i), default=i == default)
+            for i, label in enumerate(labels)
+        ],
+    )
+    for text, select in (
+        (t(locale, "casino.choice.allowed"), allow),
+        (t(locale, "casino.choice.default"), pick),
+    ):
+        view.add_item(discord.ui.TextDisplay(text))
+        row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+        row.add_item(select)
+        view.add_item(row)
+    view.stop()
+    await interaction.response.send_message(view=view, ephemeral=True)
+
+
+# ------------------------------------------------------------------------ a change
+async def change(interaction: Interaction, key: str, value: int, seen: int) -> None:
+    """Change one setting from ``seen`` (the value the owner saw) to ``value``, and say
+    so; refused, nothing changed, when they may not, when the value is out of bounds or
+    contradicts another setting, or when another owner changed it meanwhile."""
+    if not can_manage_guild(interaction):
+        raise ServiceError("Only members with Manage Server.", key="casino.denied")
+    locale = await locale_of(interaction)
+    setting, limits = setting_named(key, all_limits())
+    setting.check(value)
+    try:
+        await _store(interaction).change_guild_setting(
+            _guild(interaction),
+            key,
+            value,
+            expected=seen,
+            by_user_id=interaction.user.id,
+            default=setting.default,
+            check=checker(limits),
+        )
+    except SettingChangedMeanwhile as exc:  # said with the setting's words, not its key
+        raise ServiceError(
+            "Another owner changed this setting meanwhile.",
+            key="casino.err.meanwhile",
+            setting=Raw(setting_name(setting, locale, limits)),
+            value=Raw(shown(setting, exc.current, locale, limits)),
+        ) from exc
+    text = t(
+        locale,
+        "casino.changed",
+        setting=Raw(setting_name(setting, locale, limits)),
+        old=Raw(shown(setting, seen, locale, limits)),
+        new=Raw(shown(setting, value, locale, limits)),
+    )
+    await reply(interaction, text + "\n" + t(locale, "casino.changed.tables"))
+
+
+def _store(interaction: Interaction) -> Any:
+    return cast(GameBot, interaction.client).store
+
+
+def _guild(interaction: Interaction) -> int:
+    if interaction.guild_id is None:
+        raise ServiceError("Use this in a server.", key="casino.server_only")
+    return interaction.guild_id
+
+
+def log_line(entry: Any, locale: str) -> str:
+    """One change of the trail: when, who, which setting, from what to what."""
+    try:
+        setting, limits = setting_named(entry.key, all_limits())
+    except ServiceError:  # a setting no longer offered: its key, for the owner
+        return t(
+            locale,
+            "casino.log.line",
+            stamp=Raw(_stamp(entry.ts)),
+            who=Raw(_who(entry.by_user_id, locale)),
+            setting=Raw(entry.key),
+            old=Raw(num(locale, entry.old_value)),
+            new=Raw(num(locale, entry.new_value)),
+        )
+    return t(
+        locale,
+        "casino.log.line",
+        stamp=Raw(_stamp(entry.ts)),
+        who=Raw(_who(entry.by_user_id, locale)),
+        setting=Raw(setting_name(setting, locale, limits)),
+        old=Raw(shown(setting, entry.old_value, locale, limits)),
+        new=Raw(shown(setting, entry.new_value, locale, limits)),
+    )
+
+
+def _stamp(ts: str) -> str:
+    return str(int(from_iso(ts).timestamp()))
+
+
+def _who(user_id: int | None, locale: str) -> str:
+    return t(locale, "casino.log.someone") if user_id is None else f"<@{user_id}>"
+
+
+__all__ = ["FORMS", "PREFIX", "change", "log_line", "panel", "picked"]
