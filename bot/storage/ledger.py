@@ -86,10 +86,10 @@ def qualifies_at(
     return due if due is not None and now < due else None
 
 
-def _joined(con: Con, guild_id: int, user_id: int) -> datetime | None:
-    """When the member joined the server: Discord's word for the member being answered,
+def _joined(con: Con, guild_id: int, user_id: int, told: datetime | None) -> datetime | None:
+    """When the member joined the server: ``told`` (Discord's word, read from
+    :data:`server_joined_at` by the async caller: the database thread does not see it),
     else when the bot first saw them (None: never)."""
-    told = server_joined_at.get()
     if told is not None:
         return told
     row = one(
@@ -105,6 +105,7 @@ def ensure_member_tx(
     starting_chips: int | None,
     defaults: GuildSettings,
     now: str,
+    joined: datetime | None = None,
 ) -> bool:
     """Inside a write transaction: create the member if new. True when created.
 
@@ -120,8 +121,8 @@ def ensure_member_tx(
     if found is not None:
         if int(found["starting_due"]):
             settings = guild_settings_tx(con, guild_id, defaults)
-            joined = _joined(con, guild_id, user_id)
-            if qualifies_at(settings, user_id, joined, from_iso(now)) is None:
+            since = _joined(con, guild_id, user_id, joined)
+            if qualifies_at(settings, user_id, since, from_iso(now)) is None:
                 con.execute(
                     "UPDATE members SET starting_due = 0 WHERE guild_id = ? AND user_id = ?",
                     (guild_id, user_id),
@@ -135,7 +136,7 @@ def ensure_member_tx(
     if starting_chips is None:
         settings = guild_settings_tx(con, guild_id, defaults)
         starting_chips = settings.starting_chips
-        held = qualifies_at(settings, user_id, server_joined_at.get(), from_iso(now)) is not None
+        held = qualifies_at(settings, user_id, joined, from_iso(now)) is not None
     con.execute(
         "INSERT OR IGNORE INTO accounts (id, kind, guild_id, user_id, balance, created_at) "
         "VALUES (?, 'member', ?, ?, 0, ?)",
@@ -152,7 +153,12 @@ def ensure_member_tx(
 
 
 def held_back_until_tx(
-    con: Con, guild_id: int, user_id: int, defaults: GuildSettings, now: datetime
+    con: Con,
+    guild_id: int,
+    user_id: int,
+    defaults: GuildSettings,
+    now: datetime,
+    joined: datetime | None = None,
 ) -> datetime | None:
     """When a member whose starting chips are held back (an age gate) gets them; None
     when nothing is held back."""
@@ -164,7 +170,7 @@ def held_back_until_tx(
     if row is None or not int(row["starting_due"]):
         return None
     settings = guild_settings_tx(con, guild_id, defaults)
-    return qualifies_at(settings, user_id, _joined(con, guild_id, user_id), now)
+    return qualifies_at(settings, user_id, _joined(con, guild_id, user_id, joined), now)
 
 
 def grant_tx(
@@ -367,16 +373,23 @@ class LedgerStore(StoreBase):
         if row is not None and not int(row["starting_due"]):
             return int(row["balance"])
 
+        joined = server_joined_at.get()
+
         def work(con: Con) -> int:
-            ensure_member_tx(con, guild_id, user_id, starting_chips, self.defaults, self._now())
+            ensure_member_tx(
+                con, guild_id, user_id, starting_chips, self.defaults, self._now(), joined
+            )
             return balance_tx(con, account)
 
         return await self._write(work)
 
     async def held_back_until(self, guild_id: int, user_id: int) -> datetime | None:
         """When the member's held-back starting chips come (None: nothing held back)."""
+        joined = server_joined_at.get()
         return await self._read(
-            lambda con: held_back_until_tx(con, guild_id, user_id, self.defaults, self._clock())
+            lambda con: held_back_until_tx(
+                con, guild_id, user_id, self.defaults, self._clock(), joined
+            )
         )
 
     async def grant(
@@ -387,10 +400,11 @@ class LedgerStore(StoreBase):
         check_amount(amount, low=1, high=MAX_GRANT)
         reason = check_reason(reason)
         account = member_account(guild_id, user_id)
+        joined = server_joined_at.get()
 
         def work(con: Con) -> int:
             now = self._now()
-            ensure_member_tx(con, guild_id, user_id, None, self.defaults, now)
+            ensure_member_tx(con, guild_id, user_id, None, self.defaults, now, joined)
             grant_tx(con, guild_id, account, amount, reason, by_user_id, now)
             return balance_tx(con, account)
 
@@ -415,6 +429,7 @@ class LedgerStore(StoreBase):
         moment = now or self._clock()
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=UTC)
+        joined = server_joined_at.get()
 
         def work(con: Con) -> int:
             settings = guild_settings_tx(con, guild_id, self.defaults)
@@ -427,8 +442,9 @@ class LedgerStore(StoreBase):
             wait = cooldown
             if wait is None:
                 wait = timedelta(minutes=settings.daily_cooldown_minutes)
-            ensure_member_tx(con, guild_id, user_id, None, self.defaults, iso(moment))
-            gate = qualifies_at(settings, user_id, _joined(con, guild_id, user_id), moment)
+            ensure_member_tx(con, guild_id, user_id, None, self.defaults, iso(moment), joined)
+            since = _joined(con, guild_id, user_id, joined)
+            gate = qualifies_at(settings, user_id, since, moment)
             if gate is not None:
                 raise NotOldEnough(gate)
             row = one(
