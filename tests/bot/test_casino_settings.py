@@ -1,4 +1,4 @@
-"""A server's own settings (/casino settings, issue 38): stored per server and read per
+"""A server's own settings (/casino settings): stored per server and read per
 action, changed by compare-and-set with a trail, checked before anything changes; table
 limits applied when a table opens (never to an open one); the daily's amount, cooldown
 and age gates per server; the limit of rounds per member, game and period."""

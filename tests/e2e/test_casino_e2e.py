@@ -1,4 +1,4 @@
-"""/casino settings end to end through the fake Discord (issue 38): the panel for Manage
+"""/casino settings end to end through the fake Discord: the panel for Manage
 Server only, a change through its select menu and form with its confirmation and its line
 in /casino log, a stale form refused with the value now, a cap below the floor refused; a
 start above the cap refused naming it while an open table keeps its rules; a daily refused
