@@ -55,7 +55,17 @@ class HelpSection:
 SHARED: Sequence[HelpGroup] = (
     HelpGroup("help.group.chips", ("balance", "daily", "leaderboard", "stats")),
     HelpGroup("help.group.settings", ("language", "help", "privacy show", "privacy delete")),
-    HelpGroup("help.group.admin", ("chips grant", "chips settings", "chips audit", "chips forget")),
+    HelpGroup(
+        "help.group.admin",
+        (
+            "casino settings",
+            "casino log",
+            "chips grant",
+            "chips settings",
+            "chips audit",
+            "chips forget",
+        ),
+    ),
 )
 
 
