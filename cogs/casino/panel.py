@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -210,54 +210,82 @@ FORMS: tuple[type[TableForm], ...] = (SettingForm,)
 
 
 async def picked(interaction: Interaction, custom_id: str, values: list[str]) -> None:
-    """A select of the panel (or of a choice's own message) was used."""
+    """A select of the panel, or of a role's or a choice's own message, was used. The
+    latter two are drawn again after a change (their select menus carry the value seen)."""
     parts = custom_id.removeprefix(PREFIX).split(":")
     what = parts[0]
     if not can_manage_guild(interaction):
         raise ServiceError("Only members with Manage Server.", key="casino.denied")
     if what == "pick" and values:
         await _pick(interaction, values[0])
-    elif what == "role" and len(parts) == 3 and values:
-        await change(interaction, f"{parts[1]}.opener_role", int(values[0]), int(parts[2]))
-    elif what == "everyone" and len(parts) == 3:
-        await change(interaction, f"{parts[1]}.opener_role", 0, int(parts[2]))
-    elif what == "allow" and len(parts) == 3:
-        mask = sum(1 << int(v) for v in values if v.isdigit() and int(v) < 32)
-        await change(interaction, parts[1], mask, int(parts[2]))
-    elif what == "default" and len(parts) == 3 and values and values[0].isdigit():
-        await change(interaction, parts[1], int(values[0]), int(parts[2]))
-    else:
+        return
+    if len(parts) != 3 or not parts[2].isdigit():
         raise ServiceError("Unknown setting.", key="casino.err.unknown")
+    locale = await locale_of(interaction)
+    seen = int(parts[2])
+    if what in ("role", "everyone"):
+        limits = _limits_of(parts[1])
+        value = int(values[0]) if what == "role" and values and values[0].isdigit() else 0
+
+        def role_again(after: GuildSettings) -> discord.ui.LayoutView:
+            return role_view(limits, after.value(limits.key("opener_role")), locale)
+
+        await change(interaction, limits.key("opener_role"), value, seen, redraw=role_again)
+        return
+    key = parts[1]
+    game, _, rest = key.partition(".")
+    kind, _, name = rest.partition(".")
+    limits = _limits_of(game)
+    if kind not in ("allow", "default") or kind != what or name not in _option_names(limits):
+        raise ServiceError("Unknown setting.", key="casino.err.unknown")
+    numbers = [int(v) for v in values if v.isdigit() and int(v) < len(limits.option(name).choices)]
+    value = sum(1 << n for n in set(numbers)) if kind == "allow" else (numbers or [-1])[0]
+
+    def choices_again(after: GuildSettings) -> discord.ui.LayoutView:
+        return choices_view(limits, name, after, locale)
+
+    await change(interaction, key, value, seen, redraw=choices_again)
+
+
+def _limits_of(game: str) -> GameLimits:
+    found = next((g for g in all_limits() if g.game == game), None)
+    if found is None:
+        raise ServiceError("Unknown setting.", key="casino.err.unknown")
+    return found
+
+
+def _option_names(limits: GameLimits) -> set[str]:
+    return {o.name for o in limits.options}
 
 
 async def _pick(interaction: Interaction, key: str) -> None:
     """Open what changes ``key``: a form for a number, select menus for the rest."""
     locale = await locale_of(interaction)
     settings = await _store(interaction).guild_settings(_guild(interaction))
-    games = all_limits()
     if ".option." in key:
         game, _, name = key.partition(".option.")
-        limits = next((g for g in games if g.game == game), None)
-        if limits is None or name not in {o.name for o in limits.options}:
+        of_game = _limits_of(game)
+        if name not in _option_names(of_game):
             raise ServiceError("Unknown setting.", key="casino.err.unknown")
-        await _choices(interaction, limits, name, settings, locale)
+        view = choices_view(of_game, name, settings, locale)
+        await interaction.response.send_message(view=view, ephemeral=True)
         return
-    setting, limits = setting_named(key, games)
+    setting, limits = setting_named(key, all_limits())
     seen = settings.value(setting.key, setting.default)
     if setting.kind == "role" and limits is not None:
-        await _role(interaction, limits, seen, locale)
+        view = role_view(limits, seen, locale)
+        await interaction.response.send_message(view=view, ephemeral=True)
         return
     title = setting_name(setting, locale, limits)
     await interaction.response.send_modal(SettingForm(setting, seen, title, locale))
 
 
-async def _role(interaction: Interaction, limits: GameLimits, seen: int, locale: str) -> None:
+def role_view(limits: GameLimits, seen: int, locale: str) -> discord.ui.LayoutView:
+    """Who may open the game's tables: a role, or everyone."""
+    role_setting = next(s for s in limits.settings() if s.kind == "role")
     view = discord.ui.LayoutView(timeout=None)
-    view.add_item(
-        discord.ui.TextDisplay(
-            t(locale, "casino.role.ask", now=Raw(shown(limits.settings()[4], seen, locale)))
-        )
-    )
+    now = Raw(shown(role_setting, seen, locale))
+    view.add_item(discord.ui.TextDisplay(t(locale, "casino.role.ask", now=now)))
     roles: discord.ui.RoleSelect[discord.ui.LayoutView] = discord.ui.RoleSelect(
         custom_id=f"{PREFIX}role:{limits.game}:{seen}", placeholder=t(locale, "casino.role.pick")
     )
@@ -271,16 +299,12 @@ async def _role(interaction: Interaction, limits: GameLimits, seen: int, locale:
         row.add_item(select)
         view.add_item(row)
     view.stop()
-    await interaction.response.send_message(view=view, ephemeral=True)
+    return view
 
 
-async def _choices(
-    interaction: Interaction,
-    limits: GameLimits,
-    name: str,
-    settings: GuildSettings,
-    locale: str,
-) -> None:
+def choices_view(
+    limits: GameLimits, name: str, settings: GuildSettings, locale: str
+) -> discord.ui.LayoutView:
     """A choice of the game: which its members may pick, and the default of a table."""
     option = limits.option(name)
     allow_key, default_key = limits.key(f"allow.{name}"), limits.key(f"default.{name}")
@@ -316,21 +340,30 @@ async def _choices(
         row.add_item(select)
         view.add_item(row)
     view.stop()
-    await interaction.response.send_message(view=view, ephemeral=True)
+    return view
 
 
 # ------------------------------------------------------------------------ a change
-async def change(interaction: Interaction, key: str, value: int, seen: int) -> None:
+async def change(
+    interaction: Interaction,
+    key: str,
+    value: int,
+    seen: int,
+    *,
+    redraw: Callable[[GuildSettings], discord.ui.LayoutView] | None = None,
+) -> None:
     """Change one setting from ``seen`` (the value the owner saw) to ``value``, and say
     so; refused, nothing changed, when they may not, when the value is out of bounds or
-    contradicts another setting, or when another owner changed it meanwhile."""
+    contradicts another setting, or when another owner changed it meanwhile. ``redraw``:
+    the message used is drawn again from the settings after the change (its select menus
+    then carry the new value), and the confirmation follows it."""
     if not can_manage_guild(interaction):
         raise ServiceError("Only members with Manage Server.", key="casino.denied")
     locale = await locale_of(interaction)
     setting, limits = setting_named(key, all_limits())
     setting.check(value)
     try:
-        await _store(interaction).change_guild_setting(
+        after = await _store(interaction).change_guild_setting(
             _guild(interaction),
             key,
             value,
@@ -353,7 +386,10 @@ async def change(interaction: Interaction, key: str, value: int, seen: int) -> N
         old=Raw(shown(setting, seen, locale, limits)),
         new=Raw(shown(setting, value, locale, limits)),
     )
-    await reply(interaction, text + "\n" + t(locale, "casino.changed.tables"))
+    text += "\n" + t(locale, "casino.changed.tables")
+    if redraw is not None:
+        await interaction.response.edit_message(view=redraw(after))
+    await reply(interaction, text)
 
 
 def _store(interaction: Interaction) -> Any:

@@ -94,6 +94,20 @@ async def test_the_panel_changes_a_cap_with_a_trail_and_a_start_above_it_is_refu
     capped = await slash(fake, bob, other, "blackjack", "start", max_bet=1_000_000)
     assert "caps bets" in capped.all_text and "50 chips" in capped.all_text, capped.all_text
     assert not [m for m in fake.channel_messages(other) if not m.ephemeral]
+
+    # a choice: only 3:2 allowed, from the choice's own select menus
+    picked = await fake.select(
+        alice, panel, "casino:pick:blackjack", ["blackjack.option.blackjack_pays"]
+    )
+    menus = picked.require_message()
+    allow = next(s for s in menus.selects() if s.custom_id.startswith("casino:allow:"))
+    done = await fake.select(alice, menus, allow.custom_id, ["0"])
+    await fake.wait_until(lambda: done.followups)  # the menus redrawn, then the confirmation
+    redrawn = next(s for s in menus.selects() if s.custom_id.startswith("casino:allow:"))
+    assert redrawn.custom_id.endswith(":1"), redrawn  # the value now, for the next change
+    assert "3:2, 6:5 → 3:2" in done.all_text, done.all_text
+    six_five = await slash(fake, bob, other, "blackjack", "start", blackjack_pays="6:5")
+    assert "does not allow" in six_five.all_text and "3:2" in six_five.all_text
     # without max_bet the server's limits shape it: the game's 100 brought down to 50
     fine = await slash(fake, bob, other, "blackjack", "start")
     assert "open" in fine.all_text.lower(), fine.all_text
