@@ -435,3 +435,15 @@ async def test_a_second_process_sees_a_change_at_once(
     finally:
         await first.close()
         await second.close()
+
+
+async def test_an_erased_owner_leaves_the_trail_without_their_id(store: Store) -> None:
+    await store.change_guild_setting(G, "daily_chips", 5, expected=100, by_user_id=OWNER)
+    await store.forget_member(OWNER)
+    [entry] = await store.settings_log(G)
+    assert (entry.key, entry.old_value, entry.new_value, entry.by_user_id) == (
+        "daily_chips",
+        100,
+        5,
+        None,
+    )
