@@ -27,7 +27,10 @@ from bot.errors import ServiceError
 from bot.i18n import Msg, Raw
 from bot.storage.models import MAX_GRANT, GuildSettings
 
-Kind = Literal["chips", "minutes", "days", "count", "rounds", "role", "choices", "choice"]
+#: what a setting's number is: an amount of chips, minutes, days, tables or rounds; a
+#: switch (0 off, 1 on: changed with an on/off menu); a role id; the choices members may
+#: pick of a game's start option (a bit each) or its default (a place in its list)
+Kind = Literal["chips", "minutes", "days", "count", "rounds", "switch", "role", "choices", "choice"]
 
 #: the largest bet a table may take (the start commands' own bound)
 MOST_BET = 1_000_000
@@ -69,7 +72,9 @@ class Setting:
             )
 
 
-#: the economy, in the panel's order
+#: the economy, in the panel's order: a new setting of GuildSettings is one entry here
+#: (its key, kind, bounds and the message id of its name), e.g.
+#: ``Setting("give_enabled", "switch", 0, 1, "casino.set.give_enabled")``
 ECONOMY: tuple[Setting, ...] = (
     Setting("starting_chips", "chips", 0, MAX_GRANT, "casino.set.starting_chips"),
     Setting("daily_chips", "chips", 0, MAX_GRANT, "casino.set.daily_chips"),

@@ -86,6 +86,8 @@ def shown(setting: Setting, value: int, locale: str, limits: GameLimits | None =
         if kind == "choice":
             picked = [value]
         return ", ".join(t(locale, choice_label(option.choices[i])) for i in picked)
+    if kind == "switch":
+        return t(locale, "casino.choice.on" if value else "casino.choice.off")
     if kind == "days" and value == 0:
         return t(locale, "casino.value.off")
     return t(locale, f"casino.value.{kind}", amount=value)
@@ -232,6 +234,16 @@ async def picked(interaction: Interaction, custom_id: str, values: list[str]) ->
 
         await change(interaction, limits.key("opener_role"), value, seen, redraw=role_again)
         return
+    if what == "switch":
+        setting, _limits = setting_named(parts[1], all_limits())
+        if setting.kind != "switch" or values[:1] not in (["0"], ["1"]):
+            raise ServiceError("Unknown setting.", key="casino.err.unknown")
+
+        def switch_again(after: GuildSettings) -> discord.ui.LayoutView:
+            return switch_view(setting, after.value(setting.key, setting.default), locale)
+
+        await change(interaction, setting.key, int(values[0]), seen, redraw=switch_again)
+        return
     key = parts[1]
     game, _, rest = key.partition(".")
     kind, _, name = rest.partition(".")
@@ -272,12 +284,37 @@ async def _pick(interaction: Interaction, key: str) -> None:
         return
     setting, limits = setting_named(key, all_limits())
     seen = settings.value(setting.key, setting.default)
+    if setting.kind == "switch":
+        await interaction.response.send_message(
+            view=switch_view(setting, seen, locale), ephemeral=True
+        )
+        return
     if setting.kind == "role" and limits is not None:
         view = role_view(limits, seen, locale)
         await interaction.response.send_message(view=view, ephemeral=True)
         return
     title = setting_name(setting, locale, limits)
     await interaction.response.send_modal(SettingForm(setting, seen, title, locale))
+
+
+def switch_view(setting: Setting, seen: int, locale: str) -> discord.ui.LayoutView:
+    """A setting that is on or off: one menu."""
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.TextDisplay(f"### {t(locale, setting.label)}"))
+    menu: discord.ui.Select[discord.ui.LayoutView] = discord.ui.Select(
+        custom_id=f"{PREFIX}switch:{setting.key}:{seen}",
+        options=[
+            discord.SelectOption(
+                label=t(locale, f"casino.choice.{word}"), value=str(value), default=value == seen
+            )
+            for word, value in (("on", 1), ("off", 0))
+        ],
+    )
+    row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
+    row.add_item(menu)
+    view.add_item(row)
+    view.stop()
+    return view
 
 
 def role_view(limits: GameLimits, seen: int, locale: str) -> discord.ui.LayoutView:

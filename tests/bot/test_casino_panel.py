@@ -73,3 +73,18 @@ async def test_every_form_and_menu_of_a_setting_is_within_discords_bounds(locale
     for setting in ECONOMY:
         form = SettingForm(setting, 0, setting_name(setting, locale, None), locale)
         assert len(form.title) <= 45
+
+
+async def test_a_switch_setting_is_an_on_off_menu_carrying_the_value_seen() -> None:
+    from bot.casino import Setting
+    from cogs.casino.panel import shown, switch_view
+
+    switch = Setting("give_enabled", "switch", 0, 1, "casino.set.starting_chips")
+    view = switch_view(switch, 0, "de")
+    [menu] = [i for i in _walk(list(view.children)) if isinstance(i, discord.ui.Select)]
+    assert menu.custom_id == "casino:switch:give_enabled:0"
+    assert [(o.label, o.value, o.default) for o in menu.options] == [
+        ("an", "1", False),
+        ("aus", "0", True),
+    ]
+    assert (shown(switch, 1, "en"), shown(switch, 0, "fr")) == ("on", "non")
