@@ -56,9 +56,11 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture
-async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "c.sqlite3", clock=clock)
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(
+    request: pytest.FixtureRequest, tmp_path: Path, clock: Clock
+) -> AsyncIterator[Store]:
+    s = await open_test_store(request.param, request, tmp_path, clock=clock)
     yield s
     await s.close()
 
