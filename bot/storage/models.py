@@ -84,9 +84,47 @@ class GuildSettings:
 
     starting_chips: int = 1000
     daily_chips: int = 100
+    # /give: off (0) until an owner switches it on (1); the most chips one member may
+    # give in one UTC day
+    give_enabled: int = 0
+    give_daily_cap: int = 1000
 
 
-GUILD_SETTING_KEYS: tuple[str, ...] = ("starting_chips", "daily_chips")
+GUILD_SETTING_KEYS: tuple[str, ...] = (
+    "starting_chips",
+    "daily_chips",
+    "give_enabled",
+    "give_daily_cap",
+)
+#: settings that are a switch: 0 (off) or 1 (on)
+GUILD_SWITCH_KEYS: frozenset[str] = frozenset({"give_enabled"})
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonReset:
+    """A season closed by ``/casino reset``: the server's season ``season`` ended at
+    ``ended_at`` (ISO), reset by ``by_user_id``; ``members`` balances went back to
+    ``starting_chips`` through the ledger; ``moved_in``/``moved_out``: the chips the
+    house paid to members below the starting amount and took from those above it."""
+
+    guild_id: int
+    season: int
+    ended_at: str
+    by_user_id: int | None
+    starting_chips: int
+    members: int
+    tables_closed: int
+    moved_in: int
+    moved_out: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonPreview:
+    """What a reset would do now (its confirmation names it)."""
+
+    season: int  # the season it closes
+    members: int  # members whose balances go back to the starting chips
+    starting_chips: int
 
 
 class LeaderboardEntry(NamedTuple):
