@@ -58,6 +58,12 @@ SEATS_SHOWN = 20
 CARDS_A_SEAT = 5  # room for everyone to reach a five card trick (P-FIVE-1)
 MOST_COMPUTERS = 3  # computer players the opener may add to one table
 COMPUTER_STAKES = 20  # a computer player brings this many of the table's largest bets
+# a member's moves that put chips of theirs newly at stake (a seat, a round's bet, a shoot
+# bet, the kitty, a bid for the bank): refused during a break they took (/break); the
+# moves of a hand already in play (buy, twist, stick...) are not
+NEW_STAKES = frozenset(
+    {ActionKind.JOIN, ActionKind.BET, ActionKind.SHOOT, ActionKind.KITTY, ActionKind.BID}
+)
 
 
 def computer_chips(rules: PontoonRules) -> int:
@@ -417,7 +423,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 most=MOST_COMPUTERS,
             )
         self.check_channel_free(channel_id)
-        self.check_member_free(guild_id, opener_id)
+        await self.check_may_stake(guild_id, opener_id)
         live = OpenPontoonTable(
             table_id=new_table_id(),
             guild_id=guild_id,
@@ -465,8 +471,10 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
         async def plan(live: OpenPontoonTable) -> list[Action]:
             join_amount = amount
+            if kind in NEW_STAKES and kind is not ActionKind.JOIN and amount:
+                await self.check_not_on_break(live.guild_id, user_id)
             if kind is ActionKind.JOIN:
-                self.check_member_free(live.guild_id, user_id, at=live)
+                await self.check_may_stake(live.guild_id, user_id, at=live)
                 # the engine decides (seat limit included) before the ledger is touched;
                 # apply checks again under this same lock, so nothing slips in between
                 refusal = live.engine.why_not(Action(seat, ActionKind.JOIN))

@@ -292,6 +292,19 @@ class UnknownSeason(StorageError):
         )
 
 
+class SeasonAlreadyReset(StorageError):
+    """A reset confirmed for a season that has already been closed (two owners, or a
+    second click): nothing is reset twice; ``current``: the season running now."""
+
+    def __init__(self, current: int) -> None:
+        self.current = current
+        super().__init__(
+            f"the season was already reset (season {current} is running)",
+            key="err.season.already_reset",
+            params={"current": current},
+        )
+
+
 class GiftsOff(StorageError):
     """/give is switched off in this server (the default)."""
 

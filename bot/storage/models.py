@@ -12,6 +12,11 @@ TableStatus = Literal["open", "closed"]
 MAX_GRANT = 10**9
 MAX_TRANSFER = 10**12
 
+# the reasons of ledger rows others read back: a gift between members (/give, shown in
+# /stats and counted against the giver's daily cap), a season's reset (/casino reset)
+GIFT_REASON = "gift"
+RESET_REASON = "season reset"
+
 
 class TransferLike(Protocol):
     """Anything with the four fields of a chip move, e.g. ``engine.pontoon.types.Transfer``."""

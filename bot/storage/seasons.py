@@ -26,21 +26,21 @@ from bot.storage.errors import (
     BreakAlreadyLonger,
     GiftCapReached,
     GiftsOff,
+    SeasonAlreadyReset,
     TablesStillOpen,
     UnknownSeason,
 )
 from bot.storage.guild_settings import guild_settings_tx
 from bot.storage.ledger import apply_tx, balance_tx, ensure_member_tx
 from bot.storage.models import (
+    GIFT_REASON,
     MAX_GRANT,
+    RESET_REASON,
     LeaderboardEntry,
     Move,
     SeasonPreview,
     SeasonReset,
 )
-
-RESET_REASON = "season reset"
-GIFT_REASON = "gift"
 
 
 def current_season_tx(con: Con, guild_id: int) -> int:
@@ -63,9 +63,20 @@ def _members_tx(con: Con, guild_id: int) -> list[tuple[int, str, int]]:
 
 
 def reset_season_tx(
-    con: Con, guild_id: int, by_user_id: int | None, tables_closed: int, now: str, starting: int
+    con: Con,
+    guild_id: int,
+    by_user_id: int | None,
+    tables_closed: int,
+    now: str,
+    starting: int,
+    season: int | None = None,
 ) -> SeasonReset:
-    """Inside a write transaction: close the server's current season (see the module)."""
+    """Inside a write transaction: close the server's current season (see the module);
+    with ``season``, only if that is still the current one (:class:`SeasonAlreadyReset`
+    otherwise: a confirmation is for one season, never two resets)."""
+    current = current_season_tx(con, guild_id)
+    if season is not None and season != current:
+        raise SeasonAlreadyReset(current)
     found = one(
         con,
         "SELECT COUNT(*) AS n FROM game_tables WHERE guild_id = ? AND status = 'open'",
@@ -74,7 +85,7 @@ def reset_season_tx(
     open_tables = 0 if found is None else int(found["n"])
     if open_tables:
         raise TablesStillOpen(open_tables)
-    season = current_season_tx(con, guild_id)
+    season = current
     members = _members_tx(con, guild_id)
     con.execute(
         "INSERT INTO seasons (guild_id, season, ended_at, reset_by, starting_chips, members, "
@@ -139,15 +150,23 @@ class SeasonStore(StoreBase):
         return await self._write(read, mode="DEFERRED")
 
     async def reset_season(
-        self, guild_id: int, by_user_id: int | None, *, tables_closed: int = 0
+        self,
+        guild_id: int,
+        by_user_id: int | None,
+        *,
+        season: int | None = None,
+        tables_closed: int = 0,
     ) -> SeasonReset:
-        """Close the server's current season and move every member's balance to the
-        starting chips through the ledger, in one transaction; refused
-        (:class:`TablesStillOpen`) while the server has an open table."""
+        """Close the server's current season (with ``season``: only if it is that one)
+        and move every member's balance to the starting chips through the ledger, in one
+        transaction; refused (:class:`TablesStillOpen`) while the server has an open
+        table, (:class:`SeasonAlreadyReset`) when ``season`` has already been closed."""
 
         def work(con: Con) -> SeasonReset:
             starting = guild_settings_tx(con, guild_id, self.defaults).starting_chips
-            return reset_season_tx(con, guild_id, by_user_id, tables_closed, self._now(), starting)
+            return reset_season_tx(
+                con, guild_id, by_user_id, tables_closed, self._now(), starting, season
+            )
 
         return await self._write(work)
 
@@ -280,8 +299,6 @@ class SeasonStore(StoreBase):
 
 
 __all__ = [
-    "GIFT_REASON",
-    "RESET_REASON",
     "SeasonStore",
     "current_season_tx",
     "day_start",
