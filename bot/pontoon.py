@@ -59,11 +59,10 @@ CARDS_A_SEAT = 5  # room for everyone to reach a five card trick (P-FIVE-1)
 MOST_COMPUTERS = 3  # computer players the opener may add to one table
 COMPUTER_STAKES = 20  # a computer player brings this many of the table's largest bets
 # a member's moves that put chips of theirs newly at stake (a seat, a round's bet, a shoot
-# bet, the kitty, a bid for the bank): refused during a break they took (/break); the
-# moves of a hand already in play (buy, twist, stick...) are not
-NEW_STAKES = frozenset(
-    {ActionKind.JOIN, ActionKind.BET, ActionKind.SHOOT, ActionKind.KITTY, ActionKind.BID}
-)
+# bet, the kitty; buying the bank and bidding for it are checked where they are made):
+# refused during a break they took (/break); the moves of a hand already in play (buy,
+# twist, stick...) are not
+NEW_STAKES = frozenset({ActionKind.JOIN, ActionKind.BET, ActionKind.SHOOT, ActionKind.KITTY})
 
 
 def computer_chips(rules: PontoonRules) -> int:
@@ -684,6 +683,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
             if lapsed is not None:
                 live.sale_offer = None  # said as the bot's own answer, as before
                 raise ServiceError(lapsed.message, key=str(lapsed.key))
+            await self.check_not_on_break(live.guild_id, buyer_id)  # buying: a new stake
             await self._sync_balances(live)
             sale = Action(
                 seat_of(seller_id), ActionKind.SELL_BANK, amount=price, target=seat_of(buyer_id)
@@ -715,7 +715,12 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     async def bid(self, table_id: str, user_id: int, amount: int) -> int:
         """A bid in the running auction (the engine's BID); returns it."""
-        await self.move(table_id, [Action(seat_of(user_id), ActionKind.BID, amount=amount)])
+
+        async def plan(live: OpenPontoonTable) -> list[Action]:
+            await self.check_not_on_break(live.guild_id, user_id)  # a bid: a new stake
+            return [Action(seat_of(user_id), ActionKind.BID, amount=amount)]
+
+        await self.move(table_id, plan)
         return amount
 
     async def _finish_auction(self, live: OpenPontoonTable) -> None:

@@ -335,13 +335,16 @@ async def test_a_break_taken_at_a_table_refuses_the_next_bet_but_not_leaving(
     with pytest.raises(MemberOnBreak):
         await games.bj.bet(bj.table_id, BOB, 5)
     await games.bj.leave(bj.table_id, BOB)
-    pt = await games.pontoon.open_table(G, 65, ANN, PontoonRules())
+    # a house-banked Pontoon table: seated before the break, no bet in the next round
+    pt = await games.pontoon.open_table(G, 65, ANN, PontoonRules(house_bank=True))
     await games.pontoon.act(pt.table_id, CAT, PontoonKind.JOIN)
     await take_break(store, G, CAT, 3, "hours")
     await games.pontoon.deal(pt.table_id, ANN)
-    if pt.engine.banker != str(CAT):
-        with pytest.raises(MemberOnBreak):
-            await games.pontoon.act(pt.table_id, CAT, PontoonKind.BET, amount=2)
+    assert pt.engine.phase is PontoonPhase.BETTING
+    with pytest.raises(MemberOnBreak):
+        await games.pontoon.act(pt.table_id, CAT, PontoonKind.BET, amount=2)
+    await games.pontoon.act(pt.table_id, ANN, PontoonKind.BET, amount=2)  # others bet on
+    assert await store.member_balance(G, CAT) == START
     await audit_ok(store)
 
 
