@@ -32,7 +32,7 @@ async def test_a_fresh_season_with_its_confirmation(shared: Shared) -> None:
     assert ask.ephemeral
     text = ask.all_text
     assert "Season 1 ends and season 2 begins" in text, text
-    assert "1 open table closes" in text and "2 members have chips" in text
+    assert "1 open table closes" in text and "2 members play in this server" in text
     assert "back to **1,000** chips" in text and "season: 1" in text
     r = await fake.click(world.alice, ask, label="Cancel")
     await t.answered(r)
