@@ -417,3 +417,22 @@ async def test_erasing_a_member_erases_their_break_and_standings(store: Store) -
     ):
         assert await raw_sql(store, sql, BOB) == [(0,)], sql
     await audit_ok(store)
+
+
+async def test_a_member_on_a_break_cannot_bid_for_the_pontoon_bank(
+    store: Store, games: Games
+) -> None:
+    rules = PontoonRules(shoot=True, kitty_min=10, kitty_max=50)
+    pt = await games.pontoon.open_table(G, 66, ANN, rules)
+    for uid in (BOB, CAT):
+        await games.pontoon.act(pt.table_id, uid, PontoonKind.JOIN)
+    await games.pontoon.deal(pt.table_id, ANN)
+    assert pt.engine.phase is PontoonPhase.KITTY
+    banker = int(pt.engine.banker or 0)
+    resting, bidding = [u for u in (ANN, BOB, CAT) if u != banker]
+    await games.pontoon.open_auction(pt.table_id, banker, 600)
+    await take_break(store, G, resting, 1, "hours")
+    with pytest.raises(MemberOnBreak):
+        await games.pontoon.bid(pt.table_id, resting, 5)
+    await games.pontoon.bid(pt.table_id, bidding, 5)
+    await audit_ok(store)
