@@ -379,6 +379,8 @@ class BlackjackService(
         async def plan(live: OpenBlackjackTable) -> list[Action]:
             if check is not None:
                 check(live)
+            if kind in (ActionKind.JOIN, ActionKind.BET):  # a new seat, a new stake
+                await self.check_not_on_break(live.guild_id, user_id)
             if kind is not ActionKind.JOIN and seat not in live.engine.seats:
                 raise NotSeated()
             balance = await self.store.ensure_member(live.guild_id, user_id)

@@ -108,6 +108,8 @@ def stats_caption(locale: str, name: str, history: ChipHistory, chips: int) -> s
         )
         for r in history.rounds
     )
+    if history.gifts_out or history.gifts_in:
+        lines.append(t(L, "stats.gifts", given=history.gifts_out, received=history.gifts_in))
     lines.append(t(L, "stats.rounds_note"))
     return "\n".join(lines)
 

@@ -129,7 +129,14 @@ def test_each_games_choices_are_in_its_own_catalog() -> None:
     shared = domain_catalog("en", "messages")
     assert "choice.players_double_banker_single" in domain_catalog("en", "pontoon")
     assert "choice.egalite" in domain_catalog("en", "punto_banco")
-    assert {k for k in shared if k.startswith("choice.")} == {"choice.standard", "choice.auto"}
+    # shared choices: no game's (the /break units are every game's)
+    assert {k for k in shared if k.startswith("choice.")} == {
+        "choice.standard",
+        "choice.auto",
+        "choice.minutes",
+        "choice.hours",
+        "choice.days",
+    }
 
 
 NARROW = "\u202f"
