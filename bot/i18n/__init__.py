@@ -108,13 +108,33 @@ def catalog_files(locale: str | None = None) -> list[Path]:
 @functools.cache
 def domain_catalog(locale: str, domain: str) -> Mapping[str, str]:
     """message id -> text of one domain in one language (empty translations left out;
-    an empty mapping when the domain has no file for that language)."""
+    an empty mapping when the domain has no file for that language). An entry marked
+    ``#, fuzzy`` is left out too, as gettext's ``msgfmt`` leaves it out: it is not yet
+    translated (a contributor who writes only English copies the English text there and
+    marks it fuzzy), so a reader in that language gets the English text until a
+    translator writes it and removes the mark (:func:`untranslated` lists them)."""
     path = po_path(locale, domain)
     if not path.is_file():
         return {}
     with path.open("rb") as fh:
         po = read_po(fh, locale=locale)
-    return {str(m.id): str(m.string) for m in po if m.id and isinstance(m.string, str) and m.string}
+    return {
+        str(m.id): str(m.string)
+        for m in po
+        if m.id and isinstance(m.string, str) and m.string and not m.fuzzy
+    }
+
+
+def untranslated(locale: str) -> list[str]:
+    """The message ids of ``locale`` marked ``#, fuzzy`` (not yet translated: said in
+    English), over every domain."""
+    found: list[str] = []
+    for domain in domains():
+        path = po_path(locale, domain)
+        if path.is_file():
+            with path.open("rb") as fh:
+                found += [str(m.id) for m in read_po(fh, locale=locale) if m.id and m.fuzzy]
+    return sorted(found)
 
 
 @functools.cache
@@ -427,4 +447,5 @@ __all__ = [
     "set_command_ids",
     "signed",
     "t",
+    "untranslated",
 ]
