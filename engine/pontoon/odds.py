@@ -26,7 +26,6 @@ from engine.pontoon.payouts import Payouts
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.types import ActionKind
 
-
 #: what the hint-following figures enumerate and what they estimate
 SPLIT_ESTIMATED = (
     "every fresh-pack deal enumerated; a split's value is the hint's estimate "
