@@ -42,6 +42,38 @@ def test_the_persian_egalite_payout_and_seat_count_read_in_words() -> None:
     assert f"({FSI}۳{PDI} از ۷)" in t("fa", "bj.seats.head", seats=3)
 
 
+def _visual(text: str) -> str | None:
+    """``text`` in the order a right-to-left paragraph shows it, left to right on screen,
+    by the system's FriBidi (the Unicode bidi algorithm); None without the library."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("fribidi")
+    if name is None:
+        return None
+    lib = ctypes.CDLL(name)
+    chars = (ctypes.c_uint32 * len(text))(*map(ord, text))
+    out = (ctypes.c_uint32 * (len(text) + 1))()
+    base = ctypes.c_uint32(0x111)  # FRIBIDI_PAR_RTL
+    lib.fribidi_log2vis(chars, len(text), ctypes.byref(base), out, None, None, None)
+    shown = "".join(chr(c) for c in out[: len(text)])
+    return "".join(c for c in shown if c not in "\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def test_the_persian_ratios_show_in_the_right_order_on_screen() -> None:
+    """Checked with the Unicode bidi algorithm itself where FriBidi is installed: the old
+    ``{tie}:۱`` shows as ۱:۸; the words show ``۸ به ۱`` (read right to left: 8 to 1)."""
+    old = _visual(f"{RLM}اگالیته {FSI}۸{PDI}:۱")
+    if old is None:
+        pytest.skip("FriBidi (libfribidi) is not installed")
+    assert old.startswith("۱:۸")  # the bug the words avoid
+    footer = t("fa", "pb.rules", packs="x", tableau="y", min=1, max=100, commission=5, tie=8)
+    # on screen, left to right: "۱ به ۸ اگالیته …", read right to left: Egalité 8 to 1
+    assert re.match(r"۱ \S+ ۸ ", _visual(footer) or ""), _visual(footer)
+    seats = _visual(t("fa", "bj.seats.head", seats=3)) or ""
+    assert re.match(r"\(۷ \S+ ۳\) ", seats), seats  # read right to left: (3 of 7)
+
+
 def test_every_persian_line_that_starts_with_a_placeholder_starts_with_rlm() -> None:
     """docs/glossary/fa.md: a line that starts with a placeholder starts with U+200F, so
     a renderer that looks at the first character still lays it out right to left
