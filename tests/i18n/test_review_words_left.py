@@ -215,7 +215,8 @@ def test_every_catalog_id_is_used_by_some_code() -> None:
         if key in literals or any(key.startswith(p) for p in prefixes):
             return True
         return any(
-            key.endswith(s) and key[: -len(s)] in literals for s in (".you", ".one", ".other")
+            key.endswith(s) and key[: -len(s)] in literals
+            for s in (".you", ".one", ".other", ".none")
         )
 
     unused = sorted(k for k in catalog("en") if not used(k))
