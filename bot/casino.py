@@ -73,8 +73,7 @@ class Setting:
 
 
 #: the economy, in the panel's order: a new setting of GuildSettings is one entry here
-#: (its key, kind, bounds and the message id of its name), e.g.
-#: ``Setting("give_enabled", "switch", 0, 1, "casino.set.give_enabled")``
+#: (its key, kind, bounds and the message id of its name), as /give's two are
 ECONOMY: tuple[Setting, ...] = (
     Setting("starting_chips", "chips", 0, MAX_GRANT, "casino.set.starting_chips"),
     Setting("daily_chips", "chips", 0, MAX_GRANT, "casino.set.daily_chips"),
@@ -83,6 +82,8 @@ ECONOMY: tuple[Setting, ...] = (
     Setting("round_period_minutes", "minutes", 1, MONTH_MINUTES, "casino.set.round_period"),
     Setting("account_age_days", "days", 0, MOST_AGE_DAYS, "casino.set.account_age"),
     Setting("member_age_days", "days", 0, MOST_AGE_DAYS, "casino.set.member_age"),
+    Setting("give_enabled", "switch", 0, 1, "casino.set.give_enabled"),
+    Setting("give_daily_cap", "chips", 0, MAX_GRANT, "casino.set.give_daily_cap"),
 )
 
 
@@ -256,10 +257,10 @@ def table_start(
     for bet in (min_bet, max_bet):
         if bet is not None and bet < floor:
             raise ServiceError(
-                f"The smallest bet here is at least {floor}.", key="casino.err.floor", floor=floor
+                f"The smallest bet here is at least {floor}.", key="casino.err.floor", amount=floor
             )
         if bet is not None and bet > cap:
-            raise ServiceError(f"Bets here are capped at {cap}.", key="casino.err.cap", cap=cap)
+            raise ServiceError(f"Bets here are capped at {cap}.", key="casino.err.cap", amount=cap)
     low = min_bet if min_bet is not None else _within(limits.value(settings, "min_bet"), floor, cap)
     high = (
         max_bet if max_bet is not None else _within(limits.value(settings, "max_bet"), floor, cap)

@@ -1,6 +1,6 @@
-"""Per-server settings (the economy, each game's table limits) and their trail; a missing
-row means the process default from ``Store.defaults`` (or, for a game's key, the game's
-own default, which its caller gives)."""
+"""Per-server settings (the economy, /give, each game's table limits) and their trail; a
+missing row means the process default from ``Store.defaults`` (or, for a game's key, the
+game's own default, which its caller gives)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,13 @@ from bot.i18n import Msg, Raw
 from bot.storage.accounts import member_account
 from bot.storage.base import Con, StoreBase, from_iso, iso, rows
 from bot.storage.errors import InvalidSetting, SettingChangedMeanwhile
-from bot.storage.models import GUILD_SETTING_KEYS, MAX_GRANT, GuildSettings, SettingChange
+from bot.storage.models import (
+    GUILD_SETTING_KEYS,
+    GUILD_SWITCH_KEYS,
+    MAX_GRANT,
+    GuildSettings,
+    SettingChange,
+)
 
 #: a game's setting: ``<game>.<name>`` or ``<game>.<kind>.<option>``, lower case
 GAME_KEY = re.compile(r"[a-z][a-z0-9_]{0,31}(\.[a-z0-9_]{1,32}){1,2}")
@@ -28,6 +34,10 @@ def guild_settings_tx(con: Con, guild_id: int, defaults: GuildSettings) -> Guild
     }
     economy = {key: values.pop(key) for key in GUILD_SETTING_KEYS if key in values}
     return replace(defaults, **economy, tables=values)
+
+
+#: acts of an owner the trail records beside the settings (a fresh season)
+TRAIL_KEYS = frozenset({"season"})
 
 
 def check_key(key: str) -> None:
@@ -54,8 +64,9 @@ class GuildSettingsStore(StoreBase):
     async def set_guild_setting(
         self, guild_id: int, key: str, value: int, by_user_id: int | None = None
     ) -> GuildSettings:
-        """Change one economy setting (a key of ``GUILD_SETTING_KEYS``, 0..10^9) whatever
-        its value was. Returns the server's settings after the change."""
+        """Change one economy setting (a key of ``GUILD_SETTING_KEYS``: 0..10^9; a switch
+        such as ``give_enabled``: 0 or 1) whatever its value was. Returns the server's
+        settings after the change."""
         if key not in GUILD_SETTING_KEYS:
             raise InvalidSetting(
                 key,
@@ -63,6 +74,8 @@ class GuildSettingsStore(StoreBase):
             )
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_GRANT:
             raise InvalidSetting(key, Msg("err.storage.setting.range", high=MAX_GRANT))
+        if key in GUILD_SWITCH_KEYS and value not in (0, 1):
+            raise InvalidSetting(key, Msg("err.storage.setting.switch"))
         return await self.change_guild_setting(
             guild_id, key, value, expected=None, by_user_id=by_user_id
         )
@@ -89,6 +102,8 @@ class GuildSettingsStore(StoreBase):
         check_key(key)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VALUE:
             raise InvalidSetting(key, Msg("err.storage.setting.range", high=MAX_GRANT))
+        if key in GUILD_SWITCH_KEYS and value not in (0, 1):
+            raise InvalidSetting(key, Msg("err.storage.setting.switch"))
 
         def work(con: Con) -> GuildSettings:
             before = guild_settings_tx(con, guild_id, self.defaults)
@@ -117,6 +132,31 @@ class GuildSettingsStore(StoreBase):
             return after
 
         return await self._write(work)
+
+    async def record_in_trail(
+        self,
+        guild_id: int,
+        key: str,
+        old_value: int,
+        new_value: int,
+        *,
+        by_user_id: int | None,
+        ts: str | None = None,
+    ) -> None:
+        """Write an owner's act that is not a setting (a fresh season: ``season``, from
+        the season it closed to the next) to the server's trail."""
+        if key not in TRAIL_KEYS:
+            raise InvalidSetting(key, Msg("err.storage.setting.unknown", keys=Raw("season")))
+
+        def work(con: Con) -> None:
+            con.execute(
+                "INSERT INTO settings_log "
+                "(guild_id, key, old_value, new_value, updated_at, updated_by) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (guild_id, key, old_value, new_value, ts or self._now(), by_user_id),
+            )
+
+        await self._write(work)
 
     async def settings_log(
         self, guild_id: int, limit: int = 20, before_id: int | None = None
@@ -176,6 +216,7 @@ class GuildSettingsStore(StoreBase):
 
 __all__ = [
     "GAME_KEY",
+    "TRAIL_KEYS",
     "GuildSettingsStore",
     "check_key",
     "guild_settings_tx",

@@ -31,6 +31,7 @@ from bot.storage.base import (
     rows,
     table_tx,
 )
+from bot.storage.breaks import check_no_break_tx
 from bot.storage.errors import (
     DailyNotReady,
     DailyOff,
@@ -420,9 +421,9 @@ class LedgerStore(StoreBase):
     ) -> int:
         """Grant the daily chips (``amount`` None: the server's setting) unless claimed
         within ``cooldown`` (None: the server's); raises :class:`DailyNotReady` with the
-        next time otherwise, :class:`NotOldEnough` while the server's age gates say the
-        member is too new, :class:`DailyOff` when the server gives none. Returns the new
-        balance."""
+        next time otherwise, :class:`MemberOnBreak` while the member is on a break
+        (/break), :class:`NotOldEnough` while the server's age gates say the member is too
+        new, :class:`DailyOff` when the server gives none. Returns the new balance."""
         if cooldown is not None and cooldown < timedelta(0):
             raise ValueError("cooldown must not be negative")
         account = member_account(guild_id, user_id)
@@ -439,6 +440,7 @@ class LedgerStore(StoreBase):
                 if chips == 0:
                     raise DailyOff()
             check_amount(chips, low=1, high=MAX_GRANT)
+            check_no_break_tx(con, guild_id, user_id, moment)  # /break: no daily
             wait = cooldown
             if wait is None:
                 wait = timedelta(minutes=settings.daily_cooldown_minutes)

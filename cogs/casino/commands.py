@@ -1,5 +1,6 @@
-"""The /casino group: a server's settings panel and their trail, for members with Manage
-Server. A new subcommand is one more ``@casino.command`` method below."""
+"""The /casino group: a server's settings panel and their trail, and a fresh season, for
+members with Manage Server. A new subcommand is one more ``@casino.command`` method
+below."""
 
 from __future__ import annotations
 
@@ -9,11 +10,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.economy import Seasons
 from bot.errors import ServiceError
 from bot.i18n import t
 from bot.i18n.languages import locale_of
+from bot.storage.models import SeasonReset
 from cogs.casino import panel
+from cogs.casino.panel import SEASON_KEY
 from cogs.common import GameBot, Interaction, can_manage_guild, reply
+from cogs.economy import ask_reset
 from cogs.router import note_member, refuse
 
 
@@ -28,10 +33,23 @@ def owner_only(interaction: Interaction) -> int:
 
 
 class Casino(commands.Cog):
-    """/casino settings and /casino log, and the panel's select menus."""
+    """/casino settings, /casino log and /casino reset, and the panel's select menus."""
 
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
+        # the server's seasons (one reset at a time per server); a reset goes to the trail
+        self.seasons = Seasons(bot.store, lambda: bot.games.values())
+        self.seasons.after_reset.append(self._to_trail)
+
+    async def _to_trail(self, reset: SeasonReset) -> None:
+        await self.bot.store.record_in_trail(
+            reset.guild_id,
+            SEASON_KEY,
+            reset.season,
+            reset.season + 1,
+            by_user_id=reset.by_user_id,
+            ts=reset.ended_at,
+        )
 
     casino = app_commands.Group(
         name="casino",
@@ -61,6 +79,12 @@ class Casino(commands.Cog):
         lines = [panel.log_line(entry, locale) for entry in entries]
         text = t(locale, "casino.log.head") + "\n" + "\n".join(lines)
         await reply(interaction, text[:1990])
+
+    @casino.command(
+        name="reset", description="Start a fresh season: every balance back to the start"
+    )
+    async def reset(self, interaction: Interaction) -> None:
+        await ask_reset(self.bot, self.seasons, interaction)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:

@@ -40,6 +40,8 @@ from cogs.common import GameBot, can_manage_guild, reply
 from cogs.router import Interaction, TableForm
 
 PREFIX = "casino:"
+#: a fresh season (/casino reset) in the trail: from the season it closed to the next
+SEASON_KEY = "season"
 VALUE_FIELD = "value"
 ECONOMY_SECTION = "economy"
 #: Discord's bounds: a select's option label and description, a modal's title
@@ -441,6 +443,16 @@ def _guild(interaction: Interaction) -> int:
 
 def log_line(entry: Any, locale: str) -> str:
     """One change of the trail: when, who, which setting, from what to what."""
+    if entry.key == SEASON_KEY:
+        return t(
+            locale,
+            "casino.log.line",
+            stamp=Raw(_stamp(entry.ts)),
+            who=Raw(_who(entry.by_user_id, locale)),
+            setting=Raw(t(locale, "casino.log.season")),
+            old=Raw(num(locale, entry.old_value)),
+            new=Raw(num(locale, entry.new_value)),
+        )
     try:
         setting, limits = setting_named(entry.key, all_limits())
     except ServiceError:  # a setting no longer offered: its key, for the owner
@@ -472,4 +484,4 @@ def _who(user_id: int | None, locale: str) -> str:
     return t(locale, "casino.log.someone") if user_id is None else f"<@{user_id}>"
 
 
-__all__ = ["FORMS", "PREFIX", "change", "log_line", "panel", "picked"]
+__all__ = ["FORMS", "PREFIX", "SEASON_KEY", "change", "log_line", "panel", "picked"]

@@ -226,7 +226,7 @@ def refusal(call: Callable[[], object]) -> ServiceError:
 def test_a_start_above_the_cap_is_refused_naming_the_cap() -> None:
     capped = limits(max_bet_cap=500)
     err = refusal(lambda: start(capped, max_bet=1_000_000))
-    assert err.key == "casino.err.cap" and err.params == {"cap": 500}
+    assert err.key == "casino.err.cap" and err.params == {"amount": 500}
     assert "500" in err.localized("en")
     ok = start(capped, max_bet=500)
     assert ok.max_bet == 500  # type: ignore[attr-defined]
@@ -235,7 +235,7 @@ def test_a_start_above_the_cap_is_refused_naming_the_cap() -> None:
 def test_a_start_below_the_floor_is_refused_and_defaults_come_within_the_limits() -> None:
     floored = limits(min_bet_floor=20, max_bet_cap=50)
     err = refusal(lambda: start(floored, min_bet=5))
-    assert err.key == "casino.err.floor" and err.params == {"floor": 20}
+    assert err.key == "casino.err.floor" and err.params == {"amount": 20}
     made = start(floored)  # the game's defaults 1..100 brought within 20..50
     assert (made.min_bet, made.max_bet) == (20, 50)  # type: ignore[attr-defined]
     own = start(limits(min_bet=5, max_bet=40))  # the server's own defaults of a new table
