@@ -449,3 +449,26 @@ async def test_an_erased_owner_leaves_the_trail_without_their_id(store: Store) -
         5,
         None,
     )
+
+
+async def test_a_fresh_season_is_a_line_of_the_trail(store: Store) -> None:
+    from bot.storage import InvalidSetting
+    from cogs.casino.panel import log_line
+
+    await store.record_in_trail(G, "season", 1, 2, by_user_id=OWNER, ts=NOW.isoformat())
+    with pytest.raises(InvalidSetting):  # only an owner's act, never a setting, this way
+        await store.record_in_trail(G, "daily_chips", 1, 2, by_user_id=OWNER)
+    [entry] = await store.settings_log(G)
+    line = log_line(entry, "en")
+    assert "A fresh season" in line and "1 → 2" in line and f"<@{OWNER}>" in line, line
+
+
+async def test_a_gift_to_a_member_too_new_for_chips_is_refused(store: Store) -> None:
+    from bot.economy import may_receive_chips
+
+    assert await may_receive_chips(store, G, NEW, NOW - timedelta(days=30), NOW)
+    await store.change_guild_setting(G, "account_age_days", 7, expected=0, by_user_id=OWNER)
+    assert not await may_receive_chips(store, G, NEW, NOW - timedelta(days=30), NOW)
+    assert await may_receive_chips(store, G, OLD, NOW - timedelta(days=30), NOW)
+    await store.change_guild_setting(G, "member_age_days", 3, expected=0, by_user_id=OWNER)
+    assert not await may_receive_chips(store, G, OLD, NOW - timedelta(days=1), NOW)
