@@ -164,6 +164,12 @@ def conversation(request: pytest.FixtureRequest) -> Generator[Conversation]:
     for marker in request.node.iter_markers("expect_error"):
         for pattern in marker.args:
             watch.expect_error(pattern)
+    for marker in request.node.iter_markers("expect_http"):
+        watch.expect_http(*marker.args, **marker.kwargs)
+    if request.node.get_closest_marker("expect_unanswered") is not None:
+        watch.expect_unanswered()
+    if request.node.get_closest_marker("expect_late") is not None:
+        watch.expect_late()
     conversation_module.RUNNING.append(watch)
     try:
         yield watch
@@ -280,9 +286,33 @@ def _failed(node: pytest.Item) -> bool:
     )
 
 
+class NewFake(Protocol):
+    def __call__(self, **options: Any) -> Awaitable[FakeDiscord]: ...
+
+
+@pytest.fixture
+async def new_fake(conversation: Conversation) -> AsyncIterator[NewFake]:
+    """``await new_fake(shard_count=2, ...)``: another started ``FakeDiscord`` (options as
+    its constructor's), watched by the conversation and stopped after the test's bots
+    (a fake stopped under a running bot makes it log its reconnects as errors)."""
+    fakes: list[FakeDiscord] = []
+
+    async def make(**options: Any) -> FakeDiscord:
+        fake = FakeDiscord(**options)
+        await fake.start()
+        fakes.append(fake)
+        conversation.watch_fake(fake)
+        return fake
+
+    yield make
+    for fake in fakes:
+        await fake.stop()
+
+
 @pytest.fixture
 async def start_bot_process(
     fake_discord: FakeDiscord,
+    new_fake: NewFake,
     request: pytest.FixtureRequest,
     tmp_path: Path,
     conversation: Conversation,

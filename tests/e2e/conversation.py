@@ -37,8 +37,10 @@ DEADLINE = 3.0
 GRACE = 0.5
 
 CALLBACK = re.compile(r"/interactions/(?P<iid>[0-9]+)/[^/]+/callback")
-# the start of a log record: the bot's text format, discord.py's default format, JSON
-_TEXT_HEAD = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[,.]\d+ (?P<level>[A-Z]+) ")
+# the start of a log record: the bot's text format and discord.py's coloured one, its
+# plain one, JSON
+_TEXT_HEAD = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d+)? +(?P<level>[A-Z]+) ")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _DPY_HEAD = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] \[(?P<level>[A-Z]+) *\] ")
 _BAD_LEVELS = ("ERROR", "CRITICAL")
 TRACEBACK = "Traceback (most recent call last)"
@@ -67,7 +69,7 @@ def log_records(text: str) -> list[tuple[str | None, str]]:
     continuation lines, such as a traceback). Lines before the first record form a
     record of level None."""
     records: list[tuple[str | None, list[str]]] = []
-    for line in text.splitlines():
+    for line in _ANSI.sub("", text).splitlines():
         starts, level, body = _head(line)
         if starts or not records:
             records.append((level, [body]))
@@ -210,11 +212,12 @@ class Conversation:
                         found.append(f"never answered: {what}")
                     continue
                 latency = r.latency
-                late = r.late or (latency is not None and latency > self.deadline)
+                limit = min(self.deadline, w.fake.interaction_deadline)
+                late = r.late or (latency is not None and latency > limit)
                 if late and not _declared(self._late, r):
                     took = f"{latency:.2f} s" if latency is not None else "?"
                     found.append(
-                        f"answered late ({took}, over {self.deadline:g} s; Discord has "
+                        f"answered late ({took}, over {limit:g} s; Discord has "
                         f"forgotten it by then): {what}"
                     )
             for req in requests:

@@ -125,25 +125,27 @@ OSError: disk
 [2026-12-07 20:00:04] [ERROR   ] discord.client: Ignoring exception in on_ready
 {"ts": "2026-12-07T20:00:05.000", "level": "CRITICAL", "logger": "bot", "message": "gone"}
 {"ts": "2026-12-07T20:00:06.000", "level": "INFO", "logger": "bot", "message": "fine"}
+\x1b[30;1m2026-12-07 20:00:07\x1b[0m \x1b[31mERROR   \x1b[0m \x1b[35mdiscord.app_commands.tree\x1b[0m Ignoring exception in command 'ping'
 """
 
 
 def test_errors_and_tracebacks_in_a_log_are_seen_unless_expected() -> None:
     levels = [level for level, _ in log_records(BOT_LOG)]
-    assert levels == ["INFO", "ERROR", "WARNING", "WARNING", "ERROR", "CRITICAL", "INFO"]
+    assert levels == ["INFO", "ERROR", "WARNING", "WARNING", "ERROR", "CRITICAL", "INFO", "ERROR"]
     bad = bad_records(BOT_LOG)
-    assert len(bad) == 4, bad
+    assert len(bad) == 5, bad
     assert "ERROR cogs.router" in bad[0]
     assert "WARNING bot.host: retried" in bad[1]  # a warning, but with a traceback
     assert "Ignoring exception in on_ready" in bad[2]
     assert '"level": "CRITICAL"' in bad[3]
+    assert "Ignoring exception in command 'ping'" in bad[4]  # discord.py's coloured lines
     assert "ValueError: boom" in bad[0] and "OSError: disk" in bad[1]
 
     watch = Conversation()
     watch.watch_log("a bot", lambda: BOT_LOG)
-    assert len(watch.problems()) == 4
+    assert len(watch.problems()) == 5
     watch.expect_error(r"ValueError: boom")
-    watch.expect_error(r"on_ready")
+    watch.expect_error(r"on_ready|command 'ping'")
     problems = watch.problems()
     assert len(problems) == 2, problems
     assert "OSError: disk" in problems[0] and '"gone"' in problems[1]
