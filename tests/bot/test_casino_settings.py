@@ -472,3 +472,20 @@ async def test_a_gift_to_a_member_too_new_for_chips_is_refused(store: Store) -> 
     assert await may_receive_chips(store, G, OLD, NOW - timedelta(days=30), NOW)
     await store.change_guild_setting(G, "member_age_days", 3, expected=0, by_user_id=OWNER)
     assert not await may_receive_chips(store, G, OLD, NOW - timedelta(days=1), NOW)
+
+
+async def test_a_fresh_season_gives_no_member_their_starting_chips_twice(
+    store: Store, clock: Clock
+) -> None:
+    await store.change_guild_setting(G, "account_age_days", 7, expected=0, by_user_id=OWNER)
+    assert await store.ensure_member(G, NEW) == 0  # held back
+    await store.grant(G, NEW, 50, "admin grant", OWNER)
+    assert await store.ensure_member(G, OLD) == 1000
+    await store.reset_season(G, OWNER)
+    assert await store.member_balance(G, OLD) == 1000
+    assert await store.member_balance(G, NEW) == 0  # still too new: back to none
+    clock.now += timedelta(days=6)
+    assert await store.ensure_member(G, NEW) == 1000  # the starting chips, once
+    assert await store.ensure_member(G, NEW) == 1000
+    snap = await store.ledger_snapshot()
+    assert snap.grants_by_guild[G] == sum(a.balance for a in snap.accounts if a.guild_id == G)
