@@ -63,7 +63,10 @@ class Casino(commands.Cog):
         guild_id = owner_only(interaction)
         locale = await locale_of(interaction)
         current = await self.bot.store.guild_settings(guild_id)
-        await interaction.response.send_message(view=panel.panel(current, locale), ephemeral=True)
+        on_break = await self.bot.store.members_on_break(guild_id)
+        await interaction.response.send_message(
+            view=panel.panel(current, locale, on_break), ephemeral=True
+        )
 
     @casino.command(name="log", description="Who changed which setting, and when")
     @app_commands.describe(latest="how many of the newest changes to show")

@@ -31,7 +31,7 @@ import discord
 from bot.casino import ECONOMY, GameLimits, Setting, checker, choice_label, setting_named
 from bot.errors import ServiceError
 from bot.games import GAMES
-from bot.i18n import Raw, num, t
+from bot.i18n import Raw, choose, num, t
 from bot.i18n.languages import locale_of
 from bot.storage import SettingChangedMeanwhile
 from bot.storage.base import from_iso
@@ -110,10 +110,14 @@ def setting_name(setting: Setting, locale: str, limits: GameLimits | None) -> st
 
 
 # ------------------------------------------------------------------------ the panel
-def panel(settings: GuildSettings, locale: str) -> discord.ui.LayoutView:
-    """The whole panel: a note on open tables, the economy, then each game."""
+def panel(settings: GuildSettings, locale: str, on_break: int = 0) -> discord.ui.LayoutView:
+    """The whole panel: a note on open tables and how many members are on a break (never
+    who), the economy, then each game."""
     view = discord.ui.LayoutView(timeout=None)
-    view.add_item(discord.ui.TextDisplay(t(locale, "casino.panel.head")))
+    head = t(locale, "casino.panel.head")
+    breaks = choose(on_break, "casino.panel.breaks.one", "casino.panel.breaks.other")
+    head += "\n" + t(locale, breaks, members=on_break)
+    view.add_item(discord.ui.TextDisplay(head))
     economy = [
         f"{t(locale, s.label)}: **{shown(s, settings.value(s.key), locale)}**" for s in ECONOMY
     ]

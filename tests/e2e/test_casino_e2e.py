@@ -56,9 +56,13 @@ async def test_the_panel_changes_a_cap_with_a_trail_and_a_start_above_it_is_refu
     assert refused.ephemeral and "Manage Server" in refused.all_text
     assert not refused.require_message().selects()
 
+    # carol takes a break: the panel counts her, never names her
+    rest = await fake.slash(world.carol, channel, "break", None, {"length": 1, "unit": "hours"})
+    assert rest.ephemeral, rest.all_text
     panel = await fake.slash(alice, channel, "casino", "settings")
     assert panel.ephemeral, panel.all_text
     text = panel.all_text
+    assert "1 member of this server is on a break" in text and "carol" not in text, text
     for words in ("Casino settings", "Chips and play", "Pontoon", "Punto Banco", "Blackjack"):
         assert words in text, text
     assert "keeps the rules it opened with" in text
