@@ -133,7 +133,10 @@ def panel(settings: GuildSettings, locale: str, on_break: int = 0) -> discord.ui
     for section in game_sections():
         limits = section.limits
         lines, picks = [], []
-        for s in limits.settings()[:6]:  # the bets, who opens, how many tables
+        # the bets, who opens, how many tables; then each choice of the start command
+        for s in limits.settings():
+            if s.kind in ("choices", "choice"):
+                continue
             value = settings.value(s.key, s.default)
             lines.append(f"{t(locale, s.label)}: **{shown(s, value, locale, limits)}**")
             picks.append((s.key, t(locale, s.label)))
@@ -141,11 +144,12 @@ def panel(settings: GuildSettings, locale: str, on_break: int = 0) -> discord.ui
             allowed = settings.value(limits.key(f"allow.{option.name}"), option.every)
             default = settings.value(limits.key(f"default.{option.name}"), option.default)
             words = [
-                f"__{t(locale, choice_label(c))}__" if i == default else t(locale, choice_label(c))
-                for i, c in enumerate(option.choices)
-                if allowed >> i & 1
+                t(locale, choice_label(c)) for i, c in enumerate(option.choices) if allowed >> i & 1
             ]
-            lines.append(f"{t(locale, option.label)}: {', '.join(words)}")
+            chosen = t(
+                locale, "casino.default_is", choice=t(locale, choice_label(option.choices[default]))
+            )
+            lines.append(f"{t(locale, option.label)}: {', '.join(words)} ({chosen})")
             picks.append((limits.key(f"option.{option.name}"), t(locale, option.label)))
         view.add_item(_section(t(locale, section.title), lines, limits.game, picks, locale))
     view.stop()  # never kept: the cog answers its selects from their custom ids
