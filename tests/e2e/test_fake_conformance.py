@@ -5,6 +5,7 @@ description is there) and against the documented limits it does not state
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -163,15 +164,29 @@ async def test_the_fake_accepts_what_discord_accepts(fake: FakeDiscord) -> None:
 
 
 @pytest.mark.e2e
-async def test_a_refusal_has_discords_nested_error_shape(fake: FakeDiscord) -> None:
+async def test_a_refusal_has_discords_nested_error_shape(
+    fake: FakeDiscord, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Discord's 50035 shape, and a warning saying what was refused (the sandbox's
+    console shows it); a multipart request's ``payload_json`` is checked the same way."""
     channel = fake.add_text_channel(fake.add_guild("Casino"), "tables")
     url = f"{fake.api_base}/channels/{channel.id}/messages"
     body = {"components": [row(button("a", "x" * 81))]}
-    async with aiohttp.ClientSession() as http, http.post(url, json=body, headers=AUTH) as resp:
-        answer = await resp.json()
+    with caplog.at_level(logging.WARNING, logger="localdiscord.conformance"):
+        async with aiohttp.ClientSession() as http:
+            async with http.post(url, json=body, headers=AUTH) as resp:
+                answer = await resp.json()
+            form = aiohttp.FormData()
+            form.add_field("payload_json", json.dumps(body), content_type="application/json")
+            form.add_field("files[0]", b"\x89PNG", filename="chart.png", content_type="image/png")
+            async with http.post(url, data=form, headers=AUTH) as resp:
+                assert resp.status == 400 and (await resp.json())["code"] == 50035
     label = answer["errors"]["components"]["0"]["components"]["0"]["label"]
     assert label["_errors"][0]["code"].startswith("BASE_TYPE")
     assert set(answer) == {"code", "errors", "message"}
+    assert "Discord would refuse" in caplog.text
+    assert "components.0.components.0.label" in caplog.text
+    assert len(fake.rejected) == 2 and not fake.channel_messages(channel)
 
 
 @pytest.mark.e2e
