@@ -12,6 +12,7 @@ sandbox's console shows it).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -27,7 +28,7 @@ from .limits import (
     command_problems,
     modal_problems,
 )
-from .openapi import Problem, SpecChecker, load_checker
+from .openapi import Problem, SpecChecker, is_loaded, load_checker, spec_path
 
 log = logging.getLogger("localdiscord.conformance")
 
@@ -202,6 +203,15 @@ def _response(status: int, body: JSON) -> web.Response:
     return resp
 
 
+async def _checker() -> SpecChecker | None:
+    """The description's checker; its first load (about a second of parsing) runs in a
+    thread, so the fake's other requests and its gateway are not held up meanwhile."""
+    where = spec_path()
+    if is_loaded(where):
+        return load_checker(where)
+    return await asyncio.to_thread(load_checker, where)
+
+
 async def refusal(fake: Checked, request: web.Request, path: str) -> web.Response | None:
     """Discord's refusal of this request (``path`` without ``/api/v10``), or None when
     Discord would accept it. The body is read here and stays readable by the handler
@@ -214,7 +224,7 @@ async def refusal(fake: Checked, request: web.Request, path: str) -> web.Respons
     except ValueError:
         return None  # the handler answers 50109 (invalid JSON) as Discord does
     status, problems = check_request(
-        load_checker(), request.method, path, request.query, mime, body
+        await _checker(), request.method, path, request.query, mime, body
     )
     if not problems:
         return None
