@@ -279,7 +279,7 @@ def _by_type(validator: Any, value: JSON, instance: Any, schema: JSON) -> Iterat
     yield from validator.descend(instance, {"$ref": ref})
 
 
-Validator = validators.extend(Draft202012Validator, {BY_TYPE: _by_type})
+Validator = validators.extend(Draft202012Validator, {BY_TYPE: _by_type})  # type: ignore[no-untyped-call]
 
 
 def _tags(spec: JSON, ref: object) -> list[str]:
@@ -349,7 +349,10 @@ _CODES = {
 def _problem(error: ValidationError, where: tuple[str | int, ...]) -> Problem:
     path = (*where, *error.absolute_path)
     if error.validator == "required" and isinstance(error.instance, dict):
-        missing = [str(k) for k in error.validator_value if k not in error.instance]
+        wanted: list[object] = (
+            list(error.validator_value) if isinstance(error.validator_value, list) else []
+        )
+        missing = [str(k) for k in wanted if k not in error.instance]
         path = (*path, *missing[:1])
         return Problem(path, "BASE_TYPE_REQUIRED", "This field is required")
     return Problem(path, _CODES.get(str(error.validator), "BASE_TYPE_INVALID"), error.message)
