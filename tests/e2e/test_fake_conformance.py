@@ -1,4 +1,4 @@
-"""The fake Discord is as strict as Discord's published API (issue 37): a request is
+"""The fake Discord is as strict as Discord's published API: a request is
 checked against Discord's OpenAPI description (``localdiscord/openapi.py``, when the
 description is there) and against the documented limits it does not state
 (``localdiscord/limits.py``), and a refused one gets Discord's 400 50035 answer."""
