@@ -6,7 +6,7 @@ process and gives the game's service (``bot/<game>.py``, named in ``bot.games``)
 * the registry: tables by id and by channel, ``get`` / ``in_channel`` with the game's
   "that table is closed" / "no table here" messages, one asyncio.Lock per table;
 * the rules between games: one table per channel and chips in play at one table per
-  server, through the ``channel_checks`` / ``busy_checks`` the other game registers;
+  server, through the ``channel_checks`` / ``busy_checks`` the other games register;
 * reload after a restart (this game's open tables, in the guilds this process runs);
 * saving a snapshot with its chip moves in one transaction, or rolling the table back;
 * closing a table (every chip returned) and shutting the timers down;
@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import enum
 import heapq
 import itertools
 import json
@@ -546,15 +547,29 @@ class Applied:
         self.transfers.extend(outcome.transfers)
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """A committed move, as :meth:`TableHost.move` returns it: saved at store version
-    ``version`` with its chip ``transfers`` (and each player's net in ``results`` when it
-    settled a round); ``state_version`` is the engine's version now (what the table's
-    buttons carry). Events addressed to one member (``event.to``) are theirs alone:
-    :meth:`seen_by` gives what a member may see of the change."""
+T = TypeVar("T", bound=HostedTable)
 
-    table_id: str
+
+class ChangeKind(enum.Enum):
+    """What a published :class:`Change` is."""
+
+    MOVE = "move"  # a move applied to the engine (a click, a command, a timer, a computer)
+    OPENED = "opened"  # a new table, stored and registered
+    SAVED = "saved"  # the table's bot-side state changed and was saved (no engine move)
+    CLOSED = "closed"  # the table closed: ``reason`` says why, ``transfers`` its refunds
+
+
+@dataclass(frozen=True, slots=True)
+class Change(Generic[T]):
+    """A committed change of one table, as :meth:`TableHost.move` returns it and as the
+    host publishes it to the game's subscribers (:meth:`TableHost.subscribe`): saved at
+    store version ``version`` with its chip ``transfers`` (and each player's net in
+    ``results`` when it settled a round); ``state_version`` is the engine's version now
+    (what the table's buttons carry); ``table`` is the live table it was made on. Events
+    addressed to one member (``event.to``) are theirs alone: :meth:`seen_by` gives what
+    a member may see of the change."""
+
+    table: T
     version: int
     state_version: int
     events: tuple[Any, ...] = ()
@@ -562,27 +577,32 @@ class Change:
     results: Mapping[str, int] | None = None
     outcomes: tuple[Any, ...] = ()  # each apply's own outcome, in order
     by_timer: bool = False  # the timer moved for whoever ran out of time
-    # made on a member's click whose handler answers it with the redrawn table (one
-    # UPDATE_MESSAGE): the presenter does not draw the table message itself
-    answered: bool = False
+    kind: ChangeKind = ChangeKind.MOVE
+    reason: Msg | None = None  # CLOSED: why
+
+    @property
+    def table_id(self) -> str:
+        return self.table.table_id
 
     def seen_by(self, seat: str) -> tuple[Any, ...]:
         """The events ``seat`` may see: the public ones and those dealt to them."""
         return tuple(e for e in self.events if getattr(e, "to", None) in (None, seat))
 
     @classmethod
-    def nothing(cls, live: Snapshotted, state_version: int) -> Change:
-        """No move was made (e.g. a timer that found nothing left to do)."""
-        return cls(live.table_id, live.store_version, state_version)
+    def of(cls, live: T, kind: ChangeKind, **fields: Any) -> Change[T]:
+        """A change with no engine move (``kind``) of ``live`` as it is now."""
+        return cls(live, live.store_version, live.engine.version, kind=kind, **fields)
 
     @classmethod
-    def merged(cls, changes: Sequence[Change]) -> Change:
+    def merged(cls, changes: Sequence[Change[T]]) -> Change[T]:
         """Several moves committed one after another (the timer's, for several seats)
-        shown as one."""
+        shown as one (one change: that change itself)."""
+        if len(changes) == 1:
+            return changes[0]
         last = changes[-1]
         results = [c.results for c in changes if c.results is not None]
         return cls(
-            last.table_id,
+            last.table,
             last.version,
             last.state_version,
             tuple(e for c in changes for e in c.events),
@@ -590,11 +610,11 @@ class Change:
             results[-1] if results else None,
             tuple(o for c in changes for o in c.outcomes),
             any(c.by_timer for c in changes),
-            any(c.answered for c in changes),
         )
 
 
-T = TypeVar("T", bound=HostedTable)
+#: what start-up registers to hear of every committed change of a game's tables
+Subscriber = Callable[[Change[Any]], Awaitable[None]]
 
 
 class TableHost(Generic[T]):
@@ -640,7 +660,7 @@ class TableHost(Generic[T]):
         # of four keep 20,000 of these
         self._member_tables: dict[tuple[int, int], tuple[str, ...]] = {}
         self._in_play_at: dict[str, tuple[int, ...]] = {}
-        # The other game registers its checks here: "is this channel taken?" (one table
+        # The other games register their checks here: "is this channel taken?" (one table
         # per channel) and "is this member's money in play there?" (chips in play at one
         # table of a server at a time).
         self.channel_checks: list[Callable[[int], bool]] = []
@@ -658,6 +678,10 @@ class TableHost(Generic[T]):
         self._backoff = Backoff()
         # table id -> monotonic time a failed timer job may run again (the back-off)
         self._retry_at: dict[str, float] = {}
+        # who hears of every committed change (start-up subscribes the game's presenter)
+        self._subscribers: list[Subscriber] = []
+        # table id -> the task telling the subscribers of its latest change (in order)
+        self._deliveries: dict[str, asyncio.Task[None]] = {}
 
     # ------------------------------------------------- what the game tells the host
     def check_may_end(self, live: T, user_id: int, *, is_admin: bool) -> None:
@@ -685,8 +709,9 @@ class TableHost(Generic[T]):
         exception here puts the table back like a failed ``apply``."""
 
     def action_note(self, action: Any) -> str:
-        """How the store's log line names one applied action."""
-        return f"{action.seat} {action.kind.value}"
+        """How the store's log line names one applied action: its actor (every game's
+        actions name theirs ``actor``) and its kind."""
+        return f"{action.actor} {action.kind.value}"
 
     def table_from_record(self, stored: StoredTable) -> T:
         """The live table for a stored table of this game (at a reload)."""
@@ -786,10 +811,6 @@ class TableHost(Generic[T]):
         live = self.table_of_member(guild_id, user_id)
         return None if live is None else live.channel_id
 
-    def member_busy_elsewhere(self, guild_id: int, user_id: int) -> bool:
-        """True when the member has chips in play at a table of another game."""
-        return any(bool(check(guild_id, user_id)) for check in self.busy_checks)
-
     def check_channel_free(self, channel_id: int) -> None:
         """One table per channel, whatever the game."""
         if channel_id in self.by_channel or any(c(channel_id) for c in self.channel_checks):
@@ -848,21 +869,15 @@ class TableHost(Generic[T]):
             )
         return float(seconds)
 
-    async def open_new(
-        self,
-        live: T,
-        start: Callable[[T], None],
-        opened: Callable[[T], Awaitable[None]],
-        what: str,
-    ) -> T:
-        """Store and register a new table with no move yet: ``start`` sets its first
-        clock, ``opened`` shows it (a presenter failure does not undo the opening)."""
+    async def open_new(self, live: T, start: Callable[[T], None]) -> T:
+        """Store and register a new table with no move yet (``start`` sets its first
+        clock), and publish it (:attr:`ChangeKind.OPENED`)."""
         async with self._opening(live.channel_id):
             start(live)
             await self._persist(live, [], "open")
             self._register(live)
             self._arm_timer(live)
-        await self.present(opened(live), what)
+        self.publish(Change.of(live, ChangeKind.OPENED))
         return live
 
     def _register(self, live: T) -> None:
@@ -875,13 +890,56 @@ class TableHost(Generic[T]):
         live.message_id = message_id
         await self.store.set_table_message(live.table_id, message_id)
 
-    async def present(self, call: Awaitable[None], what: str) -> None:
-        """Run a presenter call; a failure is logged, never raised: presentation must never
-        undo a committed move."""
+    # ------------------------------------------------------------- publishing
+    def subscribe(self, subscriber: Subscriber) -> None:
+        """From now on ``subscriber`` hears of every committed change of this game's
+        tables (start-up subscribes the game's presenter)."""
+        self._subscribers.append(subscriber)
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        """``subscriber`` hears of no more changes."""
+        self._subscribers.remove(subscriber)
+
+    def publish(self, change: Change[T]) -> None:
+        """Tell the subscribers of a committed change, in a task of its own (the caller,
+        a member's click among them, never waits for it) and in order per table: a
+        table's changes reach each subscriber one after another, as they were made. A
+        subscriber's failure is logged, never raised: it never undoes a committed move."""
+        if not self._subscribers or self._closing:
+            return
+        table_id = change.table_id
+        before = self._deliveries.get(table_id)
+        # a context of its own: no caller's context (a member's click) is kept alive
+        self._deliveries[table_id] = asyncio.create_task(
+            self._deliver(change, before),
+            name=f"{self.timer_name}-change-{table_id}",
+            context=contextvars.Context(),
+        )
+
+    async def _deliver(self, change: Change[T], before: asyncio.Task[None] | None) -> None:
         try:
-            await call
-        except Exception:
-            log.exception("presenting %s failed", what)
+            if before is not None and not before.done():
+                await asyncio.wait([before])  # (a wait: cancelling this one spares it)
+            for subscriber in self._subscribers:
+                try:
+                    await subscriber(change)
+                except Exception:
+                    log.exception(
+                        "%s table %s: showing a change failed", self.game, change.table_id
+                    )
+        finally:
+            if self._deliveries.get(change.table_id) is asyncio.current_task():
+                del self._deliveries[change.table_id]
+
+    async def delivered(self, table_id: str) -> None:
+        """Wait until the subscribers have heard of every change of the table so far (a
+        game that paces itself on what members are shown, e.g. the next betting window
+        after a coup's deal is shown). Cancelled when that showing was cancelled."""
+        task = self._deliveries.get(table_id)
+        if task is not None and task is not asyncio.current_task():
+            await asyncio.wait([task])
+            if task.cancelled():  # the process stops while it was being shown: so does this
+                raise asyncio.CancelledError()
 
     # ------------------------------------------------------------------ moves
     async def move(
@@ -893,20 +951,19 @@ class TableHost(Generic[T]):
         closed: Callable[[], ServiceError] | None = None,
         note: str | Callable[[Sequence[Any]], str] | None = None,
         by_timer: bool = False,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[T]:
         """Play one move at a table and return it committed: under the table's lock,
         refused when the table closed meanwhile (``closed()``, by default
         :meth:`just_closed`) or, with ``version``, when the engine has moved on since
-        (StaleButton); then :meth:`commit`; then the table's timer is set anew.
-        ``answered``: the caller answers the member's click with the redrawn table."""
+        (StaleButton); then :meth:`commit` (which publishes it); then the table's timer
+        is set anew."""
         live = self.get(table_id)
         async with self.lock(table_id):
             if self.tables.get(table_id) is not live:
                 raise (closed or self.just_closed)()
             if version is not None and version != live.engine.version:
                 raise StaleButton()
-            change = await self.commit(live, plan, note=note, by_timer=by_timer, answered=answered)
+            change = await self.commit(live, plan, note=note, by_timer=by_timer)
         self._arm_timer(live)
         return change
 
@@ -917,8 +974,7 @@ class TableHost(Generic[T]):
         *,
         note: str | Callable[[Sequence[Any]], str] | None = None,
         by_timer: bool = False,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[T]:
         """Apply a move's steps to the engine in memory, then save the table with the
         chip transfers (and, when the move settled a round, each player's net: see
         :func:`settled_returns`) in ONE transaction. The caller holds the table's lock
@@ -961,8 +1017,8 @@ class TableHost(Generic[T]):
         else:
             text = note or "; ".join(self.action_note(a) for a in applied.actions) or "no-op"
         await self._persist(live, applied.transfers, text, before=before, results=results)
-        return Change(
-            live.table_id,
+        change = Change(
+            live,
             live.store_version,
             live.engine.version,
             tuple(applied.events),
@@ -970,15 +1026,18 @@ class TableHost(Generic[T]):
             results,
             tuple(applied.outcomes),
             by_timer,
-            answered,
         )
+        self.publish(change)
+        return change
 
     async def save_meta(self, live: T, change: Callable[[], None], note: str) -> None:
-        """Change the table's bot-side state (no engine move) and save it; if the save
-        fails the change is undone, so memory never runs ahead of the database."""
+        """Change the table's bot-side state (no engine move) and save it, then publish it
+        (:attr:`ChangeKind.SAVED`); if the save fails the change is undone, so memory
+        never runs ahead of the database."""
         before = live.snapshot()
         change()
         await self._persist(live, [], note, before=before)
+        self.publish(Change.of(live, ChangeKind.SAVED))
 
     async def _persist(
         self,
@@ -1045,8 +1104,10 @@ class TableHost(Generic[T]):
         self, table_id: str, reason: Msg, refunds_of: Callable[[T], Sequence[Transfer]]
     ) -> tuple[T, list[Transfer] | list[Any]] | None:
         """Return every chip on the table (``refunds_of(live)``, or the ledger's escrow
-        entries) and close it; stop its timer. Returns the table and the moves applied,
-        or None when it closed meanwhile. On failure the table is as it was, still open."""
+        entries) and close it; stop its timer; publish the close
+        (:attr:`ChangeKind.CLOSED`, with the refunds as transfers). Returns the table and
+        the moves applied, or None when it closed meanwhile. On failure the table is as
+        it was, still open."""
         live = self.get(table_id)
         async with self.lock(table_id):
             if table_id not in self.tables:
@@ -1070,14 +1131,17 @@ class TableHost(Generic[T]):
             task = self._jobs.get(table_id)
         if task is not None and task is not asyncio.current_task() and self.may_cancel_timer(live):
             task.cancel()
+        refunds = tuple(ledger_refunds(applied))
+        self.publish(Change.of(live, ChangeKind.CLOSED, reason=reason, transfers=refunds))
         return live, applied
 
     async def shutdown(self) -> None:
         """Stop the timers (tables stay open in the store and are reloaded on start)."""
         self._closing = True
         await self._scheduler.stop()
-        tasks = list(self._jobs.values())
+        tasks = [*self._jobs.values(), *self._deliveries.values()]
         self._jobs.clear()
+        self._deliveries.clear()
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -1189,6 +1253,7 @@ __all__ = [
     "Applied",
     "Backoff",
     "Change",
+    "ChangeKind",
     "Holdings",
     "HostedTable",
     "KeyedLocks",
@@ -1196,6 +1261,7 @@ __all__ = [
     "Step",
     "StoreLike",
     "StoredTable",
+    "Subscriber",
     "TableHost",
     "TimerJob",
     "clock",

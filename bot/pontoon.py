@@ -3,8 +3,8 @@
 No discord imports here. Every change to a table is a move of the table host
 (:meth:`bot.host.TableHost.move`: lock, stale check, ``engine.apply``, the table put
 back on any failure, one transaction with the ledger transfers, the timer), which
-returns the committed :class:`bot.host.Change`; then ``presenter.table_changed(...)``
-(messages, DMs: the bot's business).
+returns the committed :class:`bot.host.Change` and publishes it to the game's
+subscribers (start-up subscribes the presenter: messages, DMs).
 
 The registry, locks, reload, saving, closing and timers are the host's, shared with
 Punto Banco; this module is Pontoon's own: its checks, the round's log and sequencing,
@@ -20,12 +20,13 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from bot.errors import NoTableHere, NotSeated, ServiceError
 from bot.host import (
     Applied,
     Change,
+    ChangeKind,
     Holdings,
     StoredTable,
     StoreLike,
@@ -300,24 +301,6 @@ class NoPontoonTable(NoTableHere):
     english = "There is no open table in this channel. Start one with `/pontoon start`."
 
 
-class PontoonPresenterPort(Protocol):
-    """What the service tells the outside world. Implemented with discord.py in
-    cogs/pontoon/presenter.py. A change made on a member's click is ``change.answered``:
-    the click's own handler redraws the table on its interaction."""
-
-    async def table_changed(self, live: OpenPontoonTable, change: Change) -> None: ...
-
-    async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None: ...
-
-
-class NullPontoonPresenter:
-    async def table_changed(self, live: OpenPontoonTable, change: Change) -> None:
-        return None
-
-    async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None:
-        return None
-
-
 @dataclass(frozen=True)
 class PontoonTimers:
     bet_seconds: float = 60.0
@@ -361,12 +344,10 @@ class PontoonService(TableHost[OpenPontoonTable]):
         *,
         chance: Chance | None = None,
         timers: PontoonTimers | None = None,
-        presenter: PontoonPresenterPort | None = None,
         owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         super().__init__(store, chance=chance, owns_guild=owns_guild)
         self.timers = timers or PontoonTimers()
-        self.presenter: PontoonPresenterPort = presenter or NullPontoonPresenter()
 
     def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats
@@ -438,10 +419,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 Action(computer_seat(n), ActionKind.JOIN, amount=lent)
                 for n in range(1, computers + 1)
             ]
-            change = await self.commit(live, joins)
+            await self.commit(live, joins)  # (published: the presenter posts the table)
             self._register(live)
         self._arm_timer(live)
-        await self._present(live, change)  # a presenter failure does not undo it
         return live
 
     # ------------------------------------------------------------------- acts
@@ -456,11 +436,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
         target: int | None = None,
         version: int | None = None,
         name: str | None = None,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[OpenPontoonTable]:
         """Apply one member's action and return it committed. Raises ServiceError /
-        RuleError with nothing changed. ``answered``: the caller redraws the table on the
-        member's own interaction (a click on the table message)."""
+        RuleError with nothing changed (the host publishes it)."""
         seat = seat_of(user_id)
 
         async def plan(live: OpenPontoonTable) -> list[Action]:
@@ -493,9 +471,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 )
             ]
 
-        change = await self.move(table_id, plan, version=version, answered=answered)
-        await self._present(self.tables.get(table_id), change)
-        return change
+        return await self.move(table_id, plan, version=version)
 
     async def add_computer(
         self,
@@ -503,8 +479,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         user_id: int,
         *,
         version: int | None = None,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[OpenPontoonTable]:
         """The opener adds a computer player before a round: it sits with chips the house
         lends it. Once the opener has left the table, any member seated there may. Refused
         (nothing changed) for anyone else, mid-round, beyond :data:`MOST_COMPUTERS` or
@@ -546,18 +521,14 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 raise refusal
             return [join]
 
-        change = await self.move(table_id, plan, version=version, answered=answered)
-        await self._present(self.tables.get(table_id), change)
-        return change
+        return await self.move(table_id, plan, version=version)
 
     async def deal(
         self,
         table_id: str,
         user_id: int,
         version: int | None = None,
-        *,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[OpenPontoonTable]:
         """Deal the next round: cut for the bank first if nobody banks yet (P-BANK-1)."""
         seat = seat_of(user_id)
 
@@ -581,9 +552,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 return [*broke, Action(seat, ActionKind.NEXT_ROUND), deal]
             return [*broke, deal]
 
-        change = await self.move(table_id, plan, version=version, answered=answered)
-        await self._present(self.tables.get(table_id), change)
-        return change
+        return await self.move(table_id, plan, version=version)
 
     async def hint(self, table_id: str, user_id: int) -> tuple[Hint, tuple[str, ...]]:
         """The hint for the member's hand being played (engine/pontoon/hint.py), from the
@@ -639,12 +608,6 @@ class PontoonService(TableHost[OpenPontoonTable]):
         live.note(applied.events, by_timer=by_timer)
         live.last_activity = time.monotonic()
 
-    async def _present(self, live: OpenPontoonTable | None, change: Change) -> None:
-        """Tell the presenter of a committed change (a failure there is only logged)."""
-        if live is None:  # closed since: its close was shown
-            return
-        await self.present(self.presenter.table_changed(live, change), f"table {live.table_id}")
-
     # --------------------------------------------------------------- the bank
     async def offer_bank(self, table_id: str, seller_id: int, buyer_id: int, price: int) -> None:
         """Offer the bank to ``buyer_id`` for ``price`` (P-SELL-1): the engine says whether
@@ -663,7 +626,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 f"bank offered to {buyer_id} for {price}",
             )
 
-    async def accept_bank(self, table_id: str, buyer_id: int) -> Change:
+    async def accept_bank(self, table_id: str, buyer_id: int) -> Change[OpenPontoonTable]:
         live = self.get(table_id)
         async with self.lock(table_id):
             offer = live.sale_offer
@@ -689,7 +652,6 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 live.sale_offer = None
                 log.warning("table %s: clearing the spent bank offer not saved: %s", table_id, exc)
         self._arm_timer(live)
-        await self._present(live, change)
         return change
 
     async def open_auction(self, table_id: str, seller_id: int, seconds: float) -> float:
@@ -713,7 +675,6 @@ class PontoonService(TableHost[OpenPontoonTable]):
     async def _finish_auction(self, live: OpenPontoonTable) -> None:
         """The auction's time is up: the engine sells the bank to the best bid its bidder
         can still pay (END_AUCTION), or the bank stays."""
-        change = Change.nothing(live, live.engine.version)
         async with self.lock(live.table_id):
             auc = live.auction
             if auc is None or time.time() < float(auc["ends_at"]):
@@ -727,9 +688,8 @@ class PontoonService(TableHost[OpenPontoonTable]):
                     live.auction = None
                     return Action(banker, ActionKind.END_AUCTION)
 
-                change = await self.commit(live, [ended])
+                await self.commit(live, [ended])
         self._arm_timer(live)
-        await self._present(live, change)
 
     def auction_seconds_left(self, live: OpenPontoonTable) -> float | None:
         if live.auction is None:
@@ -739,12 +699,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
     # ------------------------------------------------------------------ close
     async def close(self, table_id: str, reason: Msg) -> None:
         """Close a table, returning every chip in escrow and the kitty to its owner.
-        ``reason`` is a catalog message (``reason.*``), said in each reader's language."""
-        closed = await self._close_table(table_id, reason, lambda live: live.engine.abandon())
-        if closed is None:
-            return
-        live, _ = closed
-        await self.present(self.presenter.table_closed(live, reason), f"the close of {table_id}")
+        ``reason`` is a catalog message (``reason.*``), said in each reader's language
+        (the host publishes the close)."""
+        await self._close_table(table_id, reason, lambda live: live.engine.abandon())
 
     # ------------------------------------------------------------------ timers
     def set_deadline(self, live: OpenPontoonTable) -> None:
@@ -818,13 +775,11 @@ class PontoonService(TableHost[OpenPontoonTable]):
             live.computer_due = None
             return
         try:
-            change = await self.move(live.table_id, [action], version=eng.version)
+            await self.move(live.table_id, [action], version=eng.version)
         except (RuleError, ServiceError) as exc:
             # nothing changed; the timer's deadline still plays for it
             log.warning("computer player's move %s refused: %s", action, exc)
             live.computer_due = None
-            return
-        await self._present(self.tables.get(live.table_id), change)
 
     async def _on_deadline(self, live: OpenPontoonTable) -> None:
         """Play for whoever ran out of time: bets sit out, a hand sticks if it may or
@@ -836,7 +791,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
             return
         timed_out = set(eng.to_act())
         turn = eng.turn
-        changes: list[Change] = []
+        changes: list[Change[OpenPontoonTable]] = []
         failed: StorageError | None = None
         for _ in range(4 * max(1, len(timed_out)) + 8):
             eng = live.engine
@@ -864,8 +819,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
             live.deadline = None
             live.deadline_version = -1 if changes else live.engine.version
         self._arm_timer(live)
-        change = Change.merged(changes) if changes else Change.nothing(live, live.engine.version)
-        await self._present(self.tables.get(live.table_id), change)
+        if not changes and self.tables.get(live.table_id) is live:
+            # no move, but the clock the table shows stopped: drawn again
+            self.publish(Change.of(live, ChangeKind.SAVED))
         if failed is not None:
             raise failed
 
@@ -880,7 +836,6 @@ def build_service(
     store: StoreLike,
     timers: PontoonTimers,
     *,
-    presenter: Any,
     chance: Chance | None,
     owns_guild: Callable[[int], bool],
 ) -> PontoonService:
@@ -889,7 +844,6 @@ def build_service(
     return PontoonService(
         store,
         timers=timers,
-        presenter=presenter,
         chance=chance,
         owns_guild=owns_guild,
     )
@@ -900,7 +854,6 @@ __all__ = [
     "MOST_COMPUTERS",
     "NoPontoonTable",
     "OpenPontoonTable",
-    "PontoonPresenterPort",
     "PontoonService",
     "PontoonTimers",
     "build_service",
