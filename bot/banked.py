@@ -19,6 +19,7 @@ messages, its clock (:meth:`BankedHost.start_clock`) and its refunds.
 
 from __future__ import annotations
 
+import abc
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass, field
@@ -44,7 +45,7 @@ E = TypeVar("E", bound=Game[Any, Any, Any])
 
 
 @dataclass
-class BankedTable(Generic[E]):
+class BankedTable(abc.ABC, Generic[E]):
     """An open table the house banks, as the bot holds it: the engine's state plus where
     it lives and what the bot keeps besides. A game's table adds its own fields (after
     these, or by keyword) and says them in :meth:`own_meta` / :meth:`restore_own`."""
@@ -96,9 +97,9 @@ class BankedTable(Generic[E]):
         self.message_id = meta["message_id"]
         self.restore_own(meta)
 
+    @abc.abstractmethod
     def in_play(self) -> set[int]:
         """Members with chips on the table (the game says who)."""
-        raise NotImplementedError
 
     def name(self, seat: str) -> str:
         return self.names.get(seat) or f"<@{seat}>"
@@ -140,39 +141,39 @@ class BankedHost(TableHost[B], Generic[B, R, W]):
         self.timers: W = timers or self.default_timers()
 
     # ------------------------------------------------- what the game tells the host
+    @abc.abstractmethod
     def default_timers(self) -> W:
         """The timers of a service built without any."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def new_table(self, common: dict[str, Any], rules: R) -> B:
         """A new table: the game's table with ``common`` (where it lives, its betting
         window) and an engine for ``rules``."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def reloaded_table(
         self, common: dict[str, Any], engine: dict[str, Any], meta: dict[str, Any]
     ) -> B:
         """A reloaded table: the game's table with ``common`` (where it lives, its
         message, its betting window, its names, its windows and rounds counted), its
         engine from ``engine`` (the engine's JSON) and its own fields from ``meta``."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def start_clock(self, live: B, until: float | None = None) -> None:
         """The table's clock from now, or one that runs out at ``until`` (epoch seconds:
         the countdown a reloaded table's message shows)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def last_round(self, live: B) -> int:
         """The number of the last round settled at the table (0: none yet)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def refunds_of(self, live: B) -> list[Transfer]:
         """Every chip still on the table back to its owner (the table closes)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     async def time_up(self, table_id: str) -> None:
         """The table's clock ran out (the timer's job: :meth:`timer_job`)."""
-        raise NotImplementedError
 
     # ----------------------------------------------------------------- shared
     def what(self, live: B) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-import bot.host as host_module
+import bot.scheduler as scheduler_module
 from bot.audit import audit
 from bot.errors import EngineFault, ServiceError, friendly
 from bot.i18n import Msg
@@ -209,7 +209,7 @@ async def test_close_refunds_from_the_ledger_when_the_engine_disagrees(store: St
 async def test_failing_idle_close_backs_off_and_logs(
     store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(host_module, "TIMER_RETRY_SECONDS", 0.05)
+    monkeypatch.setattr(scheduler_module, "TIMER_RETRY_SECONDS", 0.05)
     svc = make_service(store, idle=0.05)
     live = await svc.open_table(G, CH, ANN, PontoonRules())
     attempts: list[float] = []
@@ -236,7 +236,7 @@ async def test_timer_survives_an_unexpected_error(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A bug in one timer step must not kill the table's timer for good."""
-    monkeypatch.setattr(host_module, "TIMER_RETRY_SECONDS", 0.05)
+    monkeypatch.setattr(scheduler_module, "TIMER_RETRY_SECONDS", 0.05)
     svc = make_service(store, idle=0.1)
     live = await svc.open_table(G, CH, ANN, PontoonRules())
     real_close = svc.close
