@@ -351,6 +351,7 @@ class TableHost(MovePlayer[T]):
 
     async def set_message(self, live: T, message_id: int) -> None:
         live.message_id = message_id
+        self.changed_unsaved(live.table_id)
         await self.store.set_table_message(live.table_id, message_id)
 
     async def forget_member(self, user_id: int, guild_id: int | None = None) -> int:
@@ -408,6 +409,7 @@ class TableHost(MovePlayer[T]):
                 live.restore(before)
                 raise
             self._unregister(live)
+            self.changed_unsaved(table_id)
             task = self._stop_timer(table_id)
         if task is not None and task is not asyncio.current_task() and self.may_cancel_timer(live):
             task.cancel()

@@ -33,6 +33,10 @@ from engine.records import Transfer
 
 log = logging.getLogger(__name__)
 
+# the snapshot last written is kept for this many tables, the most recently saved (a
+# table's next move puts it back on a failure instead of encoding the table again)
+SAVED_KEPT = 512
+
 
 class Settles(Protocol):
     """The part of the game interface (``engine.game.Game``) that tells a round's end."""
@@ -151,17 +155,19 @@ async def save_snapshot(
     transfers: Sequence[Transfer],
     note: str,
     results: Mapping[str, int] | None = None,
-) -> None:
+) -> str:
     """Write a live table's snapshot, the chip moves that produced it and a log line in
     one transaction, at the next store version (optimistic concurrency); with
-    ``results`` (a round was settled), each player's net from it too."""
+    ``results`` (a round was settled), each player's net from it too. Returns the
+    snapshot written."""
     version = live.store_version + 1
+    text = live.snapshot()
     await store.save_table(
         live.table_id,
         live.guild_id,
         live.channel_id,
         game,
-        live.snapshot(),
+        text,
         version,
         live.message_id,
         list(transfers),
@@ -170,6 +176,7 @@ async def save_snapshot(
         results=results,
     )
     live.store_version = version
+    return text
 
 
 class MovePlayer(TableClock[T]):
@@ -185,6 +192,10 @@ class MovePlayer(TableClock[T]):
         self._subscribers: list[Subscriber] = []
         # table id -> the task telling the subscribers of its latest change (in order)
         self._deliveries: dict[str, asyncio.Task[None]] = {}
+        # table id -> the snapshot last written, for the tables saved most recently (at
+        # most SAVED_KEPT): the next move's copy to put back, so a move encodes the
+        # table once (the save), not twice; dropped where a table changes unsaved
+        self._saved: dict[str, str] = {}
 
     # ------------------------------------------------- what the game tells the host
     def after_apply(self, live: T, applied: Applied, *, by_timer: bool) -> None:
@@ -293,7 +304,7 @@ class MovePlayer(TableClock[T]):
         storage errors propagate as they are, any other exception becomes
         :class:`bot.errors.EngineFault`. ``note`` is the store's log line (by default
         the actions, :meth:`action_note`; a function of the outcomes)."""
-        before = live.snapshot()  # put back whole (engine and the game's own state)
+        before = self.last_saved(live)  # put back whole (engine and the game's own state)
         was_terminal = live.engine.is_terminal()
         applied = Applied()
         try:
@@ -341,7 +352,7 @@ class MovePlayer(TableClock[T]):
         """Change the table's bot-side state (no engine move) and save it, then publish it
         (:attr:`ChangeKind.SAVED`); if the save fails the change is undone, so memory
         never runs ahead of the database."""
-        before = live.snapshot()
+        before = self.last_saved(live)
         change()
         await self._persist(live, [], note, before=before)
         self.publish(Change.of(live, ChangeKind.SAVED))
@@ -361,15 +372,33 @@ class MovePlayer(TableClock[T]):
         ``live.snapshot()``) is given, the table is put back to it: memory never runs
         ahead of the database."""
         started = time.perf_counter()
+        saved = self._saved
         try:
-            await save_snapshot(self.store, live, self.game, transfers, note, results)
+            text = await save_snapshot(self.store, live, self.game, transfers, note, results)
         except BaseException:
+            saved.pop(live.table_id, None)
             if before is not None:
                 live.restore(before)
             raise
         finally:
             self._reindex(live)
+        saved.pop(live.table_id, None)  # (re-inserted last: the oldest go first)
+        saved[live.table_id] = text
+        if len(saved) > SAVED_KEPT:
+            del saved[next(iter(saved))]
         METRICS.write_seconds.observe(time.perf_counter() - started)
+
+    def last_saved(self, live: T) -> str:
+        """The table as it was last saved (what a failed move puts back): the snapshot
+        written then, when still kept, else encoded now. Memory never runs ahead of the
+        database, so the two are the same; where a table changes without a save (its
+        message posted anew), :meth:`changed_unsaved` drops the kept one."""
+        text = self._saved.get(live.table_id)
+        return live.snapshot() if text is None else text
+
+    def changed_unsaved(self, table_id: str) -> None:
+        """The table changed in memory without a save: its next move encodes it anew."""
+        self._saved.pop(table_id, None)
 
 
 __all__ = [

@@ -645,6 +645,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
             lapsed = live.engine.offer_refusal(seat_of(seller_id))
             if lapsed is not None:
                 live.sale_offer = None  # said as the bot's own answer, as before
+                self.changed_unsaved(table_id)
                 raise ServiceError(lapsed.message, key=str(lapsed.key))
             await self.check_not_on_break(live.guild_id, buyer_id)  # buying: a new stake
             await self._sync_balances(live)
@@ -658,6 +659,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 )
             except StorageError as exc:  # the sale itself is saved; the offer is spent
                 live.sale_offer = None
+                self.changed_unsaved(table_id)
                 log.warning("table %s: clearing the spent bank offer not saved: %s", table_id, exc)
         self._arm_timer(live)
         return change

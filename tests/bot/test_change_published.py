@@ -140,3 +140,33 @@ async def test_a_refused_move_publishes_nothing(store: Store) -> None:
         await service.leave(live.table_id, BOB)
     await service.delivered(live.table_id)
     assert len(presenter.heard) == heard and log.said == []
+
+
+async def test_a_move_encodes_the_table_once_and_a_failed_one_puts_it_back(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copy a failed move puts back is the snapshot written by the save before it (the
+    table is encoded once per move, by its save), and it is the table as saved."""
+    log = Log()
+    service, _, live = await an_open_table(store, log)
+    await service.join(live.table_id, ANN, name="ann")
+    saved = live.snapshot()
+    encoded: list[str] = []
+    real = OpenBlackjackTable.snapshot
+
+    def counting(table: OpenBlackjackTable) -> str:
+        encoded.append(table.table_id)
+        return real(table)
+
+    monkeypatch.setattr(OpenBlackjackTable, "snapshot", counting)
+    await service.join(live.table_id, BOB, name="bob")
+    assert encoded == [live.table_id]  # the save's, not a second copy before the move
+    after_bob = real(live)
+
+    async def refused(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(store, "save_table", refused)
+    with pytest.raises(RuntimeError, match="disk full"):
+        await service.leave(live.table_id, BOB)
+    assert real(live) == after_bob != saved  # put back as last saved
