@@ -19,7 +19,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol
+from typing import Any, Generic, Protocol
 
 from bot.errors import ServiceError, StaleButton, engine_fault
 from bot.i18n import Msg
@@ -183,7 +183,6 @@ class MovePlayer(TableClock[T]):
     """Plays every move of one game's tables through one transaction, and publishes
     each committed change."""
 
-    game: ClassVar[str]  # the game's name in the store (game_tables.game)
     chance: Chance
 
     def __init__(self, *, run_timers: bool = True) -> None:

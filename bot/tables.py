@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.errors import BusyElsewhere, NoTableHere, ServiceError, TableExists
+from bot.i18n import Raw
 from bot.storage.errors import MemberOnBreak
 from engine.game import Game
 
@@ -64,6 +65,8 @@ class StoreLike(Protocol):
     ) -> datetime | None: ...
 
     async def set_table_message(self, table_id: str, message_id: int) -> None: ...
+
+    async def plays_again_at(self, guild_id: int, user_id: int, game: str) -> datetime | None: ...
 
 
 class Snapshotted(Protocol):
@@ -142,6 +145,7 @@ class TableKeeper(abc.ABC, Generic[T]):
         "That table has just closed.",
     )
     store: StoreLike
+    game: ClassVar[str]  # the game's name in the store (game_tables.game)
 
     def __init__(self) -> None:
         self.tables: dict[str, T] = {}
@@ -276,6 +280,18 @@ class TableKeeper(abc.ABC, Generic[T]):
         ends = await self.store.break_ends(guild_id, user_id)
         if ends is not None:
             raise MemberOnBreak(ends)
+
+    async def check_round_limit(self, guild_id: int, user_id: int) -> None:
+        """The server's limit of rounds per member, game and period (/casino settings),
+        asked when a member stakes on a round, never on other clicks: refused, nothing
+        changed, with the time they may play again."""
+        again = await self.store.plays_again_at(guild_id, user_id, self.game)
+        if again is not None:
+            raise ServiceError(
+                f"Round limit reached; play again at {again.isoformat()}.",
+                key="err.round_limit",
+                stamp=Raw(str(int(again.timestamp()) + 1)),
+            )
 
     async def check_may_stake(self, guild_id: int, user_id: int, at: T | None = None) -> None:
         """What every game checks before a member takes a seat or places a bet at ``at``
