@@ -4,7 +4,7 @@
 once the pictures are uploaded (``cogs/card_emojis.py`` calls :func:`use_emojis`), and
 the text card (``A♠``) before that, with ``CARD_STYLE=text``, or when Discord refused
 them. ``back_face()`` is what a face-down card shows. Discord-free: the words modules of
-both games call these, whatever sends the text.
+every game call these, whatever sends the text.
 
 The emojis belong to the application, so one table of them serves every server, DM and
 shard of the process; it is process-wide on purpose.

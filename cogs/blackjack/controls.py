@@ -193,28 +193,28 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, numbe
         raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
     click = Click(interaction, table_id)
     with answered_in_time(click):
-        # the move comes back committed; this click is answered with the new table
+        # the move comes back committed; this click is answered from it
         if act == "join":
-            await service.join(table_id, user.id, name=user.display_name, answered=True)
+            change = await service.join(table_id, user.id, name=user.display_name)
             done = Msg("bj.joined")
         elif act == "leave":
-            await service.leave(table_id, user.id, answered=True)
+            change = await service.leave(table_id, user.id)
             done = Msg("bj.left")
         elif act == "same":
             amount = service.same_bet_amount(live, user.id)
-            await service.bet(
-                table_id, user.id, amount, round_no=number, name=user.display_name, answered=True
+            change = await service.bet(
+                table_id, user.id, amount, round_no=number, name=user.display_name
             )
             done = Msg("bj.bet_placed", amount=amount)
         elif act == "noinsurance":
-            await service.insure(table_id, user.id, 0, round_no=number, answered=True)
+            change = await service.insure(table_id, user.id, 0, round_no=number)
             done = Msg("bj.insurance_declined")
         else:
-            await service.play(table_id, user.id, PLAY[act], version=number, answered=True)
+            change = await service.play(table_id, user.id, PLAY[act], version=number)
             done = Msg("bj.done")
-        # the new table on the click's answer; else say privately that it worked
+        # the table the change left on the click's answer; else say privately it worked
         await access.presenter(bot_of(interaction)).respond(
-            click, service.tables.get(table_id), t(locale, "bj.answer", done=done)
+            click, change, t(locale, "bj.answer", done=done)
         )
 
 
@@ -230,15 +230,15 @@ async def handle_modal(
     click = Click(interaction, table_id)
     with answered_in_time(click):
         if form == "bet":
-            await service.bet(
-                table_id, user.id, amount, round_no=number, name=user.display_name, answered=True
+            change = await service.bet(
+                table_id, user.id, amount, round_no=number, name=user.display_name
             )
             done = Msg("bj.bet_placed", amount=amount)
         else:
-            await service.insure(table_id, user.id, amount, round_no=number, answered=True)
+            change = await service.insure(table_id, user.id, amount, round_no=number)
             done = Msg("bj.insured", amount=amount)
         await access.presenter(bot_of(interaction)).respond(
-            click, service.tables.get(table_id), t(locale, "bj.answer", done=done)
+            click, change, t(locale, "bj.answer", done=done)
         )
 
 

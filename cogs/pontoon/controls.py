@@ -299,35 +299,30 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
     click = Click(interaction, table_id)
     with answered_in_time(click):
         if act == "deal":
-            await service.deal(table_id, interaction.user.id, version=version, answered=True)
+            change = await service.deal(table_id, interaction.user.id, version=version)
         elif act == "join":  # the seat limit is the engine's, checked under the lock
-            await service.act(
+            change = await service.act(
                 table_id,
                 interaction.user.id,
                 ActionKind.JOIN,
                 name=interaction.user.display_name,
-                answered=True,
             )
         elif act == "leave":
-            await service.act(table_id, interaction.user.id, ActionKind.LEAVE, answered=True)
+            change = await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
         elif act == "computer":  # the opener's, between rounds (the service checks)
-            await service.add_computer(table_id, interaction.user.id, answered=True)
+            change = await service.add_computer(table_id, interaction.user.id)
         elif act == "same_bet":
-            await service.act(
-                table_id,
-                interaction.user.id,
-                ActionKind.BET,
-                amount=_last_bet(live, seat),
-                answered=True,
+            change = await service.act(
+                table_id, interaction.user.id, ActionKind.BET, amount=_last_bet(live, seat)
             )
         elif act in ACT_KIND:
-            await service.act(
-                table_id, interaction.user.id, ACT_KIND[act], version=version, answered=True
+            change = await service.act(
+                table_id, interaction.user.id, ACT_KIND[act], version=version
             )
         else:
             raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
-        # the move came back committed: this click is answered with the redrawn table
-        await access.presenter(bot).respond(click, service.tables.get(table_id))
+        # the move came back committed: this click is answered from it
+        await access.presenter(bot).respond(click, change)
     if act == "join":
         await seated(interaction, locale)
 
@@ -406,19 +401,16 @@ async def handle_modal(
     click = Click(interaction, table_id)
     service = access.service(bot)
     with answered_in_time(click):
-        await service.act(
+        change = await service.act(
             table_id,
             interaction.user.id,
             ACT_KIND[act],
             amount=amount,
             shoot=shoot,
             version=version,
-            answered=True,
         )
-        # the new table on the form's answer; else say privately that it worked
-        await access.presenter(bot).respond(
-            click, service.tables.get(table_id), _done_text(act, amount).render(locale)
-        )
+        # the table the change left on the form's answer; else say privately it worked
+        await access.presenter(bot).respond(click, change, _done_text(act, amount).render(locale))
 
 
 def _done_text(act: str, amount: int) -> Msg:

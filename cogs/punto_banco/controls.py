@@ -156,24 +156,21 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, round
         raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
     click = Click(interaction, table_id)
     with answered_in_time(click):
-        # the bet comes back committed; this click is answered with it below
+        # the bet comes back committed; this click is answered from it below
         if act == "repeat":
             receipt = await service.repeat(
                 table_id,
                 interaction.user.id,
                 round_no=round_no,
                 name=interaction.user.display_name,
-                answered=True,
             )
             done = Msg("pb.repeated")
         else:
-            receipt = await service.withdraw(
-                table_id, interaction.user.id, round_no=round_no, answered=True
-            )
+            receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
             done = Msg("pb.withdrawn")
-        # the new table on the click's answer; else say privately that it worked
+        # the table the change left on the click's answer; else say privately it worked
         await access.presenter(bot_of(interaction)).respond(
-            click, service.tables.get(table_id), receipt_text(receipt, done, locale)
+            click, receipt.change, receipt_text(receipt, done, locale)
         )
 
 
@@ -202,10 +199,7 @@ async def handle_modal(
             amount,
             round_no=round_no,
             name=interaction.user.display_name,
-            answered=True,
         )
         await access.presenter(bot_of(interaction)).respond(
-            click,
-            service.tables.get(table_id),
-            receipt_text(receipt, placed(locale, amount, side), locale),
+            click, receipt.change, receipt_text(receipt, placed(locale, amount, side), locale)
         )

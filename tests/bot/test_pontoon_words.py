@@ -41,9 +41,7 @@ def live_table(
 def presenter() -> PontoonDiscordPresenter:
     service: Any = SimpleNamespace(seconds_left=lambda live: 42.0)
     bot: Any = SimpleNamespace(get_guild=lambda gid: None, games={GAME_PONTOON: service})
-    p = PontoonDiscordPresenter(bot)
-    p.service = service  # as start-up does (bot.app)
-    return p
+    return PontoonDiscordPresenter(bot, service)  # built with its service, as start-up does
 
 
 def laid_out(

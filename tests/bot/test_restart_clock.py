@@ -336,13 +336,13 @@ async def test_the_countdown_drawn_by_each_game_is_the_one_its_message_says() ->
     bot: Any = SimpleNamespace(
         settings=SimpleNamespace(section=lambda cls: SimpleNamespace(betting_seconds=20))
     )
-    pb = PuntoBancoPresenter(bot, card_delay=0)
+    pb = PuntoBancoPresenter(bot, SimpleNamespace(timers=PuntoBancoTimers()), card_delay=0)
     table = OpenPuntoBancoTable(
         "ab1", 1, 2, 3, PuntoBancoTable(PuntoBancoRules()), 20.0, closes_at=at + 0.9
     )
     drawing = pb._draw(table, None)
     assert drawing.deadline == at and f"<t:{int(at)}:R>" in text_of(drawing)
-    bj = BlackjackPresenter(bot)
+    bj = BlackjackPresenter(bot, SimpleNamespace())
     bj_table = OpenBlackjackTable(
         "ab2", 1, 2, 3, BlackjackTable(BlackjackRules()), 30.0, 45.0, closes_at=at + 0.9
     )
@@ -356,8 +356,7 @@ async def test_the_countdown_drawn_by_each_game_is_the_one_its_message_says() ->
     from engine.pontoon import Table
 
     service: Any = SimpleNamespace(seconds_left=lambda live: 42.0)
-    pt = PontoonDiscordPresenter(SimpleNamespace(get_guild=lambda gid: None))  # type: ignore[arg-type]
-    pt.service = service
+    pt = PontoonDiscordPresenter(SimpleNamespace(get_guild=lambda gid: None), service)  # type: ignore[arg-type]
     before = time.time()
     drawing = pt._render(OpenPontoonTable("ab3", 1, 2, 3, Table(PontoonRules())), None)
     assert drawing.deadline is not None
