@@ -197,7 +197,9 @@ class BlackjackPresenter:
             live.message_id = message_id
 
     async def repost(self, live: OpenBlackjackTable) -> None:
-        await self.messages.repost(live)
+        """/blackjack table: the table message again at the bottom of the channel; the old
+        one is retired to a note that points below."""
+        await self.messages.repost(live, moved=t(await self._locale(live), "table.moved"))
 
     async def table_opened(self, live: OpenBlackjackTable) -> None:
         self.warm_odds(live.engine.rules)
@@ -263,7 +265,7 @@ class BlackjackPresenter:
                 allowed_mentions=NO_PINGS,
             )
             await service.mark_announced(live, missed.round_no)
-            await self.messages.repost(live)
+            await self.messages.repost(live, moved=t(locale, "table.moved"))
             return True
         return False
 

@@ -297,8 +297,9 @@ class PontoonDiscordPresenter:
                     await task
 
     async def repost(self, live: OpenPontoonTable) -> None:
-        """/pontoon table: the table message again, at the bottom of the channel."""
-        await self.writer.repost(live)
+        """/pontoon table: the table message again, at the bottom of the channel; the old
+        one is retired to a note that points below."""
+        await self.writer.repost(live, moved=t(self.guild_locale(live), "table.moved"))
 
     def redraw(self, live: OpenPontoonTable) -> None:
         """Draw the table message again (the server's language changed)."""

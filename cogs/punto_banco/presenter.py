@@ -397,9 +397,9 @@ class PuntoBancoPresenter:
             live.message_id = message_id
 
     async def repost(self, live: OpenPuntoBancoTable) -> None:
-        """Post the table message again at the bottom of the channel (the old one keeps
-        working until the window closes)."""
-        await self.messages.repost(live)
+        """/baccarat table: post the table message again at the bottom of the channel; the
+        old one is retired to a note that points below."""
+        await self.messages.repost(live, moved=t(await self._locale(live), "table.moved"))
 
     async def table_opened(self, live: OpenPuntoBancoTable) -> None:
         await self.messages.repost(live)

@@ -169,6 +169,14 @@ async def test_a_round_of_blackjack_from_join_to_the_result_post(
     assert str(total) in post.text
     # the table is ready for the next round: Same bet is offered
     assert {"Bet", "Same bet", "Join"} <= t.enabled()
+    # /blackjack table: the table comes back below and the old copy is retired (no
+    # buttons, no stale "Bets are open"), play review P5
+    before = t.message().id
+    assert "posted again below" in await t.bj(world.bob, "table")
+    assert t.message().id != before and {"Bet", "Same bet"} <= t.enabled()
+    retired = fake_discord.message(before)
+    assert retired.buttons() == [] and "moved below" in retired.text
+    assert "Blackjack · round" not in retired.text
     text = await t.bj(world.bob, "odds", {"chart": True})
     assert "0.40%" in text and "H hit" in text
     odds_msg = t.fake.ephemerals(world.bob)[-1]
