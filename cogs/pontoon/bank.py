@@ -16,6 +16,7 @@ from cogs.pontoon import access
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.commands import check_variation
 from cogs.table_message import Click, answer, answered_in_time
+from cogs.router import sent_unstored
 from engine.pontoon.types import ActionKind
 
 
@@ -49,7 +50,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 buyer=member.mention,
                 price=price,
             ),
-            view=view,
+            view=sent_unstored(view),
             allowed_mentions=discord.AllowedMentions(users=[member]),
         )
 

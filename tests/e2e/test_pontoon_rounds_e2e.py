@@ -106,8 +106,19 @@ async def test_pontoon_passes_the_bank_then_bank_sale(
     wrong = await fake_discord.click(seller, offer, label="Accept: buy the bank for 5")
     await t.quiet()
     assert "someone else" in "\n".join(m.text for m in wrong.followups) + wrong.all_text
-    await fake_discord.click(buyer, offer, label="Accept: buy the bank for 5")
+    accepted = await fake_discord.click(buyer, offer, label="Accept: buy the bank for 5")
     await t.quiet()
+    # each click answered once (play review P1: a second answer was tried, refused by
+    # Discord, and the buyer told "Something went wrong" after the sale went through)
+    for click in (wrong, accepted):
+        calls = [
+            r
+            for r in fake_discord.requests
+            if r.path.startswith(f"/interactions/{click.interaction_id}/")
+        ]
+        assert [r.status for r in calls] == [200], calls
+    told = "\n".join(m.text for m in accepted.followups) + accepted.all_text
+    assert "went wrong" not in told, told
     assert banker_name(t) == old_banker
     assert "buys the bank for 5" in t.channel_text()
     chips_after = await balances(t, [world.alice, world.bob])
