@@ -15,8 +15,8 @@ from cogs.common import GameBot, Interaction, display
 from cogs.pontoon import access
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.commands import check_variation
-from cogs.table_message import Click, answer, answered_in_time
 from cogs.router import sent_unstored
+from cogs.table_message import Click, answer, answered_in_time
 from engine.pontoon.types import ActionKind
 
 
