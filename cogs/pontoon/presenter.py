@@ -415,6 +415,10 @@ class PontoonDiscordPresenter:
         )
         # DMs go out per member, posts per table: neither waits behind the other
         for seat, card_lines in private.items():
+            if finished and not live.engine.private_view(seat):
+                # the round ended with this card (a banker's pontoon at the deal): the
+                # Payouts show every hand now, and a DM would say "no cards" beside it
+                continue
             self._in_background(f"dm:{seat}", self.send_private(live, seat, card_lines))
         if lines:
             self._in_background(

@@ -224,3 +224,31 @@ async def test_twist_bust_is_public_and_the_stake_goes_at_once(
     assert chips[banker.user.name] == 1002
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
+
+
+async def test_a_bankers_pontoon_sends_no_card_dm_that_contradicts_itself(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Play review P11: the banker's pontoon settles the round when the second card is
+    dealt; the players' cards are in the Payouts then, so no DM says "Your face-down card:
+    5♠" and then "You hold no cards right now"."""
+
+    def bankers_pontoon(t: EngineTable, names: list[str]) -> bool:
+        return t.phase is Phase.ROUND_OVER
+
+    seed, sim = find_seed(2, bankers_pontoon)
+    await start(start_bot_process, tmp_path / "db.sqlite3", SHUFFLE_SEED=str(seed))
+    t = Table(fake_discord, world)
+    await open_table(t, players=(world.alice, world.bob))
+    await t.click(world.alice, "Deal")
+    assert banker_name(t) == sim.banker
+    player = member_by_name(world, next(n for n in ("alice", "bob") if n != sim.banker))
+    dms_before = len(fake_discord.dms(player))
+    await t.form(player, "Bet", "2")
+    await fake_discord.wait_until(lambda: any("Payouts" in x for x in t.public_texts()))
+    await t.quiet()
+    assert "banker's pontoon" in "\n".join(t.public_texts())
+    after = [m.text for m in fake_discord.dms(player)[dms_before:]]
+    assert not any("You hold no cards" in text for text in after), after
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")
