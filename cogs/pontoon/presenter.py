@@ -477,8 +477,11 @@ class PontoonDiscordPresenter:
             if hand is not None
             else next((lg.banker for lg in live.round_log if lg.banker), eng.banker)
         )
-        if banker_seat is not None and banker_seat != HOUSE:
-            line = render.banker_result_line(name(banker_seat), hand, banker_net, L)
+        if banker_seat is not None:
+            # the house's hand too: the one post a round keeps shows what beat whom
+            line = render.banker_result_line(
+                name(banker_seat), hand, banker_net, L, house=banker_seat == HOUSE
+            )
             results = [*results, line]
         em.description = shorten("\n".join(results), 4000)
         balances = [

@@ -484,9 +484,15 @@ def round_banker_hand(events: Iterable[Event]) -> HandView | None:
 
 
 def banker_result_line(
-    name: str, banker_hand: HandView | None, net: int, locale: str = DEFAULT_LOCALE
+    name: str,
+    banker_hand: HandView | None,
+    net: int,
+    locale: str = DEFAULT_LOCALE,
+    *,
+    house: bool = False,
 ) -> str:
-    """The banker's own line in the payouts: cards, total and the round's net result."""
+    """The banker's own line in the payouts: cards, total and the round's net result
+    (``house``: the house banks, and the line names it so)."""
     L = locale
     # a banker who never turned their cards over (every player bust) says why, not "—"
     cards = (
@@ -498,6 +504,8 @@ def banker_result_line(
     if label in ("bust", "five_card_trick", "pontoon") and total is not None:
         shown += " · " + t(L, "pt.status", status=t(L, f"pt.status.{label}"))
     sign = f"+{num(L, net)}" if net > 0 else num(L, net)
+    if house:
+        return t(L, "pt.house_result", cards=cards, total=Raw(shown), net=sign)
     return t(L, "pt.banker_result", name=name, cards=cards, total=Raw(shown), net=sign)
 
 

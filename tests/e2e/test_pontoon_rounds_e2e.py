@@ -189,6 +189,27 @@ async def test_house_banked_lone_player_and_end_mid_round(shared: Shared) -> Non
     await t.assert_ledger_ok(db)
 
 
+@SHARED
+async def test_a_house_banked_round_shows_the_house_hand_in_the_payouts(shared: Shared) -> None:
+    """Play review P6: the result post of a house-banked round ends with the house's line
+    (its cards and total, or that it was not needed), as a player-banker's post does."""
+    fake_discord, world, db = shared.fake, shared.world, shared.db
+    t = Table(fake_discord, world)
+    r = await t.slash(world.carol, "start", {"banker": "house", "min_bet": 2, "max_bet": 20})
+    assert "Table open" in r.all_text
+    await t.click(world.carol, "Deal")
+    await t.form(world.carol, "Bet", "4")
+    await play_out(t, world)
+    await fake_discord.wait_until(lambda: any("Payouts" in x for x in t.public_texts()))
+    payouts = next(x for x in reversed(t.public_texts()) if "Payouts" in x)
+    house = [line for line in payouts.splitlines() if line.startswith("🏦 The house:")]
+    assert len(house) == 1, payouts
+    assert cards_in(house[0]) or "did not need to play" in house[0], house
+    await t.slash(world.carol, "end")
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
 async def test_twist_bust_is_public_and_the_stake_goes_at_once(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:
