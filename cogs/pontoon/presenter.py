@@ -484,10 +484,10 @@ class PontoonDiscordPresenter:
             )
             results = [*results, line]
         em.description = shorten("\n".join(results), 4000)
-        balances = [
+        balances = [  # a computer plays with the house's chips: no balance of its own
             t(L, "pt.balance_line", name=name(s), chips=eng.balances.get(s, 0))
             for s in eng.seats
-            if s != HOUSE
+            if s != HOUSE and not is_computer_seat(s)
         ]
         em.add_field(
             name=t(L, "pt.balances"),

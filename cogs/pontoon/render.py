@@ -17,7 +17,7 @@ from engine.errors import Word
 from engine.pontoon import HandView, PontoonRules, TableView
 from engine.pontoon.types import Event, EventKind, Phase
 from engine.pontoon.views import HandStatus
-from engine.records import HOUSE
+from engine.records import HOUSE, is_computer_seat
 
 Namer = Callable[[str], str]
 
@@ -199,7 +199,10 @@ def table_parts(
             continue
         hands = seat_view.hands
         balance = seat_view.balance
-        head = t(L, "pt.seat_head", name=name(seat), chips=balance)
+        if is_computer_seat(seat):  # it plays with the house's chips: no balance of its own
+            head = t(L, "pt.seat_head.computer", name=name(seat))
+        else:
+            head = t(L, "pt.seat_head", name=name(seat), chips=balance)
         if seat_view.sitting_out:
             body = t(L, "pt.sitting_out")
         elif hands:
