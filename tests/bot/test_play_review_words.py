@@ -1,0 +1,44 @@
+"""What players read, as the 2026-12-07 play review found it (play.md P3, P10): each
+sentence says what happened in the member's own words and digits."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.errors import friendly
+from bot.i18n import LOCALES
+from engine.cards import RandomChance
+from engine.pontoon import PontoonRules
+from engine.pontoon import Table as PontoonTable
+from engine.pontoon.types import Action, ActionKind, Phase
+
+
+def _betting_table() -> PontoonTable:
+    table = PontoonTable(PontoonRules())
+    chance = RandomChance(random.Random(1))
+    for seat in ("1", "2"):
+        table.apply(Action(seat, ActionKind.JOIN, amount=1000), chance)
+    table.apply(Action("1", ActionKind.CUT), chance)
+    assert table.banker is not None
+    table.apply(Action(table.banker, ActionKind.DEAL), chance)
+    assert table.phase is Phase.BETTING
+    return table
+
+
+@pytest.mark.rule("P-SELL-1")
+@pytest.mark.parametrize("locale", LOCALES)
+def test_selling_the_bank_mid_round_says_when_it_can_be_sold(locale: str) -> None:
+    # P3: "Sell the bank is not possible now (the table is in the betting phase)."
+    table = _betting_table()
+    banker = table.banker
+    assert banker is not None
+    buyer = next(s for s in table.seats if s != banker)
+    refusal = table.why_not(Action(banker, ActionKind.SELL_BANK, 5, target=buyer))
+    assert refusal is not None and refusal.key == "engine.sell_between_rounds"
+    said = friendly(refusal, locale)
+    assert "{" not in said and "P-SELL" not in said
+    if locale == "en":
+        assert "You can sell the bank between rounds" in said, said
+        assert "not possible now" not in said
