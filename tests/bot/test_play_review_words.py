@@ -42,3 +42,20 @@ def test_selling_the_bank_mid_round_says_when_it_can_be_sold(locale: str) -> Non
     if locale == "en":
         assert "You can sell the bank between rounds" in said, said
         assert "not possible now" not in said
+
+
+def test_blackjack_totals_are_in_the_readers_digits() -> None:
+    # P10: "ann: … ← 20 · شرط ۱۰" — hard totals were Latin beside Persian bets
+    from cogs.blackjack.text import hand_total_text, total_text
+    from engine.blackjack import HandOutcome
+    from engine.cards import parse_card
+
+    twenty = [parse_card("KS"), parse_card("QH")]
+    bust = [parse_card("KS"), parse_card("QH"), parse_card("5D")]
+    assert total_text(twenty, "fa") == "۲۰" and total_text(twenty, "en") == "20"
+    assert hand_total_text(twenty, None, "fa") == "۲۰"
+    assert hand_total_text(bust, HandOutcome.BUST, "fa") == "۲۵"
+    assert hand_total_text(bust, HandOutcome.BUST, "hi") == "25"
+    for locale in LOCALES:
+        if locale != "fa":
+            assert total_text(twenty, locale) == "20"
