@@ -59,3 +59,20 @@ def test_blackjack_totals_are_in_the_readers_digits() -> None:
     for locale in LOCALES:
         if locale != "fa":
             assert total_text(twenty, locale) == "20"
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr"])
+def test_command_names_have_no_underscore(locale: str) -> None:
+    # P8: `/pontoon platz_nehmen` in the German slash menu; a one-word name exists
+    # (option names keep Discord's snake_case: "min_bet")
+    from bot.i18n import catalog
+
+    names = {
+        key: value
+        for key, value in catalog(locale).items()
+        if key.startswith("cmd.") and key.endswith(".name") and ".opt." not in key
+    }
+    assert len(names) > 30
+    assert not {k: v for k, v in names.items() if "_" in v}
+    if locale == "de":
+        assert names["cmd.pontoon.join.name"] == names["cmd.blackjack.join.name"] == "hinsetzen"
