@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.card_faces import faces
+from bot.card_faces import faces, faces_read
 from bot.errors import word_msg
 from bot.i18n import DEFAULT_LOCALE, Msg, Raw, bidi, num, t
 from bot.text import shorten
@@ -452,7 +452,7 @@ def result_line(
         "pt.result",
         name=name(ev.seat or "?"),
         hand=hand,
-        cards=cards_text(ev.cards),
+        cards=faces_read(ev.cards),
         total=total,
         detail=detail,
         net=sign,
@@ -499,7 +499,7 @@ def banker_result_line(
     L = locale
     # a banker who never turned their cards over (every player bust) says why, not "—"
     cards = (
-        cards_text(banker_hand.cards) if banker_hand is not None else t(L, "pt.banker_not_needed")
+        faces_read(banker_hand.cards) if banker_hand is not None else t(L, "pt.banker_not_needed")
     )
     total = banker_hand.total if banker_hand is not None else None
     shown = t(L, "pt.result_total", total=total) if total is not None else ""
