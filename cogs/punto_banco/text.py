@@ -8,7 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from bot import i18n
-from bot.card_faces import faces
+from bot.card_faces import faces_read
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.punto_banco import BetReceipt, OpenPuntoBancoTable
 from cogs.common import display
@@ -97,7 +97,8 @@ def side_totals(bets: Sequence[Bet], locale: str = DEFAULT_LOCALE) -> str:
 
 
 def hand_text(cards: Sequence[Card]) -> str:
-    return faces(cards, sep="  ")
+    """A side's cards: the pictures, then the same cards in text (newcomer N-03)."""
+    return faces_read(cards, sep="  ")
 
 
 def total_of(cards: Sequence[Card]) -> int:

@@ -142,7 +142,7 @@ def test_one_function_for_every_card_text_or_picture() -> None:
     assert render.cards_text(["AS", "10H"], hidden=2) == " ".join(
         [MARKUP["AS"], MARKUP["10H"], MARKUP["back"], MARKUP["back"]]
     )
-    assert hand_text([parse_card("9D")]) == MARKUP["9D"]
+    assert hand_text([parse_card("9D")]) == MARKUP["9D"] + " · 9♦"  # and in text (N-03)
     card_faces.use_text()
     assert render.cards_text(["AS"]) == "A♠"
 
