@@ -427,3 +427,29 @@ def test_the_saved_clock_is_resumed_only_with_a_second_of_it_left() -> None:
     assert resumed_clock(saved(now + 0.5), now) is None  # too close: a fresh one
     assert resumed_clock(saved(now - 60), now) is None  # ran out while the bot was down
     assert resumed_clock(saved(None), now) is None  # no clock saved (an older table)
+
+
+async def test_the_sandbox_forgets_which_messages_showed_their_tables(tmp_path: Path) -> None:
+    """Newcomer review N-11: the sandbox's local Discord starts with no channel history, so
+    at its start no table counts as shown by its message: the restart check reads each
+    back (gone) and posts the table again, for a Pontoon table with no clock too."""
+    from bot.__main__ import forget_shown_messages
+
+    path = tmp_path / "sandbox.sqlite3"
+    store = await Store.open(path)
+    svc = GAMES["pontoon"].make(store)
+    try:
+        live = await svc.open_table(G, CH, ANN, PontoonRules(), opener_name="ann")
+        await svc.set_message(live, MESSAGE)
+        await store.confirm_shown([ShownMessage(live.table_id, MESSAGE, live.store_version, None)])
+        assert live.table_id in await store.confirmed_shown()
+    finally:
+        await svc.shutdown()
+        await store.close()
+    await forget_shown_messages(path)
+    store = await Store.open(path)
+    try:
+        assert await store.confirmed_shown() == {}
+        assert [t.table_id for t in await store.load_open_tables()] == [live.table_id]
+    finally:
+        await store.close()
