@@ -424,7 +424,9 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
                 await task
         note_stops_on(loop)  # a second signal while closing changes nothing
     if outcome["code"] == 0:
-        log.info("stopped cleanly; every table is saved and reloads at the next start")
+        # at the level of "stopping: …", so a console that shows warnings only (the
+        # sandbox's) shows the pair (newcomer N-13)
+        log.warning("stopped cleanly; every table is saved and reloads at the next start")
     return outcome["code"]
 
 

@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -252,6 +253,33 @@ async def test_python_m_bot_without_a_token_starts_the_sandbox_and_refuses_bad_i
         # SIGTERM (like Ctrl-C) stops the bot, then the server, cleanly
         assert await sb.stop() == 0, sb.output()
         assert "Traceback" not in sb.output(), sb.output()
+        # the console pairs "stopping: …" with "stopped cleanly" (newcomer N-13)
+        out = sb.output()
+        assert "stopping:" in out and "stopped cleanly" in out, out
+        assert out.index("stopping:") < out.index("stopped cleanly")
+
+
+async def test_the_fake_gateway_acknowledges_a_heartbeat_after_a_round_trip() -> None:
+    """Newcomer review N-12: an ACK sent at once reached discord.py before its keep-alive
+    thread noted the heartbeat as sent, and the console said "Can't keep up … 41.3s
+    behind" on an idle machine. The fake answers after a round trip, as Discord does."""
+    from localdiscord.server import HEARTBEAT_ACK_SECONDS
+
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            ws = await http.ws_connect(fake.gateway_url)
+            hello = await ws.receive_json(timeout=5)
+            assert hello["op"] == 10
+            sent = time.monotonic()
+            await ws.send_json({"op": 1, "d": None})
+            ack = await ws.receive_json(timeout=5)
+            assert ack["op"] == 11
+            assert time.monotonic() - sent >= HEARTBEAT_ACK_SECONDS * 0.9
+            await ws.close()
+    finally:
+        await fake.stop()
 
 
 async def test_the_world_keeps_its_ids_from_one_start_to_the_next() -> None:
