@@ -100,8 +100,11 @@ def legal_union(live: OpenPontoonTable) -> set[str]:
     # Deal: the next round (after the last one's close, NEXT_ROUND) may be dealt now
     if kinds & {ActionKind.DEAL, ActionKind.NEXT_ROUND}:
         names.add("deal")
-    if "bet" in names:
+    # Same bet: only with a stake to repeat (not in a table's first round)
+    if "bet" in names and any(s in live.last_bets for s in eng.seats):
         names.add("same_bet")
+    else:
+        names.discard("same_bet")
     names.add("cards")
     # Hint: while a player's hand is being played (it answers privately whoever presses
     # it, and only the member whose turn it is gets figures)

@@ -76,3 +76,17 @@ def test_command_names_have_no_underscore(locale: str) -> None:
     assert not {k: v for k, v in names.items() if "_" in v}
     if locale == "de":
         assert names["cmd.pontoon.join.name"] == names["cmd.blackjack.join.name"] == "hinsetzen"
+
+
+def test_pontoon_same_bet_is_enabled_only_with_a_stake_to_repeat() -> None:
+    # newcomer N-08: Same bet was enabled in round 1, where it can only refuse
+    from cogs.pontoon.controls import legal_union
+    from tests.bot.test_pontoon_words import live_table, play_to
+
+    live = live_table(3)
+    play_to(live, Phase.BETTING)
+    names = legal_union(live)
+    assert "bet" in names and "same_bet" not in names
+    player = next(s for s in live.engine.seats if s != live.engine.banker)
+    live.last_bets[player] = 2  # a stake of an earlier round
+    assert {"bet", "same_bet"} <= legal_union(live)
