@@ -139,14 +139,21 @@ class AmountForm(
         default: int | None,
         most: int | None,
         locale: str = DEFAULT_LOCALE,
+        least: int | None = None,
     ) -> None:
         super().__init__(
             title=t(locale, f"bj.modal.{form}", round=number),
             custom_id=f"bjm:{table_id}:{form}:{number}",
         )
+        if form == "bet" and most:
+            label = t(locale, "form.chips.range", min=least or 1, max=most)
+        elif most:
+            label = t(locale, "form.chips.most", most=most)
+        else:
+            label = t(locale, "bj.modal.label")
         self.add_item(
             discord.ui.TextInput(
-                label=t(locale, "bj.modal.label"),
+                label=label,  # the allowed range, shown even over the default amount
                 custom_id=AMOUNT_FIELD,
                 placeholder=t(locale, "bj.modal.most", most=most) if most else None,
                 default=str(default) if default else None,
@@ -180,7 +187,15 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, numbe
         service.check_member_free(live.guild_id, user.id, at=live)
         default = live.engine.bets.get(seat) or live.engine.last_bets.get(seat)
         await interaction.response.send_modal(
-            AmountForm(table_id, "bet", number, default or rules.min_bet, rules.max_bet, locale)
+            AmountForm(
+                table_id,
+                "bet",
+                number,
+                default or rules.min_bet,
+                rules.max_bet,
+                locale,
+                least=rules.min_bet,
+            )
         )
         return
     if act == "insurance":

@@ -90,3 +90,31 @@ def test_pontoon_same_bet_is_enabled_only_with_a_stake_to_repeat() -> None:
     player = next(s for s in live.engine.seats if s != live.engine.banker)
     live.last_bets[player] = 2  # a stake of an earlier round
     assert {"bet", "same_bet"} <= legal_union(live)
+
+
+def test_amount_forms_say_the_allowed_range_in_their_label() -> None:
+    # newcomer N-09: "AMOUNT (CHIPS) *" with no range; a placeholder hides under a default
+    from cogs.blackjack.controls import AmountForm
+    from cogs.pontoon.controls import _range_label
+    from cogs.punto_banco.controls import BetModal
+    from engine.punto_banco import Side
+    from tests.bot.test_pontoon_words import live_table, play_to
+
+    def label(form: object) -> str:
+        (field,) = form.children  # type: ignore[attr-defined]
+        return str(field.label)
+
+    assert label(AmountForm("ab", "bet", 1, 5, 100, "en", least=2)) == "Chips: 2 to 100"
+    assert label(AmountForm("ab", "insurance", 1, 5, 5, "en")) == "Chips: at most 5"
+    persian = label(AmountForm("ab", "bet", 1, 5, 100, "fa", least=2))
+    assert persian.replace("\u2068", "").replace("\u2069", "") == "ژتون: ۲ تا ۱۰۰"
+    assert label(BetModal("ab", Side.BANCO, 1, None, "de", limits=(1, 1000))) == (
+        "Chips: 1 bis 1.000"
+    )
+    live = live_table(3)
+    play_to(live, Phase.BETTING)
+    player = next(s for s in live.engine.seats if s != live.engine.banker)
+    assert _range_label(live, player, ActionKind.BET, "en") == "Chips: 1 to 10"
+    assert _range_label(live, player, ActionKind.TWIST, "en") is None
+    for locale in LOCALES:
+        assert len(label(AmountForm("ab", "bet", 1, 5, 1_000_000, locale, least=1))) <= 45
