@@ -40,6 +40,15 @@ def action_gerund(locale: str, action: ActionValue) -> str:
     return t(locale, f"bj.hint.than.{action.kind.value}")
 
 
+def staked_per_chip(act: ActionValue, stake: int) -> float:
+    """A play's expected chips per chip it stakes: a double or a split adds its amount to
+    the hand's bet, so its figure is on the chips it puts on the table (newcomer N-05: a
+    figure on the bet before the play read as losing more than the stake)."""
+    if act.kind in (K.DOUBLE, K.SPLIT) and act.amount:
+        return act.chips / (stake + act.amount)
+    return act.per_chip
+
+
 def hint_text(found: BlackjackHint, locale: str) -> str:
     """The hint as the member reads it: the best play in one sentence, then every play
     with its expected chips, best first, then what the figures count."""
@@ -60,7 +69,8 @@ def hint_text(found: BlackjackHint, locale: str) -> str:
         lines.append(
             t(
                 locale,
-                "bj.hint.better",
+                # when even the best play loses, said as players would (newcomer N-04)
+                "bj.hint.better_loss" if best.per_chip < 0 else "bj.hint.better",
                 best=action_name(locale, best),
                 margin=Raw(chips(locale, found.margin, sign=False)),
                 other=action_gerund(locale, acts[1]),
@@ -74,7 +84,7 @@ def hint_text(found: BlackjackHint, locale: str) -> str:
                 n=n,
                 action=action_name(locale, act),
                 chips=Raw(bidi(locale, chips(locale, act.chips))),
-                per=Raw(bidi(locale, chips(locale, act.per_chip))),
+                per=Raw(bidi(locale, chips(locale, staked_per_chip(act, found.stake)))),
             )
         )
     lines.append(t(locale, "bj.hint.seen", unseen=found.unseen))

@@ -118,3 +118,48 @@ def test_amount_forms_say_the_allowed_range_in_their_label() -> None:
     assert _range_label(live, player, ActionKind.TWIST, "en") is None
     for locale in LOCALES:
         assert len(label(AmountForm("ab", "bet", 1, 5, 1_000_000, locale, least=1))) <= 45
+
+
+def test_hints_say_a_loss_as_a_loss_and_count_per_chip_on_what_the_play_stakes() -> None:
+    # newcomer N-04: "Stand: you win 0.13 chips more per chip staked than hitting" when
+    # standing itself loses 0.29; N-05: "Buy for 5: −8.55 (−1.71 per chip staked)"
+    from cogs.blackjack.hints import hint_text as bj_hint_text
+    from cogs.pontoon.hints import hint_text as pt_hint_text
+    from engine.blackjack import ActionKind as BjKind
+    from engine.blackjack.hint import ActionValue as BjValue
+    from engine.blackjack.hint import BlackjackHint
+    from engine.pontoon.hint import ActionValue as PtValue
+    from engine.pontoon.hint import Hint
+
+    losing = BlackjackHint(
+        (
+            BjValue(BjKind.STAND, None, -2.93, -0.293),
+            BjValue(BjKind.HIT, None, -4.2, -0.42),
+            BjValue(BjKind.DOUBLE, 10, -8.4, -0.84),
+        ),
+        ("5D", "KH"),
+        "2H",
+        309,
+        10,
+    )
+    text = bj_hint_text(losing, "en")
+    assert "**Stand**: you lose 0.13 chips less per chip staked than hitting" in text, text
+    assert "you win" not in text
+    assert "**Double**: −8.4 chips expected (−0.42 per chip staked)" in text, text
+    assert "(−0.29 per chip staked)" in text  # standing stakes the bet alone
+    pontoon = Hint(
+        (
+            PtValue(ActionKind.STICK, None, 2.22, 0.444),
+            PtValue(ActionKind.TWIST, None, -3.0, -0.6),
+            PtValue(ActionKind.BUY, 5, -8.55, -1.71),
+        ),
+        "house",
+        17,
+        40,
+        5,
+    )
+    text = pt_hint_text(pontoon, ["KC", "10H"], "en")
+    assert "you win" in text and "you lose" not in text, text  # the best play wins
+    assert "(−0.86 per chip staked)" in text and "−1.71" not in text, text
+    for locale in LOCALES:
+        assert "{" not in bj_hint_text(losing, locale)
