@@ -49,6 +49,7 @@ EXTENSIONS: Sequence[str] = (
     "cogs.card_emojis",
     "cogs.stats",
     "cogs.privacy",
+    "cogs.economy",
 )
 
 

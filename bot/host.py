@@ -46,6 +46,7 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.errors import (
@@ -59,7 +60,7 @@ from bot.errors import (
 from bot.i18n import Msg
 from bot.metrics import METRICS
 from bot.storage.accounts import is_member_seat, parse_account
-from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
+from bot.storage.errors import InsufficientChips, MemberOnBreak, StorageError, TableNotEmpty
 from bot.storage.privacy import new_token, scrub_snapshot
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
@@ -159,6 +160,10 @@ class StoreLike(Protocol):
     ) -> Any: ...
 
     async def load_open_tables(self) -> Sequence[Any]: ...
+
+    async def break_ends(
+        self, guild_id: int, user_id: int, *, now: datetime | None = None
+    ) -> datetime | None: ...
 
     async def set_table_message(self, table_id: str, message_id: int) -> None: ...
 
@@ -717,6 +722,11 @@ class TableHost(Generic[T]):
         """Whether closing ``live`` may cancel its timer (else it ends by itself)."""
         return True
 
+    async def close(self, table_id: str, reason: Msg) -> Any:
+        """Close the table, every chip on it back to its owner, and show it closed
+        (``reason``: a catalog message, ``reason.*``): /end, an idle table, a reset."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------- lookup
     def lock(self, table_id: str) -> contextlib.AbstractAsyncContextManager[None]:
         """``async with host.lock(table_id)``: the table's moves one at a time."""
@@ -805,6 +815,21 @@ class TableHost(Generic[T]):
             found = check(guild_id, user_id)
             if found:  # the other table's channel, named to the member when known
                 raise BusyElsewhere(None if isinstance(found, bool) else found)
+
+    async def check_not_on_break(self, guild_id: int, user_id: int) -> None:
+        """Refuse (:class:`MemberOnBreak`, with its end) a member on a break they took
+        (/break): no new seat and no new stake at any table until it ends. A hand already
+        in play may be finished, and a member may always leave."""
+        ends = await self.store.break_ends(guild_id, user_id)
+        if ends is not None:
+            raise MemberOnBreak(ends)
+
+    async def check_may_stake(self, guild_id: int, user_id: int, at: T | None = None) -> None:
+        """What every game checks before a member takes a seat or places a bet at ``at``
+        (or opens a table seated): their chips in play at no other table of the server
+        (:meth:`check_member_free`), and no break running (:meth:`check_not_on_break`)."""
+        self.check_member_free(guild_id, user_id, at)
+        await self.check_not_on_break(guild_id, user_id)
 
     # ---------------------------------------------------------------- lifecycle
     async def load(self) -> list[T]:

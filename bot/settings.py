@@ -448,12 +448,27 @@ def load_settings(sections: Iterable[type[GameSettings]] = ()) -> Settings | str
         settings = Settings()
     except ValidationError as exc:
         return f"bad setting: {_error_line(exc, Settings)}"
+    except OSError as exc:
+        return _unreadable(exc)
     for kind in sections:
         try:
             settings.section(kind)
         except ValidationError as exc:
             return f"bad setting: {_error_line(exc, kind)}"
+        except OSError as exc:
+            return _unreadable(exc)
     return settings
+
+
+def _unreadable(exc: OSError) -> str:
+    """The one line for a settings file the bot's user cannot open (a ``.env`` made by
+    root or another user with mode 600, as the README's first command makes it)."""
+    name = exc.filename or ENV_FILE
+    why = exc.strerror or type(exc).__name__
+    return (
+        f"cannot read {name} ({why.lower()}): run the bot as the user who owns it, "
+        "or let the bot's user read it (chown or chmod)"
+    )
 
 
 def settings_warnings(

@@ -294,13 +294,15 @@ async def end_table(
 ) -> None:
     """/<game> end by the member of ``interaction`` (the opener or a server manager):
     close the channel's table (``table(interaction)``) and say ``done`` (the game's
-    message id, given how many chips went back to their owners)."""
+    message id, given how many chips went back to their owners; its ``.none`` form when
+    no bet was open, not "0 chips went back to their owners")."""
     locale = await locale_of(interaction)
     live = table(interaction)
     reason = may_end(interaction, service, live)
     await interaction.response.defer(ephemeral=True, thinking=True)
     refunds = await service.close(live.table_id, reason)
-    await reply(interaction, t(locale, done, amount=sum(transfer.amount for transfer in refunds)))
+    returned = sum(transfer.amount for transfer in refunds)
+    await reply(interaction, t(locale, done if returned else done + ".none", amount=returned))
 
 
 def table_button_id(prefix: str, acts: str = "[a-z_]+") -> str:

@@ -1,4 +1,4 @@
-"""Per-server settings (starting chips, daily chips); a missing row means the process
+"""Per-server settings (starting chips, daily chips, /give); a missing row means the process
 default from ``Store.defaults``."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.i18n import Msg, Raw
 from bot.storage.base import Con, StoreBase, rows
 from bot.storage.errors import InvalidSetting
-from bot.storage.models import GUILD_SETTING_KEYS, MAX_GRANT, GuildSettings
+from bot.storage.models import GUILD_SETTING_KEYS, GUILD_SWITCH_KEYS, MAX_GRANT, GuildSettings
 
 
 def guild_settings_tx(con: Con, guild_id: int, defaults: GuildSettings) -> GuildSettings:
@@ -17,6 +17,8 @@ def guild_settings_tx(con: Con, guild_id: int, defaults: GuildSettings) -> Guild
     return GuildSettings(
         starting_chips=values.get("starting_chips", defaults.starting_chips),
         daily_chips=values.get("daily_chips", defaults.daily_chips),
+        give_enabled=values.get("give_enabled", defaults.give_enabled),
+        give_daily_cap=values.get("give_daily_cap", defaults.give_daily_cap),
     )
 
 
@@ -30,8 +32,9 @@ class GuildSettingsStore(StoreBase):
     async def set_guild_setting(
         self, guild_id: int, key: str, value: int, by_user_id: int | None = None
     ) -> GuildSettings:
-        """Change one server setting (``starting_chips`` or ``daily_chips``, 0..10^9).
-        Returns the server's settings after the change."""
+        """Change one server setting (``starting_chips``, ``daily_chips``,
+        ``give_daily_cap``: 0..10^9; ``give_enabled``: 0 or 1). Returns the server's
+        settings after the change."""
         if key not in GUILD_SETTING_KEYS:
             raise InvalidSetting(
                 key,
@@ -39,6 +42,8 @@ class GuildSettingsStore(StoreBase):
             )
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_GRANT:
             raise InvalidSetting(key, Msg("err.storage.setting.range", high=MAX_GRANT))
+        if key in GUILD_SWITCH_KEYS and value not in (0, 1):
+            raise InvalidSetting(key, Msg("err.storage.setting.switch"))
 
         def work(con: Con) -> GuildSettings:
             con.execute(

@@ -30,6 +30,7 @@ from bot.storage.base import (
     rows,
     table_tx,
 )
+from bot.storage.breaks import check_no_break_tx
 from bot.storage.errors import (
     DailyNotReady,
     InsufficientChips,
@@ -312,7 +313,8 @@ class LedgerStore(StoreBase):
         now: datetime | None = None,
     ) -> int:
         """Grant the daily chips (``amount`` None: the server's setting) unless claimed
-        within ``cooldown``; raises :class:`DailyNotReady` with the next time otherwise.
+        within ``cooldown``; raises :class:`DailyNotReady` with the next time otherwise,
+        :class:`MemberOnBreak` while the member is on a break (/break).
         Returns the new balance."""
         if cooldown < timedelta(0):
             raise ValueError("cooldown must not be negative")
@@ -326,6 +328,7 @@ class LedgerStore(StoreBase):
             if chips is None:
                 chips = guild_settings_tx(con, guild_id, self.defaults).daily_chips
             check_amount(chips, low=1, high=MAX_GRANT)
+            check_no_break_tx(con, guild_id, user_id, moment)  # /break: no daily
             ensure_member_tx(con, guild_id, user_id, None, self.defaults, self._now())
             row = one(
                 con,

@@ -12,6 +12,11 @@ TableStatus = Literal["open", "closed"]
 MAX_GRANT = 10**9
 MAX_TRANSFER = 10**12
 
+# the reasons of ledger rows others read back: a gift between members (/give, shown in
+# /stats and counted against the giver's daily cap), a season's reset (/casino reset)
+GIFT_REASON = "gift"
+RESET_REASON = "season reset"
+
 
 class TransferLike(Protocol):
     """Anything with the four fields of a chip move, e.g. ``engine.pontoon.types.Transfer``."""
@@ -84,9 +89,47 @@ class GuildSettings:
 
     starting_chips: int = 1000
     daily_chips: int = 100
+    # /give: off (0) until an owner switches it on (1); the most chips one member may
+    # give in one UTC day
+    give_enabled: int = 0
+    give_daily_cap: int = 1000
 
 
-GUILD_SETTING_KEYS: tuple[str, ...] = ("starting_chips", "daily_chips")
+GUILD_SETTING_KEYS: tuple[str, ...] = (
+    "starting_chips",
+    "daily_chips",
+    "give_enabled",
+    "give_daily_cap",
+)
+#: settings that are a switch: 0 (off) or 1 (on)
+GUILD_SWITCH_KEYS: frozenset[str] = frozenset({"give_enabled"})
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonReset:
+    """A season closed by ``/casino reset``: the server's season ``season`` ended at
+    ``ended_at`` (ISO), reset by ``by_user_id``; ``members`` balances went back to
+    ``starting_chips`` through the ledger; ``moved_in``/``moved_out``: the chips the
+    house paid to members below the starting amount and took from those above it."""
+
+    guild_id: int
+    season: int
+    ended_at: str
+    by_user_id: int | None
+    starting_chips: int
+    members: int
+    tables_closed: int
+    moved_in: int
+    moved_out: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonPreview:
+    """What a reset would do now (its confirmation names it)."""
+
+    season: int  # the season it closes
+    members: int  # members whose balances go back to the starting chips
+    starting_chips: int
 
 
 class LeaderboardEntry(NamedTuple):

@@ -85,6 +85,13 @@ STORAGE_SAMPLES: dict[str, list[StorageError]] = {
     "DatabaseInUse": [bot.storage.lock.DatabaseInUse(Path("/srv/bot.sqlite3"), "4242")],
     "ShardsTaken": [bot.storage.leases.ShardsTaken([LEASE], 2)],
     "LeaseLost": [bot.storage.leases.LeaseLost("me", [0])],
+    "MemberOnBreak": [storage_errors.MemberOnBreak(WHEN)],
+    "BreakAlreadyLonger": [storage_errors.BreakAlreadyLonger(WHEN)],
+    "TablesStillOpen": [storage_errors.TablesStillOpen(2)],
+    "UnknownSeason": [storage_errors.UnknownSeason(7, 3)],
+    "SeasonAlreadyReset": [storage_errors.SeasonAlreadyReset(3)],
+    "GiftCapReached": [storage_errors.GiftCapReached(500, 120, WHEN)],
+    "GiftsOff": [storage_errors.GiftsOff()],
 }
 
 
