@@ -339,3 +339,16 @@ def test_the_sandbox_never_uses_the_real_database(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "SANDBOX_DATABASE_PATH must not be the bot's DATABASE_PATH" in done.stderr
     assert run_sandbox_cli(tmp_path, "sandbox", "extra").returncode == 2
+
+
+def test_an_empty_channel_names_every_games_start() -> None:
+    """Newcomer review N-02: an empty #blackjack said "Type /pontoon start or /baccarat
+    start below": the page names every game's start command."""
+    from bot.games import GAMES
+
+    page = (REPO_ROOT / "localdiscord" / "web" / "app.js").read_text()
+    line = next(x for x in page.splitlines() if "Nothing here yet" in x)
+    groups = {"pontoon": "pontoon", "punto_banco": "baccarat", "blackjack": "blackjack"}
+    assert {g.name for g in GAMES} == set(groups)
+    for game in GAMES:
+        assert f"/{groups[game.name]} start" in line, line
