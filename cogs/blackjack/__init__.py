@@ -22,8 +22,8 @@ answers ``FORMS``; /help shows ``HELP``; the package is loaded as one extension,
 from __future__ import annotations
 
 from cogs.blackjack import commands
-from cogs.blackjack.hints import learn
 from cogs.blackjack.controls import AmountForm, BlackjackButton, refusal_text
+from cogs.blackjack.hints import learn
 from cogs.blackjack.presenter import BlackjackPresenter as Presenter
 from cogs.blackjack.settings import BlackjackSettings as Settings
 from cogs.common import GameBot

@@ -157,7 +157,9 @@ def table_parts(
             "",
             closed=True,
         )
-    lines = [t(L, PHASE_TEXT[phase])]
+    # at a house-banked table any player deals: no "the banker presses Deal" (N-06)
+    house_waits = phase is Phase.WAITING and banker == HOUSE
+    lines = [t(L, "pt.phase.waiting.house" if house_waits else PHASE_TEXT[phase])]
     move = whose_move(
         phase,
         name,
@@ -182,7 +184,10 @@ def table_parts(
         lines.append(t(L, "pt.no_banker"))
     if rules.shoot:
         lines.append(t(L, "pt.kitty_is", kitty=kitty))
-    lines.append(t(L, "pt.bets_round", min=rules.min_bet, max=rules.max_bet, round=round_no))
+    if round_no:
+        lines.append(t(L, "pt.bets_round", min=rules.min_bet, max=rules.max_bet, round=round_no))
+    else:  # no round dealt yet: no "round 0" (newcomer N-07)
+        lines.append(t(L, "pt.bets_only", min=rules.min_bet, max=rules.max_bet))
     if cover is not None and cover < rules.max_bet and phase in (Phase.BETTING, Phase.PLAYING):
         # the banker's chips limit new stakes and buys: say so, so a lower maximum or a
         # greyed-out Buy has a reason (P-PAY-LIMIT)

@@ -19,10 +19,10 @@ from __future__ import annotations
 from cogs.common import GameBot
 from cogs.help import HelpGroup, HelpSection
 from cogs.punto_banco import commands
-from cogs.punto_banco.text import learn
 from cogs.punto_banco.controls import BetModal, PuntoBancoButton, refusal_text
 from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
 from cogs.punto_banco.settings import PuntoBancoSettings as Settings
+from cogs.punto_banco.text import learn
 
 # what start-up registers (bot.app) and the router (cogs/router.py) answers: buttons
 # and forms that work again after a restart

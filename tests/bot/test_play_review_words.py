@@ -163,3 +163,20 @@ def test_hints_say_a_loss_as_a_loss_and_count_per_chip_on_what_the_play_stakes()
     assert "(−0.86 per chip staked)" in text and "−1.71" not in text, text
     for locale in LOCALES:
         assert "{" not in bj_hint_text(losing, locale)
+
+
+def test_a_pontoon_table_before_its_first_deal_reads_right() -> None:
+    # newcomer N-06: a house-banked table said "the banker presses Deal" above "Next: any
+    # player presses Deal"; N-07: "Bets 1–10 · round 0" before anything was dealt
+    from engine.pontoon import PontoonRules
+    from tests.bot.test_pontoon_words import laid_out, layout_texts, live_table, presenter
+
+    house = live_table(1, PontoonRules(min_bet=1, max_bet=10, house_bank=True))
+    text = "\n".join(layout_texts(laid_out(presenter(), house)))
+    assert live_table and "the banker presses" not in text, text
+    assert "then **Deal**" in text
+    assert "round 0" not in text and "Bets 1–10" in text
+    players = live_table(2)
+    text = "\n".join(layout_texts(laid_out(presenter(), players)))
+    assert "the banker presses **Deal**" in text  # a player-banked table says who deals
+    assert "round 0" not in text
