@@ -180,3 +180,14 @@ def test_a_pontoon_table_before_its_first_deal_reads_right() -> None:
     text = "\n".join(layout_texts(laid_out(presenter(), players)))
     assert "the banker presses **Deal**" in text  # a player-banked table says who deals
     assert "round 0" not in text
+
+
+def test_the_punto_banco_footer_says_what_its_drawing_rules_are() -> None:
+    # newcomer N-18: "this table's drawing rules" told a newcomer nothing (B-BANCO-2: the
+    # table's own tableau stands on Banco 3 against a third-card 9; the standard draws)
+    from cogs.punto_banco.text import rules_line
+    from engine.punto_banco import PuntoBancoRules
+
+    line = rules_line(PuntoBancoRules())
+    assert "Banco stands on 3 against a third-card 9" in line, line
+    assert "stands on 3" not in rules_line(PuntoBancoRules(tableau="standard"))
