@@ -216,7 +216,7 @@ class Chips(commands.Cog):
                 daily=current.daily_chips,
             )
             text += " " + (
-                t(locale, "chips.settings.give.on", cap=current.give_daily_cap)
+                t(locale, "chips.settings.give.on", amount=current.give_daily_cap)
                 if current.give_enabled
                 else t(locale, "chips.settings.give.off")
             )

@@ -11,8 +11,14 @@
   message's layout again from the interaction (``View.from_message``) to find the item
   clicked, about a fifth of a click's CPU at a table, and would still leave the stale
   and forged ids to the router. Nor does a message that carries one make discord.py
-  keep its view (:meth:`RoutedButton.is_dispatchable`). A click on a live view's own
-  button (on the message, read by no game) is left to discord.py.
+  keep its view (:meth:`RoutedButton.is_dispatchable`). Some of discord.py's ways to
+  send a view (``InteractionResponse.send_message`` in 2.7) keep it anyway and register
+  every ``DynamicItem``'s template, whatever ``is_dispatchable`` says, so discord.py is
+  never given a game's pattern at all: its template for every routed button is
+  :data:`NO_CUSTOM_ID`, which matches nothing, and however a message with game buttons
+  is sent (a response, a followup, a channel message, an edit), discord.py answers none
+  of its clicks; the router alone does. A click on a live view's own button (on the
+  message, read by no game) is left to discord.py.
 * **Forms** (modals) are never kept live: members at one table share a form's custom id,
   and a form opened before a restart must still work. Each game's forms are
   :class:`TableForm` subclasses with a custom id pattern; the router reads a submit's
@@ -125,9 +131,14 @@ async def on_app_command_error(
 
 
 # ------------------------------------------------------------------- buttons
+#: the template discord.py is given for every routed button: it matches no custom id, so
+#: a view discord.py keeps (whichever way it was sent) never has a game's click dispatched
+NO_CUSTOM_ID: re.Pattern[str] = re.compile(r"(?!)")
+
+
 class RoutedButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"(?!)",  # matches no custom id; each subclass gives its own
+    template=NO_CUSTOM_ID,
 ):
     """A button the router knows: its custom id pattern is :attr:`pattern` (public), its
     custom ids start with ``prefix:``, and a click's refusal goes to :func:`refuse`.
@@ -142,12 +153,20 @@ class RoutedButton(
         if template is None:  # an abstract layer between (TableButton): no pattern of its own
             template = cls.pattern.pattern
         cls.pattern = re.compile(template)
-        super().__init_subclass__(template=cls.pattern, **kwargs)
+        # discord.py registers the template of a view's dynamic items whenever it keeps
+        # the view; given one that matches nothing, it can never answer a click the
+        # router answers (each click would be answered twice)
+        super().__init_subclass__(template=NO_CUSTOM_ID, **kwargs)
+
+    @property
+    def template(self) -> re.Pattern[str]:
+        """The custom id pattern (:attr:`pattern`) the button's id is checked against."""
+        return self.pattern
 
     def is_dispatchable(self) -> bool:
         """False: not for discord.py's dispatch. The router answers every click on it
         from its custom id, so discord.py keeps no view for a message that carries it
-        and never registers its pattern (it would answer each click a second time)."""
+        where it asks (and where it does not, it holds only :data:`NO_CUSTOM_ID`)."""
         return False
 
     async def callback(self, interaction: Interaction) -> None:

@@ -323,7 +323,7 @@ class GiftCapReached(StorageError):
         super().__init__(
             f"over the daily gift cap {cap} ({left} left)",
             key="err.give.cap",
-            params={"cap": cap, "left": left, "stamp": stamp(next_at)},
+            params={"amount": cap, "left": left, "stamp": stamp(next_at)},
         )
 
 
