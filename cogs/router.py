@@ -179,16 +179,6 @@ class RoutedButton(
         raise NotImplementedError
 
 
-def sent_unstored(view: discord.ui.View) -> discord.ui.View:
-    """``view``, marked finished, for an interaction's own answer that carries a
-    :class:`RoutedButton`: discord.py's ``InteractionResponse.send_message`` stores every
-    unfinished view (it does not ask ``is_dispatchable``), and storing it registers the
-    button's pattern, so discord.py would answer each later click a second time beside
-    the router (play review P1: the buyer of a bank told "Something went wrong")."""
-    view.stop()
-    return view
-
-
 # --------------------------------------------------------------------- forms
 class TableForm(discord.ui.Modal):
     """A game's form (modal), answered by the router from its custom id and fields alone,

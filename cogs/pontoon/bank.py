@@ -15,7 +15,6 @@ from cogs.common import GameBot, Interaction, display
 from cogs.pontoon import access
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.commands import check_variation
-from cogs.router import sent_unstored
 from cogs.table_message import Click, answer, answered_in_time
 from engine.pontoon.types import ActionKind
 
@@ -50,7 +49,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
                 buyer=member.mention,
                 price=price,
             ),
-            view=sent_unstored(view),
+            view=view,
             allowed_mentions=discord.AllowedMentions(users=[member]),
         )
 
