@@ -282,8 +282,11 @@ async def open_database(settings: Settings) -> Store | str:
     from bot.storage.files import check_start, mark_initialised
     from bot.storage.models import GuildSettings
 
+    # the machine's values: the defaults of every server that set none of its own
     defaults = GuildSettings(
-        starting_chips=settings.starting_chips, daily_chips=settings.daily_chips
+        starting_chips=settings.starting_chips,
+        daily_chips=settings.daily_chips,
+        daily_cooldown_minutes=max(1, round(settings.daily_cooldown_hours * 60)),
     )
     url = settings.postgres_url()
     try:

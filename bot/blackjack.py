@@ -387,6 +387,8 @@ class BlackjackService(
                 await self.check_not_on_break(live.guild_id, user_id)
             if kind is not ActionKind.JOIN and seat not in live.engine.seats:
                 raise NotSeated(NOT_SEATED)
+            if kind is ActionKind.BET:
+                await self.check_round_limit(live.guild_id, user_id)
             balance = await self.store.ensure_member(live.guild_id, user_id)
             if name:
                 live.names[seat] = name[:64]  # put back with the table if the move fails

@@ -22,14 +22,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from bot.errors import ServiceError
 from bot.host import KeyedLocks
 from bot.i18n import Msg
 from bot.storage.errors import TablesStillOpen
-from bot.storage.models import MAX_GRANT, SeasonPreview, SeasonReset
+from bot.storage.ledger import qualifies_at
+from bot.storage.models import MAX_GRANT, GuildSettings, SeasonPreview, SeasonReset
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,11 @@ class Seasons:
 
 
 # ------------------------------------------------------------------------ gifts
-class GiftStore(Protocol):
+class ReadsSettings(Protocol):
+    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+
+class GiftStore(ReadsSettings, Protocol):
     async def give(
         self,
         guild_id: int,
@@ -189,12 +194,19 @@ class GiftStore(Protocol):
 
 
 async def may_receive_chips(
-    store: object, guild_id: int, user_id: int, joined_at: datetime | None
+    store: ReadsSettings,
+    guild_id: int,
+    user_id: int,
+    joined_at: datetime | None,
+    now: datetime | None = None,
 ) -> bool:
-    """Whether the member may be given chips in the server. Every member may: this is
-    where a server's age gates (a new account, a new member of the server) refuse a
-    gift, as they refuse starting chips and the daily."""
-    return True
+    """Whether the member may be given chips in the server: not while the server's age
+    gates (a new account, a new member of the server: /casino settings) say they are
+    too new, as they get no starting chips and no daily then. ``joined_at``: when they
+    joined the server, as Discord says (None: counted from now)."""
+    settings = await store.guild_settings(guild_id)
+    moment = now or datetime.now(UTC)
+    return qualifies_at(settings, user_id, joined_at, moment) is None
 
 
 async def give_chips(

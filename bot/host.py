@@ -57,7 +57,7 @@ from bot.errors import (
     TableExists,
     engine_fault,
 )
-from bot.i18n import Msg
+from bot.i18n import Msg, Raw
 from bot.metrics import METRICS
 from bot.storage.accounts import is_member_seat, parse_account
 from bot.storage.errors import InsufficientChips, MemberOnBreak, StorageError, TableNotEmpty
@@ -166,6 +166,8 @@ class StoreLike(Protocol):
     ) -> datetime | None: ...
 
     async def set_table_message(self, table_id: str, message_id: int) -> None: ...
+
+    async def plays_again_at(self, guild_id: int, user_id: int, game: str) -> datetime | None: ...
 
 
 class Snapshotted(Protocol):
@@ -907,6 +909,19 @@ class TableHost(Generic[T]):
             await call
         except Exception:
             log.exception("presenting %s failed", what)
+
+    # ------------------------------------------------------------ the round limit
+    async def check_round_limit(self, guild_id: int, user_id: int) -> None:
+        """The server's limit of rounds per member, game and period (/casino settings),
+        asked when a member stakes on a round, never on other clicks: refused, nothing
+        changed, with the time they may play again."""
+        again = await self.store.plays_again_at(guild_id, user_id, self.game)
+        if again is not None:
+            raise ServiceError(
+                f"Round limit reached; play again at {again.isoformat()}.",
+                key="err.round_limit",
+                stamp=Raw(str(int(again.timestamp()) + 1)),
+            )
 
     # ------------------------------------------------------------------ moves
     async def move(

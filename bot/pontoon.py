@@ -484,6 +484,8 @@ class PontoonService(TableHost[OpenPontoonTable]):
                     live.names[seat] = name  # put back with the table if the move fails
             elif seat not in live.engine.seats:
                 raise NotSeated()
+            elif kind is ActionKind.BET:
+                await self.check_round_limit(live.guild_id, user_id)
             elif kind is ActionKind.LEAVE and not any(
                 is_member_seat(s) and s != seat for s in live.engine.seats
             ):

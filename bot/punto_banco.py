@@ -336,6 +336,7 @@ class PuntoBancoService(
 
         async def plan(live: OpenPuntoBancoTable) -> list[Action]:
             await self._check_can_bet(live, user_id, round_no)
+            await self.check_round_limit(live.guild_id, user_id)
             balance = await self.store.ensure_member(live.guild_id, user_id)
             if name:
                 live.names[seat] = name[:64]  # put back with the table if the bet fails

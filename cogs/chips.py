@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import discord
 from discord import app_commands
@@ -60,7 +60,14 @@ class Chips(commands.Cog):
                 channel_id, in_play, words = at
                 key += f".{words}" if in_play > 0 else ".seated"
                 params |= {"channel": Raw(str(channel_id)), "in_play": in_play}
-            await reply(interaction, t(await locale_of(interaction), key, **params))
+            locale = await locale_of(interaction)
+            text = t(locale, key, **params)
+            if who.id == interaction.user.id:  # starting chips held back by an age gate?
+                due = await self.bot.store.held_back_until(guild_id, who.id)
+                if due is not None:
+                    stamp = Raw(str(int(due.timestamp()) + 1))
+                    text += "\n" + t(locale, "chips.balance.held", stamp=stamp)
+            await reply(interaction, text)
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
@@ -68,14 +75,9 @@ class Chips(commands.Cog):
     async def daily(self, interaction: Interaction) -> None:
         try:
             guild_id = _guild(interaction)
-            s = self.bot.settings
-            await self.bot.store.ensure_member(guild_id, interaction.user.id)
+            # the server's amount, cooldown and age gates (/casino settings)
             chips = await self.bot.store.claim_daily(
-                guild_id,
-                interaction.user.id,
-                None,
-                timedelta(hours=s.daily_cooldown_hours),
-                datetime.now(UTC),
+                guild_id, interaction.user.id, now=datetime.now(UTC)
             )
             await reply(interaction, t(await locale_of(interaction), "chips.daily", chips=chips))
         except Exception as exc:

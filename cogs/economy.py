@@ -1,10 +1,8 @@
-"""/casino reset (a fresh season, Manage Server, with a confirmation button), /break (a
-member's own break from play) and /give (chips to another member, when the server has
-it on). The commands are thin: the work is in bot/economy.py and the store.
-
-``/casino reset`` sits in a ``casino`` group of this cog's own until the server settings
-cog brings the shared ``/casino`` group; the command body is :func:`ask_reset`.
-"""
+"""/break (a member's own break from play), /give (chips to another member, when the
+server has it on) and the body of /casino reset (a fresh season, Manage Server, with a
+confirmation button: :func:`ask_reset`, called by the /casino group in
+cogs/casino/commands.py). The commands are thin: the work is in bot/economy.py and the
+store."""
 
 from __future__ import annotations
 
@@ -147,22 +145,11 @@ async def ask_reset(bot: GameBot, seasons: Seasons, interaction: Interaction) ->
 
 
 class Economy(commands.Cog):
+    """/break and /give (/casino reset is in the /casino group, cogs/casino/commands.py,
+    whose cog holds the server's :class:`Seasons`)."""
+
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
-        self.seasons = Seasons(bot.store, lambda: bot.games.values())
-
-    casino = app_commands.Group(
-        name="casino",
-        description="Run this server's casino (Manage Server)",
-        default_permissions=discord.Permissions(manage_guild=True),
-        guild_only=True,
-    )
-
-    @casino.command(
-        name="reset", description="Start a fresh season: every balance back to the start"
-    )
-    async def reset(self, interaction: Interaction) -> None:
-        await ask_reset(self.bot, self.seasons, interaction)
 
     @app_commands.command(name="break", description="Take a break from betting: 1 hour to 30 days")
     @app_commands.describe(length="how long, in the unit you choose", unit="minutes, hours or days")

@@ -57,7 +57,15 @@ SHARED: Sequence[HelpGroup] = (
     HelpGroup("help.group.settings", ("language", "help", "privacy show", "privacy delete")),
     HelpGroup(
         "help.group.admin",
-        ("chips grant", "chips settings", "chips audit", "chips forget", "casino reset"),
+        (
+            "casino settings",
+            "casino log",
+            "casino reset",
+            "chips grant",
+            "chips settings",
+            "chips audit",
+            "chips forget",
+        ),
     ),
 )
 

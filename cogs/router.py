@@ -51,6 +51,7 @@ from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import locale_of
 from bot.storage.errors import StorageError
+from bot.storage.ledger import server_joined_at
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,13 @@ async def reply(interaction: Interaction, text: str, *, ephemeral: bool = True) 
             await interaction.response.send_message(text, ephemeral=ephemeral)
     except discord.HTTPException:
         log.exception("could not answer interaction %s", interaction.id)
+
+
+def note_member(interaction: Interaction) -> None:
+    """Tell the store, for the rest of this interaction's task, when the member joined
+    the server (Discord sends it with every interaction in a server): a server's
+    join-age gate reads it when chips are granted (bot.storage.ledger)."""
+    server_joined_at.set(getattr(interaction.user, "joined_at", None))
 
 
 # ------------------------------------------------------------ the one error handler
@@ -248,10 +256,17 @@ def registered_buttons() -> Iterator[type[RoutedButton]]:
         yield from importlib.import_module(game.package).BUTTONS
 
 
+#: packages beside the games whose forms the router answers too (their ``FORMS``)
+SHARED_FORM_PACKAGES = ("cogs.casino",)
+
+
 def registered_forms() -> Iterator[type[TableForm]]:
-    """Every game's forms (its package's ``FORMS``), found through the registry."""
+    """Every game's forms (its package's ``FORMS``), found through the registry, and
+    those of :data:`SHARED_FORM_PACKAGES`."""
     for game in GAMES:
         yield from importlib.import_module(game.package).FORMS
+    for package in SHARED_FORM_PACKAGES:
+        yield from importlib.import_module(package).FORMS
 
 
 class Router(commands.Cog):
@@ -266,6 +281,7 @@ class Router(commands.Cog):
     async def on_interaction(self, interaction: Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
+        note_member(interaction)
         if interaction.type is discord.InteractionType.modal_submit:
             await self.submit(interaction, custom_id, data)
         elif (

@@ -163,6 +163,39 @@ class InvalidSetting(StorageError):
         )
 
 
+class SettingChangedMeanwhile(StorageError):
+    """Compare-and-set: the setting is no longer at the value the owner saw (another
+    owner changed it meanwhile). ``current`` is its value now; nothing was changed."""
+
+    def __init__(self, key: str, current: int) -> None:
+        self.setting = key
+        self.current = current
+        super().__init__(
+            f"setting {key} changed meanwhile; it is now {current}",
+            key="err.storage.setting.meanwhile",
+        )
+
+
+class NotOldEnough(StorageError):
+    """A server's age gate: the member's account or membership is younger than the
+    server asks for starting chips or /daily. ``qualifies_at``: when it no longer is."""
+
+    def __init__(self, qualifies_at: datetime) -> None:
+        self.qualifies_at = qualifies_at
+        super().__init__(
+            f"too new for chips here until {qualifies_at.isoformat()}",
+            key="err.storage.too_new",
+            params={"stamp": Raw(str(int(qualifies_at.timestamp())))},
+        )
+
+
+class DailyOff(StorageError):
+    """The server gives no daily chips (its daily amount is 0)."""
+
+    def __init__(self, detail: str = "this server gives no daily chips") -> None:
+        super().__init__(detail, key="err.storage.daily_off")
+
+
 class DailyNotReady(StorageError):
     """The daily chips were already claimed within the cooldown."""
 

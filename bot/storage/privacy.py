@@ -225,7 +225,7 @@ def _clear_admin_marks_tx(con: Con, guild_id: int | None, user_id: int) -> None:
     where = "" if guild_id is None else " AND guild_id = ?"
     params: tuple[int, ...] = (user_id,) if guild_id is None else (user_id, guild_id)
     con.execute(f"UPDATE transfers SET by_user_id = NULL WHERE by_user_id = ?{where}", params)
-    for table in ("guild_settings", "guild_languages"):
+    for table in ("guild_settings", "guild_languages", "settings_log"):
         con.execute(f"UPDATE {table} SET updated_by = NULL WHERE updated_by = ?{where}", params)
     con.execute(f"UPDATE seasons SET reset_by = NULL WHERE reset_by = ?{where}", params)
 

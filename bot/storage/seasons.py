@@ -49,13 +49,15 @@ def current_season_tx(con: Con, guild_id: int) -> int:
     return 1 if row is None or row["s"] is None else int(row["s"]) + 1
 
 
-def _members_tx(con: Con, guild_id: int) -> list[tuple[int, str, int]]:
-    """(user id, account, balance) of every member of the server."""
+def _members_tx(con: Con, guild_id: int) -> list[tuple[int, str, int, bool]]:
+    """(user id, account, balance, starting chips still held back by an age gate) of
+    every member of the server."""
     return [
-        (int(r["user_id"]), str(r["id"]), int(r["balance"]))
+        (int(r["user_id"]), str(r["id"]), int(r["balance"]), bool(r["starting_due"]))
         for r in rows(
             con,
-            "SELECT m.user_id AS user_id, a.id AS id, a.balance AS balance FROM members m "
+            "SELECT m.user_id AS user_id, a.id AS id, a.balance AS balance, "
+            "m.starting_due AS starting_due FROM members m "
             "JOIN accounts a ON a.id = m.account_id WHERE m.guild_id = ? ORDER BY m.user_id",
             (guild_id,),
         )
@@ -94,18 +96,21 @@ def reset_season_tx(
     )
     con.executemany(
         "INSERT INTO season_standings (guild_id, season, user_id, balance) VALUES (?, ?, ?, ?)",
-        [(guild_id, season, user_id, balance) for user_id, _, balance in members],
+        [(guild_id, season, user_id, balance) for user_id, _, balance, _ in members],
     )
     house = house_account(guild_id)
     moves: list[Move] = []
     moved_in = moved_out = 0
-    for _, account, balance in members:
-        if balance < starting:
-            moves.append(Move(house, account, starting - balance, RESET_REASON))
-            moved_in += starting - balance
-        elif balance > starting:
-            moves.append(Move(account, house, balance - starting, RESET_REASON))
-            moved_out += balance - starting
+    for _, account, balance, held_back in members:
+        # a member too new for starting chips (an age gate) goes back to none: they get
+        # the starting chips once, when they qualify (bot/storage/ledger.py)
+        target = 0 if held_back else starting
+        if balance < target:
+            moves.append(Move(house, account, target - balance, RESET_REASON))
+            moved_in += target - balance
+        elif balance > target:
+            moves.append(Move(account, house, balance - target, RESET_REASON))
+            moved_out += balance - target
     apply_tx(con, moves, table_id=None, guild_id=guild_id, now=now)
     return SeasonReset(
         guild_id=guild_id,

@@ -76,6 +76,8 @@ STORAGE_SAMPLES: dict[str, list[StorageError]] = {
     ],
     "InvalidSetting": [],  # raised by the store itself: see the test below
     "DailyNotReady": [storage_errors.DailyNotReady(WHEN)],
+    "NotOldEnough": [storage_errors.NotOldEnough(WHEN)],
+    "SettingChangedMeanwhile": [storage_errors.SettingChangedMeanwhile("daily_chips", 5)],
     "TableNotFound": [storage_errors.TableNotFound("t1")],
     "TableClosed": [storage_errors.TableClosed("t1")],
     "TableAlreadyOpen": [storage_errors.TableAlreadyOpen(5, "t1")],
