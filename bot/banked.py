@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import abc
 import json
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.host import (
+    RESUME_MARGIN_SECONDS,
     StoredTable,
     TableHost,
     TimerJob,
@@ -42,6 +44,22 @@ from engine.game import Game
 from engine.records import Transfer
 
 E = TypeVar("E", bound=Game[Any, Any, Any])
+
+
+def resumed_clock(stored: StoredTable, now: float | None = None) -> float | None:
+    """The moment (epoch seconds) a reloaded table's clock runs out: the countdown its
+    message was confirmed to show (:meth:`StoredTable.resumed_deadline`), else the clock
+    the stored version set (saved with the move, so a stop in the second before the
+    message was confirmed does not move a turn's deadline: play review P2), when at
+    least :data:`RESUME_MARGIN_SECONDS` of it are left. None: a fresh window or turn."""
+    shown = stored.resumed_deadline(now)
+    if shown is not None:
+        return shown
+    saved = stored.meta.get("closes_at")
+    if saved is None:
+        return None
+    left = float(saved) - (time.time() if now is None else now)
+    return float(saved) if left >= RESUME_MARGIN_SECONDS else None
 
 
 @dataclass
@@ -73,6 +91,9 @@ class BankedTable(abc.ABC, Generic[E]):
             "empty_windows": self.empty_windows,
             "announced": self.announced,
             "names": self.names,
+            # the moment its clock runs out, saved with the move that set it: a restart
+            # resumes it even when the bot stopped before its message was confirmed
+            "closes_at": self.closes_at,
             **self.own_meta(),
         }
 
@@ -218,7 +239,7 @@ class BankedHost(TableHost[B], Generic[B, R, W]):
             stored.engine,
             meta,
         )
-        self.start_clock(live, stored.resumed_deadline())
+        self.start_clock(live, resumed_clock(stored))
         return live
 
     async def mark_announced(self, live: B, round_no: int | None = None) -> None:

@@ -124,9 +124,10 @@ class OpenBlackjackTable(BankedTable[BlackjackTable]):
         self.notes = list(meta.get("notes") or [])
 
     def in_play(self) -> set[int]:
-        """Members with chips on the table: a bet, or a hand in the round."""
-        e = self.engine
-        return {int(s) for s in e.seats if is_member_seat(s) and e.stake_of(s) > 0}
+        """Members playing here: everyone seated, with a bet or not yet (one seat per
+        server, whatever the game: a seat here blocks a seat or a bet elsewhere, as a
+        Pontoon seat does)."""
+        return {int(s) for s in self.engine.seats if is_member_seat(s)}
 
 
 @dataclass(frozen=True)
@@ -148,10 +149,11 @@ def refunds(engine: BlackjackTable) -> list[Transfer]:
 
 def holdings(engine_state: Any) -> Holdings:
     """What a saved Blackjack table holds (for the audit): every chip in escrow belongs
-    to the seat that staked it until the round settles it."""
+    to the seat that staked it until the round settles it. Every seated member is in
+    play there (a seat counts, with or without a bet)."""
     table = BlackjackTable.from_json(engine_state)
     stakes = {s: table.stake_of(s) for s in table.seats if table.stake_of(s)}
-    members = frozenset(int(s) for s in stakes if is_member_seat(s))
+    members = frozenset(int(s) for s in table.seats if is_member_seat(s))
     return Holdings(table.escrow, 0, stakes, {}, exact=True, in_play=members)
 
 
@@ -176,8 +178,7 @@ class BlackjackService(BankedHost[OpenBlackjackTable, BlackjackRules, BlackjackT
         return BlackjackTimers()
 
     def has_chips_at(self, live: OpenBlackjackTable, user_id: int) -> bool:
-        seat = seat_of(user_id)
-        return seat in live.engine.seats and live.engine.stake_of(seat) > 0
+        return seat_of(user_id) in live.engine.seats
 
     def chips_in_play_of(self, live: OpenBlackjackTable, user_id: int) -> int:
         """The member's chips on the table: the bet, or every stake of the round."""

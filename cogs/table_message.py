@@ -426,13 +426,30 @@ class TableMessages(Generic[T]):
     def busy(self, table_id: str) -> bool:
         return table_id in self._tasks
 
-    async def repost(self, live: T) -> None:
+    async def repost(self, live: T, moved: str | None = None) -> None:
         """Post the table message anew at the bottom of the channel and wait until it is
-        there (its id remembered through ``posted``). The old message is left as it is;
-        a click on it is still answered, and the new message drawn."""
+        there (its id remembered through ``posted``). ``moved``: the old message is
+        retired, edited (one request) to this short note with no buttons, so nobody
+        plays on a copy that is no longer drawn; None leaves it as it is (a betting
+        window's message that keeps its bets)."""
+        old = live.message_id
         live.message_id = None
         self.request(live)
         await self.flush(live.table_id)
+        if moved is not None and old is not None and live.message_id not in (None, old):
+            await self.retire(live, old, moved)
+
+    async def retire(self, live: T, message_id: int, note: str) -> None:
+        """Edit an old table message to ``note`` alone: no buttons, no stale state."""
+        view = discord.ui.LayoutView()
+        view.add_item(discord.ui.TextDisplay(note))
+        channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=None, embed=None, view=view, allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:  # deleted, or no access: nothing left to retire
+            log.info("could not retire the old table message of %s: %s", live.table_id, exc)
 
     async def flush(self, table_id: str) -> None:
         """Wait until the table's message shows what was last asked for."""

@@ -198,7 +198,9 @@ class BlackjackPresenter:
         await self.service.set_message(live, message_id)
 
     async def repost(self, live: OpenBlackjackTable) -> None:
-        await self.messages.repost(live)
+        """/blackjack table: the table message again at the bottom of the channel; the old
+        one is retired to a note that points below."""
+        await self.messages.repost(live, moved=t(await self._locale(live), "table.moved"))
 
     async def on_change(self, change: Change[OpenBlackjackTable]) -> None:
         """A committed change, as the service publishes it: a new table is posted; a
@@ -286,7 +288,7 @@ class BlackjackPresenter:
                 allowed_mentions=NO_PINGS,
             )
             await service.mark_announced(live, missed.round_no)
-            await self.messages.repost(live)
+            await self.messages.repost(live, moved=t(locale, "table.moved"))
             return True
         return False
 

@@ -297,8 +297,9 @@ class PontoonDiscordPresenter:
                     await task
 
     async def repost(self, live: OpenPontoonTable) -> None:
-        """/pontoon table: the table message again, at the bottom of the channel."""
-        await self.writer.repost(live)
+        """/pontoon table: the table message again, at the bottom of the channel; the old
+        one is retired to a note that points below."""
+        await self.writer.repost(live, moved=t(self.guild_locale(live), "table.moved"))
 
     def redraw(self, live: OpenPontoonTable) -> None:
         """Draw the table message again (the server's language changed)."""
@@ -426,6 +427,10 @@ class PontoonDiscordPresenter:
         )
         # DMs go out per member, posts per table: neither waits behind the other
         for seat, card_lines in private.items():
+            if finished and not live.engine.private_view(seat):
+                # the round ended with this card (a banker's pontoon at the deal): the
+                # Payouts show every hand now, and a DM would say "no cards" beside it
+                continue
             self._in_background(f"dm:{seat}", self.send_private(live, seat, card_lines))
         await self.writer.show(live, outcome.version)  # after the click's own answer
         if lines:
@@ -485,14 +490,17 @@ class PontoonDiscordPresenter:
             if hand is not None
             else next((lg.banker for lg in live.round_log if lg.banker), eng.banker)
         )
-        if banker_seat is not None and banker_seat != HOUSE:
-            line = render.banker_result_line(name(banker_seat), hand, banker_net, L)
+        if banker_seat is not None:
+            # the house's hand too: the one post a round keeps shows what beat whom
+            line = render.banker_result_line(
+                name(banker_seat), hand, banker_net, L, house=banker_seat == HOUSE
+            )
             results = [*results, line]
         em.description = shorten("\n".join(results), 4000)
-        balances = [
+        balances = [  # a computer plays with the house's chips: no balance of its own
             t(L, "pt.balance_line", name=name(s), chips=eng.balances.get(s, 0))
             for s in eng.seats
-            if s != HOUSE
+            if s != HOUSE and not is_computer_seat(s)
         ]
         em.add_field(
             name=t(L, "pt.balances"),

@@ -23,6 +23,7 @@ from cogs.punto_banco.controls import BetModal, PuntoBancoButton, refusal_text
 from cogs.punto_banco.limits import LIMITS
 from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
 from cogs.punto_banco.settings import PuntoBancoSettings as Settings
+from cogs.punto_banco.text import learn
 
 # what start-up registers (bot.app) and the router (cogs/router.py) answers: buttons
 # and forms that work again after a restart
@@ -42,6 +43,7 @@ HELP = HelpSection(
             ),
         ),
     ),
+    learn=learn,
 )
 
 

@@ -416,9 +416,9 @@ class PuntoBancoPresenter:
         await self.service.set_message(live, message_id)
 
     async def repost(self, live: OpenPuntoBancoTable) -> None:
-        """Post the table message again at the bottom of the channel (the old one keeps
-        working until the window closes)."""
-        await self.messages.repost(live)
+        """/baccarat table: post the table message again at the bottom of the channel; the
+        old one is retired to a note that points below."""
+        await self.messages.repost(live, moved=t(await self._locale(live), "table.moved"))
 
     async def on_change(self, change: Change[OpenPuntoBancoTable]) -> None:
         """A committed change, as the service publishes it: a new table, or a new
