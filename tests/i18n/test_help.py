@@ -276,3 +276,36 @@ def test_the_blackjack_learn_figures_are_the_engines() -> None:
     six_five = house_edge(BlackjackRules(blackjack_pays="6:5")).edge
     assert round(usual, 4) == EDGE["edge"]
     assert round(six_five - usual, 4) == EDGE["six_five"]
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr", "hi", "fa"])
+def test_help_is_sent_within_discords_embed_limits(locale: str) -> None:
+    """Every message /help sends holds at most 10 embeds and 6,000 characters in all
+    (the German and French help once passed 6,000 and Discord refused it), and nothing
+    of the help is dropped on the way."""
+    from cogs.help import help_embed, help_messages, learn_embeds
+
+    messages = help_messages(locale)
+    for embeds in messages:
+        assert len(embeds) <= 10
+        assert sum(len(e) for e in embeds) <= 6000
+        for e in embeds:
+            assert len(e.fields) <= 25
+    sent = [f.value for embeds in messages for e in embeds for f in e.fields]
+    wanted = [f.value for e in [help_embed(locale), *learn_embeds(locale)] for f in e.fields]
+    assert sent == wanted
+
+
+def test_an_embed_over_the_limit_is_split_by_its_fields() -> None:
+    import discord
+
+    from cogs.help import as_messages
+
+    big = discord.Embed(title="T", description="D")
+    for i in range(8):
+        big.add_field(name=f"f{i}", value="x" * 1000)
+    messages = as_messages([big])
+    assert len(messages) == 2
+    assert [len(m) for m in messages] == [1, 1]
+    assert messages[0][0].title == "T" and messages[1][0].title is None
+    assert sum(len(m[0].fields) for m in messages) == 8
