@@ -90,7 +90,9 @@ async def test_pictures_upload_once_are_reused_after_a_restart_and_show_on_the_t
     )
     await t.quiet()
     shown = " ".join(m.text + str(m.embeds) for m in t.public())
-    assert "<:pc_" in shown and "♥" not in shown and "♠" not in shown, shown
+    # the cards are pictures; a result also writes each card in text beside its picture,
+    # so that a player can read its rank (a 5 and a 6 look alike at 21 pixels)
+    assert "<:pc_" in shown, shown
 
     # a restart finds the 53 and uploads none
     await bot.stop()

@@ -172,7 +172,8 @@ async def test_a_hint_on_every_decision_in_five_languages(
     await tb.answered(helped)
     await tb.quiet()
     learned = helped.all_text
-    assert helped.ephemeral and len(helped.messages) == 2, learned
+    # the commands, then the Learn part: as many messages as Discord's embed limits need
+    assert helped.ephemeral and len(helped.messages) >= 2, learned
     for key in ("pt.learn.title", "pt.learn.round.title", "pt.learn.edge.title"):
         assert t(L, key) in learned, (key, learned[-500:])
     assert "P-" not in learned
