@@ -137,6 +137,7 @@ CASES: list[MoveCase] = [
     ),
     case("BJ-DOUBLE-1", "for the whole bet", one("5S", "6H"), (ANN, D, 10)),
     case("BJ-DOUBLE-1", "for one chip", one("5S", "6H"), (ANN, D, 1)),
+    case("BJ-DOUBLE-1", "a bet of one chip", one("5S", "6H"), (ANN, D), bets={ANN: 1}),
     case(
         "BJ-DOUBLE-1",
         "for more than the bet",

@@ -1,0 +1,102 @@
+"""Blackjack's table at its edges, each test naming the rule it holds (found by
+scripts/mutate.py: one-spot changes no other test noticed): the stored form, the
+version every move counts, who may sit, the bet limits and the chips a refusal names."""
+
+from __future__ import annotations
+
+import pytest
+from helpers_bj import Game, K, stacked
+
+from engine.blackjack import DEALER, Action, BlackjackRules, BlackjackTable, Hand, Phase
+from engine.cards import parse_cards
+from engine.errors import ConfigError, RuleError
+
+
+@pytest.mark.rule("BJ-TABLE-1")
+def test_bj_table_1_the_stored_form_names_its_format_and_refuses_another() -> None:
+    game = Game(top=["10S", "6D", "9H", "10C"])
+    game.round({"ann": 10})
+    stored = game.table.to_json()
+    assert stored["format"] == 1
+    (hand,) = stored["boxes"]["ann"]["hands"]
+    assert hand == {
+        "cards": ["10S", "9H"],
+        "bet": 10,
+        "doubled": 0,
+        "from_split": False,
+        "split_aces": False,
+        "done": False,
+        "outcome": None,
+        "net": 0,
+    }
+    assert BlackjackTable.from_json(stored).to_json() == stored
+    with pytest.raises(ConfigError):
+        BlackjackTable.from_json({**stored, "format": 2})
+
+
+@pytest.mark.rule("BJ-TABLE-1", "BJ-DEAL-1")
+def test_bj_table_1_a_new_table_and_the_count_of_its_moves() -> None:
+    table = BlackjackTable(BlackjackRules(), stacked(BlackjackRules(), ["10S", "6D", "9H", "10C"]))
+    assert (table.round_no, table.version, table.up_card) == (0, 0, None)
+    assert not table.is_terminal()
+    table.apply(Action("ann", K.JOIN))
+    assert table.version == 1
+    with pytest.raises(RuleError):
+        table.apply(Action("ann", K.JOIN))
+    assert table.version == 1  # a refusal counts nothing
+    table.apply(Action("ann", K.BET, 10))
+    game_chance = Game().luck
+    table.apply(Action(DEALER, K.DEAL), game_chance)
+    assert (table.round_no, table.version) == (1, 3)
+    assert table.up_card is not None and table.up_card.code == "6D"
+    assert not table.is_terminal()
+    table.apply(Action("ann", K.STAND), game_chance)
+    assert table.is_terminal() and table.phase is Phase.ROUND_OVER and table.version == 4
+
+
+@pytest.mark.rule("BJ-TABLE-1")
+@pytest.mark.parametrize("who", ["", "@house", "@dealer", DEALER])
+def test_bj_table_1_only_members_sit(who: str) -> None:
+    table = BlackjackTable()
+    with pytest.raises(RuleError) as err:
+        table.apply(Action(who, K.JOIN))
+    assert err.value.key == "engine.bj.no_member" and table.seats == []
+    assert table.legal_actions(who) == []
+
+
+@pytest.mark.rule("BJ-VAL-1")
+def test_bj_val_1_a_hand_knows_whether_it_is_soft() -> None:
+    assert Hand(parse_cards(["AS", "6D"]), 10).soft
+    assert not Hand(parse_cards(["AS", "6D", "10C"]), 10).soft  # the ace counts 1: 17
+    assert not Hand(parse_cards(["10S", "7D"]), 10).soft
+
+
+@pytest.mark.rule("BJ-BET-1")
+def test_bj_bet_1_the_largest_bet_is_allowed_and_a_raise_is_checked_on_what_it_adds() -> None:
+    game = Game(rules=BlackjackRules(min_bet=2, max_bet=50), chips=30)
+    game.act("ann", K.BET, 30)  # all the chips she has
+    assert game.table.bets == {"ann": 30}
+    game2 = Game(rules=BlackjackRules(max_bet=50), chips=60)
+    game2.act("ann", K.BET, 50)  # exactly the table's largest bet
+    assert game2.table.bets == {"ann": 50}
+    game3 = Game(chips=30)
+    game3.act("ann", K.BET, 10)  # 20 left outside the table
+    with pytest.raises(RuleError) as err:
+        game3.act("ann", K.BET, 31)  # 21 more than the 10 on the table
+    assert err.value.key == "engine.bj.only_chips" and err.value.params == {"amount": 30}
+    game3.act("ann", K.BET, 30)  # 20 more: exactly what she has
+    assert game3.ledger["ann"] == 0
+
+
+@pytest.mark.rule("BJ-CHIPS-1")
+def test_bj_chips_1_a_refusal_names_the_chips_the_member_has_none_below_zero() -> None:
+    game = Game(top=["8S", "6D", "8H", "10C"], chips=10)
+    game.round({"ann": 10})  # every chip she had is on the table
+    for kind, key in ((K.SPLIT, "engine.bj.chips_split"), (K.DOUBLE, "engine.bj.chips_double")):
+        with pytest.raises(RuleError) as err:
+            game.act("ann", kind)
+        assert err.value.key == key and err.value.params == {"amount": 10, "balance": 0}
+    table = game.table
+    for kind in (K.SPLIT, K.DOUBLE):  # a balance the ledger says is negative reads as 0
+        why = table.why_not(Action("ann", kind, None, -5))
+        assert why is not None and why.params["balance"] == 0
