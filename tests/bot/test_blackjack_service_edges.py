@@ -1,0 +1,100 @@
+"""BlackjackService at its edges, each test naming the rule it holds (found by
+scripts/mutate.py: one-spot changes of bot/blackjack.py no other test noticed): the round
+a betting or insurance button carries, who holds chips at a table, what a restart keeps
+(the table's words about the round, which result was shown)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.blackjack import holdings
+from bot.errors import StaleButton
+from bot.storage import GuildSettings, Store
+from engine.blackjack import ActionKind, Phase
+from tests.bot.test_blackjack_service import (
+    ANN,
+    BOB,
+    START,
+    G,
+    Recorder,
+    audit_ok,
+    open_with_shoe,
+    service_for,
+    store,
+)
+
+__all__ = ["store"]  # the fixture, imported for these tests
+K = ActionKind
+
+
+@pytest.mark.rule("BJ-BET-1", "BJ-INS-1")
+async def test_the_round_the_buttons_carry(store: Store) -> None:
+    """Bets are for the next round, insurance for the round being played: a button
+    drawn for another round is stale."""
+    service = service_for(store)
+    # ann 10 9 against an ace (insurance), then 7: 18; the next round's bet after it
+    live = await open_with_shoe(service, ["10S", "AD", "9H", "7C"])
+    await service.join(live.table_id, ANN)
+    assert live.round == 1 and live.engine.round_no == 0  # betting on round 1
+    await service.bet(live.table_id, ANN, 10, round_no=1)
+    assert live.engine.phase is Phase.INSURANCE and live.round == 1  # round 1 in play
+    with pytest.raises(StaleButton):
+        await service.insure(live.table_id, ANN, 0, round_no=2)
+    await service.insure(live.table_id, ANN, 0, round_no=1)
+    await service.play(live.table_id, ANN, K.STAND)
+    assert live.engine.phase is Phase.ROUND_OVER and live.round == 2  # bets on round 2
+    with pytest.raises(StaleButton):
+        await service.bet(live.table_id, ANN, 10, round_no=1)
+    await service.bet(live.table_id, ANN, 10, round_no=2)  # the only seat: dealt at once
+    assert live.engine.round_no == 2 and live.round == 2
+
+
+@pytest.mark.rule("BJ-CHIPS-1", "BJ-TABLE-1")
+async def test_who_holds_chips_at_a_table(store: Store) -> None:
+    service = service_for(store)
+    live = await open_with_shoe(service, ["10S", "6D", "9H", "10C"])
+    await service.join(live.table_id, ANN)
+    await service.join(live.table_id, BOB)
+    assert not service.has_chips_at(live, ANN) and not service.has_chips_at(live, 999)
+    assert service.scan_table_of_member(G, ANN) is None
+    await service.bet(live.table_id, ANN, 10)
+    assert service.has_chips_at(live, ANN) and not service.has_chips_at(live, BOB)
+    assert service.scan_table_of_member(G, ANN) is live
+    found = holdings(live.engine.to_json())
+    assert (found.escrow, found.stakes, found.exact) == (10, {str(ANN): 10}, True)
+    assert found.in_play == frozenset({ANN})
+
+
+@pytest.mark.rule("BJ-TIMER-1")
+async def test_a_restart_keeps_what_the_table_said_and_which_result_was_shown(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bank.sqlite3"
+    store = await Store.open(path, defaults=GuildSettings(starting_chips=START))
+    rec = Recorder()
+    service = service_for(store, rec)
+    # ann 5 6 (11) times out: a 2 (13); bob 10 9 is still to play; the dealer 7 10
+    live = await open_with_shoe(service, ["5S", "10H", "7C", "6S", "9D", "10C", "2D"])
+    await service.join(live.table_id, ANN)
+    await service.join(live.table_id, BOB)
+    await service.bet(live.table_id, ANN, 10)
+    await service.bet(live.table_id, BOB, 10)
+    live.deadline = 0.0
+    await service.time_up(live.table_id)
+    notes = [n for n in live.notes if n["kind"] == "timed_out"]
+    assert notes == [{"kind": "timed_out", "seat": str(ANN), "hits": 1}]
+    assert service.missed_result(live) is None and service.last_round(live) == 0
+    await store.close()
+    store = await Store.open(path, defaults=GuildSettings(starting_chips=START))
+    again = service_for(store, Recorder())
+    (reloaded,) = await again.load()
+    assert [n for n in reloaded.notes if n["kind"] == "timed_out"] == notes
+    await again.play(reloaded.table_id, BOB, K.STAND)
+    assert again.last_round(reloaded) == 1 and reloaded.announced == 1
+    assert again.missed_result(reloaded) is None  # shown: not posted again
+    reloaded.announced = 0  # as if the process stopped before the post
+    assert again.missed_result(reloaded) is reloaded.engine.last_result
+    await audit_ok(store)
+    await store.close()
