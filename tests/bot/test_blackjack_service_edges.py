@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.blackjack import holdings
-from bot.errors import StaleButton
+from bot.blackjack import BlackjackTimers, holdings
+from bot.errors import ServiceError, StaleButton
 from bot.storage import GuildSettings, Store
 from engine.blackjack import ActionKind, Phase
 from tests.bot.test_blackjack_service import (
@@ -98,3 +98,47 @@ async def test_a_restart_keeps_what_the_table_said_and_which_result_was_shown(
     assert again.missed_result(reloaded) is reloaded.engine.last_result
     await audit_ok(store)
     await store.close()
+
+
+@pytest.mark.rule("BJ-BET-1")
+async def test_a_bet_returns_the_bet_placed_and_same_bet_needs_a_last_round(
+    store: Store,
+) -> None:
+    service = service_for(store)
+    live = await open_with_shoe(service, ["10S", "10H", "6D", "9S", "8C", "10C"])
+    await service.join(live.table_id, ANN)
+    await service.join(live.table_id, BOB)
+    with pytest.raises(ServiceError) as err:
+        service.same_bet_amount(live, ANN)
+    assert err.value.key == "err.bj.no_last_bet"
+    assert await service.bet(live.table_id, ANN, 15) == 15  # bob has not bet: not dealt
+    assert live.engine.phase is Phase.BETTING
+    assert await service.bet(live.table_id, BOB, 20) == 20  # dealt at once
+    assert live.engine.phase is Phase.PLAYING
+    assert service.same_bet_amount(live, ANN) == 15
+    assert service.same_bet_amount(live, BOB) == 20
+
+
+@pytest.mark.rule("BJ-BET-1", "BJ-INS-1")
+async def test_a_move_without_a_click_to_answer_is_drawn(store: Store) -> None:
+    """A slash command's bet, insurance or leave (no click answered with the table) is
+    drawn by the presenter; the timers' defaults."""
+    assert BlackjackTimers() == BlackjackTimers(30.0, 45.0, 3)
+    rec = Recorder()
+    service = service_for(store, rec)
+    live = await open_with_shoe(service, ["10S", "10H", "AD", "9S", "8C", "7C"])
+    await service.join(live.table_id, ANN)
+    await service.join(live.table_id, BOB)
+    await service.leave(live.table_id, BOB)
+    assert rec.calls[-1] == ("changed", live.engine.version)
+    await service.join(live.table_id, BOB)
+    await service.bet(live.table_id, ANN, 10)
+    assert rec.calls[-1] == ("changed", live.engine.version)
+    await service.bet(live.table_id, BOB, 10)  # dealt: the ace up asks for insurance
+    assert live.engine.phase is Phase.INSURANCE
+    await service.insure(live.table_id, ANN, 0)
+    assert rec.calls[-1] == ("changed", live.engine.version)
+    count = len(rec.calls)
+    await service.insure(live.table_id, BOB, 0, answered=True)
+    assert len(rec.calls) == count  # answered on its click: not drawn again
+    await audit_ok(store)
