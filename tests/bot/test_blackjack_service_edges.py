@@ -5,6 +5,7 @@ a betting or insurance button carries, who holds chips at a table, what a restar
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -141,4 +142,20 @@ async def test_a_move_without_a_click_to_answer_is_drawn(store: Store) -> None:
     count = len(rec.calls)
     await service.insure(live.table_id, BOB, 0, answered=True)
     assert len(rec.calls) == count  # answered on its click: not drawn again
+    await service.play(live.table_id, ANN, K.STAND)
+    assert rec.calls[-1] == ("changed", live.engine.version)
     await audit_ok(store)
+
+
+@pytest.mark.rule("BJ-EDGE-1")
+async def test_the_hint_logs_the_time_it_took(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = service_for(store)
+    live = await open_with_shoe(service, ["10S", "6D", "6H", "10C"])
+    await service.join(live.table_id, ANN)
+    await service.bet(live.table_id, ANN, 10)
+    with caplog.at_level(logging.INFO, logger="bot.blackjack"):
+        service.hint(live.table_id, ANN)
+    (record,) = [r for r in caplog.records if "hint in" in r.getMessage()]
+    assert 0 <= float(record.args[1]) < 60_000  # type: ignore[index]
