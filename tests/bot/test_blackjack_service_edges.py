@@ -12,6 +12,7 @@ import pytest
 
 from bot.blackjack import BlackjackTimers, holdings
 from bot.errors import ServiceError, StaleButton
+from bot.i18n import Msg
 from bot.storage import GuildSettings, Store
 from engine.blackjack import ActionKind, Phase
 from tests.bot.test_blackjack_service import (
@@ -159,3 +160,25 @@ async def test_the_hint_logs_the_time_it_took(
         service.hint(live.table_id, ANN)
     (record,) = [r for r in caplog.records if "hint in" in r.getMessage()]
     assert 0 <= float(record.args[1]) < 60_000  # type: ignore[index]
+
+
+@pytest.mark.rule("BJ-PEEK-1", "BJ-BET-1")
+async def test_a_deal_that_ends_the_round_at_once_posts_its_result(store: Store) -> None:
+    """The last bet deals; the peek finds a dealer blackjack and the round is settled in
+    that same deal: its result is posted, once, with the balances."""
+    for answered in (False, True):
+        rec = Recorder()
+        service = service_for(store, rec)
+        # ann 10 9 against 10 up and an ace in the hole
+        ch = 8201 + int(answered)
+        live = await open_with_shoe(service, ["10S", "10D", "9H", "AC"], ch=ch)
+        await service.join(live.table_id, ANN)
+        before = await store.member_balance(G, ANN)
+        await service.bet(live.table_id, ANN, 10, answered=answered)
+        assert live.engine.phase is Phase.ROUND_OVER
+        settled = [c for c in rec.calls if c[0] == "settled"]
+        assert settled == [("settled", {str(ANN): before - 10})]
+        assert len(rec.results) == 1 and rec.results[0].dealer_blackjack
+        assert live.announced == 1
+        await service.close(live.table_id, Msg("reason.bj_idle", windows=1))
+    await audit_ok(store)
