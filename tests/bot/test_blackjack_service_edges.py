@@ -182,3 +182,49 @@ async def test_a_deal_that_ends_the_round_at_once_posts_its_result(store: Store)
         assert live.announced == 1
         await service.close(live.table_id, Msg("reason.bj_idle", windows=1))
     await audit_ok(store)
+
+
+@pytest.mark.rule("BJ-BET-1")
+async def test_a_member_sitting_down_does_not_make_a_window_less_empty(store: Store) -> None:
+    """Only a deal starts the idle count again: a member who sits down (or leaves)
+    between two empty windows does not."""
+    rec = Recorder()
+    service = service_for(store, rec, timers=BlackjackTimers(idle_windows=2))
+    live = await open_with_shoe(service, ["10S", "6D", "9H", "10C"])
+    await service.join(live.table_id, ANN)
+    live.deadline = 0.0
+    await service.time_up(live.table_id)
+    assert live.empty_windows == 1
+    await service.join(live.table_id, BOB)
+    await service.leave(live.table_id, BOB)
+    assert live.empty_windows == 1
+    live.deadline = 0.0
+    await service.time_up(live.table_id)
+    assert live.table_id not in service.tables and rec.calls[-1] == ("closed", [])
+
+
+@pytest.mark.rule("BJ-TABLE-1")
+async def test_a_long_name_is_kept_to_64_characters(store: Store) -> None:
+    service = service_for(store)
+    live = await open_with_shoe(service, ["10S", "6D", "9H", "10C"])
+    await service.join(live.table_id, ANN, name="n" * 100)
+    assert live.names[str(ANN)] == "n" * 64
+
+
+@pytest.mark.rule("BJ-BET-1")
+async def test_a_deal_that_fails_at_once_is_logged_with_its_cause(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = service_for(store)
+    live = await open_with_shoe(service, ["10S", "9D", "6H", "8C"])
+    await service.join(live.table_id, ANN)
+
+    async def broken(live: object, **kwargs: object) -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(service, "_deal", broken)
+    with caplog.at_level(logging.WARNING, logger="bot.blackjack"):
+        await service.bet(live.table_id, ANN, 10)
+    (record,) = [r for r in caplog.records if "dealing at once failed" in r.getMessage()]
+    assert record.exc_info is not None and "went away" in str(record.exc_info[1])
+    assert live.engine.bets == {str(ANN): 10}  # the bet stands for the window's timer
