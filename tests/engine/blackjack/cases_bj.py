@@ -97,13 +97,18 @@ def case(
     )
 
 
-def build(c: MoveCase) -> tuple[BlackjackTable, dict[str, int]]:
-    """The case's table played up to its move, and each seat's chips outside it."""
-    cards = [parse_card(x) for x in c.top]
-    rest = full_pack(c.rules.decks)
+def shoe_of(rules: BlackjackRules, top: Sequence[str]) -> Shoe:
+    """A shoe whose top cards are ``top`` (top first), then the rest in new-deck order."""
+    cards = [parse_card(x) for x in top]
+    rest = full_pack(rules.decks)
     for card in cards:
         rest.remove(card)
-    table = BlackjackTable(c.rules, Shoe(c.rules.decks, cards + rest))
+    return Shoe(rules.decks, cards + rest)
+
+
+def build(c: MoveCase) -> tuple[BlackjackTable, dict[str, int]]:
+    """The case's table played up to its move, and each seat's chips outside it."""
+    table = BlackjackTable(c.rules, shoe_of(c.rules, c.top))
     luck = RandomChance(random.Random(0))
     chips: dict[str, int] = {}
     for seat, _ in c.bets:
