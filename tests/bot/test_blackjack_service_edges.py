@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -228,3 +229,43 @@ async def test_a_deal_that_fails_at_once_is_logged_with_its_cause(
     (record,) = [r for r in caplog.records if "dealing at once failed" in r.getMessage()]
     assert record.exc_info is not None and "went away" in str(record.exc_info[1])
     assert live.engine.bets == {str(ANN): 10}  # the bet stands for the window's timer
+
+
+class Reasons(Recorder):
+    """A presenter that keeps why each table closed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reasons: list[Msg] = []
+
+    async def table_closed(self, live: Any, reason: Msg, refunds: Any) -> None:
+        self.reasons.append(reason)
+        await super().table_closed(live, reason, refunds)
+
+
+@pytest.mark.rule("BJ-BET-1")
+@pytest.mark.parametrize("idle", [1, 3])
+async def test_an_idle_table_says_how_many_windows_passed(store: Store, idle: int) -> None:
+    rec = Reasons()
+    service = service_for(store, rec, timers=BlackjackTimers(idle_windows=idle))
+    live = await open_with_shoe(service, ["10S", "6D", "9H", "10C"])
+    for _ in range(idle):
+        live.deadline = 0.0
+        await service.time_up(live.table_id)
+    (reason,) = rec.reasons
+    assert (reason.key, reason.params) == ("reason.bj_idle", {"windows": idle})
+
+
+@pytest.mark.rule("BJ-BET-1")
+async def test_a_window_counted_empty_after_a_deal_slipped_in_counts_nothing(
+    store: Store,
+) -> None:
+    """time_up saw an empty window, but a bet and its deal came first under the lock:
+    the round in play is no empty window."""
+    service = service_for(store, timers=BlackjackTimers(idle_windows=1))
+    live = await open_with_shoe(service, ["10S", "6D", "9H", "10C"])
+    await service.join(live.table_id, ANN)
+    await service.bet(live.table_id, ANN, 10)
+    assert live.engine.phase is Phase.PLAYING
+    await service._empty_window(live)
+    assert live.table_id in service.tables and live.empty_windows == 0
