@@ -15,7 +15,7 @@ from bot.blackjack import BlackjackTimers, holdings
 from bot.errors import ServiceError, StaleButton
 from bot.i18n import Msg
 from bot.storage import GuildSettings, Store
-from engine.blackjack import ActionKind, Phase
+from engine.blackjack import ActionKind, BlackjackRules, Phase
 from tests.bot.test_blackjack_service import (
     ANN,
     BOB,
@@ -269,3 +269,18 @@ async def test_a_window_counted_empty_after_a_deal_slipped_in_counts_nothing(
     assert live.engine.phase is Phase.PLAYING
     await service._empty_window(live)
     assert live.table_id in service.tables and live.empty_windows == 0
+
+
+@pytest.mark.rule("BJ-TABLE-2")
+async def test_the_first_shuffle_is_said_on_the_table(store: Store) -> None:
+    """A new shoe is shuffled before the first round, and the table says so while the
+    round is played; the next deal's notes start afresh."""
+    service = service_for(store)
+    live = await service.open_table(G, 8301, ANN, BlackjackRules(decks=1), opener_name="ann")
+    await service.join(live.table_id, ANN, name="ann")
+    await service.join(live.table_id, BOB, name="bob")
+    await service.bet(live.table_id, ANN, 10)
+    await service.bet(live.table_id, BOB, 10)
+    assert live.engine.round_no == 1
+    assert {"kind": "shuffled"} in live.notes
+    assert all(n.get("kind") is not None for n in live.notes)
