@@ -253,8 +253,11 @@ class BlackjackService(
         )
 
     async def leave(self, table_id: str, user_id: int, *, answered: bool = False) -> Change:
-        """Leave the seat (a bet for the next round comes back; not mid-hand)."""
-        return await self._member_move(table_id, user_id, ActionKind.LEAVE, answered=answered)
+        """Leave the seat (a bet for the next round comes back; not mid-hand). When every
+        member still seated has bet, the round is dealt at once (BJ-BET-1)."""
+        return await self._member_move(
+            table_id, user_id, ActionKind.LEAVE, answered=answered, deal_when_all_bet=True
+        )
 
     async def bet(
         self,

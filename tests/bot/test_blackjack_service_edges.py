@@ -284,3 +284,24 @@ async def test_the_first_shuffle_is_said_on_the_table(store: Store) -> None:
     assert live.engine.round_no == 1
     assert {"kind": "shuffled"} in live.notes
     assert all(n.get("kind") is not None for n in live.notes)
+
+
+@pytest.mark.rule("BJ-BET-1")
+async def test_the_round_is_dealt_when_the_last_member_without_a_bet_leaves(
+    store: Store,
+) -> None:
+    """Every member still seated has bet once the only one without a bet leaves: the
+    round is dealt at once, not when the window closes."""
+    service = service_for(store)
+    live = await open_with_shoe(service, ["10S", "6D", "9H", "10C"])
+    await service.join(live.table_id, ANN)
+    await service.join(live.table_id, BOB)
+    await service.bet(live.table_id, ANN, 10)
+    assert live.engine.phase is Phase.BETTING  # bob has not bet
+    await service.leave(live.table_id, BOB)
+    assert live.engine.phase is Phase.PLAYING and list(live.engine.boxes) == [str(ANN)]
+    # the last member leaving an empty table deals nothing
+    await service.play(live.table_id, ANN, K.STAND)
+    await service.leave(live.table_id, ANN)
+    assert live.engine.seats == [] and live.engine.phase is Phase.ROUND_OVER
+    await audit_ok(store)
