@@ -160,7 +160,7 @@ async def test_the_hint_logs_the_time_it_took(
     with caplog.at_level(logging.INFO, logger="bot.blackjack"):
         service.hint(live.table_id, ANN)
     (record,) = [r for r in caplog.records if "hint in" in r.getMessage()]
-    assert 0 <= float(record.args[1]) < 60_000  # type: ignore[index]
+    assert 0 < float(record.args[1]) < 60_000  # type: ignore[index]
 
 
 @pytest.mark.rule("BJ-PEEK-1", "BJ-BET-1")
@@ -304,4 +304,28 @@ async def test_the_round_is_dealt_when_the_last_member_without_a_bet_leaves(
     await service.play(live.table_id, ANN, K.STAND)
     await service.leave(live.table_id, ANN)
     assert live.engine.seats == [] and live.engine.phase is Phase.ROUND_OVER
+    await audit_ok(store)
+
+
+class ClosesOnChange(Recorder):
+    """A presenter during whose drawing the table is ended (as by /blackjack end)."""
+
+    service: Any = None
+
+    async def changed(self, live: Any) -> None:
+        await super().changed(live)
+        await self.service.close(live.table_id, Msg("reason.bj_idle", windows=1))
+
+
+@pytest.mark.rule("BJ-BET-1")
+async def test_a_bet_whose_table_closes_meanwhile_returns_the_bet(store: Store) -> None:
+    rec = ClosesOnChange()
+    service = service_for(store, rec)
+    rec.service = service
+    live = await open_with_shoe(service, ["10S", "6D", "9H", "10C"])
+    await service.join(live.table_id, ANN, answered=True)
+    await service.join(live.table_id, BOB, answered=True)
+    assert await service.bet(live.table_id, ANN, 10) == 10
+    assert live.table_id not in service.tables
+    assert await store.member_balance(G, ANN) == START  # the bet came back on the close
     await audit_ok(store)
