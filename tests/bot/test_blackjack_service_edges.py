@@ -329,3 +329,30 @@ async def test_a_bet_whose_table_closes_meanwhile_returns_the_bet(store: Store) 
     assert live.table_id not in service.tables
     assert await store.member_balance(G, ANN) == START  # the bet came back on the close
     await audit_ok(store)
+
+
+@pytest.mark.rule("BJ-TIMER-1")
+async def test_a_move_that_fails_to_save_keeps_what_the_table_said(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.storage.errors import StorageError
+
+    service = service_for(store)
+    # ann 5 6 (11) times out: a 2 (13); bob 10 9 is to play; the dealer 7 10
+    live = await open_with_shoe(service, ["5S", "10H", "7C", "6S", "9D", "10C", "2D"])
+    await service.join(live.table_id, ANN)
+    await service.join(live.table_id, BOB)
+    await service.bet(live.table_id, ANN, 10)
+    await service.bet(live.table_id, BOB, 10)
+    live.deadline = 0.0
+    await service.time_up(live.table_id)
+    notes = list(live.notes)
+    assert {"kind": "timed_out", "seat": str(ANN), "hits": 1} in notes
+
+    async def refused(*args: Any, **kwargs: Any) -> None:
+        raise StorageError("the database is locked")
+
+    monkeypatch.setattr(store, "save_table", refused)
+    with pytest.raises(StorageError):
+        await service.play(live.table_id, BOB, K.STAND)
+    assert live.notes == notes and live.engine.to_act() == [str(BOB)]

@@ -100,3 +100,49 @@ def test_bj_chips_1_a_refusal_names_the_chips_the_member_has_none_below_zero() -
     for kind in (K.SPLIT, K.DOUBLE):  # a balance the ledger says is negative reads as 0
         why = table.why_not(Action("ann", kind, None, -5))
         assert why is not None and why.params["balance"] == 0
+
+
+@pytest.mark.rule("BJ-BET-1", "BJ-CHIPS-1")
+def test_bj_bet_1_placing_the_same_bet_again_moves_no_chip() -> None:
+    game = Game(seats=["ann", "bob"])
+    game.act("ann", K.BET, 10)
+    out = game.act("ann", K.BET, 10)
+    assert out.transfers == [] and game.table.bets == {"ann": 10}
+    lower = game.act("ann", K.BET, 4)
+    assert [(t.src, t.dst, t.amount) for t in lower.transfers] == [("@escrow", "ann", 6)]
+    higher = game.act("ann", K.BET, 9)
+    assert [(t.src, t.dst, t.amount) for t in higher.transfers] == [("ann", "@escrow", 5)]
+    assert game.ledger["ann"] == 91
+
+
+@pytest.mark.rule("BJ-VAL-2", "BJ-STAND-1")
+def test_bj_val_2_a_blackjack_is_finished_from_the_deal_while_insurance_is_asked() -> None:
+    game = Game(top=["AS", "AD", "KH", "7C"])  # ann A K against an ace up
+    game.round({"ann": 10})
+    assert game.table.phase is Phase.INSURANCE
+    hand = game.table.boxes["ann"].hands[0]
+    assert hand.blackjack and hand.done
+    assert game.table.to_json()["boxes"]["ann"]["hands"][0]["done"] is True
+
+
+@pytest.mark.rule("BJ-NAT-1", "BJ-NHC-1")
+@pytest.mark.parametrize(
+    ("up", "second", "ann"),
+    [
+        ("AD", "KC", 0),  # an ace up: waits, the dealer's blackjack pushes it
+        ("AD", "7C", 15),  # an ace up, no dealer blackjack: paid after the players
+        ("KD", "AC", 0),  # a ten up: the same
+        ("KD", "7C", 15),
+        ("9D", "AC", 15),  # any other card up: paid at once, before anyone plays
+    ],
+)
+def test_bj_nat_1_without_a_peek_a_blackjack_waits_only_against_an_ace_or_a_ten(
+    up: str, second: str, ann: int
+) -> None:
+    rules = BlackjackRules(peek=False, insurance=False)
+    game = Game(rules=rules, top=["AS", "10H", up, "KS", "9H", second], seats=["ann", "bob"])
+    out = game.round({"ann": 10, "bob": 10})
+    paid_at_once = any(e.kind.value == "blackjack" for e in out.events)
+    assert paid_at_once == (up == "9D")
+    game.act("bob", K.STAND)
+    assert game.ledger["ann"] - 100 == ann
