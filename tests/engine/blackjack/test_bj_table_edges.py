@@ -146,3 +146,52 @@ def test_bj_nat_1_without_a_peek_a_blackjack_waits_only_against_an_ace_or_a_ten(
     assert paid_at_once == (up == "9D")
     game.act("bob", K.STAND)
     assert game.ledger["ann"] - 100 == ann
+
+
+@pytest.mark.rule("BJ-NAT-1")
+def test_bj_nat_1_the_blackjack_is_paid_on_the_seats_first_hand() -> None:
+    game = Game(top=["AS", "9D", "KH", "7C"])
+    out = game.round({"ann": 10})
+    paid = [(e.actor, e.hand, e.amount) for e in out.events if e.kind.value == "blackjack"]
+    assert paid == [("ann", 0, 15)]
+
+
+@pytest.mark.rule("BJ-SPLIT-1", "BJ-STAND-1", "BJ-VAL-2")
+def test_bj_split_1_a_split_hand_dealt_21_stands_and_wins_even_money() -> None:
+    # ann 10 10 splits: the first hand takes a 5 (15) and stands, the second an ace (21):
+    # it stands by itself, no turn of its own, and wins 1:1 (not a blackjack)
+    game = Game(top=["10S", "6D", "10H", "10C", "5C", "AD", "9S"])
+    game.round({"ann": 10})
+    game.act("ann", K.SPLIT)
+    out = game.act("ann", K.STAND)
+    second = [(e.hand, e.card) for e in out.events if e.kind.value == "hit"]
+    assert second == [(1, "AD")]  # the second hand's second card, said as dealt
+    assert out.result is not None  # no turn on the 21: the dealer played (16 + 9: bust)
+    hands = out.result.hands
+    assert [(h.total, h.outcome.value, h.net) for h in hands] == [(15, "win", 10), (21, "win", 10)]
+
+
+@pytest.mark.rule("BJ-SPLIT-1")
+def test_bj_split_1_split_aces_get_no_turn_after_the_next_seat_plays() -> None:
+    # ann A A splits (one card each: 5, 6); bob 10 7 stands; the dealer 9 10
+    game = Game(top=["AS", "10H", "9D", "AH", "7S", "10C", "5C", "6C"], seats=["ann", "bob"])
+    game.round({"ann": 10, "bob": 10})
+    game.act("ann", K.SPLIT)
+    assert game.table.to_act() == ["bob"]
+    assert [h.done for h in game.table.boxes["ann"].hands] == [True, True]
+    out = game.act("bob", K.STAND)
+    assert out.result is not None and game.table.phase is Phase.ROUND_OVER
+    assert [len(h.cards) for h in game.table.boxes["ann"].hands] == [2, 2]
+
+
+@pytest.mark.rule("BJ-STAND-1", "BJ-SPLIT-1")
+def test_bj_stand_1_a_split_hand_dealt_21_is_finished_before_the_next_seat_plays() -> None:
+    # ann 10 10 splits: 10 5 stands, 10 A (21) stands by itself; bob 10 7 is to play
+    game = Game(top=["10S", "10D", "6D", "10H", "7S", "10C", "5C", "AD"], seats=["ann", "bob"])
+    game.round({"ann": 10, "bob": 10})
+    game.act("ann", K.SPLIT)
+    game.act("ann", K.STAND)
+    assert game.table.to_act() == ["bob"]
+    assert [h.done for h in game.table.boxes["ann"].hands] == [True, True]
+    why = game.table.why_not(Action("ann", K.HIT, None, 80))
+    assert why is not None and why.key == "engine.bj.hands_done"
