@@ -146,6 +146,8 @@ def test_bj_nat_1_without_a_peek_a_blackjack_waits_only_against_an_ace_or_a_ten(
     assert paid_at_once == (up == "9D")
     game.act("bob", K.STAND)
     assert game.ledger["ann"] - 100 == ann
+    # every hand of the settled round is finished, the paid blackjack too
+    assert all(h.done for b in game.table.boxes.values() for h in b.hands)
 
 
 @pytest.mark.rule("BJ-NAT-1")
