@@ -197,3 +197,32 @@ def test_bj_stand_1_a_split_hand_dealt_21_is_finished_before_the_next_seat_plays
     assert [h.done for h in game.table.boxes["ann"].hands] == [True, True]
     why = game.table.why_not(Action("ann", K.HIT, None, 80))
     assert why is not None and why.key == "engine.bj.hands_done"
+
+
+@pytest.mark.rule("BJ-HIT-1", "BJ-DOUBLE-1", "BJ-SPLIT-1")
+def test_bj_hit_1_each_card_drawn_is_the_card_the_event_names() -> None:
+    # ann 8 8 splits (a 2 on the first hand), doubles on 10 (a 5), then the second hand
+    # takes a 4 (12) and hits a 10: 22, one over, a bust
+    game = Game(top=["8S", "10D", "8H", "7C", "2C", "5D", "4H", "10S"])
+    game.round({"ann": 10})
+    split = game.act("ann", K.SPLIT)
+    assert [(e.kind.value, e.hand, e.card) for e in split.events if e.card] == [("hit", 0, "2C")]
+    double = game.act("ann", K.DOUBLE)
+    cards = [(e.kind.value, e.hand, e.card) for e in double.events if e.card]
+    assert cards == [("double", 0, "5D"), ("hit", 1, "4H")]
+    hit = game.act("ann", K.HIT)
+    assert next((e.kind.value, e.hand, e.card) for e in hit.events if e.card) == ("hit", 1, "10S")
+    busts = [(e.hand, e.amount) for e in hit.events if e.kind.value == "bust"]
+    assert busts == [(1, 10)] and game.table.boxes["ann"].hands[1].outcome is not None
+    assert game.table.boxes["ann"].hands[1].total == 22
+
+
+@pytest.mark.rule("BJ-STAND-1", "BJ-SPLIT-1")
+def test_bj_stand_1_the_first_split_hand_dealt_21_stands_by_itself() -> None:
+    # ann 10 10 splits: the first hand takes an ace (21) and stands, the second is next
+    game = Game(top=["10S", "6D", "10H", "10C", "AD", "5C"])
+    game.round({"ann": 10})
+    game.act("ann", K.SPLIT)
+    hands = game.table.boxes["ann"].hands
+    assert hands[0].total == 21 and hands[0].done and game.table.turn == ("ann", 1)
+    assert [c.code for c in hands[1].cards] == ["10H", "5C"]
