@@ -226,3 +226,15 @@ def test_bj_stand_1_the_first_split_hand_dealt_21_stands_by_itself() -> None:
     hands = game.table.boxes["ann"].hands
     assert hands[0].total == 21 and hands[0].done and game.table.turn == ("ann", 1)
     assert [c.code for c in hands[1].cards] == ["10H", "5C"]
+
+
+@pytest.mark.rule("BJ-SURR-1")
+@pytest.mark.parametrize(("bet", "back"), [(1, 0), (2, 1), (3, 1)])
+def test_bj_surr_1_half_back_rounded_down_and_no_empty_transfer(bet: int, back: int) -> None:
+    game = Game(rules=BlackjackRules(surrender="late"), top=["10S", "9D", "6H", "10C"])
+    game.round({"ann": bet})
+    out = game.act("ann", K.SURRENDER)
+    moved = [(t.src, t.dst, t.amount) for t in out.transfers]
+    kept = [("@escrow", "ann", back)] if back else []
+    assert moved == [*kept, ("@escrow", "@house", bet - back)]
+    assert game.ledger["ann"] == 100 - bet + back
