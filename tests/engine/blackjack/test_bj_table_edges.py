@@ -144,8 +144,11 @@ def test_bj_nat_1_without_a_peek_a_blackjack_waits_only_against_an_ace_or_a_ten(
     out = game.round({"ann": 10, "bob": 10})
     paid_at_once = any(e.kind.value == "blackjack" for e in out.events)
     assert paid_at_once == (up == "9D")
-    game.act("bob", K.STAND)
+    last = game.act("bob", K.STAND)
     assert game.ledger["ann"] - 100 == ann
+    events = [*out.events, *last.events]
+    blackjacks = [(e.actor, e.hand, e.amount) for e in events if e.kind.value == "blackjack"]
+    assert blackjacks == ([("ann", 0, 15)] if ann else [])
     # every hand of the settled round is finished, the paid blackjack too
     assert all(h.done for b in game.table.boxes.values() for h in b.hands)
 
@@ -238,3 +241,18 @@ def test_bj_surr_1_half_back_rounded_down_and_no_empty_transfer(bet: int, back: 
     kept = [("@escrow", "ann", back)] if back else []
     assert moved == [*kept, ("@escrow", "@house", bet - back)]
     assert game.ledger["ann"] == 100 - bet + back
+
+
+@pytest.mark.rule("BJ-DEALER-1", "BJ-NHC-1")
+@pytest.mark.parametrize("insured", [False, True])
+def test_bj_dealer_1_without_a_peek_no_second_card_when_nothing_is_left(insured: bool) -> None:
+    """Every hand bust and nothing insured: the dealer does not take a second card; an
+    insurance still to settle needs it."""
+    rules = BlackjackRules(peek=False)
+    game = Game(rules=rules, top=["10S", "AD", "6H", "10C", "KC"])  # ann 16 hits a 10
+    game.round({"ann": 10})
+    game.act("ann", K.INSURANCE, 5 if insured else 0)
+    out = game.act("ann", K.HIT)
+    assert out.result is not None
+    assert out.result.dealer == (("AD", "KC") if insured else ("AD",))
+    assert game.ledger["ann"] == (100 - 10 - 5 + 15 if insured else 90)
