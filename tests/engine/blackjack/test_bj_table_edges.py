@@ -256,3 +256,28 @@ def test_bj_dealer_1_without_a_peek_no_second_card_when_nothing_is_left(insured:
     assert out.result is not None
     assert out.result.dealer == (("AD", "KC") if insured else ("AD",))
     assert game.ledger["ann"] == (100 - 10 - 5 + 15 if insured else 90)
+
+
+@pytest.mark.rule("BJ-NHC-1")
+def test_bj_nhc_1_every_hand_is_finished_when_the_dealer_blackjack_comes() -> None:
+    # ann 6 5 doubles (a 2: 13), bob 9 8 stands; the dealer 10 up, then an ace
+    rules = BlackjackRules(peek=False)
+    game = Game(rules=rules, top=["6S", "9H", "10D", "5H", "8C", "2C", "AS"], seats=["ann", "bob"])
+    game.round({"ann": 10, "bob": 10})
+    game.act("ann", K.DOUBLE)
+    out = game.act("bob", K.STAND)
+    assert out.result is not None and out.result.dealer_blackjack
+    hands = [h for b in game.table.boxes.values() for h in b.hands]
+    assert all(h.done for h in hands)
+    assert [(h.outcome.value, h.net) for h in out.result.hands] == [("lose", -10), ("lose", -10)]
+    assert (game.ledger["ann"], game.ledger["bob"]) == (90, 90)
+
+
+@pytest.mark.rule("BJ-CHIPS-1", "BJ-BET-1")
+@pytest.mark.parametrize("balance", [0, -3])
+def test_bj_chips_1_a_bet_refused_for_want_of_chips_names_none_below_zero(balance: int) -> None:
+    table = BlackjackTable()
+    table.apply(Action("ann", K.JOIN))
+    why = table.why_not(Action("ann", K.BET, 5, balance))
+    assert why is not None and why.key == "engine.bj.only_chips"
+    assert why.params == {"amount": 0}
