@@ -356,3 +356,50 @@ async def test_a_move_that_fails_to_save_keeps_what_the_table_said(
     with pytest.raises(StorageError):
         await service.play(live.table_id, BOB, K.STAND)
     assert live.notes == notes and live.engine.to_act() == [str(BOB)]
+
+
+@pytest.mark.rule("BJ-TIMER-1")
+async def test_the_timers_words_stay_for_the_round_and_go_with_the_next_deal(
+    store: Store,
+) -> None:
+    rec = Recorder()
+    service = service_for(store, rec)
+    # ann 5 6 (11) times out: a 2 (13); bob 10 2 hits a 3 (15), stands; the dealer 7 10
+    live = await open_with_shoe(
+        service, ["5S", "10H", "7C", "6S", "2D", "10C", "2C", "3H"], BlackjackRules(decks=1)
+    )
+    await service.join(live.table_id, ANN)
+    await service.join(live.table_id, BOB)
+    await service.bet(live.table_id, ANN, 10)
+    await service.bet(live.table_id, BOB, 10)
+    live.deadline = 0.0
+    await service.time_up(live.table_id)
+    said = {"kind": "timed_out", "seat": str(ANN), "hits": 1}
+    assert said in live.notes
+    await service.play(live.table_id, BOB, K.HIT)
+    assert said in live.notes  # still said while the round is played
+    await service.play(live.table_id, BOB, K.STAND)
+    assert said in live.notes  # and in the round's result post
+    await service.bet(live.table_id, ANN, 10)
+    await service.bet(live.table_id, BOB, 10)  # the next round is dealt
+    assert said not in live.notes
+
+
+@pytest.mark.rule("BJ-TIMER-1", "BJ-INS-1")
+async def test_only_the_insurance_timeout_says_insurance_was_declined(store: Store) -> None:
+    service = service_for(store)
+    # ann 10 9 and bob 10 8 against an ace (7 in the hole): ann declines herself
+    live = await open_with_shoe(service, ["10S", "10H", "AD", "9S", "8D", "7C"])
+    await service.join(live.table_id, ANN)
+    await service.join(live.table_id, BOB)
+    await service.bet(live.table_id, ANN, 10)
+    await service.bet(live.table_id, BOB, 10)
+    await service.insure(live.table_id, ANN, 0)
+    assert live.notes == []  # a member's own answer is no note
+    live.deadline = 0.0
+    await service.time_up(live.table_id)  # bob did not answer: declined for him
+    assert live.notes == [{"kind": "insurance_declined"}]
+    live.deadline = 0.0
+    await service.time_up(live.table_id)  # ann's turn runs out: she stands on 19
+    kinds = [n["kind"] for n in live.notes]
+    assert kinds == ["insurance_declined", "timed_out"]

@@ -73,3 +73,11 @@ def test_the_cut_is_the_share_of_the_shoe_rounded_down(
 )
 def test_a_blackjacks_winnings_are_rounded_down(pays: str, bet: int, won: int) -> None:
     assert BlackjackRules(blackjack_pays=pays).blackjack_winnings(bet) == won  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("BJ-TABLE-2")
+def test_a_shoe_holds_six_decks_unless_told() -> None:
+    from engine.blackjack import Shoe
+
+    assert Shoe().decks == 6 and len(Shoe()) == 0  # new and empty: shuffled first
+    assert Shoe().needs_shuffle(BlackjackRules().cut_after)
