@@ -68,6 +68,8 @@ async def test_who_holds_chips_at_a_table(store: Store) -> None:
     found = holdings(live.engine.to_json())
     assert (found.escrow, found.stakes, found.exact) == (10, {str(ANN): 10}, True)
     assert found.in_play == frozenset({ANN})
+    await service.bet(live.table_id, BOB, 1)  # one chip is chips on the table too
+    assert service.has_chips_at(live, BOB)
 
 
 @pytest.mark.rule("BJ-TIMER-1")

@@ -8,8 +8,9 @@ from fractions import Fraction
 import pytest
 from pydantic import ValidationError
 
-from engine.blackjack import BlackjackRules
-from engine.errors import OptionsError
+from engine.blackjack import BlackjackRules, Shoe
+from engine.cards import full_pack
+from engine.errors import ConfigError, OptionsError
 
 
 @pytest.mark.rule("BJ-TABLE-2", "BJ-DEALER-1", "BJ-NAT-1", "BJ-SURR-1", "BJ-DOUBLE-1", "BJ-SPLIT-1")
@@ -77,7 +78,17 @@ def test_a_blackjacks_winnings_are_rounded_down(pays: str, bet: int, won: int) -
 
 @pytest.mark.rule("BJ-TABLE-2")
 def test_a_shoe_holds_six_decks_unless_told() -> None:
-    from engine.blackjack import Shoe
-
     assert Shoe().decks == 6 and len(Shoe()) == 0  # new and empty: shuffled first
     assert Shoe().needs_shuffle(BlackjackRules().cut_after)
+    stacked = Shoe(1, full_pack(1))
+    assert (stacked.dealt, stacked.shuffles, len(stacked)) == (0, 0, 52)
+    assert not stacked.needs_shuffle(1)  # nothing dealt from it yet
+    for decks in (1, 8):
+        assert Shoe(decks).decks == decks
+    for decks in (0, 9):
+        with pytest.raises(ConfigError):
+            Shoe(decks)
+    # the cards in the shoe and in the tray together are at most the decks' cards
+    assert len(Shoe(1, full_pack(1)[1:], discards=full_pack(1)[:1]).discards) == 1
+    with pytest.raises(ConfigError):
+        Shoe(1, full_pack(1), discards=full_pack(1)[:1])
