@@ -25,7 +25,8 @@ def live_of(table: BlackjackTable) -> OpenBlackjackTable:
 
 def ids(live: OpenBlackjackTable, closed: bool = False) -> dict[str, str]:
     out: dict[str, str] = {}
-    for row in table_rows(live, closed=closed):
+    rows = table_rows(live, closed=True) if closed else table_rows(live)  # open: the default
+    for row in rows:
         for item in row.children:
             assert isinstance(item, BlackjackButton)
             match = BlackjackButton.pattern.fullmatch(item.item.custom_id or "")
