@@ -90,3 +90,13 @@ def test_insurance_buttons_carry_the_round() -> None:
     numbers = ids(live)
     assert numbers["insurance"] == numbers["noinsurance"] == str(live.round) == "1"
     assert numbers["hint"] == str(table.version)
+
+
+@pytest.mark.rule("BJ-BET-1", "BJ-INS-1")
+def test_the_amount_form_asks_for_a_required_short_whole_number() -> None:
+    from cogs.blackjack.controls import AmountForm
+
+    form = AmountForm("ab12", "insurance", 1, 5, 5)
+    (field,) = form.children
+    assert field.required is True and field.max_length == 12  # type: ignore[attr-defined]
+    assert field.default == "5"  # type: ignore[attr-defined]
