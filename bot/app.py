@@ -31,7 +31,7 @@ from bot.translator import CatalogTranslator
 from cogs.common import GameBot, GamePackage
 from cogs.permissions import INVITE_NEEDS, invite_url
 from cogs.privacy import forget_at_tables
-from cogs.router import on_app_command_error
+from cogs.router import note_member, on_app_command_error
 from engine.cards import RandomChance
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,8 @@ EXTENSIONS: Sequence[str] = (
     "cogs.card_emojis",
     "cogs.stats",
     "cogs.privacy",
+    "cogs.economy",
+    "cogs.casino",
 )
 
 
@@ -177,6 +179,7 @@ class CardBot(GameBot):
 
     async def _command_check(self, interaction: discord.Interaction[discord.Client]) -> bool:
         self._name_in_logs(interaction)
+        note_member(interaction)
         return True
 
     # ------------------------------------------------------------- health, metrics

@@ -67,6 +67,9 @@ from engine.cards import Chance
 from engine.errors import RuleError
 from engine.records import ESCROW, Transfer
 
+#: the refusal to a member not seated here: it names Blackjack's own Join button
+NOT_SEATED = "engine.bj.not_seated"
+
 log = logging.getLogger(__name__)
 
 GAME_BLACKJACK = "blackjack"
@@ -349,7 +352,7 @@ class BlackjackService(
         live = self.get(table_id)
         seat = seat_of(user_id)
         if seat not in live.engine.seats:
-            raise NotSeated()
+            raise NotSeated(NOT_SEATED)
         start = time.perf_counter()
         try:
             found = blackjack_hint(live.engine, seat)
@@ -382,8 +385,12 @@ class BlackjackService(
         async def plan(live: OpenBlackjackTable) -> list[Action]:
             if check is not None:
                 check(live)
+            if kind in (ActionKind.JOIN, ActionKind.BET):  # a new seat, a new stake
+                await self.check_not_on_break(live.guild_id, user_id)
             if kind is not ActionKind.JOIN and seat not in live.engine.seats:
-                raise NotSeated()
+                raise NotSeated(NOT_SEATED)
+            if kind is ActionKind.BET:
+                await self.check_round_limit(live.guild_id, user_id)
             balance = await self.store.ensure_member(live.guild_id, user_id)
             if name:
                 live.names[seat] = name[:64]  # put back with the table if the move fails

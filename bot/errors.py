@@ -85,10 +85,12 @@ class StaleButton(ServiceError):
 
 
 class NotSeated(ServiceError):
-    def __init__(self) -> None:
-        super().__init__(
-            "You are not seated at this table. Press **Join** first.", key="err.not_seated"
-        )
+    """Not seated at this table. ``key`` names the refusal of the game whose table it is,
+    so it names the Join button that table shows (Blackjack's ``engine.bj.not_seated``:
+    French **S’asseoir**, not Pontoon's **Rejoindre**)."""
+
+    def __init__(self, key: str = "err.not_seated") -> None:
+        super().__init__("You are not seated at this table. Press **Join** first.", key=key)
 
 
 class BusyElsewhere(ServiceError):

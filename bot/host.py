@@ -46,6 +46,7 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.errors import (
@@ -56,10 +57,10 @@ from bot.errors import (
     TableExists,
     engine_fault,
 )
-from bot.i18n import Msg
+from bot.i18n import Msg, Raw
 from bot.metrics import METRICS
 from bot.storage.accounts import is_member_seat, parse_account
-from bot.storage.errors import InsufficientChips, StorageError, TableNotEmpty
+from bot.storage.errors import InsufficientChips, MemberOnBreak, StorageError, TableNotEmpty
 from bot.storage.privacy import new_token, scrub_snapshot
 from engine.cards import Chance, RandomChance
 from engine.errors import RuleError
@@ -160,7 +161,13 @@ class StoreLike(Protocol):
 
     async def load_open_tables(self) -> Sequence[Any]: ...
 
+    async def break_ends(
+        self, guild_id: int, user_id: int, *, now: datetime | None = None
+    ) -> datetime | None: ...
+
     async def set_table_message(self, table_id: str, message_id: int) -> None: ...
+
+    async def plays_again_at(self, guild_id: int, user_id: int, game: str) -> datetime | None: ...
 
 
 class Snapshotted(Protocol):
@@ -717,6 +724,11 @@ class TableHost(Generic[T]):
         """Whether closing ``live`` may cancel its timer (else it ends by itself)."""
         return True
 
+    async def close(self, table_id: str, reason: Msg) -> Any:
+        """Close the table, every chip on it back to its owner, and show it closed
+        (``reason``: a catalog message, ``reason.*``): /end, an idle table, a reset."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------------- lookup
     def lock(self, table_id: str) -> contextlib.AbstractAsyncContextManager[None]:
         """``async with host.lock(table_id)``: the table's moves one at a time."""
@@ -806,6 +818,21 @@ class TableHost(Generic[T]):
             if found:  # the other table's channel, named to the member when known
                 raise BusyElsewhere(None if isinstance(found, bool) else found)
 
+    async def check_not_on_break(self, guild_id: int, user_id: int) -> None:
+        """Refuse (:class:`MemberOnBreak`, with its end) a member on a break they took
+        (/break): no new seat and no new stake at any table until it ends. A hand already
+        in play may be finished, and a member may always leave."""
+        ends = await self.store.break_ends(guild_id, user_id)
+        if ends is not None:
+            raise MemberOnBreak(ends)
+
+    async def check_may_stake(self, guild_id: int, user_id: int, at: T | None = None) -> None:
+        """What every game checks before a member takes a seat or places a bet at ``at``
+        (or opens a table seated): their chips in play at no other table of the server
+        (:meth:`check_member_free`), and no break running (:meth:`check_not_on_break`)."""
+        self.check_member_free(guild_id, user_id, at)
+        await self.check_not_on_break(guild_id, user_id)
+
     # ---------------------------------------------------------------- lifecycle
     async def load(self) -> list[T]:
         """Reload this game's open tables after a (re)start, in the guilds this process
@@ -882,6 +909,19 @@ class TableHost(Generic[T]):
             await call
         except Exception:
             log.exception("presenting %s failed", what)
+
+    # ------------------------------------------------------------ the round limit
+    async def check_round_limit(self, guild_id: int, user_id: int) -> None:
+        """The server's limit of rounds per member, game and period (/casino settings),
+        asked when a member stakes on a round, never on other clicks: refused, nothing
+        changed, with the time they may play again."""
+        again = await self.store.plays_again_at(guild_id, user_id, self.game)
+        if again is not None:
+            raise ServiceError(
+                f"Round limit reached; play again at {again.isoformat()}.",
+                key="err.round_limit",
+                stamp=Raw(str(int(again.timestamp()) + 1)),
+            )
 
     # ------------------------------------------------------------------ moves
     async def move(

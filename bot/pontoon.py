@@ -58,6 +58,11 @@ SEATS_SHOWN = 20
 CARDS_A_SEAT = 5  # room for everyone to reach a five card trick (P-FIVE-1)
 MOST_COMPUTERS = 3  # computer players the opener may add to one table
 COMPUTER_STAKES = 20  # a computer player brings this many of the table's largest bets
+# a member's moves that put chips of theirs newly at stake (a seat, a round's bet, a shoot
+# bet, the kitty; buying the bank and bidding for it are checked where they are made):
+# refused during a break they took (/break); the moves of a hand already in play (buy,
+# twist, stick...) are not
+NEW_STAKES = frozenset({ActionKind.JOIN, ActionKind.BET, ActionKind.SHOOT, ActionKind.KITTY})
 
 
 def computer_chips(rules: PontoonRules) -> int:
@@ -417,7 +422,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 most=MOST_COMPUTERS,
             )
         self.check_channel_free(channel_id)
-        self.check_member_free(guild_id, opener_id)
+        await self.check_may_stake(guild_id, opener_id)
         live = OpenPontoonTable(
             table_id=new_table_id(),
             guild_id=guild_id,
@@ -465,8 +470,10 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
         async def plan(live: OpenPontoonTable) -> list[Action]:
             join_amount = amount
+            if kind in NEW_STAKES and kind is not ActionKind.JOIN and amount:
+                await self.check_not_on_break(live.guild_id, user_id)
             if kind is ActionKind.JOIN:
-                self.check_member_free(live.guild_id, user_id, at=live)
+                await self.check_may_stake(live.guild_id, user_id, at=live)
                 # the engine decides (seat limit included) before the ledger is touched;
                 # apply checks again under this same lock, so nothing slips in between
                 refusal = live.engine.why_not(Action(seat, ActionKind.JOIN))
@@ -477,6 +484,8 @@ class PontoonService(TableHost[OpenPontoonTable]):
                     live.names[seat] = name  # put back with the table if the move fails
             elif seat not in live.engine.seats:
                 raise NotSeated()
+            elif kind is ActionKind.BET:
+                await self.check_round_limit(live.guild_id, user_id)
             elif kind is ActionKind.LEAVE and not any(
                 is_member_seat(s) and s != seat for s in live.engine.seats
             ):
@@ -676,6 +685,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
             if lapsed is not None:
                 live.sale_offer = None  # said as the bot's own answer, as before
                 raise ServiceError(lapsed.message, key=str(lapsed.key))
+            await self.check_not_on_break(live.guild_id, buyer_id)  # buying: a new stake
             await self._sync_balances(live)
             sale = Action(
                 seat_of(seller_id), ActionKind.SELL_BANK, amount=price, target=seat_of(buyer_id)
@@ -707,7 +717,12 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
     async def bid(self, table_id: str, user_id: int, amount: int) -> int:
         """A bid in the running auction (the engine's BID); returns it."""
-        await self.move(table_id, [Action(seat_of(user_id), ActionKind.BID, amount=amount)])
+
+        async def plan(live: OpenPontoonTable) -> list[Action]:
+            await self.check_not_on_break(live.guild_id, user_id)  # a bid: a new stake
+            return [Action(seat_of(user_id), ActionKind.BID, amount=amount)]
+
+        await self.move(table_id, plan)
         return amount
 
     async def _finish_auction(self, live: OpenPontoonTable) -> None:

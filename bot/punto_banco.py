@@ -257,7 +257,9 @@ class PuntoBancoService(
         live.deadline, live.closes_at = clock(live.betting_seconds, until)
 
     # -------------------------------------------------------------------- bets
-    def _check_can_bet(self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None) -> None:
+    async def _check_can_bet(
+        self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None
+    ) -> None:
         if round_no is not None and round_no != live.round:
             raise WindowClosed()
         if live.phase is not Phase.BETTING:
@@ -265,7 +267,7 @@ class PuntoBancoService(
                 "The cards are being dealt; bets for the next coup open in a moment.",
                 key="err.pb.dealing",
             )
-        self.check_member_free(live.guild_id, user_id, at=live)
+        await self.check_may_stake(live.guild_id, user_id, at=live)
 
     async def bet(
         self,
@@ -333,7 +335,8 @@ class PuntoBancoService(
         seat = seat_of(user_id)
 
         async def plan(live: OpenPuntoBancoTable) -> list[Action]:
-            self._check_can_bet(live, user_id, round_no)
+            await self._check_can_bet(live, user_id, round_no)
+            await self.check_round_limit(live.guild_id, user_id)
             balance = await self.store.ensure_member(live.guild_id, user_id)
             if name:
                 live.names[seat] = name[:64]  # put back with the table if the bet fails

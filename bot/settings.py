@@ -1,7 +1,9 @@
 """Process settings, read from the environment and ``.env`` (names are case-insensitive).
 
-Every setting is documented in ``.env.example``. Per-server chip settings (starting and
-daily chips) can be changed by server admins; the values here are their defaults.
+Every setting is documented in ``.env.example``. Only what belongs to the machine is
+here: what a server's owners decide is set per server with /casino settings and stored
+in the database; the chip values here (starting and daily chips, the daily cooldown) are
+only the defaults of a server that set none.
 
 Paths belong to the place the bot is run from, never to where the package is installed
 (``pip install .`` puts the code in site-packages): ``.env`` is read from the working
@@ -156,7 +158,7 @@ class Settings(BaseSettings):
     backup_interval_minutes: Annotated[float, Field(ge=0, le=7 * 24 * 60)] = 60
     backup_keep: Annotated[int, Field(ge=1, le=10_000)] = 24
 
-    # Chips (per-server defaults)
+    # Chips: the defaults of a server whose owners set none (/casino settings)
     starting_chips: Chips = 1000
     daily_chips: Chips = 100
     daily_cooldown_hours: Annotated[float, Field(gt=0, le=24 * 30)] = 20
@@ -448,12 +450,27 @@ def load_settings(sections: Iterable[type[GameSettings]] = ()) -> Settings | str
         settings = Settings()
     except ValidationError as exc:
         return f"bad setting: {_error_line(exc, Settings)}"
+    except OSError as exc:
+        return _unreadable(exc)
     for kind in sections:
         try:
             settings.section(kind)
         except ValidationError as exc:
             return f"bad setting: {_error_line(exc, kind)}"
+        except OSError as exc:
+            return _unreadable(exc)
     return settings
+
+
+def _unreadable(exc: OSError) -> str:
+    """The one line for a settings file the bot's user cannot open (a ``.env`` made by
+    root or another user with mode 600, as the README's first command makes it)."""
+    name = exc.filename or ENV_FILE
+    why = exc.strerror or type(exc).__name__
+    return (
+        f"cannot read {name} ({why.lower()}): run the bot as the user who owns it, "
+        "or let the bot's user read it (chown or chmod)"
+    )
 
 
 def settings_warnings(

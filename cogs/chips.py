@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import discord
 from discord import app_commands
@@ -60,7 +60,14 @@ class Chips(commands.Cog):
                 channel_id, in_play, words = at
                 key += f".{words}" if in_play > 0 else ".seated"
                 params |= {"channel": Raw(str(channel_id)), "in_play": in_play}
-            await reply(interaction, t(await locale_of(interaction), key, **params))
+            locale = await locale_of(interaction)
+            text = t(locale, key, **params)
+            if who.id == interaction.user.id:  # starting chips held back by an age gate?
+                due = await self.bot.store.held_back_until(guild_id, who.id)
+                if due is not None:
+                    stamp = Raw(str(int(due.timestamp()) + 1))
+                    text += "\n" + t(locale, "chips.balance.held", stamp=stamp)
+            await reply(interaction, text)
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
@@ -68,27 +75,35 @@ class Chips(commands.Cog):
     async def daily(self, interaction: Interaction) -> None:
         try:
             guild_id = _guild(interaction)
-            s = self.bot.settings
-            await self.bot.store.ensure_member(guild_id, interaction.user.id)
+            # the server's amount, cooldown and age gates (/casino settings)
             chips = await self.bot.store.claim_daily(
-                guild_id,
-                interaction.user.id,
-                None,
-                timedelta(hours=s.daily_cooldown_hours),
-                datetime.now(UTC),
+                guild_id, interaction.user.id, now=datetime.now(UTC)
             )
             await reply(interaction, t(await locale_of(interaction), "chips.daily", chips=chips))
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
     @app_commands.command(name="leaderboard", description="The richest members of this server")
-    @app_commands.describe(chart="also show the chips as a bar chart")
-    async def leaderboard(self, interaction: Interaction, chart: bool = False) -> None:
+    @app_commands.describe(
+        chart="also show the chips as a bar chart",
+        season="a past season's final standings (this season if left out)",
+    )
+    async def leaderboard(
+        self,
+        interaction: Interaction,
+        chart: bool = False,
+        season: app_commands.Range[int, 1, 1_000_000] | None = None,
+    ) -> None:
         try:
             guild_id = _guild(interaction)
+            store = self.bot.store
+            past = season is not None and season != await store.current_season(guild_id)
             if chart:  # drawing may take longer than Discord waits for a first answer
                 await interaction.response.defer(thinking=True)
-            rows = await self.bot.store.leaderboard(guild_id, 10)
+            if past and season is not None:
+                rows = await store.season_standings(guild_id, season, 10)
+            else:
+                rows = await store.leaderboard(guild_id, 10)
             locale = await public_locale_of(interaction)
             if not rows:
                 await reply(interaction, t(locale, "chips.leaderboard.empty"), ephemeral=False)
@@ -97,9 +112,12 @@ class Chips(commands.Cog):
                 t(locale, "chips.leaderboard.row", rank=i + 1, member=f"<@{uid}>", chips=bal)
                 for i, (uid, bal) in enumerate(rows)
             ]
-            em = discord.Embed(
-                title=t(locale, "chips.leaderboard.title"), description="\n".join(lines)
+            title = (
+                t(locale, "chips.leaderboard.season", season=season)
+                if past
+                else t(locale, "chips.leaderboard.title")
             )
+            em = discord.Embed(title=title, description="\n".join(lines))
             if chart:
                 file = await chart_file(
                     "leaderboard.png", leaderboard_png, [bal for _, bal in rows], locale
@@ -159,19 +177,28 @@ class Chips(commands.Cog):
     @app_commands.describe(
         starting_chips="chips a member gets the first time they play here",
         daily_chips="chips /daily gives",
+        give_enabled="may members give each other chips with /give (off at first)",
+        give_daily_cap="the most chips one member may give in a day",
     )
     async def settings_cmd(
         self,
         interaction: Interaction,
         starting_chips: app_commands.Range[int, 0, 1_000_000_000] | None = None,
         daily_chips: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+        give_enabled: bool | None = None,
+        give_daily_cap: app_commands.Range[int, 0, 1_000_000_000] | None = None,
     ) -> None:
         try:
             guild_id = _guild(interaction)
             store = self.bot.store
             changes = {
                 key: value
-                for key, value in (("starting_chips", starting_chips), ("daily_chips", daily_chips))
+                for key, value in (
+                    ("starting_chips", starting_chips),
+                    ("daily_chips", daily_chips),
+                    ("give_enabled", None if give_enabled is None else int(give_enabled)),
+                    ("give_daily_cap", give_daily_cap),
+                )
                 if value is not None
             }
             if changes:
@@ -189,6 +216,11 @@ class Chips(commands.Cog):
                 "chips.settings.show",
                 starting=current.starting_chips,
                 daily=current.daily_chips,
+            )
+            text += " " + (
+                t(locale, "chips.settings.give.on", amount=current.give_daily_cap)
+                if current.give_enabled
+                else t(locale, "chips.settings.give.off")
             )
             await reply(
                 interaction, text + (t(locale, "chips.settings.changed") if changes else "")

@@ -10,13 +10,14 @@ import functools
 import logging
 import re
 import unicodedata
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Generic, Protocol, Self, TypeVar
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Generic, Protocol, Self, TypeVar, cast
 
 import discord
 from discord.ext import commands
 
 from bot.banked import BankedHost
+from bot.casino import GameLimits, Start, table_start
 from bot.errors import ServiceError, options_error
 from bot.host import HostedTable, TableHost
 from bot.i18n import Msg, t
@@ -169,18 +170,40 @@ async def place_and_rules(
     locale: str,
     *,
     dm: ServiceError,
-    min_bet: int,
-    max_bet: int,
-    rules: Callable[[], RulesT],
+    service: TableHost[Any],
+    limits: GameLimits,
+    given: Mapping[str, str | bool | None],
+    min_bet: int | None,
+    max_bet: int | None,
+    rules: Callable[[Start], RulesT],
 ) -> tuple[int, int, RulesT] | None:
-    """:func:`where_to_open`, then the table's rules built by ``rules()``: options the
-    engine refuses become the member's message (``options_error``). None: open nothing
-    (the member was already told why)."""
-    place = await where_to_open(interaction, locale, dm=dm, min_bet=min_bet, max_bet=max_bet)
+    """The server's table limits (/casino settings, read now: a table keeps the rules it
+    opened with) applied to what the member chose (``given``, None where they left an
+    option out; :func:`bot.casino.table_start` refuses a start outside them, naming the
+    limit), :func:`where_to_open`, then the table's rules built by ``rules(start)``:
+    options the engine refuses become the member's message (``options_error``). None:
+    open nothing (the member was already told why)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise dm
+    bot = cast(GameBot, interaction.client)
+    settings = await bot.store.guild_settings(interaction.guild_id)
+    start = table_start(
+        limits,
+        settings,
+        given=given,
+        min_bet=min_bet,
+        max_bet=max_bet,
+        role_ids={role.id for role in getattr(interaction.user, "roles", ())},
+        may_always_open=can_manage_guild(interaction),
+        open_tables=len(service.by_guild.get(interaction.guild_id, {})),
+    )
+    place = await where_to_open(
+        interaction, locale, dm=dm, min_bet=start.min_bet, max_bet=start.max_bet
+    )
     if place is None:
         return None
     try:
-        made = rules()
+        made = rules(start)
     except ValueError as exc:
         raise options_error(exc) from exc
     return place[0], place[1], made
@@ -214,9 +237,11 @@ async def open_windowed_table(
     service: BankedHost[Any, RulesT, Any, Any],
     *,
     dm: ServiceError,
-    min_bet: int,
-    max_bet: int,
-    rules: Callable[[], RulesT],
+    limits: GameLimits,
+    given: Mapping[str, str | bool | None],
+    min_bet: int | None,
+    max_bet: int | None,
+    rules: Callable[[Start], RulesT],
     betting_seconds: int | None,
     opened: str,
     first: Callable[[RulesT], Awaitable[object]] | None = None,
@@ -228,7 +253,15 @@ async def open_windowed_table(
     id, given the window's seconds) said to them privately."""
     locale = await locale_of(interaction)
     made = await place_and_rules(
-        interaction, locale, dm=dm, min_bet=min_bet, max_bet=max_bet, rules=rules
+        interaction,
+        locale,
+        dm=dm,
+        service=service,
+        limits=limits,
+        given=given,
+        min_bet=min_bet,
+        max_bet=max_bet,
+        rules=rules,
     )
     if made is None:
         return
@@ -294,13 +327,15 @@ async def end_table(
 ) -> None:
     """/<game> end by the member of ``interaction`` (the opener or a server manager):
     close the channel's table (``table(interaction)``) and say ``done`` (the game's
-    message id, given how many chips went back to their owners)."""
+    message id, given how many chips went back to their owners; its ``.none`` form when
+    no bet was open, not "0 chips went back to their owners")."""
     locale = await locale_of(interaction)
     live = table(interaction)
     reason = may_end(interaction, service, live)
     await interaction.response.defer(ephemeral=True, thinking=True)
     refunds = await service.close(live.table_id, reason)
-    await reply(interaction, t(locale, done, amount=sum(transfer.amount for transfer in refunds)))
+    returned = sum(transfer.amount for transfer in refunds)
+    await reply(interaction, t(locale, done if returned else done + ".none", amount=returned))
 
 
 def table_button_id(prefix: str, acts: str = "[a-z_]+") -> str:

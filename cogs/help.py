@@ -53,9 +53,20 @@ class HelpSection:
 
 #: the commands every game shares, after the games' own
 SHARED: Sequence[HelpGroup] = (
-    HelpGroup("help.group.chips", ("balance", "daily", "leaderboard", "stats")),
+    HelpGroup("help.group.chips", ("balance", "daily", "leaderboard", "stats", "give", "break")),
     HelpGroup("help.group.settings", ("language", "help", "privacy show", "privacy delete")),
-    HelpGroup("help.group.admin", ("chips grant", "chips settings", "chips audit", "chips forget")),
+    HelpGroup(
+        "help.group.admin",
+        (
+            "casino settings",
+            "casino log",
+            "casino reset",
+            "chips grant",
+            "chips settings",
+            "chips audit",
+            "chips forget",
+        ),
+    ),
 )
 
 

@@ -11,8 +11,14 @@
   message's layout again from the interaction (``View.from_message``) to find the item
   clicked, about a fifth of a click's CPU at a table, and would still leave the stale
   and forged ids to the router. Nor does a message that carries one make discord.py
-  keep its view (:meth:`RoutedButton.is_dispatchable`). A click on a live view's own
-  button (on the message, read by no game) is left to discord.py.
+  keep its view (:meth:`RoutedButton.is_dispatchable`). Some of discord.py's ways to
+  send a view (``InteractionResponse.send_message`` in 2.7) keep it anyway and register
+  every ``DynamicItem``'s template, whatever ``is_dispatchable`` says, so discord.py is
+  never given a game's pattern at all: its template for every routed button is
+  :data:`NO_CUSTOM_ID`, which matches nothing, and however a message with game buttons
+  is sent (a response, a followup, a channel message, an edit), discord.py answers none
+  of its clicks; the router alone does. A click on a live view's own button (on the
+  message, read by no game) is left to discord.py.
 * **Forms** (modals) are never kept live: members at one table share a form's custom id,
   and a form opened before a restart must still work. Each game's forms are
   :class:`TableForm` subclasses with a custom id pattern; the router reads a submit's
@@ -45,6 +51,7 @@ from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import locale_of
 from bot.storage.errors import StorageError
+from bot.storage.ledger import server_joined_at
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -66,6 +73,13 @@ async def reply(interaction: Interaction, text: str, *, ephemeral: bool = True) 
             await interaction.response.send_message(text, ephemeral=ephemeral)
     except discord.HTTPException:
         log.exception("could not answer interaction %s", interaction.id)
+
+
+def note_member(interaction: Interaction) -> None:
+    """Tell the store, for the rest of this interaction's task, when the member joined
+    the server (Discord sends it with every interaction in a server): a server's
+    join-age gate reads it when chips are granted (bot.storage.ledger)."""
+    server_joined_at.set(getattr(interaction.user, "joined_at", None))
 
 
 # ------------------------------------------------------------ the one error handler
@@ -125,9 +139,14 @@ async def on_app_command_error(
 
 
 # ------------------------------------------------------------------- buttons
+#: the template discord.py is given for every routed button: it matches no custom id, so
+#: a view discord.py keeps (whichever way it was sent) never has a game's click dispatched
+NO_CUSTOM_ID: re.Pattern[str] = re.compile(r"(?!)")
+
+
 class RoutedButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=r"(?!)",  # matches no custom id; each subclass gives its own
+    template=NO_CUSTOM_ID,
 ):
     """A button the router knows: its custom id pattern is :attr:`pattern` (public), its
     custom ids start with ``prefix:``, and a click's refusal goes to :func:`refuse`.
@@ -142,12 +161,20 @@ class RoutedButton(
         if template is None:  # an abstract layer between (TableButton): no pattern of its own
             template = cls.pattern.pattern
         cls.pattern = re.compile(template)
-        super().__init_subclass__(template=cls.pattern, **kwargs)
+        # discord.py registers the template of a view's dynamic items whenever it keeps
+        # the view; given one that matches nothing, it can never answer a click the
+        # router answers (each click would be answered twice)
+        super().__init_subclass__(template=NO_CUSTOM_ID, **kwargs)
+
+    @property
+    def template(self) -> re.Pattern[str]:
+        """The custom id pattern (:attr:`pattern`) the button's id is checked against."""
+        return self.pattern
 
     def is_dispatchable(self) -> bool:
         """False: not for discord.py's dispatch. The router answers every click on it
         from its custom id, so discord.py keeps no view for a message that carries it
-        and never registers its pattern (it would answer each click a second time)."""
+        where it asks (and where it does not, it holds only :data:`NO_CUSTOM_ID`)."""
         return False
 
     async def callback(self, interaction: Interaction) -> None:
@@ -229,10 +256,17 @@ def registered_buttons() -> Iterator[type[RoutedButton]]:
         yield from importlib.import_module(game.package).BUTTONS
 
 
+#: packages beside the games whose forms the router answers too (their ``FORMS``)
+SHARED_FORM_PACKAGES = ("cogs.casino",)
+
+
 def registered_forms() -> Iterator[type[TableForm]]:
-    """Every game's forms (its package's ``FORMS``), found through the registry."""
+    """Every game's forms (its package's ``FORMS``), found through the registry, and
+    those of :data:`SHARED_FORM_PACKAGES`."""
     for game in GAMES:
         yield from importlib.import_module(game.package).FORMS
+    for package in SHARED_FORM_PACKAGES:
+        yield from importlib.import_module(package).FORMS
 
 
 class Router(commands.Cog):
@@ -247,6 +281,7 @@ class Router(commands.Cog):
     async def on_interaction(self, interaction: Interaction) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
+        note_member(interaction)
         if interaction.type is discord.InteractionType.modal_submit:
             await self.submit(interaction, custom_id, data)
         elif (

@@ -24,7 +24,7 @@ from discord.ext import commands
 from bot import charts
 from bot.errors import ServiceError
 from bot.games import GAMES
-from bot.i18n import choose, num, t
+from bot.i18n import ONE, choose, num, t
 from bot.i18n.languages import locale_of
 from bot.storage import member_account
 from bot.storage.history import ChipHistory
@@ -90,7 +90,9 @@ def stats_caption(locale: str, name: str, history: ChipHistory, chips: int) -> s
         lines.extend(
             t(
                 L,
-                choose(g.tables, "stats.game.one", "stats.game.other"),
+                # "1 chip": the net is passed as signed text, so its .one form is chosen here
+                choose(g.tables, "stats.game.one", "stats.game.other")
+                + (ONE if abs(g.net) == 1 else ""),
                 game=GAME_TITLES.get(g.game, g.game),
                 net=f"+{num(L, g.net)}" if g.net > 0 else num(L, g.net),
                 tables=g.tables,
@@ -108,6 +110,8 @@ def stats_caption(locale: str, name: str, history: ChipHistory, chips: int) -> s
         )
         for r in history.rounds
     )
+    if history.gifts_out or history.gifts_in:
+        lines.append(t(L, "stats.gifts", given=history.gifts_out, received=history.gifts_in))
     lines.append(t(L, "stats.rounds_note"))
     return "\n".join(lines)
 

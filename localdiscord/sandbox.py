@@ -74,6 +74,8 @@ SNOWFLAKE = re.compile(r"^[0-9]{1,20}$")
 #: are the same at every start and the sandbox database still fits the world
 WORLD_ID_BASE = (1_735_689_600_000 - DISCORD_EPOCH_MS) << 22
 MEMBERS = ("Ann", "Ben", "Cat", "Dev")
+#: a role select menu (Discord's component type 6): the page offers the server's roles
+ROLE_SELECT = 6
 CHANNELS = ("pontoon", "baccarat", "lobby")
 #: channels added since, made after the members so every earlier id stays the same
 LATER_CHANNELS = ("blackjack",)
@@ -290,6 +292,9 @@ class Sandbox:
                 else DISCORD_LOCALES.get(self.guild.preferred_locale, "en"),
             },
             "channels": [{"id": str(c.id), "name": c.name} for c in self.guild.channels],
+            "roles": [
+                {"id": str(r.id), "name": r.name} for r in self.guild.roles if r.id != self.guild.id
+            ],
             "members": [self._member_view(m) for m in self.people()],
             "me": self._member_view(member),
             "channel": {
@@ -508,9 +513,21 @@ class Sandbox:
         if not isinstance(values, list) or len(values) > 25:
             raise Refused(400, "Bad choice.")
         custom_id = str(data.get("custom_id") or "")[:100]
-        result = await self.fake.select(
-            member, msg, custom_id, [str(v)[:100] for v in values], wait=False, timeout=1
+        chosen: list[Any] = [str(v)[:100] for v in values]
+        kind = next(
+            (
+                int(c.get("type", 0))
+                for c in walk_components(msg.components)
+                if c.get("custom_id") == custom_id
+            ),
+            0,
         )
+        if kind == ROLE_SELECT:  # a role select names the server's roles, as Discord's does
+            roles = {str(r.id): r for r in self.guild.roles if r.id != self.guild.id}
+            if not all(v in roles for v in chosen):
+                raise Refused(400, "Unknown role.")
+            chosen = [roles[v] for v in chosen]
+        result = await self.fake.select(member, msg, custom_id, chosen, wait=False, timeout=1)
         self._watch(member, result)
         return {"ok": True}
 

@@ -108,13 +108,33 @@ def catalog_files(locale: str | None = None) -> list[Path]:
 @functools.cache
 def domain_catalog(locale: str, domain: str) -> Mapping[str, str]:
     """message id -> text of one domain in one language (empty translations left out;
-    an empty mapping when the domain has no file for that language)."""
+    an empty mapping when the domain has no file for that language). An entry marked
+    ``#, fuzzy`` is left out too, as gettext's ``msgfmt`` leaves it out: it is not yet
+    translated (a contributor who writes only English copies the English text there and
+    marks it fuzzy), so a reader in that language gets the English text until a
+    translator writes it and removes the mark (:func:`untranslated` lists them)."""
     path = po_path(locale, domain)
     if not path.is_file():
         return {}
     with path.open("rb") as fh:
         po = read_po(fh, locale=locale)
-    return {str(m.id): str(m.string) for m in po if m.id and isinstance(m.string, str) and m.string}
+    return {
+        str(m.id): str(m.string)
+        for m in po
+        if m.id and isinstance(m.string, str) and m.string and not m.fuzzy
+    }
+
+
+def untranslated(locale: str) -> list[str]:
+    """The message ids of ``locale`` marked ``#, fuzzy`` (not yet translated: said in
+    English), over every domain."""
+    found: list[str] = []
+    for domain in domains():
+        path = po_path(locale, domain)
+        if path.is_file():
+            with path.open("rb") as fh:
+                found += [str(m.id) for m in read_po(fh, locale=locale) if m.id and m.fuzzy]
+    return sorted(found)
 
 
 @functools.cache
@@ -331,8 +351,25 @@ def _commands(locale: str, text: str) -> str:
     return COMMAND_REF.sub(lambda m: command(locale, m.group(1)), text)
 
 
-#: the ending of a message's form for an ``amount`` of exactly one ("1 chip")
+#: the ending of a message's form for a chip count of exactly one ("1 chip")
 ONE = ".one"
+#: the placeholders that carry a count of chips, in the order that says which one a
+#: message's word for chips agrees with: the first of them the message is given
+#: ("Granted {amount} chips to {name}; they now have {chips}" agrees with ``amount``)
+CHIP_COUNTS: Final = ("amount", "chips", "balance", "price", "starting")
+
+
+def one_form(key: str, params: Mapping[str, object]) -> str:
+    """``key``'s ``.one`` form when its chip count (the first of :data:`CHIP_COUNTS`
+    among ``params``) is the int 1 and the catalogs have that form, else ``key``. A
+    figure passed as text (a hint's "0.50") never takes it."""
+    for name in CHIP_COUNTS:
+        if name in params:
+            count = params[name]
+            if type(count) is int and count == 1 and key + ONE in catalog(DEFAULT_LOCALE):
+                return key + ONE
+            return key
+    return key
 
 
 def t(locale: str, key: str, /, **params: object) -> str:
@@ -340,12 +377,11 @@ def t(locale: str, key: str, /, **params: object) -> str:
     ``params`` put in. Numbers are formatted for the locale; in right-to-left languages
     every inserted value is isolated. A placeholder inside Discord markup (``<t:{ts}:R>``)
     is put in as it is: number formatting never reaches inside markup. A message whose
-    ``amount`` is exactly 1 is said in its ``.one`` form where the catalogs have one
-    ("1 chip", not "1 chips"); every catalog then has it (a test checks)."""
+    chip count (``amount``, ``chips``, ``balance``... :data:`CHIP_COUNTS`) is exactly 1
+    is said in its ``.one`` form where the catalogs have one ("1 chip", not "1 chips");
+    every catalog then has it (a test checks)."""
     locale = _babel(locale)
-    amount = params.get("amount")
-    if type(amount) is int and amount == 1 and key + ONE in catalog(DEFAULT_LOCALE):
-        key += ONE
+    key = one_form(key, params)
     text = catalog(locale).get(key)
     if text is None:
         text = catalog(DEFAULT_LOCALE).get(key)
@@ -377,10 +413,12 @@ def all_keys() -> Iterable[str]:
 
 
 __all__ = [
+    "CHIP_COUNTS",
     "DEFAULT_LOCALE",
     "FSI",
     "LOCALES",
     "LOCALE_NAMES",
+    "ONE",
     "PDI",
     "RTL_LOCALES",
     "SHARED_DOMAIN",
@@ -401,6 +439,7 @@ __all__ = [
     "isolate",
     "normalize",
     "num",
+    "one_form",
     "pct",
     "placeholders",
     "po_path",
@@ -408,4 +447,5 @@ __all__ = [
     "set_command_ids",
     "signed",
     "t",
+    "untranslated",
 ]

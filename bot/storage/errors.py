@@ -163,6 +163,39 @@ class InvalidSetting(StorageError):
         )
 
 
+class SettingChangedMeanwhile(StorageError):
+    """Compare-and-set: the setting is no longer at the value the owner saw (another
+    owner changed it meanwhile). ``current`` is its value now; nothing was changed."""
+
+    def __init__(self, key: str, current: int) -> None:
+        self.setting = key
+        self.current = current
+        super().__init__(
+            f"setting {key} changed meanwhile; it is now {current}",
+            key="err.storage.setting.meanwhile",
+        )
+
+
+class NotOldEnough(StorageError):
+    """A server's age gate: the member's account or membership is younger than the
+    server asks for starting chips or /daily. ``qualifies_at``: when it no longer is."""
+
+    def __init__(self, qualifies_at: datetime) -> None:
+        self.qualifies_at = qualifies_at
+        super().__init__(
+            f"too new for chips here until {qualifies_at.isoformat()}",
+            key="err.storage.too_new",
+            params={"stamp": Raw(str(int(qualifies_at.timestamp())))},
+        )
+
+
+class DailyOff(StorageError):
+    """The server gives no daily chips (its daily amount is 0)."""
+
+    def __init__(self, detail: str = "this server gives no daily chips") -> None:
+        super().__init__(detail, key="err.storage.daily_off")
+
+
 class DailyNotReady(StorageError):
     """The daily chips were already claimed within the cooldown."""
 
@@ -236,6 +269,94 @@ class TableNotEmpty(StorageError):
         super().__init__(
             f"table {table_id!r}: {account} still holds {balance} chips",
             key="err.storage.not_empty",
+        )
+
+
+def stamp(moment: datetime) -> Raw:
+    """A moment as Discord's timestamp markup takes it (``<t:{stamp}:F>``): epoch seconds,
+    shown in the reader's own language and time zone."""
+    return Raw(str(int(moment.timestamp())))
+
+
+class MemberOnBreak(StorageError):
+    """The member is on a break they took (/break) until ``ends_at``: no bets, no new
+    seats, no daily chips, no gifts until then."""
+
+    def __init__(self, ends_at: datetime) -> None:
+        self.ends_at = ends_at
+        super().__init__(
+            f"on a break until {ends_at.isoformat()}",
+            key="err.break.on",
+            params={"stamp": stamp(ends_at)},
+        )
+
+
+class BreakAlreadyLonger(StorageError):
+    """A break asked for ends before the one already running (which cannot be shortened)."""
+
+    def __init__(self, ends_at: datetime) -> None:
+        self.ends_at = ends_at
+        super().__init__(
+            f"already on a break until {ends_at.isoformat()}",
+            key="err.break.already",
+            params={"stamp": stamp(ends_at)},
+        )
+
+
+class TablesStillOpen(StorageError):
+    """A season cannot be reset while the server has open tables (their stakes must be
+    returned first); ``tables``: how many are open."""
+
+    def __init__(self, tables: int) -> None:
+        self.tables = tables
+        super().__init__(f"{tables} tables still open", key="err.season.tables_open")
+
+
+class UnknownSeason(StorageError):
+    """A past season that the server never had (``current``: the season running now)."""
+
+    def __init__(self, season: int, current: int) -> None:
+        self.season = season
+        self.current = current
+        super().__init__(
+            f"no season {season} (the current one is {current})",
+            key="err.season.unknown",
+            params={"season": season, "current": current},
+        )
+
+
+class SeasonAlreadyReset(StorageError):
+    """A reset confirmed for a season that has already been closed (two owners, or a
+    second click): nothing is reset twice; ``current``: the season running now."""
+
+    def __init__(self, current: int) -> None:
+        self.current = current
+        super().__init__(
+            f"the season was already reset (season {current} is running)",
+            key="err.season.already_reset",
+            params={"current": current},
+        )
+
+
+class GiftsOff(StorageError):
+    """/give is switched off in this server (the default)."""
+
+    def __init__(self) -> None:
+        super().__init__("giving chips is off in this server", key="err.give.off")
+
+
+class GiftCapReached(StorageError):
+    """A gift over the server's per-day cap for one giver; ``left``: what they may still
+    give today; ``next_at``: when the day turns (UTC midnight)."""
+
+    def __init__(self, cap: int, left: int, next_at: datetime) -> None:
+        self.cap = cap
+        self.left = left
+        self.next_at = next_at
+        super().__init__(
+            f"over the daily gift cap {cap} ({left} left)",
+            key="err.give.cap",
+            params={"amount": cap, "left": left, "stamp": stamp(next_at)},
         )
 
 

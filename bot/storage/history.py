@@ -7,6 +7,7 @@ from datetime import datetime
 
 from bot.storage.accounts import parse_account
 from bot.storage.base import Con, StoreBase, rows
+from bot.storage.models import GIFT_REASON
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,11 +43,14 @@ class ChipHistory:
     points: list[BalancePoint]
     games: list[GameNet]
     rounds: list[GameRounds] = field(default_factory=list)
+    # chips given to other members (/give) and received from them
+    gifts_out: int = 0
+    gifts_in: int = 0
 
 
 _HISTORY_SQL = (
     "SELECT t.ts AS ts, CASE WHEN t.dst = ? THEN t.amount ELSE -t.amount END AS delta, "
-    "t.table_id AS table_id, g.game AS game "
+    "t.table_id AS table_id, t.reason AS reason, g.game AS game "
     "FROM transfers t LEFT JOIN game_tables g ON g.id = t.table_id "
     "WHERE (t.dst = ? OR t.src = ?) AND t.id > ? ORDER BY t.id"
 )
@@ -78,11 +82,14 @@ def history_tx(con: Con, account: str) -> ChipHistory:
     nets: dict[str, int] = {}
     tables: dict[str, set[str]] = {}
     last_ts: str | None = None
+    gifts = {True: 0, False: 0}  # into the account, out of it
     found = rows(con, _FORGOTTEN_SQL, (account, FORGET_REASON))
     after = int(found[0]["id"]) if found and found[0]["id"] is not None else 0
     for r in rows(con, _HISTORY_SQL, (account, account, account, after)):
         ts = str(r["ts"])
         balance += int(r["delta"])
+        if r["reason"] == GIFT_REASON and r["table_id"] is None:
+            gifts[int(r["delta"]) > 0] += abs(int(r["delta"]))
         if r["game"] is not None:
             game = str(r["game"])
             nets[game] = nets.get(game, 0) + int(r["delta"])
@@ -93,7 +100,9 @@ def history_tx(con: Con, account: str) -> ChipHistory:
             points.append(BalancePoint(_parse_ts(ts), balance))
             last_ts = ts
     games = [GameNet(g, nets[g], len(tables[g])) for g in sorted(nets)]
-    return ChipHistory(points, games, rounds_tx(con, account))
+    return ChipHistory(
+        points, games, rounds_tx(con, account), gifts_out=gifts[False], gifts_in=gifts[True]
+    )
 
 
 def rounds_tx(con: Con, account: str) -> list[GameRounds]:

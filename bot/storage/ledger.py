@@ -15,6 +15,7 @@ public, async face.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -30,9 +31,12 @@ from bot.storage.base import (
     rows,
     table_tx,
 )
+from bot.storage.breaks import check_no_break_tx
 from bot.storage.errors import (
     DailyNotReady,
+    DailyOff,
     InsufficientChips,
+    NotOldEnough,
     TableClosed,
     TableNotFound,
 )
@@ -54,6 +58,47 @@ def balance_tx(con: Con, account: str) -> int:
     return 0 if row is None else int(row["balance"])
 
 
+#: when the member being answered joined the server, as Discord says with each
+#: interaction (the Discord layer sets it for every command, click and form; None
+#: elsewhere). A server's join-age gate reads it; without it, the moment the bot first
+#: saw the member stands in (never earlier than their join).
+server_joined_at: ContextVar[datetime | None] = ContextVar("server_joined_at", default=None)
+
+#: Discord's epoch (2015-01-01) in milliseconds: an id's top bits count from it
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def account_created(user_id: int) -> datetime:
+    """When a Discord account was made: its id (a snowflake) carries the moment."""
+    return datetime.fromtimestamp(((user_id >> 22) + DISCORD_EPOCH_MS) / 1000, tz=UTC)
+
+
+def qualifies_at(
+    settings: GuildSettings, user_id: int, joined: datetime | None, now: datetime
+) -> datetime | None:
+    """When the member passes the server's age gates (account age, time in the server),
+    or None when they already do. ``joined``: when they joined the server (None: now)."""
+    moments = []
+    if settings.account_age_days > 0:
+        moments.append(account_created(user_id) + timedelta(days=settings.account_age_days))
+    if settings.member_age_days > 0:
+        moments.append((joined or now) + timedelta(days=settings.member_age_days))
+    due = max(moments, default=None)
+    return due if due is not None and now < due else None
+
+
+def _joined(con: Con, guild_id: int, user_id: int, told: datetime | None) -> datetime | None:
+    """When the member joined the server: ``told`` (Discord's word, read from
+    :data:`server_joined_at` by the async caller: the database thread does not see it),
+    else when the bot first saw them (None: never)."""
+    if told is not None:
+        return told
+    row = one(
+        con, "SELECT joined_at FROM members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    return None if row is None else from_iso(str(row["joined_at"]))
+
+
 def ensure_member_tx(
     con: Con,
     guild_id: int,
@@ -61,25 +106,72 @@ def ensure_member_tx(
     starting_chips: int | None,
     defaults: GuildSettings,
     now: str,
+    joined: datetime | None = None,
 ) -> bool:
-    """Inside a write transaction: create the member if new. True when created."""
+    """Inside a write transaction: create the member if new. True when created.
+
+    The starting grant (``starting_chips`` None: the server's setting) is held back while
+    the member is younger than the server's age gates (``members.starting_due``), and
+    given the first time they are seen old enough."""
     account = member_account(guild_id, user_id)
-    if one(con, "SELECT 1 FROM members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)):
+    found = one(
+        con,
+        "SELECT starting_due FROM members WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    if found is not None:
+        if int(found["starting_due"]):
+            settings = guild_settings_tx(con, guild_id, defaults)
+            since = _joined(con, guild_id, user_id, joined)
+            if qualifies_at(settings, user_id, since, from_iso(now)) is None:
+                con.execute(
+                    "UPDATE members SET starting_due = 0 WHERE guild_id = ? AND user_id = ?",
+                    (guild_id, user_id),
+                )
+                if settings.starting_chips > 0:
+                    grant_tx(
+                        con, guild_id, account, settings.starting_chips, "starting chips", None, now
+                    )
         return False
+    held = False
     if starting_chips is None:
-        starting_chips = guild_settings_tx(con, guild_id, defaults).starting_chips
+        settings = guild_settings_tx(con, guild_id, defaults)
+        starting_chips = settings.starting_chips
+        held = qualifies_at(settings, user_id, joined, from_iso(now)) is not None
     con.execute(
         "INSERT OR IGNORE INTO accounts (id, kind, guild_id, user_id, balance, created_at) "
         "VALUES (?, 'member', ?, ?, 0, ?)",
         (account, guild_id, user_id, now),
     )
     con.execute(
-        "INSERT INTO members (guild_id, user_id, account_id, joined_at) VALUES (?, ?, ?, ?)",
-        (guild_id, user_id, account, now),
+        "INSERT INTO members (guild_id, user_id, account_id, joined_at, starting_due) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (guild_id, user_id, account, now, int(held)),
     )
-    if starting_chips > 0:
+    if starting_chips > 0 and not held:
         grant_tx(con, guild_id, account, starting_chips, "starting chips", None, now)
     return True
+
+
+def held_back_until_tx(
+    con: Con,
+    guild_id: int,
+    user_id: int,
+    defaults: GuildSettings,
+    now: datetime,
+    joined: datetime | None = None,
+) -> datetime | None:
+    """When a member whose starting chips are held back (an age gate) gets them; None
+    when nothing is held back."""
+    row = one(
+        con,
+        "SELECT starting_due FROM members WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    if row is None or not int(row["starting_due"]):
+        return None
+    settings = guild_settings_tx(con, guild_id, defaults)
+    return qualifies_at(settings, user_id, _joined(con, guild_id, user_id, joined), now)
 
 
 def grant_tx(
@@ -265,26 +357,41 @@ class LedgerStore(StoreBase):
         self, guild_id: int, user_id: int, starting_chips: int | None = None
     ) -> int:
         """The member's balance, creating their account with a starting grant the first
-        time the member is seen (``starting_chips`` None: the server's setting)."""
+        time the member is seen (``starting_chips`` None: the server's setting; held back
+        while the server's age gates say they are too new, see :func:`ensure_member_tx`)."""
         account = member_account(guild_id, user_id)
         if starting_chips is not None:
             check_amount(starting_chips, low=0, high=MAX_GRANT)
         row = await self._read(
             lambda con: one(
                 con,
-                "SELECT a.balance FROM members m JOIN accounts a ON a.id = m.account_id "
+                "SELECT a.balance, m.starting_due FROM members m "
+                "JOIN accounts a ON a.id = m.account_id "
                 "WHERE m.guild_id = ? AND m.user_id = ?",
                 (guild_id, user_id),
             )
         )
-        if row is not None:
+        if row is not None and not int(row["starting_due"]):
             return int(row["balance"])
 
+        joined = server_joined_at.get()
+
         def work(con: Con) -> int:
-            ensure_member_tx(con, guild_id, user_id, starting_chips, self.defaults, self._now())
+            ensure_member_tx(
+                con, guild_id, user_id, starting_chips, self.defaults, self._now(), joined
+            )
             return balance_tx(con, account)
 
         return await self._write(work)
+
+    async def held_back_until(self, guild_id: int, user_id: int) -> datetime | None:
+        """When the member's held-back starting chips come (None: nothing held back)."""
+        joined = server_joined_at.get()
+        return await self._read(
+            lambda con: held_back_until_tx(
+                con, guild_id, user_id, self.defaults, self._clock(), joined
+            )
+        )
 
     async def grant(
         self, guild_id: int, user_id: int, amount: int, reason: str, by_user_id: int | None
@@ -294,10 +401,11 @@ class LedgerStore(StoreBase):
         check_amount(amount, low=1, high=MAX_GRANT)
         reason = check_reason(reason)
         account = member_account(guild_id, user_id)
+        joined = server_joined_at.get()
 
         def work(con: Con) -> int:
             now = self._now()
-            ensure_member_tx(con, guild_id, user_id, None, self.defaults, now)
+            ensure_member_tx(con, guild_id, user_id, None, self.defaults, now, joined)
             grant_tx(con, guild_id, account, amount, reason, by_user_id, now)
             return balance_tx(con, account)
 
@@ -308,32 +416,46 @@ class LedgerStore(StoreBase):
         guild_id: int,
         user_id: int,
         amount: int | None = None,
-        cooldown: timedelta = timedelta(hours=20),
+        cooldown: timedelta | None = None,
         now: datetime | None = None,
     ) -> int:
         """Grant the daily chips (``amount`` None: the server's setting) unless claimed
-        within ``cooldown``; raises :class:`DailyNotReady` with the next time otherwise.
-        Returns the new balance."""
-        if cooldown < timedelta(0):
+        within ``cooldown`` (None: the server's); raises :class:`DailyNotReady` with the
+        next time otherwise, :class:`MemberOnBreak` while the member is on a break
+        (/break), :class:`NotOldEnough` while the server's age gates say the member is too
+        new, :class:`DailyOff` when the server gives none. Returns the new balance."""
+        if cooldown is not None and cooldown < timedelta(0):
             raise ValueError("cooldown must not be negative")
         account = member_account(guild_id, user_id)
         moment = now or self._clock()
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=UTC)
+        joined = server_joined_at.get()
 
         def work(con: Con) -> int:
+            settings = guild_settings_tx(con, guild_id, self.defaults)
             chips = amount
             if chips is None:
-                chips = guild_settings_tx(con, guild_id, self.defaults).daily_chips
+                chips = settings.daily_chips
+                if chips == 0:
+                    raise DailyOff()
             check_amount(chips, low=1, high=MAX_GRANT)
-            ensure_member_tx(con, guild_id, user_id, None, self.defaults, self._now())
+            check_no_break_tx(con, guild_id, user_id, moment)  # /break: no daily
+            wait = cooldown
+            if wait is None:
+                wait = timedelta(minutes=settings.daily_cooldown_minutes)
+            ensure_member_tx(con, guild_id, user_id, None, self.defaults, iso(moment), joined)
+            since = _joined(con, guild_id, user_id, joined)
+            gate = qualifies_at(settings, user_id, since, moment)
+            if gate is not None:
+                raise NotOldEnough(gate)
             row = one(
                 con,
                 "SELECT last_daily_at FROM members WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
             if row is not None and row["last_daily_at"] is not None:
-                next_at = from_iso(str(row["last_daily_at"])) + cooldown
+                next_at = from_iso(str(row["last_daily_at"])) + wait
                 if moment < next_at:
                     raise DailyNotReady(next_at)
             grant_tx(con, guild_id, account, chips, "daily", None, iso(moment))
@@ -375,5 +497,8 @@ __all__ = [
     "balance_tx",
     "ensure_member_tx",
     "grant_tx",
+    "held_back_until_tx",
+    "qualifies_at",
+    "server_joined_at",
     "to_moves",
 ]

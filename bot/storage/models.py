@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol
 
@@ -11,6 +12,11 @@ TableStatus = Literal["open", "closed"]
 # Bounds on chip amounts: one grant, one setting value, one transfer.
 MAX_GRANT = 10**9
 MAX_TRANSFER = 10**12
+
+# the reasons of ledger rows others read back: a gift between members (/give, shown in
+# /stats and counted against the giver's daily cap), a season's reset (/casino reset)
+GIFT_REASON = "gift"
+RESET_REASON = "season reset"
 
 
 class TransferLike(Protocol):
@@ -80,13 +86,88 @@ class ShownMessage(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
-    """Per-server settings; a server that never set one gets the process default."""
+    """Per-server settings; a server that never set one gets the process default.
+
+    The fields are the server's economy (``GUILD_SETTING_KEYS``); ``tables`` holds each
+    game's table limits under ``<game>.<name>`` keys (what /casino settings writes; a
+    missing key means the game's own default, which the game's code knows)."""
 
     starting_chips: int = 1000
-    daily_chips: int = 100
+    daily_chips: int = 100  # 0: no /daily in this server
+    daily_cooldown_minutes: int = 1200
+    round_limit: int = 0  # rounds per member, game and period; 0: no limit
+    round_period_minutes: int = 1440
+    account_age_days: int = 0  # 0: no gate on the account's age
+    member_age_days: int = 0  # 0: no gate on the time since joining the server
+    # /give: off (0) until an owner switches it on (1); the most chips one member may
+    # give in one UTC day
+    give_enabled: int = 0
+    give_daily_cap: int = 1000
+    tables: Mapping[str, int] = field(default_factory=dict)
+
+    def value(self, key: str, default: int = 0) -> int:
+        """The value in effect of any setting: an economy field by its name, a game's
+        ``<game>.<name>`` key (``default`` when the server set none)."""
+        if key in GUILD_SETTING_KEYS:
+            return int(getattr(self, key))
+        return self.tables.get(key, default)
 
 
-GUILD_SETTING_KEYS: tuple[str, ...] = ("starting_chips", "daily_chips")
+#: the economy's settings (GuildSettings' fields, stored under these keys)
+GUILD_SETTING_KEYS: tuple[str, ...] = (
+    "starting_chips",
+    "daily_chips",
+    "daily_cooldown_minutes",
+    "round_limit",
+    "round_period_minutes",
+    "account_age_days",
+    "member_age_days",
+    "give_enabled",
+    "give_daily_cap",
+)
+#: settings that are a switch: 0 (off) or 1 (on)
+GUILD_SWITCH_KEYS: frozenset[str] = frozenset({"give_enabled"})
+
+
+@dataclass(frozen=True, slots=True)
+class SettingChange:
+    """One line of a server's settings trail (/casino log): who changed which setting
+    from what to what, and when (``by_user_id`` None: erased, or the bot itself)."""
+
+    id: int
+    guild_id: int
+    key: str
+    old_value: int
+    new_value: int
+    ts: str
+    by_user_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonReset:
+    """A season closed by ``/casino reset``: the server's season ``season`` ended at
+    ``ended_at`` (ISO), reset by ``by_user_id``; ``members`` balances went back to
+    ``starting_chips`` through the ledger; ``moved_in``/``moved_out``: the chips the
+    house paid to members below the starting amount and took from those above it."""
+
+    guild_id: int
+    season: int
+    ended_at: str
+    by_user_id: int | None
+    starting_chips: int
+    members: int
+    tables_closed: int
+    moved_in: int
+    moved_out: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonPreview:
+    """What a reset would do now (its confirmation names it)."""
+
+    season: int  # the season it closes
+    members: int  # members whose balances go back to the starting chips
+    starting_chips: int
 
 
 class LeaderboardEntry(NamedTuple):

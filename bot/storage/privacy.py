@@ -200,6 +200,11 @@ def _forget_in_guild_tx(con: Con, guild_id: int, user_id: int, now: str) -> tupl
         con.execute("UPDATE transfers SET dst = ? WHERE dst = ?", (anon, account))
     con.execute("DELETE FROM members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
     con.execute("DELETE FROM round_results WHERE account = ?", (account,))
+    # a past season's standings and a break (migration 015): the member's own rows
+    con.execute(
+        "DELETE FROM season_standings WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    con.execute("DELETE FROM member_breaks WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
     con.execute("DELETE FROM accounts WHERE id = ?", (account,))
     _clear_admin_marks_tx(con, guild_id, user_id)
     _scrub_tables_tx(con, guild_id, user_id, "anon" + token)
@@ -220,8 +225,9 @@ def _clear_admin_marks_tx(con: Con, guild_id: int | None, user_id: int) -> None:
     where = "" if guild_id is None else " AND guild_id = ?"
     params: tuple[int, ...] = (user_id,) if guild_id is None else (user_id, guild_id)
     con.execute(f"UPDATE transfers SET by_user_id = NULL WHERE by_user_id = ?{where}", params)
-    for table in ("guild_settings", "guild_languages"):
+    for table in ("guild_settings", "guild_languages", "settings_log"):
         con.execute(f"UPDATE {table} SET updated_by = NULL WHERE updated_by = ?{where}", params)
+    con.execute(f"UPDATE seasons SET reset_by = NULL WHERE reset_by = ?{where}", params)
 
 
 class PrivacyStore(StoreBase):

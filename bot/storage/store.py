@@ -11,6 +11,7 @@ by concern:
 ``bot/storage/languages.py``   member and server languages (/language)
 ``bot/storage/history.py``     a member's chips over time (/stats)
 ``bot/storage/privacy.py``     what is stored about a member, erasing it (/privacy)
+``bot/storage/seasons.py``     seasons (/casino reset), breaks (/break), gifts (/give)
 =============================  ====================================================
 
 Create with ``await Store.open(path)``. Another backend (e.g. PostgreSQL) implements the
@@ -26,6 +27,7 @@ from bot.storage.history import HistoryQueries
 from bot.storage.languages import HintStore, LanguageStore
 from bot.storage.ledger import LedgerStore
 from bot.storage.privacy import PrivacyStore
+from bot.storage.seasons import SeasonStore
 from bot.storage.tables import TableStore, share
 
 
@@ -38,6 +40,7 @@ class Store(
     HintStore,
     HistoryQueries,
     PrivacyStore,
+    SeasonStore,
 ):
     """All persistent state of the bot. Create with ``await Store.open(path)``."""
 

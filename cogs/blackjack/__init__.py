@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from cogs.blackjack import commands
 from cogs.blackjack.controls import AmountForm, BlackjackButton, refusal_text
+from cogs.blackjack.limits import LIMITS
 from cogs.blackjack.presenter import BlackjackPresenter as Presenter
 from cogs.blackjack.settings import BlackjackSettings as Settings
 from cogs.common import GameBot
@@ -69,4 +70,4 @@ async def setup(bot: GameBot) -> None:
     await commands.setup(bot)
 
 
-__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "Settings", "refusal_text", "setup"]
+__all__ = ["BUTTONS", "FORMS", "HELP", "LIMITS", "Presenter", "Settings", "refusal_text", "setup"]

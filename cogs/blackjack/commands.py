@@ -23,6 +23,7 @@ from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
 from cogs.blackjack import access, hints
 from cogs.blackjack.chart import strategy_png
+from cogs.blackjack.limits import LIMITS
 from cogs.blackjack.text import odds_text
 from cogs.common import (
     GameBot,
@@ -69,36 +70,42 @@ class Blackjack(
         self,
         interaction: Interaction,
         decks: app_commands.Range[int, 1, 8] = 6,
-        dealer: Literal["s17", "h17"] = "s17",
-        blackjack_pays: Literal["3:2", "6:5"] = "3:2",
-        surrender: Literal["none", "late"] = "none",
-        double_on: Literal["any", "9-11", "10-11"] = "any",
-        double_after_split: bool = True,
-        resplit_aces: bool = False,
-        peek: bool = True,
-        min_bet: app_commands.Range[int, 1, 1_000_000] = 1,
-        max_bet: app_commands.Range[int, 1, 1_000_000] = 100,
+        dealer: Literal["s17", "h17"] | None = None,
+        blackjack_pays: Literal["3:2", "6:5"] | None = None,
+        surrender: Literal["none", "late"] | None = None,
+        double_on: Literal["any", "9-11", "10-11"] | None = None,
+        double_after_split: bool | None = None,
+        resplit_aces: bool | None = None,
+        peek: bool | None = None,
+        min_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
+        max_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
         betting_seconds: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
+        # an option left out takes the server's default (/casino settings)
+        given: dict[str, str | bool | None] = {
+            "dealer": dealer,
+            "blackjack_pays": blackjack_pays,
+            "surrender": surrender,
+            "double_on": double_on,
+            "double_after_split": double_after_split,
+            "resplit_aces": resplit_aces,
+            "peek": peek,
+        }
         await open_windowed_table(
             interaction,
             self.service,
             dm=ServiceError(
                 "Blackjack tables live in server channels, not in DMs.", key="err.bj.dm"
             ),
+            limits=LIMITS,
+            given=given,
             min_bet=min_bet,
             max_bet=max_bet,
-            rules=lambda: BlackjackRules(
+            rules=lambda start: BlackjackRules(
                 decks=decks,
-                dealer=dealer,
-                blackjack_pays=blackjack_pays,
-                surrender=surrender,
-                double_on=double_on,
-                double_after_split=double_after_split,
-                resplit_aces=resplit_aces,
-                peek=peek,
-                min_bet=min_bet,
-                max_bet=max_bet,
+                min_bet=start.min_bet,
+                max_bet=start.max_bet,
+                **start.choices,
             ),
             betting_seconds=betting_seconds,
             opened="bj.opened",

@@ -27,6 +27,7 @@ from cogs.pontoon import bank, commands
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.controls import AmountModal, PontoonButton, refusal_text
 from cogs.pontoon.hints import learn_fields
+from cogs.pontoon.limits import LIMITS
 from cogs.pontoon.presenter import PontoonDiscordPresenter as Presenter
 from cogs.pontoon.settings import PontoonSettings as Settings
 
@@ -95,4 +96,4 @@ async def setup(bot: GameBot) -> None:
     await bank.setup(bot)
 
 
-__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "Settings", "refusal_text", "setup"]
+__all__ = ["BUTTONS", "FORMS", "HELP", "LIMITS", "Presenter", "Settings", "refusal_text", "setup"]

@@ -9,6 +9,7 @@ from typing import Literal
 
 from discord import app_commands
 
+from bot.casino import Start
 from bot.errors import ServiceError, parse_amount
 from bot.i18n import Msg, t
 from bot.i18n.languages import locale_of
@@ -26,6 +27,7 @@ from cogs.help import first_join_hint
 from cogs.pontoon import access
 from cogs.pontoon.controls import hint_answer
 from cogs.pontoon.edge import edge_of
+from cogs.pontoon.limits import LIMITS
 from cogs.pontoon.render import rules_text
 from cogs.table_message import Click, answer, answered_in_time
 from engine.pontoon import PontoonRules
@@ -128,76 +130,93 @@ class Pontoon(
     async def start(
         self,
         interaction: Interaction,
-        min_bet: app_commands.Range[int, 1, 1_000_000] = 1,
-        max_bet: app_commands.Range[int, 1, 1_000_000] = 10,
-        banker: Literal["players", "house"] = "players",
+        min_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
+        max_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
+        banker: Literal["players", "house"] | None = None,
         packs: app_commands.Range[int, 1, 2] | None = None,
-        shoot: bool = False,
+        shoot: bool | None = None,
         kitty_min: app_commands.Range[int, 1, 1_000_000] = 10,
         kitty_max: app_commands.Range[int, 1, 1_000_000] = 100,
-        split_aces_only: bool = False,
-        stick_on_16: bool = False,
-        banker_doubles: bool = False,
-        pontoon_pays: Literal[
-            "double", "single", "triple", "players_double_banker_single"
-        ] = "double",
-        no_buy_five_on_eleven: bool = False,
-        royal_pontoon: bool = False,
-        pontoon_strength: Literal[
-            "standard", "picture_beats_ten", "ace_ten_not_pontoon", "natural"
-        ] = "standard",
-        burn: Literal["off", "13", "14"] = "off",
+        split_aces_only: bool | None = None,
+        stick_on_16: bool | None = None,
+        banker_doubles: bool | None = None,
+        pontoon_pays: Literal["double", "single", "triple", "players_double_banker_single"]
+        | None = None,
+        no_buy_five_on_eleven: bool | None = None,
+        royal_pontoon: bool | None = None,
+        pontoon_strength: Literal["standard", "picture_beats_ten", "ace_ten_not_pontoon", "natural"]
+        | None = None,
+        burn: Literal["off", "13", "14"] | None = None,
         turn_timer: app_commands.Range[int, 10, 3600] | None = None,
-        cards: Literal["dm", "button"] = "dm",
+        cards: Literal["dm", "button"] | None = None,
         computer_players: app_commands.Range[int, 0, 3] = 0,
     ) -> None:
         locale = await locale_of(interaction)
-        if shoot and kitty_min > kitty_max:
-            raise ServiceError(
-                "The kitty minimum cannot be above its maximum.",
-                key="err.pt.kitty_min_max",
+        # an option left out takes the server's default (/casino settings)
+        given: dict[str, str | bool | None] = {
+            "banker": banker,
+            "banker_doubles": banker_doubles,
+            "pontoon_pays": pontoon_pays,
+            "shoot": shoot,
+            "split_aces_only": split_aces_only,
+            "stick_on_16": stick_on_16,
+            "no_buy_five_on_eleven": no_buy_five_on_eleven,
+            "royal_pontoon": royal_pontoon,
+            "pontoon_strength": pontoon_strength,
+            "burn": burn,
+            "cards": cards,
+        }
+
+        picked: dict[str, str | bool] = {}  # what rules() was given (cards too)
+
+        def rules(start: Start) -> PontoonRules:
+            picked.update(start.choices)
+            chosen = dict(start.choices)
+            house = chosen.pop("banker") == "house"
+            chosen.pop("cards")
+            if chosen["shoot"] and kitty_min > kitty_max:
+                raise ServiceError(
+                    "The kitty minimum cannot be above its maximum.",
+                    key="err.pt.kitty_min_max",
+                )
+            return PontoonRules(
+                min_bet=start.min_bet,
+                max_bet=start.max_bet,
+                packs=packs,
+                kitty_min=kitty_min,
+                kitty_max=kitty_max,
+                house_bank=house,
+                **chosen,
             )
+
         opened = await place_and_rules(
             interaction,
             locale,
             dm=ServiceError("Pontoon tables live in server channels, not in DMs.", key="err.pt.dm"),
+            service=self.service,
+            limits=LIMITS,
+            given=given,
             min_bet=min_bet,
             max_bet=max_bet,
-            rules=lambda: PontoonRules(
-                min_bet=min_bet,
-                max_bet=max_bet,
-                packs=packs,
-                shoot=shoot,
-                kitty_min=kitty_min,
-                kitty_max=kitty_max,
-                split_aces_only=split_aces_only,
-                stick_on_16=stick_on_16,
-                banker_doubles=banker_doubles,
-                pontoon_pays=pontoon_pays,
-                no_buy_five_on_eleven=no_buy_five_on_eleven,
-                royal_pontoon=royal_pontoon,
-                pontoon_strength=pontoon_strength,
-                burn=burn,
-                house_bank=banker == "house",
-            ),
+            rules=rules,
         )
         if opened is None:
             return
-        guild_id, channel_id, rules = opened
+        guild_id, channel_id, table_rules = opened
         click = Click(interaction, "")
         with answered_in_time(click):
             # the table's first message shows its house edge when it is worked out in
             # time (about half a second, once per rule set), rather than being edited
             # for it a moment later
-            await edge_of(rules, EDGE_WAIT_AT_OPEN)
+            await edge_of(table_rules, EDGE_WAIT_AT_OPEN)
             live = await self.service.open_table(
                 guild_id,
                 channel_id,
                 interaction.user.id,
-                rules,
+                table_rules,
                 opener_name=interaction.user.display_name,
                 turn_seconds=float(turn_timer) if turn_timer else None,
-                cards=CardDelivery(cards),
+                cards=CardDelivery(str(picked["cards"])),
                 computers=computer_players,
             )
         self.presenter.remember(live, interaction)

@@ -20,6 +20,7 @@ from cogs.common import GameBot
 from cogs.help import HelpGroup, HelpSection
 from cogs.punto_banco import commands
 from cogs.punto_banco.controls import BetModal, PuntoBancoButton, refusal_text
+from cogs.punto_banco.limits import LIMITS
 from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
 from cogs.punto_banco.settings import PuntoBancoSettings as Settings
 
@@ -49,4 +50,4 @@ async def setup(bot: GameBot) -> None:
     await commands.setup(bot)
 
 
-__all__ = ["BUTTONS", "FORMS", "HELP", "Presenter", "Settings", "refusal_text", "setup"]
+__all__ = ["BUTTONS", "FORMS", "HELP", "LIMITS", "Presenter", "Settings", "refusal_text", "setup"]

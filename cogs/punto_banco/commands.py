@@ -28,6 +28,7 @@ from cogs.common import (
     repost_table,
 )
 from cogs.punto_banco import access
+from cogs.punto_banco.limits import LIMITS
 from cogs.punto_banco.odds_chart import send_odds_chart
 from cogs.punto_banco.text import odds_text, placed, receipt_text
 from cogs.table_message import Click, answer, answered_in_time
@@ -59,9 +60,9 @@ class PuntoBanco(
         self,
         interaction: Interaction,
         packs: app_commands.Range[int, 1, 8] = 1,
-        tableau: Literal["seed", "standard"] = "seed",
-        min_bet: app_commands.Range[int, 1, 1_000_000] = 1,
-        max_bet: app_commands.Range[int, 1, 1_000_000] = 100,
+        tableau: Literal["seed", "standard"] | None = None,
+        min_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
+        max_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
         betting_seconds: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
         await open_windowed_table(
@@ -70,10 +71,15 @@ class PuntoBanco(
             dm=ServiceError(
                 "Punto Banco tables live in server channels, not in DMs.", key="err.pb.dm"
             ),
+            limits=LIMITS,
+            given={"tableau": tableau},  # left out: the server's default (/casino settings)
             min_bet=min_bet,
             max_bet=max_bet,
-            rules=lambda: PuntoBancoRules(
-                packs=packs, tableau=tableau, min_bet=min_bet, max_bet=max_bet
+            rules=lambda start: PuntoBancoRules(
+                packs=packs,
+                tableau=str(start.choices["tableau"]),
+                min_bet=start.min_bet,
+                max_bet=start.max_bet,
             ),
             betting_seconds=betting_seconds,
             opened="pb.opened",

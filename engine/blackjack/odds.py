@@ -13,7 +13,8 @@ Method (a combinatorial analysis, no sampling):
   (stand, hit, double, split, surrender where the rules offer them): the player's own
   draws come from the same composition without further removal. That is basic strategy
   as the published tables compute it (total-dependent, for this shoe), which is why the
-  figure is the one they publish: 6 decks S17 DAS no surrender 3:2 peek -> 0.41%.
+  figure is the one they publish: 6 decks S17 DAS no surrender 3:2 peek -> 0.40%
+  (0.4026%, as ``python -m engine odds blackjack`` and docs/rules/blackjack.md say).
 * Splits: each new hand draws its second card; a pair card again is re-split while the
   seat holds fewer than ``max_hands`` hands (aces only with ``resplit_aces``); split aces
   take one card each; a split hand's 21 is not a blackjack; doubling after a split only

@@ -26,6 +26,12 @@ from engine.pontoon.payouts import Payouts
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.types import ActionKind
 
+#: what the hint-following figures enumerate and what they estimate
+SPLIT_ESTIMATED = (
+    "every fresh-pack deal enumerated; a split's value is the hint's estimate "
+    "(engine/pontoon/hint.py), so a figure with splits in it is not exact"
+)
+
 
 def _starts(classes: H._Classes, packs: int) -> tuple[H.Deck, list[tuple[tuple[int, int], float]]]:
     """The full pool and every unordered two-card start with its chance."""
@@ -184,8 +190,15 @@ def hint_player_ev(
 
 def table_edges(rules: PontoonRules) -> dict[str, Any]:
     """The house edge (per unit initial stake, minus the player's expected result) of a
-    player following the hint, against the house and against a player-banker."""
-    out: dict[str, Any] = {"exact": True, "fresh_pack": True, "split": "approximated"}
+    player following the hint, against the house and against a player-banker. Every
+    deal is enumerated, but a split's value is the hint's estimate, so the figures are
+    not called exact (``"exact": false``; ``"method"`` says which part is estimated)."""
+    out: dict[str, Any] = {
+        "exact": False,
+        "fresh_pack": True,
+        "split": "approximated",
+        "method": SPLIT_ESTIMATED,
+    }
     house = hint_player_ev(rules, rules.house_stands_on)
     out["house_bank"] = {"stands_on": rules.house_stands_on, "player_ev": house, "edge": -house}
     player = hint_player_ev(rules, H.PLAYER_BANKER_STANDS_ON)
@@ -199,7 +212,8 @@ def table_edges(rules: PontoonRules) -> dict[str, Any]:
 
 def option_effects(rules: PontoonRules) -> dict[str, Any]:
     """How each option moves the edge (docs/house-edge.md), against a banker drawing
-    below 17: the table as given, then one change at a time."""
+    below 17: the table as given, then one change at a time. The shoot bet's figure is
+    exact (a shoot bet has no split); the others hold the split estimate."""
     stands = H.PLAYER_BANKER_STANDS_ON
     payouts = Payouts.for_rules(rules)
     base = H.Settle(payouts, royal=rules.royal_pontoon)
@@ -212,7 +226,9 @@ def option_effects(rules: PontoonRules) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, settle in figures.items():
         out[name] = {"edge": -hint_player_ev(rules, stands, settle)}
-    out["shoot_bet"] = {"edge": -shoot_bet_ev(rules, stands)}
+    for name in figures:
+        out[name]["exact"] = False
+    out["shoot_bet"] = {"edge": -shoot_bet_ev(rules, stands), "exact": True}
     return out
 
 

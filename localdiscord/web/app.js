@@ -296,7 +296,7 @@ function drawComponent(c, m, v) {
     }
     return line;
   }
-  if (c.type === 2 || c.type === 3) return el("div", { class: "row" }, drawControl(c, m));
+  if (c.type === 2 || c.type === 3 || c.type === 6) return el("div", { class: "row" }, drawControl(c, m));
   if (c.type === 10) return el("div", { class: "content v2-text", dir: "auto", html: markdown(c.content, v) });
   if (c.type === 14) {
     const size = c.spacing === 2 ? "large" : "small";
@@ -335,7 +335,22 @@ function drawControl(c, m) {
       onclick: (ev) => post("click", { message: m.id, custom_id: ev.currentTarget.dataset.customId }),
     }, label);
   }
-  if (c.type === 3) {
+  if (c.type === 6) {  // a role select: the server's roles
+    c = { ...c, options: (state.view.roles || []).map((r) => ({ value: r.id, label: "@" + r.name })) };
+  }
+  if ((c.type === 3 || c.type === 6) && (c.max_values || 1) > 1) {
+    // several values: chosen in a list, sent once with Apply (Discord sends when the menu closes)
+    const list = el("select", {
+      multiple: true, size: Math.min((c.options || []).length, 6), disabled: !!c.disabled,
+      "aria-label": c.placeholder || "Choose", "data-custom-id": c.custom_id,
+    }, (c.options || []).map((o) => el("option", { value: o.value, selected: !!o.default }, o.label)));
+    const apply = el("button", {
+      class: "btn secondary", disabled: !!c.disabled,
+      onclick: () => post("select", { message: m.id, custom_id: list.dataset.customId, values: [...list.selectedOptions].map((o) => o.value) }),
+    }, "Apply");
+    return el("span", { class: "multi" }, list, apply);
+  }
+  if (c.type === 3 || c.type === 6) {
     return el("select", {
       disabled: !!c.disabled, "aria-label": c.placeholder || "Choose", "data-custom-id": c.custom_id,
       onchange: (ev) => post("select", { message: m.id, custom_id: ev.target.dataset.customId, values: [ev.target.value] }),

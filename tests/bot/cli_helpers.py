@@ -122,7 +122,11 @@ def nobody_python() -> tuple[str, int, int, str] | str:
 
 
 def run_bot_as_nobody(
-    args: list[str], db: Path, how: tuple[str, int, int, str], timeout: float = 60
+    args: list[str],
+    db: Path,
+    how: tuple[str, int, int, str],
+    timeout: float = 60,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     python, uid, gid, site = how
     env = bot_env(db)
@@ -130,7 +134,9 @@ def run_bot_as_nobody(
     return subprocess.run(
         [python, "-m", "bot", *args],
         env=env,
-        cwd=REPO,
+        # a working folder of its own, beside the data folder: never the checkout, whose
+        # .env (made 600 by root with the README's first command) 'nobody' cannot read
+        cwd=cwd or db.parent.parent,
         user=uid,
         group=gid,
         extra_groups=[],

@@ -78,6 +78,9 @@ def test_new_names_and_old_names_both_work_from_env_file(tmp_path: Path) -> None
     pontoon = settings.section(PontoonSettings).timers()
     assert (pontoon.bet_seconds, pontoon.turn_seconds, pontoon.idle_seconds) == (7, 8, 150)
     assert settings.section(PuntoBancoSettings).betting_seconds == 6
+    # IDLE_TABLE_MINUTES was Pontoon's alone: Punto Banco's idle close was two empty
+    # windows until PUNTO_BANCO_IDLE_MINUTES came, so the old name keeps to Pontoon
+    assert settings.section(PuntoBancoSettings).idle_minutes == 10
     warnings = settings_warnings(game_sections(), env)
     assert (
         "BACCARAT_BETTING_SECONDS is an old name of PUNTO_BANCO_BETTING_SECONDS: "

@@ -17,6 +17,13 @@
                        that kills, restarts or configures its bot keeps ``start_bot_process``.
 ``shared_minimal``     the same with the minimal bot, for tests of the fake that inject no
                        fault and change nothing outside their own guild
+``conversation``       (autouse) watches every e2e test's whole conversation: the test fails
+                       when an interaction was answered twice, late or never, when the fake
+                       answered the bot a 4xx, or when a bot logged an ERROR or a traceback,
+                       unless the test declared it (``conversation.expect_error(regex)`` or
+                       ``@pytest.mark.expect_error(regex)``, ``expect_unanswered``,
+                       ``expect_late``, ``expect_double``, ``expect_http``); see
+                       tests/e2e/conversation.py
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ import pytest_asyncio
 
 from localdiscord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, RateLimits
 from localdiscord.server import die_with_parent
+from tests.e2e import conversation as conversation_module
+from tests.e2e.conversation import Conversation
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 MINIMAL_BOT_ARGS = [sys.executable, "-m", "tests.e2e.minimal_bot"]
@@ -146,13 +155,45 @@ def pytest_runtest_makereport(
     return report
 
 
+@pytest.fixture(autouse=True)
+def conversation(request: pytest.FixtureRequest) -> Generator[Conversation]:
+    """The watcher of the test's whole conversation (tests/e2e/conversation.py): after
+    the test, it fails it for any double, late or missing answer, any 4xx the fake gave
+    the bot, and any ERROR or traceback a bot logged, that the test did not declare."""
+    watch = Conversation()
+    for marker in request.node.iter_markers("expect_error"):
+        for pattern in marker.args:
+            watch.expect_error(pattern)
+    for marker in request.node.iter_markers("expect_http"):
+        watch.expect_http(*marker.args, **marker.kwargs)
+    if request.node.get_closest_marker("expect_unanswered") is not None:
+        watch.expect_unanswered()
+    if request.node.get_closest_marker("expect_late") is not None:
+        watch.expect_late()
+    conversation_module.RUNNING.append(watch)
+    try:
+        yield watch
+    finally:
+        conversation_module.RUNNING.remove(watch)
+    if _failed(request.node):
+        return  # the test's own failure says more
+    problems = watch.problems()
+    if problems:
+        pytest.fail(
+            "the conversation with the bot went wrong (declare what the test expects: "
+            "tests/e2e/conversation.py):\n" + "\n".join(f"- {p}" for p in problems),
+            pytrace=False,
+        )
+
+
 @pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
+async def fake_discord(conversation: Conversation) -> AsyncIterator[FakeDiscord]:
     # Discord's rate limits are on, with the windows shrunk to keep the suite fast
     # (FAKE_DISCORD_RATE_SCALE=1 for the real 5 s / 1 s windows).
     scale = float(os.environ.get("FAKE_DISCORD_RATE_SCALE", "0.2"))
     fake = FakeDiscord(rate_limits=RateLimits(scale=scale))
     await fake.start()
+    conversation.watch_fake(fake)
     try:
         yield fake
     finally:
@@ -245,9 +286,36 @@ def _failed(node: pytest.Item) -> bool:
     )
 
 
+class NewFake(Protocol):
+    def __call__(self, **options: Any) -> Awaitable[FakeDiscord]: ...
+
+
+@pytest.fixture
+async def new_fake(conversation: Conversation) -> AsyncIterator[NewFake]:
+    """``await new_fake(shard_count=2, ...)``: another started ``FakeDiscord`` (options as
+    its constructor's), watched by the conversation and stopped after the test's bots
+    (a fake stopped under a running bot makes it log its reconnects as errors)."""
+    fakes: list[FakeDiscord] = []
+
+    async def make(**options: Any) -> FakeDiscord:
+        fake = FakeDiscord(**options)
+        await fake.start()
+        fakes.append(fake)
+        conversation.watch_fake(fake)
+        return fake
+
+    yield make
+    for fake in fakes:
+        await fake.stop()
+
+
 @pytest.fixture
 async def start_bot_process(
-    fake_discord: FakeDiscord, request: pytest.FixtureRequest, tmp_path: Path
+    fake_discord: FakeDiscord,
+    new_fake: NewFake,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    conversation: Conversation,
 ) -> AsyncIterator[StartBot]:
     started: list[BotProcess] = []
 
@@ -275,10 +343,14 @@ async def start_bot_process(
             shards=shards,
         )
         started.append(handle)
+        conversation.watch_fake(fake or fake_discord)
+        conversation.watch_log(f"bot {len(started)} ({' '.join(handle.args[1:])})", handle.output)
         return handle
 
     yield start
 
+    # the last interactions' answers, before the bots stop (their shutdown is watched too)
+    await conversation.settle()
     # SIGTERM to every process at once, then wait for them all (not one after the other)
     await asyncio.gather(*(handle.stop() for handle in started))
     if _failed(request.node):
@@ -401,14 +473,17 @@ async def shared_minimal_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncI
 
 
 async def _shared_view(
-    shared_bot: SharedBot, request: pytest.FixtureRequest
+    shared_bot: SharedBot, request: pytest.FixtureRequest, conversation: Conversation
 ) -> AsyncIterator[Shared]:
     bot, fake = shared_bot.process, shared_bot.fake
     if bot.returncode is not None:
         pytest.fail(f"the shared bot exited ({bot.returncode}):\n{bot.output()[-6000:]}")
     output_from = len(bot.output())
     world = _make_world(fake)
+    conversation.watch_fake(fake, guild_id=world.guild.id, from_now=True)
+    conversation.watch_log(f"the shared bot {' '.join(bot.args[1:])}", bot.output, from_now=True)
     yield Shared(fake, bot, shared_bot.db, world, len(fake.requests), len(fake.rate_limited))
+    await conversation.settle()
     if _failed(request.node):
         print(
             f"\n----- output of the shared bot {bot.args} (pid {bot.pid}) during this test -----\n"
@@ -418,19 +493,21 @@ async def _shared_view(
 
 
 @pytest_asyncio.fixture(loop_scope="session")
-async def shared(shared_bot: SharedBot, request: pytest.FixtureRequest) -> AsyncIterator[Shared]:
+async def shared(
+    shared_bot: SharedBot, request: pytest.FixtureRequest, conversation: Conversation
+) -> AsyncIterator[Shared]:
     """The shared bot and a guild of this test's own (alice, bob, carol in #pontoon)."""
-    async for view in _shared_view(shared_bot, request):
+    async for view in _shared_view(shared_bot, request, conversation):
         yield view
 
 
 @pytest_asyncio.fixture(loop_scope="session")
 async def shared_minimal(
-    shared_minimal_bot: SharedBot, request: pytest.FixtureRequest
+    shared_minimal_bot: SharedBot, request: pytest.FixtureRequest, conversation: Conversation
 ) -> AsyncIterator[Shared]:
     """The shared minimal bot and a guild of this test's own (alice, bob, carol in
     #pontoon), for tests of the fake that change nothing beyond their own guild."""
-    async for view in _shared_view(shared_minimal_bot, request):
+    async for view in _shared_view(shared_minimal_bot, request, conversation):
         yield view
 
 

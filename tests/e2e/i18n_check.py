@@ -20,7 +20,7 @@ import re
 import string
 from collections.abc import Iterable, Sequence
 
-from bot.i18n import FSI, PDI, catalog
+from bot.i18n import FSI, PDI, catalog, untranslated
 from localdiscord import FakeDiscord, FakeMessage, InteractionResult
 
 # Discord markup (a command mention </pontoon start:ID> shows in the reader's language)
@@ -112,12 +112,15 @@ def words(text: str) -> list[str]:
 
 @functools.cache
 def english_fragments(locale: str) -> tuple[str, ...]:
-    """Word sequences of the English catalog that the ``locale`` catalog never uses."""
+    """Word sequences of the English catalog that the ``locale`` catalog never uses. A
+    message not yet translated (``#, fuzzy``: said in English on purpose, see
+    CONTRIBUTING) is no leak."""
     en, other = catalog("en"), catalog(locale)
     target = " " + " ".join(" ".join(words(sanitize(v))) for v in other.values()) + " "
+    pending = set(untranslated(locale))
     out: set[str] = set()
     for key, text in en.items():
-        if other.get(key) == text:
+        if other.get(key) == text or key in pending:
             continue
         for literal, *_ in string.Formatter().parse(text):
             for part in _BREAK.split(sanitize(literal)):

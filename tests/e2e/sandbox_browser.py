@@ -19,6 +19,7 @@ import pytest
 
 from bot.cards_art import EMOJI_PREFIX
 from engine.cards import parse_card
+from tests.e2e import conversation
 from tests.e2e.conftest import REPO_ROOT
 
 if TYPE_CHECKING:
@@ -128,6 +129,9 @@ async def sandbox_process(
             cwd=str(tmp_path),
         )
     handle = SandboxProcess(proc, "", log_path)
+    watch = conversation.current()
+    if watch is not None:  # its fake runs in its own process: its log is watched
+        watch.watch_log("the sandbox (python -m bot sandbox)", handle.output)
     try:
         deadline = time.monotonic() + 40
         while not handle.url:

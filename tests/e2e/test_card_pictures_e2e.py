@@ -28,6 +28,7 @@ def data_uri(data: bytes, mime: str = "image/png") -> str:
     return f"data:{mime};base64," + base64.b64encode(data).decode()
 
 
+@pytest.mark.expect_http(400, "/emojis")  # the test's own uploads
 async def test_the_fake_keeps_application_emojis_within_discords_limits(
     fake_discord: FakeDiscord,
 ) -> None:
@@ -124,6 +125,7 @@ async def test_pictures_upload_once_are_reused_after_a_restart_and_show_on_the_t
     assert odds.attachments[0]["filename"] == "odds.png" and "house edge" in odds.text
 
 
+@pytest.mark.expect_http(403, "/emojis")
 async def test_a_refused_upload_leaves_text_cards(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:

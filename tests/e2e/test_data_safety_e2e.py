@@ -90,6 +90,7 @@ async def test_second_bot_refused_until_the_first_is_killed(
     await start(start_bot_process, db)  # the OS released the lock
 
 
+@pytest.mark.expect_error(r"was deleted while the bot was running")
 async def test_database_deleted_while_running(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:
@@ -108,6 +109,9 @@ async def test_database_deleted_while_running(
     assert "missing" in one_error_line(run)
 
 
+@pytest.mark.expect_error(
+    r"renamed or deleted while the bot was running", r"copied this process's write-ahead log"
+)
 async def test_folder_deleted_the_member_is_answered_then_the_bot_stops_cleanly(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:
@@ -137,6 +141,7 @@ async def test_folder_deleted_the_member_is_answered_then_the_bot_stops_cleanly(
     assert "stopping:" in out and "deleted" in out, out
 
 
+@pytest.mark.expect_error(r"write-ahead log \S+ was deleted while the bot was running")
 async def test_write_ahead_log_deleted_while_running(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:
@@ -160,6 +165,7 @@ async def test_write_ahead_log_deleted_while_running(
     assert "reloaded 1 open table" in again.output()
 
 
+@pytest.mark.expect_error(r"read-only")
 async def test_database_made_read_only_while_running(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:

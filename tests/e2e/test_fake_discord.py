@@ -52,6 +52,7 @@ async def test_slash_button_edits_message_and_dms_clicker(shared_minimal: Shared
         await fake.click(world.alice, msg, label="Reveal")
 
 
+@pytest.mark.expect_http(403, r"/channels/\d+/messages")  # the closed DMs (50007)
 @SHARED
 async def test_closed_dms_fall_back_to_ephemeral_seen_only_by_clicker(
     shared_minimal: Shared,
@@ -201,6 +202,7 @@ async def test_guild_command_sync_and_live_world_changes(
     assert r.message is not None and r.message.channel is lounge
 
 
+@pytest.mark.expect_unanswered
 async def test_unanswered_interaction_raises_no_response(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot
 ) -> None:
@@ -219,6 +221,10 @@ async def test_unanswered_interaction_raises_no_response(
         await fake.slash(world.alice, world.channel, "ghost", timeout=0.5)
 
 
+@pytest.mark.expect_http(400)
+@pytest.mark.expect_http(401)
+@pytest.mark.expect_http(403)
+@pytest.mark.expect_http(404)
 async def test_rest_error_shapes_match_discord(fake_discord: FakeDiscord, world: World) -> None:
     """The exact bodies and headers discord.py depends on, checked without a bot."""
     fake = fake_discord
@@ -271,6 +277,7 @@ async def test_rest_error_shapes_match_discord(fake_discord: FakeDiscord, world:
     assert fake.requests_to("/channels/*/messages", "POST")[-1].status == 404
 
 
+@pytest.mark.expect_unanswered
 async def test_bot_restart_reidentifies_and_old_non_persistent_view_is_dead(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot
 ) -> None:
@@ -302,6 +309,9 @@ async def test_user_messages_and_dm_buttons(shared_minimal: Shared) -> None:
     assert fake.dms(world.alice)[0].channel is fake.dm_channel(world.alice)
 
 
+@pytest.mark.expect_late
+@pytest.mark.expect_http(404, "/callback")
+@pytest.mark.expect_error(r"10062|Unknown interaction")
 async def test_callback_after_deadline_is_refused_like_discord(
     fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
 ) -> None:
@@ -346,6 +356,9 @@ async def test_settle_waits_for_background_work(shared_minimal: Shared) -> None:
     assert "Hello alice" in msg.all_versions_text and "Revealed by carol" in msg.all_versions_text
 
 
+@pytest.mark.expect_late
+@pytest.mark.expect_http(404, "/callback")
+@pytest.mark.expect_error(r"10062|Unknown interaction")
 async def test_moderation_and_slow_discord(
     fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
 ) -> None:

@@ -227,6 +227,7 @@ async def test_wrong_turn_double_click_and_bad_amounts(
     await t.assert_ledger_ok(tmp_path / "db.sqlite3")
 
 
+@pytest.mark.expect_http(403, r"/channels/\d+/messages")  # the closed DMs (50007)
 @SHARED
 async def test_closed_dms_fall_back_to_show_my_cards(shared: Shared) -> None:
     fake_discord, world, db = shared.fake, shared.world, shared.db

@@ -19,7 +19,7 @@ import asyncpg
 import pytest
 
 from localdiscord import FakeDiscord, RateLimits
-from tests.e2e.conftest import StartBot, World
+from tests.e2e.conftest import NewFake, StartBot, World
 from tests.e2e.pontoon_driver import BOT_ARGS, Table, bot_env, start
 
 pytestmark = pytest.mark.e2e
@@ -115,63 +115,59 @@ def _erasures(db: Path) -> list[tuple[str, int, int]]:
 
 
 async def test_privacy_delete_on_one_shard_reaches_the_other_process(
-    start_bot_process: StartBot, pg_url: str, tmp_path: Path
+    start_bot_process: StartBot, new_fake: NewFake, pg_url: str, tmp_path: Path
 ) -> None:
     scale = float(os.environ.get("FAKE_DISCORD_RATE_SCALE", "0.2"))
-    fake = FakeDiscord(shard_count=2, rate_limits=RateLimits(scale=scale))
-    await fake.start()
-    try:
-        here, there = fake.add_guild_on_shard("Here", 0), fake.add_guild_on_shard("There", 1)
-        ch_here, ch_there = fake.add_text_channel(here, "lobby"), fake.add_text_channel(there, "p")
-        alice, carol = fake.add_member(there, "alice"), fake.add_member(there, "carol")
-        bob = fake.add_member(there, "bobbington")
-        bob_here = fake.add_member(here, "bobbington", user=bob.user)
-        bob_id = str(bob.user.id)
-        await asyncio.gather(
-            *(
-                start_bot_process(
-                    BOT_ARGS,
-                    bot_env(
-                        tmp_path / "unused.sqlite3",
-                        DATABASE_URL=pg_url,
-                        SHARD_COUNT="2",
-                        SHARD_IDS=str(shard),
-                        SHARD_LEASE_SECONDS="3",
-                    ),
-                    fake=fake,
-                    shards=[shard],
-                    ready_timeout=40,
-                )
-                for shard in (0, 1)
+    fake = await new_fake(shard_count=2, rate_limits=RateLimits(scale=scale))
+    here, there = fake.add_guild_on_shard("Here", 0), fake.add_guild_on_shard("There", 1)
+    ch_here, ch_there = fake.add_text_channel(here, "lobby"), fake.add_text_channel(there, "p")
+    alice, carol = fake.add_member(there, "alice"), fake.add_member(there, "carol")
+    bob = fake.add_member(there, "bobbington")
+    bob_here = fake.add_member(here, "bobbington", user=bob.user)
+    bob_id = str(bob.user.id)
+    await asyncio.gather(
+        *(
+            start_bot_process(
+                BOT_ARGS,
+                bot_env(
+                    tmp_path / "unused.sqlite3",
+                    DATABASE_URL=pg_url,
+                    SHARD_COUNT="2",
+                    SHARD_IDS=str(shard),
+                    SHARD_LEASE_SECONDS="3",
+                ),
+                fake=fake,
+                shards=[shard],
+                ready_timeout=40,
             )
+            for shard in (0, 1)
         )
-        # Bob sits at a table of the server on shard 1 under his name, and leaves
-        t = Table(fake, World(there, ch_there, alice, bob, carol))
-        await t.slash(alice, "start", {"min_bet": 1, "max_bet": 10})
-        await t.click(bob, "Join")
-        await t.click(bob, "Leave")
-        assert bob_id in await _pg_tables(pg_url)
+    )
+    # Bob sits at a table of the server on shard 1 under his name, and leaves
+    t = Table(fake, World(there, ch_there, alice, bob, carol))
+    await t.slash(alice, "start", {"min_bet": 1, "max_bet": 10})
+    await t.click(bob, "Join")
+    await t.click(bob, "Leave")
+    assert bob_id in await _pg_tables(pg_url)
 
-        # /privacy delete in the server on shard 0: the other process erases nothing
-        # itself, it is told
-        r = await fake.slash(bob_here, ch_here, "privacy", "delete", {"confirm": True})
-        if r.callback_type == 5:
-            await r.wait_message(timeout=10)
-        assert "Done" in r.all_text, r.all_text
-        for _ in range(100):  # the other process saves its table scrubbed at once
-            if "member data erased" in await _pg_tables(pg_url):
-                break
-            await asyncio.sleep(0.1)
-        else:
-            raise AssertionError("the process on shard 1 did not scrub its open table")
-        # its next save does not bring him back
-        await t.click(carol, "Join")
-        stored = await _pg_tables(pg_url)
-        assert str(carol.user.id) in stored
-        assert bob_id not in stored and "bobbington" not in stored
-        t.assert_all_answered()
-    finally:
-        await fake.stop()
+    # /privacy delete in the server on shard 0: the other process erases nothing
+    # itself, it is told
+    r = await fake.slash(bob_here, ch_here, "privacy", "delete", {"confirm": True})
+    if r.callback_type == 5:
+        await r.wait_message(timeout=10)
+    assert "Done" in r.all_text, r.all_text
+    for _ in range(100):  # the other process saves its table scrubbed at once
+        if "member data erased" in await _pg_tables(pg_url):
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the process on shard 1 did not scrub its open table")
+    # its next save does not bring him back
+    await t.click(carol, "Join")
+    stored = await _pg_tables(pg_url)
+    assert str(carol.user.id) in stored
+    assert bob_id not in stored and "bobbington" not in stored
+    t.assert_all_answered()
 
 
 async def _pg_tables(url: str) -> str:

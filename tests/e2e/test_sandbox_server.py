@@ -311,3 +311,66 @@ def test_the_sandbox_never_uses_the_real_database(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "SANDBOX_DATABASE_PATH must not be the bot's DATABASE_PATH" in done.stderr
     assert run_sandbox_cli(tmp_path, "sandbox", "extra").returncode == 2
+
+
+def _with_select(prefix: str) -> Any:
+    def find(view: dict[str, Any]) -> tuple[dict[str, Any], str] | None:
+        for m in reversed(view["messages"]):
+            for c in walk_components(m["components"]):
+                if str(c.get("custom_id", "")).startswith(prefix):
+                    return m, str(c["custom_id"])
+        return None
+
+    return find
+
+
+async def test_the_sandboxs_admin_runs_the_casino_panel_and_others_are_refused(
+    tmp_path: Path,
+) -> None:
+    async with sandbox_process(tmp_path, args=()) as sb:
+        view = await sb.view("Ann")
+        ann, ben = view["me"]["id"], (await sb.view("Ben"))["me"]["id"]
+        pontoon = next(c["id"] for c in view["channels"] if c["name"] == "pontoon")
+        manager = next(r["id"] for r in view["roles"] if r["name"] == "Manager")
+
+        await api(sb, "slash", channel=pontoon, path=["casino", "settings"], **{"as": ben})
+        refusal = await wait_for(sb, "Ben", pontoon, last_ephemeral)
+        assert "Manage Server" in refusal, refusal
+        assert not _with_select("casino:")(await sb.view("Ben", pontoon))
+
+        await api(sb, "slash", channel=pontoon, path=["casino", "settings"], **{"as": ann})
+        panel, _ = await wait_for(sb, "Ann", pontoon, _with_select("casino:pick:blackjack"))
+        status, _ = await api(
+            sb,
+            "select",
+            message=panel["id"],
+            custom_id="casino:pick:blackjack",
+            values=["blackjack.opener_role"],
+            **{"as": ann},
+        )
+        assert status == 200
+        roles, role_select = await wait_for(sb, "Ann", pontoon, _with_select("casino:role:"))
+        status, _ = await api(
+            sb, "select", message=roles["id"], custom_id=role_select, values=["1"], **{"as": ann}
+        )
+        assert status == 400  # not a role of the server
+        status, _ = await api(
+            sb,
+            "select",
+            message=roles["id"],
+            custom_id=role_select,
+            values=[manager],
+            **{"as": ann},
+        )
+        assert status == 200
+        said = await wait_for(
+            sb, "Ann", pontoon, lambda v: "→" in last_ephemeral(v) and last_ephemeral(v)
+        )
+        assert f"everyone → <@&{manager}>" in said, said
+        # Ben lacks the role: he may not open a Blackjack table now
+        await api(sb, "slash", channel=pontoon, path=["blackjack", "start"], **{"as": ben})
+        refused = await wait_for(
+            sb, "Ben", pontoon, lambda v: "role" in last_ephemeral(v) and last_ephemeral(v)
+        )
+        assert f"<@&{manager}>" in refused, refused
+        assert await sb.stop() == 0, sb.output()

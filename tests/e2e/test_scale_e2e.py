@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from localdiscord import FakeDiscord, RateLimits
-from tests.e2e.conftest import BotProcess, StartBot
+from localdiscord import RateLimits
+from tests.e2e.conftest import BotProcess, NewFake, StartBot
 from tests.e2e.pontoon_driver import BOT_ARGS
 from tests.e2e.scale_scenario import play_scale, split_shards
 
@@ -25,28 +25,24 @@ SHARDS = 2
 
 
 async def test_two_processes_on_postgres_with_a_kill_mid_round(
-    start_bot_process: StartBot, pg_url: str, tmp_path: Path
+    start_bot_process: StartBot, new_fake: NewFake, pg_url: str, tmp_path: Path
 ) -> None:
     # Discord's rate limits with the windows shrunk, as for the other end-to-end tests
     scale = float(os.environ.get("FAKE_DISCORD_RATE_SCALE", "0.2"))
-    fake = FakeDiscord(shard_count=SHARDS, rate_limits=RateLimits(scale=scale))
-    await fake.start()
+    fake = await new_fake(shard_count=SHARDS, rate_limits=RateLimits(scale=scale))
 
     async def start(env: dict[str, str], shards: Sequence[int]) -> BotProcess:
         return await start_bot_process(BOT_ARGS, env, fake=fake, shards=shards, ready_timeout=40)
 
-    try:
-        report = await play_scale(
-            fake,
-            start,
-            pg_url,
-            tmp_path,
-            split_shards(SHARDS, 2),
-            betting_seconds=8,
-            restart_at_once=True,
-        )
-    finally:
-        await fake.stop()
+    report = await play_scale(
+        fake,
+        start,
+        pg_url,
+        tmp_path,
+        split_shards(SHARDS, 2),
+        betting_seconds=8,
+        restart_at_once=True,
+    )
     print(report.as_json())  # the laps, shown with -s or when it failed
     assert report.audit_ok
     assert len(report.guild_totals) == SHARDS

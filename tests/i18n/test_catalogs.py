@@ -218,3 +218,51 @@ def test_an_amount_of_one_takes_the_messages_one_form(locale: str) -> None:
         assert t(locale, "engine.bj.min", amount=1) == "The smallest bet at this table is 1 chip."
         # a message without a .one form is left as it is
         assert t(locale, "pb.placed", side="Banco", amount=1) == "Bet of 1 on Banco placed."
+
+
+def _write_fuzzy_po(path: Path, entries: dict[str, tuple[str, bool]]) -> None:
+    path.parent.mkdir(parents=True)
+    body = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n'
+    for key, (text, fuzzy) in entries.items():
+        body += ("\n#, fuzzy" if fuzzy else "") + f'\nmsgid "{key}"\nmsgstr "{text}"\n'
+    path.write_text(body, encoding="utf-8")
+
+
+def test_a_message_marked_fuzzy_is_said_in_english_until_translated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CONTRIBUTING's rule for a contributor who writes only English: the new id goes in
+    every catalog with the English text, marked ``#, fuzzy``; a reader in that language
+    gets the English text, and ``untranslated`` lists the id for a translator."""
+    from bot import i18n
+
+    shared = tmp_path / "locales"
+    _write_po(
+        shared / "en" / "LC_MESSAGES" / "messages.po", {"x.new": "New {name}", "x.old": "Old"}
+    )
+    _write_fuzzy_po(
+        shared / "de" / "LC_MESSAGES" / "messages.po",
+        {"x.new": ("Neu {name}", True), "x.old": ("Alt", False)},
+    )
+    found = i18n.find_domains(shared, tmp_path / "no-cogs")
+    monkeypatch.setattr(i18n, "domains", lambda: found)
+    i18n.catalog.cache_clear()
+    i18n.domain_catalog.cache_clear()
+    try:
+        assert i18n.t("de", "x.new", name="A") == "New A"  # fuzzy: not used, English instead
+        assert i18n.t("de", "x.old") == "Alt"
+        assert i18n.untranslated("de") == ["x.new"] and i18n.untranslated("en") == []
+    finally:
+        i18n.catalog.cache_clear()
+        i18n.domain_catalog.cache_clear()
+
+
+def test_messages_not_yet_translated_are_listed() -> None:
+    """Not a failure: a message marked fuzzy waits for a translator (``pytest -rs`` shows
+    the list); its placeholders are checked like every other entry's above."""
+    from bot.i18n import untranslated
+
+    pending = {locale: untranslated(locale) for locale in LOCALES if untranslated(locale)}
+    if pending:
+        pytest.skip(f"not yet translated (said in English): {pending}")
+    assert untranslated("en") == []

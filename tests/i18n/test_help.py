@@ -32,7 +32,7 @@ from engine.pontoon.types import ActionKind
 
 IDS = {"pontoon": 11, "bank": 12, "baccarat": 13, "balance": 14, "daily": 15}
 IDS |= {"leaderboard": 16, "chips": 17, "language": 18, "help": 19, "privacy": 20}
-IDS |= {"stats": 21, "blackjack": 22}
+IDS |= {"stats": 21, "blackjack": 22, "give": 23, "break": 24, "casino": 25}
 
 
 @pytest.fixture

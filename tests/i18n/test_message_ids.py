@@ -76,6 +76,8 @@ STORAGE_SAMPLES: dict[str, list[StorageError]] = {
     ],
     "InvalidSetting": [],  # raised by the store itself: see the test below
     "DailyNotReady": [storage_errors.DailyNotReady(WHEN)],
+    "NotOldEnough": [storage_errors.NotOldEnough(WHEN)],
+    "SettingChangedMeanwhile": [storage_errors.SettingChangedMeanwhile("daily_chips", 5)],
     "TableNotFound": [storage_errors.TableNotFound("t1")],
     "TableClosed": [storage_errors.TableClosed("t1")],
     "TableAlreadyOpen": [storage_errors.TableAlreadyOpen(5, "t1")],
@@ -85,6 +87,13 @@ STORAGE_SAMPLES: dict[str, list[StorageError]] = {
     "DatabaseInUse": [bot.storage.lock.DatabaseInUse(Path("/srv/bot.sqlite3"), "4242")],
     "ShardsTaken": [bot.storage.leases.ShardsTaken([LEASE], 2)],
     "LeaseLost": [bot.storage.leases.LeaseLost("me", [0])],
+    "MemberOnBreak": [storage_errors.MemberOnBreak(WHEN)],
+    "BreakAlreadyLonger": [storage_errors.BreakAlreadyLonger(WHEN)],
+    "TablesStillOpen": [storage_errors.TablesStillOpen(2)],
+    "UnknownSeason": [storage_errors.UnknownSeason(7, 3)],
+    "SeasonAlreadyReset": [storage_errors.SeasonAlreadyReset(3)],
+    "GiftCapReached": [storage_errors.GiftCapReached(500, 120, WHEN)],
+    "GiftsOff": [storage_errors.GiftsOff()],
 }
 
 

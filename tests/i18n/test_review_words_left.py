@@ -129,7 +129,14 @@ def test_each_games_choices_are_in_its_own_catalog() -> None:
     shared = domain_catalog("en", "messages")
     assert "choice.players_double_banker_single" in domain_catalog("en", "pontoon")
     assert "choice.egalite" in domain_catalog("en", "punto_banco")
-    assert {k for k in shared if k.startswith("choice.")} == {"choice.standard", "choice.auto"}
+    # shared choices: no game's (the /break units are every game's)
+    assert {k for k in shared if k.startswith("choice.")} == {
+        "choice.standard",
+        "choice.auto",
+        "choice.minutes",
+        "choice.hours",
+        "choice.days",
+    }
 
 
 NARROW = "\u202f"
@@ -208,7 +215,8 @@ def test_every_catalog_id_is_used_by_some_code() -> None:
         if key in literals or any(key.startswith(p) for p in prefixes):
             return True
         return any(
-            key.endswith(s) and key[: -len(s)] in literals for s in (".you", ".one", ".other")
+            key.endswith(s) and key[: -len(s)] in literals
+            for s in (".you", ".one", ".other", ".none")
         )
 
     unused = sorted(k for k in catalog("en") if not used(k))

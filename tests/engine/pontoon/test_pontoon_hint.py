@@ -372,6 +372,9 @@ def test_a_player_following_the_hint_does_better_than_the_twist_only_punter() ->
     edges = odds.table_edges(PontoonRules(house_bank=True))
     assert edges["house_bank"]["player_ev"] > odds.heads_up(15, 17)["ev"]
     assert edges["house_bank"]["edge"] == -edges["house_bank"]["player_ev"]
+    # every deal is enumerated, but a split's value is the hint's estimate: not "exact"
+    assert edges["exact"] is False and edges["split"] == "approximated"
+    assert "split" in edges["method"] and "estimate" in edges["method"]
 
 
 @pytest.mark.rule("P-NEXT-1", "P-TABLE-1")
@@ -414,7 +417,10 @@ def test_buying_the_fifth_card_scales_the_twist_by_the_new_stake() -> None:
 def test_each_option_moves_the_edge_the_way_docs_say() -> None:
     """docs/house-edge.md: the five card trick is the player's, ties are the banker's, a
     doubled round and an even-money shoot bet cost the player."""
-    e = {k: v["edge"] for k, v in odds.option_effects(PontoonRules()).items()}
+    effects = odds.option_effects(PontoonRules())
+    e = {k: v["edge"] for k, v in effects.items()}
+    # only the shoot bet, which has no split, is exact
+    assert {k for k, v in effects.items() if v["exact"]} == {"shoot_bet"}
     assert e["banker_pays_ties"] < 0 < e["as_given"] < 0.02
     assert e["as_given"] < e["no_five_card_trick"]
     assert e["as_given"] < e["doubled_round"]

@@ -1,0 +1,28 @@
+"""What a server's owners may restrict of a new Blackjack table (/casino settings): the
+choices of /blackjack start, with the command's own defaults."""
+
+from __future__ import annotations
+
+from bot.casino import GameLimits, TableOption
+
+
+def _option(name: str, choices: tuple[str | bool, ...], default: int) -> TableOption:
+    return TableOption(name, choices, default, f"cmd.blackjack.start.opt.{name}.desc")
+
+
+LIMITS = GameLimits(
+    "blackjack",
+    (
+        _option("blackjack_pays", ("3:2", "6:5"), 0),
+        _option("dealer", ("s17", "h17"), 0),
+        _option("surrender", ("none", "late"), 0),
+        _option("double_on", ("any", "9-11", "10-11"), 0),
+        _option("double_after_split", (True, False), 0),
+        _option("resplit_aces", (False, True), 0),
+        _option("peek", (True, False), 0),
+    ),
+    min_bet=1,
+    max_bet=100,
+)
+
+__all__ = ["LIMITS"]
