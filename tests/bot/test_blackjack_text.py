@@ -3,12 +3,24 @@
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
-from bot.i18n import t
-from cogs.blackjack.text import total_text
-from engine.cards import parse_cards
+from bot.blackjack import OpenBlackjackTable
+from bot.i18n import Raw, t
+from cogs.blackjack.text import (
+    dealer_line,
+    hand_total_text,
+    rules_line,
+    seat_lines,
+    status_line,
+    total_text,
+)
+from engine.blackjack import Action, ActionKind, BlackjackRules, HandOutcome
+from engine.cards import RandomChance, parse_cards
 from tests.bot.test_pontoon_layout import LOCALES
+from tests.engine.blackjack.cases_bj import ANN, BOB, CASES, build
 
 
 @pytest.mark.rule("BJ-VAL-1", "BJ-HIT-1")
@@ -23,3 +35,51 @@ def test_a_total_is_said_soft_plain_or_bust_at_its_edges(locale: str) -> None:
     assert said("10S", "5D", "6C") == "21"
     assert said("10S", "5D", "7C") == t(locale, "bj.total.bust", total=22)
     assert said("10S", "9D") == "19"
+
+
+def live_of(name: str) -> OpenBlackjackTable:
+    (c,) = [c for c in CASES if c.id == name]
+    table, _ = build(c)
+    live = OpenBlackjackTable("ab12", 1, 2, 3, table, 30.0, 45.0, closes_at=1_900_000_000.0)
+    live.names.update({ANN: "ann", BOB: "bob"})
+    return live
+
+
+@pytest.mark.rule("BJ-SPLIT-1", "BJ-TIMER-1")
+def test_after_a_split_the_status_and_seat_lines_name_each_hand() -> None:
+    # ann split 8s: the first hand 8 3 stood, the second 8 2 is to play
+    live = live_of("BJ-SPLIT-1:double on the later hand of a split")
+    closes = Raw("1900000000")
+    assert status_line(live) == t(
+        "en", "bj.status.turn", name="ann", hand=t("en", "bj.hand_no", n=2), closes=closes
+    )
+    first, second = seat_lines(live)
+    assert first.startswith("ann" + t("en", "bj.hand_no", n=1) + ":")
+    assert first.endswith(" · " + t("en", "bj.state.stands"))
+    assert second.startswith("ann" + t("en", "bj.hand_no", n=2) + ":")
+    assert second.endswith(" · " + t("en", "bj.state.to_play"))
+    # one hand: no hand number
+    one = live_of("BJ-DOUBLE-1:first two cards")
+    assert status_line(one) == t("en", "bj.status.turn", name="ann", hand="", closes=closes)
+    (line,) = seat_lines(one)
+    assert line.startswith("ann:") and "bet 10" in line
+
+
+@pytest.mark.rule("BJ-INS-1", "BJ-DEAL-1")
+def test_while_insurance_is_asked_the_table_says_so_and_shows_an_ace() -> None:
+    live = live_of("BJ-INS-1:answered already")  # ann declined, bob is asked
+    assert status_line(live) == t("en", "bj.status.insurance", closes=Raw("1900000000"))
+    assert t("en", "bj.total.ace") in dealer_line(live)
+    insured = live_of("BJ-INS-1:an ace up")
+    insured.engine.apply(Action(ANN, ActionKind.INSURANCE, 5, 100), RandomChance(Random(0)))
+    assert t("en", "bj.seat.insured", name="ann", amount=5) in seat_lines(insured)
+
+
+@pytest.mark.rule("BJ-HIT-1", "BJ-INS-1")
+def test_a_bust_hands_total_is_said_once_and_rules_say_when_insurance_is_off() -> None:
+    cards = parse_cards(["10S", "5D", "9C"])
+    assert hand_total_text(cards, HandOutcome.BUST) == "24"
+    assert hand_total_text(cards, None) == t("en", "bj.total.bust", total=24)
+    off = t("en", "bj.rules.no_insurance")
+    assert off in rules_line(BlackjackRules(insurance=False))
+    assert off not in rules_line(BlackjackRules())
