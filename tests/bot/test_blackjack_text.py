@@ -8,6 +8,7 @@ from random import Random
 import pytest
 
 from bot.blackjack import OpenBlackjackTable
+from bot.card_faces import back_face
 from bot.i18n import Raw, t
 from cogs.blackjack.text import (
     dealer_line,
@@ -83,3 +84,23 @@ def test_a_bust_hands_total_is_said_once_and_rules_say_when_insurance_is_off() -
     off = t("en", "bj.rules.no_insurance")
     assert off in rules_line(BlackjackRules(insurance=False))
     assert off not in rules_line(BlackjackRules())
+
+
+@pytest.mark.rule("BJ-DEAL-1", "BJ-PEEK-1")
+def test_the_dealer_line_shows_one_card_face_down_only_while_there_is_a_hole_card() -> None:
+    back = back_face()
+    peek = live_of("BJ-DOUBLE-1:first two cards")  # 6 up, 10 in the hole
+    assert dealer_line(peek).count(back) == 1
+    no_hole = live_of("BJ-INS-1:the no-hole-card game")  # an ace up, no second card yet
+    assert back not in dealer_line(no_hole)
+
+
+@pytest.mark.rule("BJ-BET-1")
+def test_a_seat_without_a_bet_says_so() -> None:
+    live = live_of("BJ-DOUBLE-1:first two cards")
+    live.engine.apply(Action(BOB, ActionKind.JOIN))  # sits down mid-round: no bet
+    lines = seat_lines(live)
+    assert lines[-1] == t("en", "bj.seat.no_bet", name="bob", amount=0)
+    live.engine.apply(Action(ANN, ActionKind.STAND), RandomChance(Random(0)))
+    live.engine.apply(Action(BOB, ActionKind.BET, 7, 100))
+    assert t("en", "bj.seat.bet", name="bob", amount=7) in seat_lines(live)
