@@ -11,6 +11,7 @@ from bot.blackjack import OpenBlackjackTable
 from bot.card_faces import back_face
 from bot.i18n import Raw, t
 from cogs.blackjack.text import (
+    countdown,
     dealer_line,
     hand_total_text,
     rules_line,
@@ -104,3 +105,11 @@ def test_a_seat_without_a_bet_says_so() -> None:
     live.engine.apply(Action(ANN, ActionKind.STAND), RandomChance(Random(0)))
     live.engine.apply(Action(BOB, ActionKind.BET, 7, 100))
     assert t("en", "bj.seat.bet", name="bob", amount=7) in seat_lines(live)
+
+
+@pytest.mark.rule("BJ-BET-1")
+def test_a_table_without_a_clock_counts_down_to_nothing() -> None:
+    live = live_of("BJ-DOUBLE-1:first two cards")
+    live.closes_at = None
+    assert countdown(live) is None
+    assert status_line(live) == t("en", "bj.status.turn", name="ann", hand="", closes=Raw("0"))
