@@ -14,6 +14,8 @@ from cogs.blackjack.text import (
     countdown,
     dealer_line,
     hand_total_text,
+    notes_lines,
+    result_text,
     rules_line,
     seat_lines,
     status_line,
@@ -113,3 +115,44 @@ def test_a_table_without_a_clock_counts_down_to_nothing() -> None:
     live.closes_at = None
     assert countdown(live) is None
     assert status_line(live) == t("en", "bj.status.turn", name="ann", hand="", closes=Raw("0"))
+
+
+@pytest.mark.rule("BJ-SPLIT-1", "BJ-SETTLE-1")
+def test_the_result_post_numbers_split_hands_and_says_what_the_house_took_or_paid() -> None:
+    # ann split 8s: 8 3 stands on 11 and 8 2 on 10 against the dealer's 6 10 (16), who
+    # draws from the new-deck order (an ace: 17); both hands lose 10
+    live = live_of("BJ-SPLIT-1:double on the later hand of a split")
+    table = live.engine
+    table.apply(Action(ANN, ActionKind.STAND), RandomChance(Random(0)))
+    result = table.last_result
+    assert result is not None and result.dealer_total == 17
+    post = result_text(live, result, {ANN: 80}, "en")
+    assert "ann" + t("en", "bj.hand_no", n=1) + ":" in post
+    assert "ann" + t("en", "bj.hand_no", n=2) + ":" in post
+    assert t("en", "bj.result.dealer_total", total=17) in post
+    assert t("en", "bj.result.balance", balance=80) in post
+    assert t("en", "bj.result.house_took", amount=20) in post
+    assert t("en", "bj.result.balance", balance=80) not in result_text(live, result, {}, "en")
+    # one hand: no hand number
+    one = live_of("BJ-DOUBLE-1:first two cards")  # ann 5 6 stands against 6 10 (then A)
+    one.engine.apply(Action(ANN, ActionKind.STAND), RandomChance(Random(0)))
+    lost = one.engine.last_result
+    assert lost is not None
+    text = result_text(one, lost, {}, "en")
+    assert t("en", "bj.hand_no", n=1) not in text and "ann:" in text
+    assert t("en", "bj.result.house_took", amount=10) in text
+
+
+@pytest.mark.rule("BJ-TABLE-2", "BJ-TIMER-1")
+def test_each_note_is_said_in_its_own_words() -> None:
+    live = live_of("BJ-DOUBLE-1:first two cards")
+    live.notes = [
+        {"kind": "shuffled"},
+        {"kind": "reshuffled_discards"},
+        {"kind": "insurance_declined"},
+    ]
+    assert notes_lines(live) == [
+        t("en", "bj.note.shuffled"),
+        t("en", "bj.note.discards"),
+        t("en", "bj.note.insurance_declined"),
+    ]
