@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -21,7 +22,14 @@ from cogs.blackjack.text import (
     status_line,
     total_text,
 )
-from engine.blackjack import Action, ActionKind, BlackjackRules, HandOutcome
+from engine.blackjack import (
+    Action,
+    ActionKind,
+    BlackjackRules,
+    HandOutcome,
+    HandResult,
+    RoundResult,
+)
 from engine.cards import RandomChance, parse_cards
 from tests.bot.test_pontoon_layout import LOCALES
 from tests.engine.blackjack.cases_bj import ANN, BOB, CASES, build
@@ -156,3 +164,20 @@ def test_each_note_is_said_in_its_own_words() -> None:
         t("en", "bj.note.discards"),
         t("en", "bj.note.insurance_declined"),
     ]
+
+
+@pytest.mark.rule("BJ-SURR-1", "BJ-DEALER-1", "BJ-SETTLE-1")
+def test_the_words_for_surrender_a_dealer_bust_and_a_push() -> None:
+    late = t("en", "bj.rules.surrender")
+    assert late in rules_line(BlackjackRules(surrender="late"))
+    assert late not in rules_line(BlackjackRules())
+    live = live_of("BJ-DOUBLE-1:first two cards")
+    base = RoundResult(1, ("6D", "10C", "5S"), 21, False, (), ())
+    push = HandResult(ANN, 0, ("10S", "QH", "AS"), 21, 10, HandOutcome.PUSH, 0)
+    text = result_text(live, replace(base, hands=(push,)), {}, "en")
+    assert t("en", "bj.result.dealer_bust", total=21) not in text  # 21 is no bust
+    assert t("en", "bj.result.house_took", amount=0) in text  # a push: the house took 0
+    assert t("en", "bj.result.late") not in text
+    assert t("en", "bj.result.late") in result_text(live, base, {}, "en", late=True)
+    bust = replace(base, dealer=("6D", "10C", "6S"), dealer_total=22)
+    assert t("en", "bj.result.dealer_bust", total=22) in result_text(live, bust, {}, "en")
