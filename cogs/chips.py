@@ -46,6 +46,7 @@ class Chips(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="balance", description="Your chips (or another member's)")
+    @app_commands.describe(member="whose chips (default: yours)")
     async def balance(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         try:
             guild_id = _guild(interaction)
@@ -142,6 +143,7 @@ class Chips(commands.Cog):
     )
 
     @chips.command(name="grant", description="Give a member chips (Manage Server)")
+    @app_commands.describe(member="who gets the chips", amount="chips to give")
     async def grant(
         self,
         interaction: Interaction,

@@ -151,7 +151,9 @@ class Economy(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="break", description="Take a break from betting: 1 hour to 30 days")
+    @app_commands.command(
+        name="break", description="Take a break from betting: 1 hour to 30 days, not ended early"
+    )
     @app_commands.describe(length="how long, in the unit you choose", unit="minutes, hours or days")
     @app_commands.choices(unit=[app_commands.Choice(name=name, value=name) for name in BREAK_UNITS])
     @app_commands.guild_only()

@@ -51,7 +51,6 @@ from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import locale_of
 from bot.storage.errors import StorageError
-from bot.storage.ledger import server_joined_at
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -76,10 +75,13 @@ async def reply(interaction: Interaction, text: str, *, ephemeral: bool = True) 
 
 
 def note_member(interaction: Interaction) -> None:
-    """Tell the store, for the rest of this interaction's task, when the member joined
-    the server (Discord sends it with every interaction in a server): a server's
-    join-age gate reads it when chips are granted (bot.storage.ledger)."""
-    server_joined_at.set(getattr(interaction.user, "joined_at", None))
+    """Tell the store when the member joined the server (Discord sends it with every
+    interaction in a server): a server's join-age gate reads it when chips are granted
+    (``Store.join_dates``, bot.storage.base)."""
+    store = getattr(interaction.client, "store", None)
+    if store is not None and interaction.guild_id is not None:
+        joined = getattr(interaction.user, "joined_at", None)
+        store.join_dates.note(interaction.guild_id, interaction.user.id, joined)
 
 
 # ------------------------------------------------------------ the one error handler

@@ -87,7 +87,8 @@ def uses_layout(components: Sequence[JSON]) -> bool:
     return False
 
 
-def _row(path: str, row: JSON, errors: list[str]) -> None:
+def row_errors(path: str, row: JSON, errors: list[str]) -> None:
+    """An action row: 1 to 5 buttons, or one select menu alone."""
     inner = row.get("components")
     if not isinstance(inner, list) or not 1 <= len(inner) <= 5:
         errors.append(f"{path}.components: Must be between 1 and 5 in length.")
@@ -112,7 +113,7 @@ def _component(path: str, comp: JSON, allowed: frozenset[int], errors: list[str]
         errors.append(f"{path}.type: Component type {kind!r} is not allowed here")
         return
     if kind == ACTION_ROW:
-        _row(path, comp, errors)
+        row_errors(path, comp, errors)
     elif kind == TEXT_DISPLAY:
         if not str(comp.get("content") or ""):
             errors.append(f"{path}.content: This field is required")

@@ -29,7 +29,6 @@ import secrets
 import signal
 import sys
 import time
-import unicodedata
 import zlib
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +37,9 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from .app_emojis import AppEmojiStore
-from .layout import FLAG_COMPONENTS_V2, layout_errors
+from .conformance import form_errors, multipart_parts, note_refusal, refusal
+from .layout import FLAG_COMPONENTS_V2
+from .limits import command_problems, message_problems
 from .models import (
     ACTION_ROW,
     APPLICATION_COMMAND,
@@ -1814,7 +1815,8 @@ class FakeDiscord:
             return limited
         resp: web.StreamResponse
         try:
-            resp = await handler(request)
+            # Discord's published API and documented limits (localdiscord/conformance.py)
+            resp = await refusal(self, request, rel) or await handler(request)
         except _HTTPError as exc:
             resp = exc.response
         except web.HTTPNotFound:
@@ -1841,17 +1843,14 @@ class FakeDiscord:
         files: list[JSON] = []
         if request.content_type.startswith("multipart/"):
             payload: Any = {}
-            reader = await request.multipart()
-            while True:
-                part = await reader.next()
-                if part is None:
-                    break
-                if part.name == "payload_json":  # type: ignore[union-attr]
-                    payload = json.loads(await part.text())  # type: ignore[union-attr]
+            raw = await request.read()  # read once: localdiscord/conformance.py reads it too
+            for part in multipart_parts(request.headers.get("Content-Type", ""), raw):
+                if part.name == "payload_json":
+                    payload = json.loads(part.data)
                 else:
-                    content = await part.read()  # type: ignore[union-attr]
+                    content = part.data
                     aid = str(self._next_id())
-                    name = part.filename or "file"  # type: ignore[union-attr]
+                    name = part.filename or "file"
                     # kept to be served like Discord's CDN (the sandbox draws charts)
                     self.attachment_bytes[aid] = bytes(content)
                     while len(self.attachment_bytes) > ATTACHMENTS_KEPT:
@@ -1886,64 +1885,10 @@ class FakeDiscord:
     ) -> None:
         if not self.validate:
             return
-        errors: list[str] = []
-        if len(content) > 2000:
-            errors.append("content: Must be 2000 or fewer in length.")
-        if len(embeds) > 10:
-            errors.append("embeds: Must be 10 or fewer in length.")
-        total = 0
-        for i, e in enumerate(embeds):
-            for key, limit in (("title", 256), ("description", 4096)):
-                n = len(str(e.get(key) or ""))
-                total += n
-                if n > limit:
-                    errors.append(f"embeds.{i}.{key}: Must be {limit} or fewer in length.")
-            fields = e.get("fields", []) or []
-            if len(fields) > 25:
-                errors.append(f"embeds.{i}.fields: Must be 25 or fewer in length.")
-            for f in fields:
-                total += len(str(f.get("name", ""))) + len(str(f.get("value", "")))
-                if not f.get("name") or not f.get("value"):
-                    errors.append(f"embeds.{i}.fields: name and value are required.")
-            total += len(str((e.get("footer") or {}).get("text", "")))
-        if total > 6000:
-            errors.append("embeds: Embed size exceeds maximum size of 6000")
-        is_v2 = bool(flags & (1 << 15))
-        errors.extend(layout_errors(content, embeds, components, flags))
-        if not is_v2:
-            if len(components) > 5:
-                errors.append("components: Must be 5 or fewer in length.")
-            for i, row in enumerate(components):
-                if row.get("type") != ACTION_ROW:
-                    errors.append(f"components.{i}: top-level components must be action rows")
-                    continue
-                inner = row.get("components", [])
-                if not inner or len(inner) > 5:
-                    errors.append(f"components.{i}.components: Must be between 1 and 5 in length.")
-                if any(c.get("type") in SELECT_TYPES for c in inner) and len(inner) > 1:
-                    errors.append(f"components.{i}: a select menu must be alone in its row")
-        seen: set[str] = set()
-        for c in walk_components(components):
-            cid = c.get("custom_id")
-            if cid is not None:
-                if len(str(cid)) > 100:
-                    errors.append(f"custom_id {cid!r}: Must be 100 or fewer in length.")
-                if cid in seen:
-                    errors.append(f"custom_id {cid!r}: Component custom id cannot be duplicated")
-                seen.add(cid)
-            if c.get("type") == BUTTON:
-                if len(str(c.get("label") or "")) > 80:
-                    errors.append(
-                        f"button {c.get('label')!r}: label must be 80 or fewer in length."
-                    )
-                if not c.get("label") and not c.get("emoji"):
-                    errors.append("button: needs a label or an emoji")
-                if c.get("style") == 5 and not c.get("url"):
-                    errors.append("link button needs a url")
+        errors = message_problems(content, embeds, components, flags)  # localdiscord/limits.py
         if errors:
-            self.rejected.append({"errors": errors})
-            self._record("rejected", detail="; ".join(errors))
-            raise _HTTPError(400, ERR_INVALID_FORM, {"errors": _form_errors(errors)})
+            note_refusal(self, "the message", errors)
+            raise _HTTPError(400, ERR_INVALID_FORM, {"errors": form_errors(errors)})
         if not content and not embeds and not components and not files:
             self.rejected.append({"errors": ["empty message"]})
             self._record("rejected", detail="empty message")
@@ -2543,90 +2488,6 @@ class FakeDiscord:
         if member is None:
             raise _HTTPError(404, (10007, "Unknown Member"))
         return json_response(member.payload())
-
-
-# ------------------------------------------------------------- command localizations
-#: Discord's locales (https://discord.com/developers/docs/reference#locales)
-DISCORD_LOCALES = frozenset(
-    [
-        "id",
-        "da",
-        "de",
-        "en-GB",
-        "en-US",
-        "es-ES",
-        "es-419",
-        "fr",
-        "hr",
-        "it",
-        "lt",
-        "hu",
-        "nl",
-        "no",
-        "pl",
-        "pt-BR",
-        "ro",
-        "fi",
-        "sv-SE",
-        "vi",
-        "tr",
-        "cs",
-        "el",
-        "bg",
-        "ru",
-        "uk",
-        "hi",
-        "th",
-        "zh-CN",
-        "ja",
-        "zh-TW",
-        "ko",
-    ]
-)
-
-
-def command_name_ok(name: object) -> bool:
-    """Discord's rule for chat-input command and option names (and their
-    localizations): ``^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``, lowercase where
-    the letter has a lowercase form."""
-    if not isinstance(name, str) or not 1 <= len(name) <= 32 or name != name.lower():
-        return False
-    for ch in name:
-        cat = unicodedata.category(ch)
-        if (
-            ch in "-_"
-            or cat[0] in "LN"
-            or 0x0900 <= ord(ch) <= 0x097F
-            or 0x0E00 <= ord(ch) <= 0x0E7F
-        ):
-            continue
-        return False
-    return True
-
-
-def command_problems(cmd: JSON, path: str = "") -> list[str]:
-    """What Discord would refuse (50035) in a command's names, descriptions, choices and
-    their localizations."""
-    out: list[str] = []
-    where = f"{path}{cmd.get('name')}"
-    chat = cmd.get("type", 1) in (1, None) or "type" not in cmd or path
-    for key in ("name_localizations", "description_localizations"):
-        for loc, text in (cmd.get(key) or {}).items():
-            if loc not in DISCORD_LOCALES:
-                out.append(f"{where}.{key}: unknown locale {loc!r}")
-            elif key == "name_localizations" and chat and not command_name_ok(text):
-                out.append(f"{where}.{key}.{loc}: invalid name {text!r}")
-            elif key == "description_localizations" and not 1 <= len(str(text)) <= 100:
-                out.append(f"{where}.{key}.{loc}: description must be 1-100 characters")
-    if chat and not command_name_ok(cmd.get("name")):
-        out.append(f"{where}.name: invalid name {cmd.get('name')!r}")
-    for choice in cmd.get("choices") or []:
-        for loc, text in (choice.get("name_localizations") or {}).items():
-            if loc not in DISCORD_LOCALES or not 1 <= len(str(text)) <= 100:
-                out.append(f"{where}.choices.{choice.get('name')}: bad localization {loc!r}")
-    for opt in cmd.get("options") or []:
-        out.extend(command_problems(opt, where + "."))
-    return out
 
 
 def die_with_parent() -> None:

@@ -34,6 +34,7 @@ import os
 import resource
 import sqlite3
 import stat
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import partial
@@ -407,6 +408,30 @@ async def run_to_end(future: asyncio.Future[T]) -> T:
     return result
 
 
+class JoinDates:
+    """When members joined their servers, as Discord sends it with each interaction in
+    a server (``member.joined_at``); the Discord layer notes it before the store is
+    asked to grant chips, and a server's join-age gate reads it. The newest ``size``
+    members are kept: a member not kept (or never noted) falls back to when the bot
+    first saw them, which is never earlier than their join."""
+
+    def __init__(self, size: int = 20_000) -> None:
+        self._size = size
+        self._when: OrderedDict[tuple[int, int], datetime] = OrderedDict()
+
+    def note(self, guild_id: int, user_id: int, when: datetime | None) -> None:
+        if when is None:
+            return
+        key = (guild_id, user_id)
+        self._when[key] = when
+        self._when.move_to_end(key)
+        if len(self._when) > self._size:
+            self._when.popitem(last=False)
+
+    def get(self, guild_id: int, user_id: int) -> datetime | None:
+        return self._when.get((guild_id, user_id))
+
+
 class StoreBase:
     """Connection, transactions and file checks of a :class:`Store`."""
 
@@ -425,6 +450,9 @@ class StoreBase:
         self.defaults = defaults
         self._clock = clock
         self._closed = False
+        # when members joined their servers, as Discord said with their latest
+        # interaction (the Discord layer notes it): a server's join-age gate reads it
+        self.join_dates = JoinDates()
         # The database file this connection opened (device, inode, size), its folder,
         # and SQLite's files beside it: before every write the paths are checked to
         # still name those files (see check_file).

@@ -15,7 +15,6 @@ public, async face.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -58,12 +57,6 @@ def balance_tx(con: Con, account: str) -> int:
     return 0 if row is None else int(row["balance"])
 
 
-#: when the member being answered joined the server, as Discord says with each
-#: interaction (the Discord layer sets it for every command, click and form; None
-#: elsewhere). A server's join-age gate reads it; without it, the moment the bot first
-#: saw the member stands in (never earlier than their join).
-server_joined_at: ContextVar[datetime | None] = ContextVar("server_joined_at", default=None)
-
 #: Discord's epoch (2015-01-01) in milliseconds: an id's top bits count from it
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
@@ -89,7 +82,7 @@ def qualifies_at(
 
 def _joined(con: Con, guild_id: int, user_id: int, told: datetime | None) -> datetime | None:
     """When the member joined the server: ``told`` (Discord's word, read from
-    :data:`server_joined_at` by the async caller: the database thread does not see it),
+    :attr:`StoreBase.join_dates`, noted by the Discord layer),
     else when the bot first saw them (None: never)."""
     if told is not None:
         return told
@@ -374,7 +367,7 @@ class LedgerStore(StoreBase):
         if row is not None and not int(row["starting_due"]):
             return int(row["balance"])
 
-        joined = server_joined_at.get()
+        joined = self.join_dates.get(guild_id, user_id)
 
         def work(con: Con) -> int:
             ensure_member_tx(
@@ -386,7 +379,7 @@ class LedgerStore(StoreBase):
 
     async def held_back_until(self, guild_id: int, user_id: int) -> datetime | None:
         """When the member's held-back starting chips come (None: nothing held back)."""
-        joined = server_joined_at.get()
+        joined = self.join_dates.get(guild_id, user_id)
         return await self._read(
             lambda con: held_back_until_tx(
                 con, guild_id, user_id, self.defaults, self._clock(), joined
@@ -401,7 +394,7 @@ class LedgerStore(StoreBase):
         check_amount(amount, low=1, high=MAX_GRANT)
         reason = check_reason(reason)
         account = member_account(guild_id, user_id)
-        joined = server_joined_at.get()
+        joined = self.join_dates.get(guild_id, user_id)
 
         def work(con: Con) -> int:
             now = self._now()
@@ -430,7 +423,7 @@ class LedgerStore(StoreBase):
         moment = now or self._clock()
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=UTC)
-        joined = server_joined_at.get()
+        joined = self.join_dates.get(guild_id, user_id)
 
         def work(con: Con) -> int:
             settings = guild_settings_tx(con, guild_id, self.defaults)
@@ -499,6 +492,5 @@ __all__ = [
     "grant_tx",
     "held_back_until_tx",
     "qualifies_at",
-    "server_joined_at",
     "to_moves",
 ]

@@ -26,6 +26,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         super().__init__()
 
     @app_commands.command(name="sell", description="Offer the bank to a seated player")
+    @app_commands.describe(member="the player who may buy the bank", price="chips the buyer pays")
     async def sell(
         self,
         interaction: Interaction,
@@ -54,6 +55,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         )
 
     @app_commands.command(name="kitty", description="Put up or add to the kitty; 0 adds nothing")
+    @app_commands.describe(amount="chips to put in the kitty (0 adds nothing)")
     async def kitty(
         self, interaction: Interaction, amount: app_commands.Range[int, 0, 1_000_000_000]
     ) -> None:
@@ -101,6 +103,7 @@ class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon 
         )
 
     @app_commands.command(name="bid", description="Bid for the bank in a running auction")
+    @app_commands.describe(amount="chips you offer for the bank")
     async def bid(
         self, interaction: Interaction, amount: app_commands.Range[int, 1, 1_000_000_000]
     ) -> None:

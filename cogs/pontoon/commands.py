@@ -245,13 +245,16 @@ class Pontoon(
         await answer(click, t(locale, "pt.done.deal"))
 
     @app_commands.command(name="bet", description="Place your initial bet")
+    @app_commands.describe(amount="chips to bet")
     async def bet(self, interaction: Interaction, amount: int) -> None:
         await self._do(
             interaction, ActionKind.BET, amount=amount, done=Msg("pt.done.bet", amount=amount)
         )
 
     @app_commands.command(name="buy", description="Buy a card face down")
-    @app_commands.describe(shoot="a shoot bet with a fourth card")
+    @app_commands.describe(
+        amount="chips to add to your bet", shoot="a shoot bet with a fourth card"
+    )
     async def buy(self, interaction: Interaction, amount: int, shoot: int | None = None) -> None:
         await self._do(
             interaction,
@@ -262,6 +265,7 @@ class Pontoon(
         )
 
     @app_commands.command(name="shoot", description="Shoot bet against the kitty (0 to pass)")
+    @app_commands.describe(amount="chips to bet against the kitty (0 passes)")
     async def shoot_cmd(self, interaction: Interaction, amount: int) -> None:
         await self._do(
             interaction,

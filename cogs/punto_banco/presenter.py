@@ -44,6 +44,10 @@ from engine.records import Transfer
 
 log = logging.getLogger(__name__)
 
+#: a summary embed's description, with room to spare under Discord's 4,096 characters
+DESCRIPTION_MAX = 3900
+CUT_MARK = "\n…"
+
 
 # ------------------------------------------------------------------------ embeds
 class BettingParts(NamedTuple):
@@ -250,7 +254,7 @@ def summary_embed(
         + (t(locale, "pb.summary.late") if late else ""),
         colour=discord.Colour.gold(),
     )
-    em.description = t(
+    hands = t(
         locale,
         "pb.summary.hands",
         punto_cards=hand_text(coup.punto),
@@ -258,17 +262,24 @@ def summary_embed(
         banco_cards=hand_text(coup.banco),
         banco=coup.banco_total,
     )
-    text = payout_lines(live, result, balances, locale)
-    em.description += (
-        "\n\n" + t(locale, "pb.summary.payouts") + "\n" + (text or t(locale, "pb.summary.no_bets"))
-    )
+    heading = "\n\n" + t(locale, "pb.summary.payouts") + "\n"
+    # the hands share the description with the payouts: the list gets what is left
+    room = DESCRIPTION_MAX - len(hands) - len(heading)
+    text = payout_lines(live, result, balances, locale, limit=room)
+    em.description = hands + heading + (text or t(locale, "pb.summary.no_bets"))
     return _house_footer(em, result, locale)
 
 
 def payout_lines(
-    live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int], locale: str
+    live: OpenPuntoBancoTable,
+    result: CoupResult,
+    balances: dict[str, int],
+    locale: str,
+    *,
+    limit: int = DESCRIPTION_MAX,
 ) -> str:
-    """One line per bettor: each bet's side, stake and result, the net and the balance."""
+    """One line per bettor: each bet's side, stake and result, the net and the balance;
+    at most ``limit`` characters, whole lines, "…" closing a cut list."""
     rules = live.engine.rules
     by_bettor: dict[str, list[str]] = {}
     net: dict[str, int] = {}
@@ -300,9 +311,16 @@ def payout_lines(
             )
         )
     text = "\n".join(lines)
-    if len(text) > 3900:
-        text = text[:3890] + "\n…"
-    return text
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    used = len(CUT_MARK)
+    for line in lines:
+        if used + len(line) + 1 > limit:
+            break
+        kept.append(line)
+        used += len(line) + 1
+    return "\n".join(kept) + CUT_MARK if kept else CUT_MARK.strip()
 
 
 def _house_footer(em: discord.Embed, result: CoupResult, locale: str) -> discord.Embed:

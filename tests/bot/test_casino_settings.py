@@ -23,7 +23,7 @@ from bot.storage import (
     Store,
     member_account,
 )
-from bot.storage.ledger import DISCORD_EPOCH_MS, account_created, server_joined_at
+from bot.storage.ledger import DISCORD_EPOCH_MS, account_created
 from cogs.blackjack.limits import LIMITS as BJ
 from cogs.pontoon.limits import LIMITS as PT
 from engine.pontoon.types import ESCROW, Transfer
@@ -334,20 +334,14 @@ async def test_a_new_member_of_the_server_waits_from_the_join_discord_reports(
     store: Store, clock: Clock
 ) -> None:
     await store.change_guild_setting(G, "member_age_days", 3, expected=0, by_user_id=OWNER)
-    token = server_joined_at.set(NOW - timedelta(days=10))
-    try:
-        assert await store.ensure_member(G, OLD) == 1000  # joined ten days ago
-    finally:
-        server_joined_at.reset(token)
-    token = server_joined_at.set(NOW - timedelta(hours=1))
-    try:
-        assert await store.ensure_member(G, OLD + 1) == 0
-        with pytest.raises(NotOldEnough) as info:
-            await store.claim_daily(G, OLD + 1)
-        expected = NOW - timedelta(hours=1) + timedelta(days=3)
-        assert abs(info.value.qualifies_at - expected) < timedelta(seconds=1)
-    finally:
-        server_joined_at.reset(token)
+    store.join_dates.note(G, OLD, NOW - timedelta(days=10))
+    assert await store.ensure_member(G, OLD) == 1000  # joined ten days ago
+    store.join_dates.note(G, OLD + 1, NOW - timedelta(hours=1))
+    assert await store.ensure_member(G, OLD + 1) == 0
+    with pytest.raises(NotOldEnough) as info:
+        await store.claim_daily(G, OLD + 1)
+    expected = NOW - timedelta(hours=1) + timedelta(days=3)
+    assert abs(info.value.qualifies_at - expected) < timedelta(seconds=1)
 
 
 # ------------------------------------------------------------------- the round limit
@@ -489,3 +483,20 @@ async def test_a_fresh_season_gives_no_member_their_starting_chips_twice(
     assert await store.ensure_member(G, NEW) == 1000
     snap = await store.ledger_snapshot()
     assert snap.grants_by_guild[G] == sum(a.balance for a in snap.accounts if a.guild_id == G)
+
+
+def test_join_dates_keep_only_the_newest_members() -> None:
+    """The join dates Discord sends are kept for a bounded number of members: memory does
+    not grow with a server's history; a member not kept falls back to first seen."""
+    from bot.storage.base import JoinDates
+
+    dates = JoinDates(size=2)
+    dates.note(G, 1, NOW)
+    dates.note(G, 2, NOW)
+    dates.note(G, 1, NOW - timedelta(days=1))  # seen again: the newest
+    dates.note(G, 3, NOW)
+    dates.note(G, 4, None)  # nothing said: nothing kept
+    assert dates.get(G, 2) is None
+    assert dates.get(G, 1) == NOW - timedelta(days=1)
+    assert dates.get(G, 3) == NOW
+    assert dates.get(G, 4) is None

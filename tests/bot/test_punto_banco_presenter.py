@@ -292,3 +292,25 @@ def test_a_persian_tie_payout_line_has_only_persian_digits_and_separators() -> N
     line = next(ln for ln in text.splitlines() if "alice" in ln)
     assert "؛" in line and "±۰" in line, line
     assert not re.search(r"[0-9;]", line), line
+
+
+def test_a_late_summary_of_a_crowded_coup_fits_discords_embed_limits() -> None:
+    """api-conformance F2: the hands line and ~40 bettors' payouts passed Discord's
+    4,096-character description; the list is cut at a whole line, with "…"."""
+    from localdiscord.limits import message_problems
+
+    live = table()
+    bettors = [str(100 + i) for i in range(45)]
+    live.names.update({b: f"player-with-a-long-name-{b}-🂡🂱" for b in bettors})
+    bets = [(b, side, 7) for b in bettors for side in (Side.BANCO, Side.EGALITE)]
+    result = coup_result("3H 7S 3D KC", bets)
+    balances = {b: 1_000_000 + i for i, b in enumerate(bettors)}
+    for late in (False, True):
+        em = summary_embed(live, result, balances, late=late)
+        text = em.description or ""
+        assert len(text) <= 3900 < 4096, late
+        assert text.endswith("\n…") and "player-with-a-long-name-100-" in text
+        assert re.search(r"balance [\d,]+$", text.split("\n")[-2])  # a whole line, then "…"
+        assert message_problems("", [em.to_dict()], [], 0) == []
+    small = summary_embed(live, coup_result("3H 7S 3D KC", bets[:4]), balances, late=True)
+    assert not (small.description or "").endswith("…")

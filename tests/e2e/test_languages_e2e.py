@@ -8,12 +8,13 @@ balance, closing) and a Pontoon round, checked on everything members could see
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.i18n import Raw, signed, t
+from bot.i18n import Raw, catalog, signed, t
 from localdiscord import FakeDiscord, FakeMember, FakeMessage, InteractionResult
-from localdiscord.server import command_problems
+from localdiscord.limits import command_problems
 from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.i18n_check import english_leaks, modal_texts, seen_by
 from tests.e2e.pontoon_driver import Table, start
@@ -236,6 +237,18 @@ def _walk(cmd: dict[str, object], path: str = "") -> list[tuple[str, dict[str, o
     return out
 
 
+def _descriptions(cmd: dict[str, Any], path: str = "cmd") -> list[tuple[str, str]]:
+    """(catalog id, English description) of a command and everything under it."""
+    here = f"{path}.{cmd['name']}"
+    out = [(f"{here}.desc", str(cmd.get("description")))]
+    for opt in cmd.get("options") or []:
+        if opt.get("type") in (1, 2):  # a subcommand (group)
+            out += _descriptions(opt, here)
+        else:
+            out.append((f"{here}.opt.{opt['name']}.desc", str(opt.get("description"))))
+    return out
+
+
 @SHARED
 async def test_slash_commands_are_localised_for_discords_locales(shared: Shared) -> None:
     """Every command, subcommand and option has a German, French and Hindi name and
@@ -261,6 +274,15 @@ async def test_slash_commands_are_localised_for_discords_locales(shared: Shared)
                     where,
                     choice,
                 )
+    english = catalog("en")
+    # English clients read the code's words: the English catalog's, never "…"
+    astray = [
+        (key, text, english.get(key))
+        for cmd in registered
+        for key, text in _descriptions(cmd)
+        if text in ("", "…") or text != english.get(key, text)
+    ]
+    assert astray == []
     pontoon = next(c for c in registered if c["name"] == "pontoon")
     assert pontoon["name_localizations"]["de"] == "pontoon"  # the game's name
     twist = next(o for o in pontoon["options"] if o["name"] == "twist")

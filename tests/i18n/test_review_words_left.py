@@ -269,7 +269,7 @@ def test_the_french_newcomer_hint_assumes_no_gender() -> None:
 @pytest.mark.parametrize("locale", LOCALES)
 def test_command_words_stay_within_discords_limits(locale: str) -> None:
     # a 103-character German option description made Discord refuse every command
-    from localdiscord.server import command_name_ok
+    from localdiscord.limits import command_name_ok
 
     for key, text in catalog(locale).items():
         if (key.startswith("cmd.") and key.endswith(".desc")) or key.startswith("choice."):
