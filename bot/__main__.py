@@ -244,6 +244,13 @@ def sandbox(settings: Settings) -> int:
         db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         return fail(f"cannot create {db.parent} for the sandbox's database: {exc}", EXIT_DATABASE)
+    if db.exists():
+        # the local Discord keeps no channel history from one start to the next: every
+        # open table's message is gone, so the bot posts each table again (newcomer N-11)
+        try:
+            asyncio.run(forget_shown_messages(db))
+        except Exception as exc:
+            return fail(f"cannot open the sandbox's database {db}: {exc}", EXIT_DATABASE)
     try:
         return asyncio.run(
             run_sandbox(
@@ -255,6 +262,17 @@ def sandbox(settings: Settings) -> int:
         )
     except KeyboardInterrupt:
         return 130
+
+
+async def forget_shown_messages(db: Path) -> None:
+    """Mark no open table of the SQLite database ``db`` as shown by its message."""
+    from bot.storage import Store
+
+    store = await Store.open(db)
+    try:
+        await store.forget_shown()
+    finally:
+        await store.close()
 
 
 async def open_database(settings: Settings) -> Store | str:
@@ -425,7 +443,9 @@ async def serve(settings: Settings, store: Store, lock: ProcessLock | None) -> i
                 await task
         note_stops_on(loop)  # a second signal while closing changes nothing
     if outcome["code"] == 0:
-        log.info("stopped cleanly; every table is saved and reloads at the next start")
+        # at the level of "stopping: …", so a console that shows warnings only (the
+        # sandbox's) shows the pair (newcomer N-13)
+        log.warning("stopped cleanly; every table is saved and reloads at the next start")
     return outcome["code"]
 
 

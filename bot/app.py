@@ -54,14 +54,45 @@ EXTENSIONS: Sequence[str] = (
 )
 
 
+def build_services(
+    settings: Settings, store: Store, shard_plan: ShardPlan
+) -> dict[str, TableHost[Any]]:
+    """Every game's service, built with what it needs (its timers from its own settings
+    section, the chance, the shards this process runs), by its name in the game
+    registry :data:`bot.games.GAMES`; joined as one casino (one table per channel, chips
+    in play at one table of a server, whatever the game)."""
+    services: dict[str, TableHost[Any]] = {}
+    for game in GAMES:
+        package = cast(GamePackage, importlib.import_module(game.package))
+        services[game.name] = game.build_service(
+            store,
+            settings.section(package.Settings).timers(),
+            chance=(
+                RandomChance(random.Random(settings.shuffle_seed))
+                if settings.shuffle_seed is not None
+                else None
+            ),
+            owns_guild=shard_plan.owns,
+        )
+    together(*services.values())
+    return services
+
+
 class CardBot(GameBot):
-    """discord.py bot holding the store, every game's service and presenter (built here,
-    from the game registry :data:`bot.games.GAMES`) and the member languages.
+    """discord.py bot holding the store, every game's service (built by
+    :func:`build_services` and handed in) and presenter (built here, each subscribed to
+    its service's changes) and the member languages.
 
-    ``make_bot`` picks this plain, single-connection bot or, when SHARD_COUNT is set,
-    :class:`ShardedGameBot`."""
+    ``make_bot`` builds the services and picks this plain, single-connection bot or,
+    when SHARD_COUNT is set, :class:`ShardedGameBot`."""
 
-    def __init__(self, settings: Settings, store: Store, **client_options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        games: dict[str, TableHost[Any]],
+        **client_options: Any,
+    ) -> None:
         # no cache of received messages: the bot reads none back from it, and discord.py
         # looks through the whole cache (1,000 messages) for each message event it gets
         client_options.setdefault("max_messages", None)
@@ -85,28 +116,14 @@ class CardBot(GameBot):
         self.store = store
         self.shard_plan = ShardPlan.from_settings(settings)
         self.languages = Languages(store, self._guild_preferred_locale)
-        # the one place that builds the games' services and presenters (bot.games)
-        self.games: dict[str, TableHost[Any]] = {}
+        # each game's presenter, built with its service and subscribed to its changes
+        self.games = games
         self.presenters: dict[str, Any] = {}
         for game in GAMES:
             package = cast(GamePackage, importlib.import_module(game.package))
-            presenter = package.Presenter(self)
-            service = game.build_service(
-                store,
-                settings.section(package.Settings).timers(),
-                presenter=presenter,
-                chance=(
-                    RandomChance(random.Random(settings.shuffle_seed))
-                    if settings.shuffle_seed is not None
-                    else None
-                ),
-                owns_guild=self.shard_plan.owns,
-            )
-            presenter.service = service
-            self.games[game.name] = service
+            presenter = package.Presenter(self, games[game.name])
+            games[game.name].subscribe(presenter.on_change)
             self.presenters[game.name] = presenter
-        # one table per channel and chips in play at one table of a server, any game
-        together(*self.games.values())
         self._refreshed = False
         self._metrics_server: MetricsServer | None = None
         self.lease_keeper: ShardLeaseKeeper | None = None  # set by `python -m bot` (PostgreSQL)
@@ -329,8 +346,11 @@ class ShardedGameBot(CardBot, commands.AutoShardedBot):
 
 
 def make_bot(settings: Settings, store: Store) -> CardBot:
-    """The bot for these settings: sharded when SHARD_COUNT is set, plain otherwise."""
-    if not settings.sharded:
-        return CardBot(settings, store)
+    """The bot for these settings, in one step: every game's service built
+    (:func:`build_services`) and handed to the bot, sharded when SHARD_COUNT is set,
+    plain otherwise."""
     plan = ShardPlan.from_settings(settings)
-    return ShardedGameBot(settings, store, shard_count=plan.count, shard_ids=list(plan.ids))
+    games = build_services(settings, store, plan)
+    if not settings.sharded:
+        return CardBot(settings, store, games)
+    return ShardedGameBot(settings, store, games, shard_count=plan.count, shard_ids=list(plan.ids))

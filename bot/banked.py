@@ -10,7 +10,7 @@ its open table as a :class:`BankedTable` and its service is a :class:`BankedHost
   and how it is put back from one;
 * opening a table (the betting window's range, one table per channel, the opener's
   name), reloading one after a restart, marking a round's result as shown, and closing
-  a table (every chip returned, the presenter told);
+  a table (every chip returned; the host publishes the close);
 * the members' balances after a settled round.
 
 Each game keeps what is its own: its rules and engine, its table's own fields, its
@@ -19,12 +19,15 @@ messages, its clock (:meth:`BankedHost.start_clock`) and its refunds.
 
 from __future__ import annotations
 
+import abc
 import json
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.host import (
+    RESUME_MARGIN_SECONDS,
     StoredTable,
     TableHost,
     TimerJob,
@@ -43,8 +46,24 @@ from engine.records import Transfer
 E = TypeVar("E", bound=Game[Any, Any, Any])
 
 
+def resumed_clock(stored: StoredTable, now: float | None = None) -> float | None:
+    """The moment (epoch seconds) a reloaded table's clock runs out: the countdown its
+    message was confirmed to show (:meth:`StoredTable.resumed_deadline`), else the clock
+    the stored version set (saved with the move, so a stop in the second before the
+    message was confirmed does not move a turn's deadline: play review P2), when at
+    least :data:`RESUME_MARGIN_SECONDS` of it are left. None: a fresh window or turn."""
+    shown = stored.resumed_deadline(now)
+    if shown is not None:
+        return shown
+    saved = stored.meta.get("closes_at")
+    if saved is None:
+        return None
+    left = float(saved) - (time.time() if now is None else now)
+    return float(saved) if left >= RESUME_MARGIN_SECONDS else None
+
+
 @dataclass
-class BankedTable(Generic[E]):
+class BankedTable(abc.ABC, Generic[E]):
     """An open table the house banks, as the bot holds it: the engine's state plus where
     it lives and what the bot keeps besides. A game's table adds its own fields (after
     these, or by keyword) and says them in :meth:`own_meta` / :meth:`restore_own`."""
@@ -72,6 +91,9 @@ class BankedTable(Generic[E]):
             "empty_windows": self.empty_windows,
             "announced": self.announced,
             "names": self.names,
+            # the moment its clock runs out, saved with the move that set it: a restart
+            # resumes it even when the bot stopped before its message was confirmed
+            "closes_at": self.closes_at,
             **self.own_meta(),
         }
 
@@ -96,9 +118,9 @@ class BankedTable(Generic[E]):
         self.message_id = meta["message_id"]
         self.restore_own(meta)
 
+    @abc.abstractmethod
     def in_play(self) -> set[int]:
         """Members with chips on the table (the game says who)."""
-        raise NotImplementedError
 
     def name(self, seat: str) -> str:
         return self.names.get(seat) or f"<@{seat}>"
@@ -111,38 +133,14 @@ class WindowTimers(Protocol):
     def betting_seconds(self) -> float: ...  # the betting window of a new table
 
 
-L = TypeVar("L", contravariant=True)
-N = TypeVar("N")
-
-
-class BankedPresenter(Protocol[L]):
-    """What every such game tells the outside world of a table opened or closed (each
-    game's presenter protocol adds the rest)."""
-
-    async def table_opened(self, live: L) -> None: ...
-
-    async def table_closed(self, live: L, reason: Msg, refunds: Sequence[Transfer]) -> None: ...
-
-
-class NullBankedPresenter(Generic[N]):
-    """A presenter that shows nothing (tests, a service without Discord)."""
-
-    async def table_opened(self, live: N) -> None:
-        return None
-
-    async def table_closed(self, live: N, reason: Msg, refunds: Sequence[Transfer]) -> None:
-        return None
-
-
 B = TypeVar("B", bound=BankedTable[Any])
 R = TypeVar("R")
 W = TypeVar("W", bound=WindowTimers)
-P = TypeVar("P", bound=BankedPresenter[Any])
 
 
-class BankedHost(TableHost[B], Generic[B, R, W, P]):
+class BankedHost(TableHost[B], Generic[B, R, W]):
     """The service of a game the house banks in betting windows: ``B`` its live table,
-    ``R`` its rules, ``W`` its timers, ``P`` its presenter."""
+    ``R`` its rules, ``W`` its timers."""
 
     title: ClassVar[str]  # how log lines name the game's tables: "<title> table <id>"
     # a table's betting window: (fewest seconds, most seconds, the message id outside)
@@ -157,52 +155,46 @@ class BankedHost(TableHost[B], Generic[B, R, W, P]):
         *,
         chance: Chance | None = None,
         timers: W | None = None,
-        presenter: P | None = None,
         run_timers: bool = True,
         owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         super().__init__(store, chance=chance, owns_guild=owns_guild, run_timers=run_timers)
         self.timers: W = timers or self.default_timers()
-        self.presenter: P = presenter or self.null_presenter()
 
     # ------------------------------------------------- what the game tells the host
+    @abc.abstractmethod
     def default_timers(self) -> W:
         """The timers of a service built without any."""
-        raise NotImplementedError
 
-    def null_presenter(self) -> P:
-        """The presenter of a service built without one."""
-        raise NotImplementedError
-
+    @abc.abstractmethod
     def new_table(self, common: dict[str, Any], rules: R) -> B:
         """A new table: the game's table with ``common`` (where it lives, its betting
         window) and an engine for ``rules``."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def reloaded_table(
         self, common: dict[str, Any], engine: dict[str, Any], meta: dict[str, Any]
     ) -> B:
         """A reloaded table: the game's table with ``common`` (where it lives, its
         message, its betting window, its names, its windows and rounds counted), its
         engine from ``engine`` (the engine's JSON) and its own fields from ``meta``."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def start_clock(self, live: B, until: float | None = None) -> None:
         """The table's clock from now, or one that runs out at ``until`` (epoch seconds:
         the countdown a reloaded table's message shows)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def last_round(self, live: B) -> int:
         """The number of the last round settled at the table (0: none yet)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def refunds_of(self, live: B) -> list[Transfer]:
         """Every chip still on the table back to its owner (the table closes)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     async def time_up(self, table_id: str) -> None:
         """The table's clock ran out (the timer's job: :meth:`timer_job`)."""
-        raise NotImplementedError
 
     # ----------------------------------------------------------------- shared
     def what(self, live: B) -> str:
@@ -233,9 +225,7 @@ class BankedHost(TableHost[B], Generic[B, R, W, P]):
         live = self.new_table(common, rules)
         if opener_name:
             live.names[seat_of(opener_id)] = opener_name
-        return await self.open_new(
-            live, self.start_clock, self.presenter.table_opened, self.what(live)
-        )
+        return await self.open_new(live, self.start_clock)
 
     def table_from_record(self, stored: StoredTable) -> B:
         meta = stored.meta
@@ -249,7 +239,7 @@ class BankedHost(TableHost[B], Generic[B, R, W, P]):
             stored.engine,
             meta,
         )
-        self.start_clock(live, stored.resumed_deadline())
+        self.start_clock(live, resumed_clock(stored))
         return live
 
     async def mark_announced(self, live: B, round_no: int | None = None) -> None:
@@ -280,23 +270,14 @@ class BankedHost(TableHost[B], Generic[B, R, W, P]):
 
     async def close(self, table_id: str, reason: Msg) -> list[Transfer]:
         """Close a table, returning every chip still on it from escrow to its owner.
-        ``reason`` is a catalog message (``reason.*``), said in each reader's language."""
+        ``reason`` is a catalog message (``reason.*``), said in each reader's language
+        (the host publishes the close, with these refunds)."""
         closed = await self._close_table(table_id, reason, self.refunds_of)
         if closed is None:
             return []
         live, applied = closed
         live.deadline = live.closes_at = None
-        refunds = ledger_refunds(applied)
-        await self.present(
-            self.presenter.table_closed(live, reason, refunds), f"the close of {self.what(live)}"
-        )
-        return refunds
+        return ledger_refunds(applied)
 
 
-__all__ = [
-    "BankedHost",
-    "BankedPresenter",
-    "BankedTable",
-    "NullBankedPresenter",
-    "WindowTimers",
-]
+__all__ = ["BankedHost", "BankedTable", "WindowTimers"]

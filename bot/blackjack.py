@@ -10,8 +10,9 @@ saving, closing and timers are written once there):
   refused move changes nothing, in memory or on disk); the game keeps only its own
   checks (the plan it passes) and bookkeeping (:meth:`BlackjackService.after_apply`);
   the timers move through the same path, under the host's one back-off;
-* the presenter is told after the commit; a presentation failure never undoes a move. A
-  move made on a member's click (``answered=True``) is drawn by the click's own answer.
+* every committed change is published by the host to the game's subscribers (the
+  presenter, subscribed by start-up): the service returns the change and knows nothing
+  of how it is shown; a member's click is answered by its handler from that change.
 
 A table cycles through rounds:
 
@@ -39,13 +40,14 @@ late (:meth:`missed_result`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from bot.banked import BankedHost, BankedPresenter, BankedTable, NullBankedPresenter
+from bot.banked import BankedHost, BankedTable
 from bot.errors import NoTableHere, NotSeated, ServiceError, StaleButton
 from bot.host import Applied, Change, Holdings, clock, is_member_seat, names_kept, seat_of
 from bot.i18n import Msg
@@ -82,6 +84,11 @@ TIMEOUT = Action(DEALER, ActionKind.TIMEOUT)
 PLAY_KINDS = frozenset(
     {ActionKind.HIT, ActionKind.STAND, ActionKind.DOUBLE, ActionKind.SPLIT, ActionKind.SURRENDER}
 )
+# the moves that stake chips from the member's balance: only these read it from the
+# ledger (a Hit or a Stand moves none of the member's chips)
+STAKE_KINDS = frozenset(
+    {ActionKind.JOIN, ActionKind.BET, ActionKind.INSURANCE, ActionKind.DOUBLE, ActionKind.SPLIT}
+)
 # the moves after which the next player's turn gets a full clock
 TURN_KINDS = PLAY_KINDS | {ActionKind.DEAL, ActionKind.INSURANCE, ActionKind.TIMEOUT}
 
@@ -117,30 +124,10 @@ class OpenBlackjackTable(BankedTable[BlackjackTable]):
         self.notes = list(meta.get("notes") or [])
 
     def in_play(self) -> set[int]:
-        """Members with chips on the table: a bet, or a hand in the round."""
-        e = self.engine
-        return {int(s) for s in e.seats if is_member_seat(s) and e.stake_of(s) > 0}
-
-
-class BlackjackPresenter(BankedPresenter[OpenBlackjackTable], Protocol):
-    """What the service tells the outside world (cogs/blackjack/presenter.py): a table
-    opened or closed (:class:`bot.banked.BankedPresenter`), a change, a settled round."""
-
-    async def changed(self, live: OpenBlackjackTable) -> None: ...
-
-    async def round_settled(
-        self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
-    ) -> None: ...
-
-
-class NullBlackjackPresenter(NullBankedPresenter[OpenBlackjackTable]):
-    async def changed(self, live: OpenBlackjackTable) -> None:
-        return None
-
-    async def round_settled(
-        self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
-    ) -> None:
-        return None
+        """Members playing here: everyone seated, with a bet or not yet (one seat per
+        server, whatever the game: a seat here blocks a seat or a bet elsewhere, as a
+        Pontoon seat does)."""
+        return {int(s) for s in self.engine.seats if is_member_seat(s)}
 
 
 @dataclass(frozen=True)
@@ -162,16 +149,15 @@ def refunds(engine: BlackjackTable) -> list[Transfer]:
 
 def holdings(engine_state: Any) -> Holdings:
     """What a saved Blackjack table holds (for the audit): every chip in escrow belongs
-    to the seat that staked it until the round settles it."""
+    to the seat that staked it until the round settles it. Every seated member is in
+    play there (a seat counts, with or without a bet)."""
     table = BlackjackTable.from_json(engine_state)
     stakes = {s: table.stake_of(s) for s in table.seats if table.stake_of(s)}
-    members = frozenset(int(s) for s in stakes if is_member_seat(s))
+    members = frozenset(int(s) for s in table.seats if is_member_seat(s))
     return Holdings(table.escrow, 0, stakes, {}, exact=True, in_play=members)
 
 
-class BlackjackService(
-    BankedHost[OpenBlackjackTable, BlackjackRules, BlackjackTimers, BlackjackPresenter]
-):
+class BlackjackService(BankedHost[OpenBlackjackTable, BlackjackRules, BlackjackTimers]):
     """Owns every open Blackjack table of the process (the registry, locks, saving and
     timers are the host's; opening, reloading and closing a table are shared with the
     other house-banked game, :class:`bot.banked.BankedHost`; seats, bets, hands and the
@@ -191,12 +177,8 @@ class BlackjackService(
     def default_timers(self) -> BlackjackTimers:
         return BlackjackTimers()
 
-    def null_presenter(self) -> BlackjackPresenter:
-        return NullBlackjackPresenter()
-
     def has_chips_at(self, live: OpenBlackjackTable, user_id: int) -> bool:
-        seat = seat_of(user_id)
-        return seat in live.engine.seats and live.engine.stake_of(seat) > 0
+        return seat_of(user_id) in live.engine.seats
 
     def chips_in_play_of(self, live: OpenBlackjackTable, user_id: int) -> int:
         """The member's chips on the table: the bet, or every stake of the round."""
@@ -235,12 +217,9 @@ class BlackjackService(
         live.deadline, live.closes_at = clock(seconds, until)
 
     # ------------------------------------------------------------- members' moves
-    def action_note(self, action: Any) -> str:
-        return f"{action.actor} {action.kind.value}"
-
     async def join(
-        self, table_id: str, user_id: int, *, name: str | None = None, answered: bool = False
-    ) -> Change:
+        self, table_id: str, user_id: int, *, name: str | None = None
+    ) -> Change[OpenBlackjackTable]:
         """BJ-TABLE-1: take a seat (seven at most)."""
 
         def check(live: OpenBlackjackTable) -> None:
@@ -252,14 +231,13 @@ class BlackjackService(
             ActionKind.JOIN,
             name=name,
             check=check,
-            answered=answered,
         )
 
-    async def leave(self, table_id: str, user_id: int, *, answered: bool = False) -> Change:
+    async def leave(self, table_id: str, user_id: int) -> Change[OpenBlackjackTable]:
         """Leave the seat (a bet for the next round comes back; not mid-hand). When every
         member still seated has bet, the round is dealt at once (BJ-BET-1)."""
         return await self._member_move(
-            table_id, user_id, ActionKind.LEAVE, answered=answered, deal_when_all_bet=True
+            table_id, user_id, ActionKind.LEAVE, deal_when_all_bet=True
         )
 
     async def bet(
@@ -270,33 +248,26 @@ class BlackjackService(
         *,
         round_no: int | None = None,
         name: str | None = None,
-        answered: bool = False,
-    ) -> int:
+    ) -> Change[OpenBlackjackTable]:
         """BJ-BET-1: set the member's bet for the next round (the stake moves to escrow in
-        the same transaction). Returns the bet. When every seated member has bet, the
-        round is dealt at once (a move of its own: if the deal fails, the bet stands and
-        the window's timer deals)."""
+        the same transaction). When every seated member has bet, the round is dealt at
+        once (a move of its own: if the deal fails, the bet stands and the window's timer
+        deals); the change returned is then the bet and the deal."""
 
         def check(live: OpenBlackjackTable) -> None:
             if round_no is not None and round_no != live.round:
                 raise StaleButton()
             self.check_member_free(live.guild_id, user_id, at=live)
 
-        seat = seat_of(user_id)
-        await self._member_move(
+        return await self._member_move(
             table_id,
             user_id,
             ActionKind.BET,
             amount,
             name=name,
             check=check,
-            answered=answered,
             deal_when_all_bet=True,
         )
-        live = self.tables.get(table_id)
-        if live is None:
-            return amount
-        return live.engine.bets.get(seat, 0) or live.engine.last_bets.get(seat, 0)
 
     def same_bet_amount(self, live: OpenBlackjackTable, user_id: int) -> int:
         """The member's bet of the last round (what **Same bet** places)."""
@@ -314,17 +285,14 @@ class BlackjackService(
         amount: int,
         *,
         round_no: int | None = None,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[OpenBlackjackTable]:
         """BJ-INS-1: insurance (0 declines) when the dealer shows an ace."""
 
         def check(live: OpenBlackjackTable) -> None:
             if round_no is not None and round_no != live.round:
                 raise StaleButton()
 
-        return await self._member_move(
-            table_id, user_id, ActionKind.INSURANCE, amount, check=check, answered=answered
-        )
+        return await self._member_move(table_id, user_id, ActionKind.INSURANCE, amount, check=check)
 
     async def play(
         self,
@@ -334,15 +302,12 @@ class BlackjackService(
         *,
         version: int | None = None,
         amount: int | None = None,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[OpenBlackjackTable]:
         """A move of the hand being played: hit, stand, double, split, surrender.
         ``version``: the table state the button was drawn for (stale: refused)."""
         if kind not in PLAY_KINDS:
             raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
-        return await self._member_move(
-            table_id, user_id, kind, amount, version=version, answered=answered
-        )
+        return await self._member_move(table_id, user_id, kind, amount, version=version)
 
     def hint(self, table_id: str, user_id: int) -> BlackjackHint:
         """The hint for the member's hand being played, or their insurance question
@@ -374,12 +339,12 @@ class BlackjackService(
         name: str | None = None,
         check: Callable[[OpenBlackjackTable], None] | None = None,
         version: int | None = None,
-        answered: bool = False,
         deal_when_all_bet: bool = False,
-    ) -> Change:
-        """One member's move through the host's :meth:`move`: the game's own checks and
-        the member's balance from the ledger (under the table's lock), the action; then
-        the deal if every seated member has bet; then the presenter."""
+    ) -> Change[OpenBlackjackTable]:
+        """One member's move through the host's :meth:`move`: the game's own checks and,
+        for a move that stakes chips, the member's balance from the ledger (under the
+        table's lock), the action; then the deal if every seated member has bet. Returns
+        the change (both moves, when the deal followed)."""
         seat = seat_of(user_id)
 
         async def plan(live: OpenBlackjackTable) -> list[Action]:
@@ -391,27 +356,29 @@ class BlackjackService(
                 raise NotSeated(NOT_SEATED)
             if kind is ActionKind.BET:
                 await self.check_round_limit(live.guild_id, user_id)
-            balance = await self.store.ensure_member(live.guild_id, user_id)
+            balance = (
+                await self.store.ensure_member(live.guild_id, user_id)
+                if kind in STAKE_KINDS
+                else None
+            )
             if name:
                 live.names[seat] = name[:64]  # put back with the table if the move fails
             return [Action(seat, kind, amount, balance)]
 
-        change = await self.move(table_id, plan, version=version, answered=answered)
+        change = await self.move(table_id, plan, version=version)
         changes = [change]
         live = self.tables.get(table_id)
         if deal_when_all_bet and live is not None and _all_have_bet(live.engine):
             try:
-                dealt = await self._deal(live, answered=answered)
+                dealt = await self._deal(live)
             except Exception:  # the bet stands; the window's timer deals instead
                 log.warning("table %s: dealing at once failed", table_id, exc_info=True)
             else:
                 if dealt is not None:
                     changes.append(dealt)
-        merged = Change.merged(changes)
-        await self._show(table_id, merged)
-        return merged
+        return Change.merged(changes)
 
-    async def _deal(self, live: OpenBlackjackTable, *, answered: bool = False) -> Change | None:
+    async def _deal(self, live: OpenBlackjackTable) -> Change[OpenBlackjackTable] | None:
         """BJ-DEAL-1: deal the round, a move of its own, unless the table moved on
         meanwhile (then nothing: None)."""
         try:
@@ -420,7 +387,6 @@ class BlackjackService(
                 [DEAL],
                 version=live.engine.version,
                 note=f"round {live.engine.round_no + 1} dealt",
-                answered=answered,
             )
         except StaleButton:
             return None
@@ -440,27 +406,6 @@ class BlackjackService(
             elif action.kind in TURN_KINDS:
                 self.start_clock(live)  # the next player's turn
 
-    async def _show(self, table_id: str, change: Change) -> None:
-        """After a committed change: the table message (unless the member's click is
-        answered with it), then a settled round's one result post."""
-        live = self.tables.get(table_id)
-        if live is None:
-            return
-        where = self.what(live)
-        if not change.answered:
-            await self.present(self.presenter.changed(live), where)
-        results = [o.result for o in change.outcomes if o.result is not None]
-        if not results:
-            return
-        result = results[-1]
-        try:
-            balances = await self.balances_of(live, (h.seat for h in result.hands))
-        except Exception:
-            log.exception("%s: could not read the balances after round %d", where, result.round_no)
-            balances = {}
-        await self.present(self.presenter.round_settled(live, result, balances), where)
-        await self.mark_announced(live, result.round_no)
-
     # ------------------------------------------------------------------- timers
     async def time_up(self, table_id: str) -> None:
         """The window or the turn ran out: deal (or count an empty window), or stand
@@ -476,17 +421,14 @@ class BlackjackService(
             await self._empty_window(live)
             return
         action = DEAL if live.betting else TIMEOUT
-        try:
-            change = await self.move(
+        with contextlib.suppress(StaleButton):  # a member moved first: the clock runs on
+            await self.move(
                 table_id,
                 [action],
                 version=live.engine.version,
                 note="round dealt" if live.betting else "turn timed out",
                 by_timer=True,
             )
-        except StaleButton:
-            return  # a member moved first: the clock runs from their move
-        await self._show(table_id, change)
 
     async def _empty_window(self, live: OpenBlackjackTable) -> None:
         """A betting window closed with no bet: it opens again, or after
@@ -548,26 +490,21 @@ def build_service(
     store: Store,
     timers: BlackjackTimers,
     *,
-    presenter: Any,
     chance: Chance | None,
     owns_guild: Callable[[int], bool],
 ) -> BlackjackService:
     """Blackjack's service with its timers from Blackjack's settings (start-up calls this
     through the game registry, :mod:`bot.games`); ``/blackjack start`` may set a table's
     own betting window."""
-    return BlackjackService(
-        store, timers=timers, presenter=presenter, chance=chance, owns_guild=owns_guild
-    )
+    return BlackjackService(store, timers=timers, chance=chance, owns_guild=owns_guild)
 
 
 __all__ = [
     "GAME_BLACKJACK",
     "PLAY_KINDS",
-    "BlackjackPresenter",
     "BlackjackService",
     "BlackjackTimers",
     "NoBlackjackTable",
-    "NullBlackjackPresenter",
     "OpenBlackjackTable",
     "build_service",
     "holdings",

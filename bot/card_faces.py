@@ -4,7 +4,7 @@
 once the pictures are uploaded (``cogs/card_emojis.py`` calls :func:`use_emojis`), and
 the text card (``A♠``) before that, with ``CARD_STYLE=text``, or when Discord refused
 them. ``back_face()`` is what a face-down card shows. Discord-free: the words modules of
-both games call these, whatever sends the text.
+every game call these, whatever sends the text.
 
 The emojis belong to the application, so one table of them serves every server, DM and
 shard of the process; it is process-wide on purpose.
@@ -63,3 +63,13 @@ def faces(cards: Iterable[Card | str], hidden: int = 0, sep: str = " ") -> str:
     shown = [card_face(c) for c in cards]
     shown.extend([back_face()] * hidden)
     return sep.join(shown) if shown else "—"
+
+
+def faces_read(cards: Iterable[Card | str], sep: str = " ") -> str:
+    """Face-up cards as a result post shows them, for players to check: the pictures and
+    then the same cards in text (``🂡🂮 · 5♦ K♥``), since a picture's rank is small at
+    Discord's emoji size (a 5 reads as a 6); without pictures, the text cards alone."""
+    known = [parse_card(c) if isinstance(c, str) else c for c in cards]
+    if not known or not _markup:
+        return faces(known, sep=sep)
+    return f"{faces(known, sep=sep)} · {' '.join(c.pretty for c in known)}"

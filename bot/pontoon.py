@@ -3,8 +3,8 @@
 No discord imports here. Every change to a table is a move of the table host
 (:meth:`bot.host.TableHost.move`: lock, stale check, ``engine.apply``, the table put
 back on any failure, one transaction with the ledger transfers, the timer), which
-returns the committed :class:`bot.host.Change`; then ``presenter.table_changed(...)``
-(messages, DMs: the bot's business).
+returns the committed :class:`bot.host.Change` and publishes it to the game's
+subscribers (start-up subscribes the presenter: messages, DMs).
 
 The registry, locks, reload, saving, closing and timers are the host's, shared with
 Punto Banco; this module is Pontoon's own: its checks, the round's log and sequencing,
@@ -20,12 +20,13 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from bot.errors import NoTableHere, NotSeated, ServiceError
 from bot.host import (
     Applied,
     Change,
+    ChangeKind,
     Holdings,
     StoredTable,
     StoreLike,
@@ -305,24 +306,6 @@ class NoPontoonTable(NoTableHere):
     english = "There is no open table in this channel. Start one with `/pontoon start`."
 
 
-class PontoonPresenterPort(Protocol):
-    """What the service tells the outside world. Implemented with discord.py in
-    cogs/pontoon/presenter.py. A change made on a member's click is ``change.answered``:
-    the click's own handler redraws the table on its interaction."""
-
-    async def table_changed(self, live: OpenPontoonTable, change: Change) -> None: ...
-
-    async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None: ...
-
-
-class NullPontoonPresenter:
-    async def table_changed(self, live: OpenPontoonTable, change: Change) -> None:
-        return None
-
-    async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None:
-        return None
-
-
 @dataclass(frozen=True)
 class PontoonTimers:
     bet_seconds: float = 60.0
@@ -366,12 +349,10 @@ class PontoonService(TableHost[OpenPontoonTable]):
         *,
         chance: Chance | None = None,
         timers: PontoonTimers | None = None,
-        presenter: PontoonPresenterPort | None = None,
         owns_guild: Callable[[int], bool] | None = None,
     ) -> None:
         super().__init__(store, chance=chance, owns_guild=owns_guild)
         self.timers = timers or PontoonTimers()
-        self.presenter: PontoonPresenterPort = presenter or NullPontoonPresenter()
 
     def has_chips_at(self, live: OpenPontoonTable, user_id: int) -> bool:
         return seat_of(user_id) in live.engine.seats
@@ -443,10 +424,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 Action(computer_seat(n), ActionKind.JOIN, amount=lent)
                 for n in range(1, computers + 1)
             ]
-            change = await self.commit(live, joins)
+            await self.commit(live, joins)  # (published: the presenter posts the table)
             self._register(live)
         self._arm_timer(live)
-        await self._present(live, change)  # a presenter failure does not undo it
         return live
 
     # ------------------------------------------------------------------- acts
@@ -461,11 +441,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
         target: int | None = None,
         version: int | None = None,
         name: str | None = None,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[OpenPontoonTable]:
         """Apply one member's action and return it committed. Raises ServiceError /
-        RuleError with nothing changed. ``answered``: the caller redraws the table on the
-        member's own interaction (a click on the table message)."""
+        RuleError with nothing changed (the host publishes it)."""
         seat = seat_of(user_id)
 
         async def plan(live: OpenPontoonTable) -> list[Action]:
@@ -502,9 +480,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 )
             ]
 
-        change = await self.move(table_id, plan, version=version, answered=answered)
-        await self._present(self.tables.get(table_id), change)
-        return change
+        return await self.move(table_id, plan, version=version)
 
     async def add_computer(
         self,
@@ -512,8 +488,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
         user_id: int,
         *,
         version: int | None = None,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[OpenPontoonTable]:
         """The opener adds a computer player before a round: it sits with chips the house
         lends it. Once the opener has left the table, any member seated there may. Refused
         (nothing changed) for anyone else, mid-round, beyond :data:`MOST_COMPUTERS` or
@@ -555,18 +530,14 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 raise refusal
             return [join]
 
-        change = await self.move(table_id, plan, version=version, answered=answered)
-        await self._present(self.tables.get(table_id), change)
-        return change
+        return await self.move(table_id, plan, version=version)
 
     async def deal(
         self,
         table_id: str,
         user_id: int,
         version: int | None = None,
-        *,
-        answered: bool = False,
-    ) -> Change:
+    ) -> Change[OpenPontoonTable]:
         """Deal the next round: cut for the bank first if nobody banks yet (P-BANK-1)."""
         seat = seat_of(user_id)
 
@@ -590,9 +561,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 return [*broke, Action(seat, ActionKind.NEXT_ROUND), deal]
             return [*broke, deal]
 
-        change = await self.move(table_id, plan, version=version, answered=answered)
-        await self._present(self.tables.get(table_id), change)
-        return change
+        return await self.move(table_id, plan, version=version)
 
     async def hint(self, table_id: str, user_id: int) -> tuple[Hint, tuple[str, ...]]:
         """The hint for the member's hand being played (engine/pontoon/hint.py), from the
@@ -648,12 +617,6 @@ class PontoonService(TableHost[OpenPontoonTable]):
         live.note(applied.events, by_timer=by_timer)
         live.last_activity = time.monotonic()
 
-    async def _present(self, live: OpenPontoonTable | None, change: Change) -> None:
-        """Tell the presenter of a committed change (a failure there is only logged)."""
-        if live is None:  # closed since: its close was shown
-            return
-        await self.present(self.presenter.table_changed(live, change), f"table {live.table_id}")
-
     # --------------------------------------------------------------- the bank
     async def offer_bank(self, table_id: str, seller_id: int, buyer_id: int, price: int) -> None:
         """Offer the bank to ``buyer_id`` for ``price`` (P-SELL-1): the engine says whether
@@ -672,7 +635,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 f"bank offered to {buyer_id} for {price}",
             )
 
-    async def accept_bank(self, table_id: str, buyer_id: int) -> Change:
+    async def accept_bank(self, table_id: str, buyer_id: int) -> Change[OpenPontoonTable]:
         live = self.get(table_id)
         async with self.lock(table_id):
             offer = live.sale_offer
@@ -684,6 +647,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
             lapsed = live.engine.offer_refusal(seat_of(seller_id))
             if lapsed is not None:
                 live.sale_offer = None  # said as the bot's own answer, as before
+                self.changed_unsaved(table_id)
                 raise ServiceError(lapsed.message, key=str(lapsed.key))
             await self.check_not_on_break(live.guild_id, buyer_id)  # buying: a new stake
             await self._sync_balances(live)
@@ -697,9 +661,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
                 )
             except StorageError as exc:  # the sale itself is saved; the offer is spent
                 live.sale_offer = None
+                self.changed_unsaved(table_id)
                 log.warning("table %s: clearing the spent bank offer not saved: %s", table_id, exc)
         self._arm_timer(live)
-        await self._present(live, change)
         return change
 
     async def open_auction(self, table_id: str, seller_id: int, seconds: float) -> float:
@@ -728,7 +692,6 @@ class PontoonService(TableHost[OpenPontoonTable]):
     async def _finish_auction(self, live: OpenPontoonTable) -> None:
         """The auction's time is up: the engine sells the bank to the best bid its bidder
         can still pay (END_AUCTION), or the bank stays."""
-        change = Change.nothing(live, live.engine.version)
         async with self.lock(live.table_id):
             auc = live.auction
             if auc is None or time.time() < float(auc["ends_at"]):
@@ -742,9 +705,8 @@ class PontoonService(TableHost[OpenPontoonTable]):
                     live.auction = None
                     return Action(banker, ActionKind.END_AUCTION)
 
-                change = await self.commit(live, [ended])
+                await self.commit(live, [ended])
         self._arm_timer(live)
-        await self._present(live, change)
 
     def auction_seconds_left(self, live: OpenPontoonTable) -> float | None:
         if live.auction is None:
@@ -754,12 +716,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
     # ------------------------------------------------------------------ close
     async def close(self, table_id: str, reason: Msg) -> None:
         """Close a table, returning every chip in escrow and the kitty to its owner.
-        ``reason`` is a catalog message (``reason.*``), said in each reader's language."""
-        closed = await self._close_table(table_id, reason, lambda live: live.engine.abandon())
-        if closed is None:
-            return
-        live, _ = closed
-        await self.present(self.presenter.table_closed(live, reason), f"the close of {table_id}")
+        ``reason`` is a catalog message (``reason.*``), said in each reader's language
+        (the host publishes the close)."""
+        await self._close_table(table_id, reason, lambda live: live.engine.abandon())
 
     # ------------------------------------------------------------------ timers
     def set_deadline(self, live: OpenPontoonTable) -> None:
@@ -833,13 +792,11 @@ class PontoonService(TableHost[OpenPontoonTable]):
             live.computer_due = None
             return
         try:
-            change = await self.move(live.table_id, [action], version=eng.version)
+            await self.move(live.table_id, [action], version=eng.version)
         except (RuleError, ServiceError) as exc:
             # nothing changed; the timer's deadline still plays for it
             log.warning("computer player's move %s refused: %s", action, exc)
             live.computer_due = None
-            return
-        await self._present(self.tables.get(live.table_id), change)
 
     async def _on_deadline(self, live: OpenPontoonTable) -> None:
         """Play for whoever ran out of time: bets sit out, a hand sticks if it may or
@@ -851,7 +808,7 @@ class PontoonService(TableHost[OpenPontoonTable]):
             return
         timed_out = set(eng.to_act())
         turn = eng.turn
-        changes: list[Change] = []
+        changes: list[Change[OpenPontoonTable]] = []
         failed: StorageError | None = None
         for _ in range(4 * max(1, len(timed_out)) + 8):
             eng = live.engine
@@ -879,8 +836,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
             live.deadline = None
             live.deadline_version = -1 if changes else live.engine.version
         self._arm_timer(live)
-        change = Change.merged(changes) if changes else Change.nothing(live, live.engine.version)
-        await self._present(self.tables.get(live.table_id), change)
+        if not changes and self.tables.get(live.table_id) is live:
+            # no move, but the clock the table shows stopped: drawn again
+            self.publish(Change.of(live, ChangeKind.SAVED))
         if failed is not None:
             raise failed
 
@@ -895,7 +853,6 @@ def build_service(
     store: StoreLike,
     timers: PontoonTimers,
     *,
-    presenter: Any,
     chance: Chance | None,
     owns_guild: Callable[[int], bool],
 ) -> PontoonService:
@@ -904,7 +861,6 @@ def build_service(
     return PontoonService(
         store,
         timers=timers,
-        presenter=presenter,
         chance=chance,
         owns_guild=owns_guild,
     )
@@ -915,7 +871,6 @@ __all__ = [
     "MOST_COMPUTERS",
     "NoPontoonTable",
     "OpenPontoonTable",
-    "PontoonPresenterPort",
     "PontoonService",
     "PontoonTimers",
     "build_service",

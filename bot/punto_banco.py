@@ -8,15 +8,16 @@ saving, closing and timers are written once there):
   (:meth:`bot.host.TableHost.move`): ``engine call -> store.save_table(snapshot, ledger
   transfers)`` in ONE transaction, and on any failure the in-memory table is put back
   exactly as it was (a refused bet changes nothing, in memory or on disk);
-* the presenter is told after the commit; a presentation failure never undoes a move.
+* every committed change is published by the host to the game's subscribers (the
+  presenter, subscribed by start-up); a presentation failure never undoes a move.
 
 A table lives in a channel and cycles through betting windows:
 
     BETTING (timer: betting_seconds)  --bets?--> DEALING: engine.deal, settlement
        ^                                          transfers + snapshot in one
-       |                                          transaction, then the presenter
+       |                                          transaction, published: the presenter
        +------------------------------------------ shows the coup card by card and
-                                                   the payouts; a new window opens
+                                                   the payouts; then a new window opens
     a window with no bets at all: the same window reopens; after ``idle_windows`` empty
     windows in a row the table closes (its escrow is empty then).
 
@@ -38,11 +39,20 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any
 
-from bot.banked import BankedHost, BankedPresenter, BankedTable, NullBankedPresenter
+from bot.banked import BankedHost, BankedTable
 from bot.errors import NoTableHere, ServiceError
-from bot.host import Applied, Holdings, clock, is_member_seat, names_kept, seat_of
+from bot.host import (
+    Applied,
+    Change,
+    ChangeKind,
+    Holdings,
+    clock,
+    is_member_seat,
+    names_kept,
+    seat_of,
+)
 from bot.i18n import Msg
 from bot.storage import Store
 from engine.cards import Chance
@@ -120,43 +130,12 @@ class OpenPuntoBancoTable(BankedTable[PuntoBancoTable]):
 
 @dataclass(frozen=True)
 class BetReceipt:
-    """What a member has on the coup after a bet, and the chips they hold off the table."""
+    """What a member has on the coup after a bet, the chips they hold off the table, and
+    the committed change."""
 
     bets: list[Bet]
     balance: int
-
-
-class PuntoBancoPresenterPort(BankedPresenter[OpenPuntoBancoTable], Protocol):
-    """What the service tells the outside world (cogs/punto_banco/presenter.py speaks
-    discord.py): a table opened or closed (:class:`bot.banked.BankedPresenter`), and the
-    rest below. Bets changed on a member's click are not told: the click's own handler
-    answers it with the redrawn table."""
-
-    async def bets_changed(self, live: OpenPuntoBancoTable) -> None: ...
-
-    async def window_extended(self, live: OpenPuntoBancoTable) -> None: ...
-
-    async def coup_dealt(
-        self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
-    ) -> None: ...
-
-    async def betting_opened(self, live: OpenPuntoBancoTable) -> None: ...
-
-
-class NullPuntoBancoPresenter(NullBankedPresenter[OpenPuntoBancoTable]):
-    async def bets_changed(self, live: OpenPuntoBancoTable) -> None:
-        return None
-
-    async def window_extended(self, live: OpenPuntoBancoTable) -> None:
-        return None
-
-    async def coup_dealt(
-        self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
-    ) -> None:
-        return None
-
-    async def betting_opened(self, live: OpenPuntoBancoTable) -> None:
-        return None
+    change: Change[OpenPuntoBancoTable]
 
 
 @dataclass(frozen=True)
@@ -189,9 +168,7 @@ def holdings(engine_state: Any) -> Holdings:
     return Holdings(coup.escrow, 0, stakes, {}, exact=True, in_play=bettors)
 
 
-class PuntoBancoService(
-    BankedHost[OpenPuntoBancoTable, PuntoBancoRules, PuntoBancoTimers, PuntoBancoPresenterPort]
-):
+class PuntoBancoService(BankedHost[OpenPuntoBancoTable, PuntoBancoRules, PuntoBancoTimers]):
     """Owns every open Punto Banco table of the process (the registry, locks, saving and
     timers are the host's; opening, reloading and closing a table are shared with the
     other house-banked game, :class:`bot.banked.BankedHost`; bets, coups and betting
@@ -212,9 +189,6 @@ class PuntoBancoService(
 
     def default_timers(self) -> PuntoBancoTimers:
         return PuntoBancoTimers()
-
-    def null_presenter(self) -> PuntoBancoPresenterPort:
-        return NullPuntoBancoPresenter()
 
     def has_chips_at(self, live: OpenPuntoBancoTable, user_id: int) -> bool:
         return bool(live.engine.bets_of(seat_of(user_id)))
@@ -278,7 +252,6 @@ class PuntoBancoService(
         *,
         round_no: int | None = None,
         name: str | None = None,
-        answered: bool = False,
     ) -> BetReceipt:
         """Place a bet on ``side``, or change the member's bet on that side to ``amount``
         (B-BET-1). The stake moves member -> escrow in the same transaction as the
@@ -295,7 +268,6 @@ class PuntoBancoService(
             f"{seat} bets {amount} on {chosen.value}",
             round_no=round_no,
             name=name,
-            answered=answered,
         )
 
     async def repeat(
@@ -305,7 +277,6 @@ class PuntoBancoService(
         *,
         round_no: int | None = None,
         name: str | None = None,
-        answered: bool = False,
     ) -> BetReceipt:
         """B-BET-1: place the member's bets of the previous coup again (all or nothing)."""
         seat = seat_of(user_id)
@@ -316,7 +287,6 @@ class PuntoBancoService(
             f"{seat} repeats last bets",
             round_no=round_no,
             name=name,
-            answered=answered,
         )
 
     async def _stake(
@@ -328,7 +298,6 @@ class PuntoBancoService(
         *,
         round_no: int | None,
         name: str | None,
-        answered: bool,
     ) -> BetReceipt:
         """A bet or a repeat: a move with the member's balance from the ledger
         (``action`` builds the engine action from it), then the receipt."""
@@ -342,8 +311,8 @@ class PuntoBancoService(
                 live.names[seat] = name[:64]  # put back with the table if the bet fails
             return [action(balance)]
 
-        await self.move(table_id, plan, note=note, answered=answered)
-        return await self._bets_changed(table_id, user_id, answered)
+        change = await self.move(table_id, plan, note=note)
+        return await self._receipt(change, user_id)
 
     async def withdraw(
         self,
@@ -352,7 +321,6 @@ class PuntoBancoService(
         side: Side | str | None = None,
         *,
         round_no: int | None = None,
-        answered: bool = False,
     ) -> BetReceipt:
         """Take back one bet (or all of the member's bets) before the coup is dealt."""
         seat = seat_of(user_id)
@@ -370,7 +338,7 @@ class PuntoBancoService(
             # taking back what is not there
             return [Action(seat, ActionKind.WITHDRAW, chosen)]
 
-        await self.move(
+        change = await self.move(
             table_id,
             plan,
             closed=lambda: ServiceError(
@@ -378,20 +346,16 @@ class PuntoBancoService(
                 key="err.pb.closed_returned",
             ),
             note=f"{seat} withdraws {chosen or 'all'}",
-            answered=answered,
         )
-        return await self._bets_changed(table_id, user_id, answered)
+        return await self._receipt(change, user_id)
 
-    async def _bets_changed(self, table_id: str, user_id: int, answered: bool) -> BetReceipt:
+    async def _receipt(self, change: Change[OpenPuntoBancoTable], user_id: int) -> BetReceipt:
         """After a committed bet: what the member has on the coup and holds off the
-        table; the presenter redraws the table unless the member's click is answered
-        with it (``answered``)."""
-        live = self.get(table_id)
+        table, with the change."""
+        live = change.table
         bets = live.engine.bets_of(seat_of(user_id))
         balance = await self.store.member_balance(live.guild_id, user_id)
-        if not answered:
-            await self.present(self.presenter.bets_changed(live), self.what(live))
-        return BetReceipt(bets, balance)
+        return BetReceipt(bets, balance, change)
 
     def after_apply(self, live: OpenPuntoBancoTable, applied: Applied, *, by_timer: bool) -> None:
         """A dealt coup: the table shows it (DEALING) and keeps its results; the coup's
@@ -414,7 +378,6 @@ class PuntoBancoService(
         Returns the coup, or None when nothing was dealt. The timer calls this."""
         live = self.get(table_id)
         result: CoupResult | None = None
-        balances: dict[str, int] = {}
         close_reason: Msg | None = None
         async with self.lock(table_id):
             if table_id not in self.tables or live.phase is not Phase.BETTING:
@@ -428,6 +391,7 @@ class PuntoBancoService(
                         await self._persist(live, [], "empty window", before=live.snapshot())
                     finally:
                         self.start_clock(live)
+                    self.publish(Change.of(live, ChangeKind.SAVED))
             else:
                 try:
                     change = await self.commit(
@@ -439,8 +403,6 @@ class PuntoBancoService(
                 result = change.outcomes[0].coup
                 assert result is not None
                 live.deadline = live.closes_at = None
-                bettors = (r.bet.bettor for r in result.settlement.results)
-                balances = await self.balances_of(live, bettors)
         if close_reason is not None:
             try:
                 await self.close(table_id, close_reason)
@@ -449,11 +411,8 @@ class PuntoBancoService(
                 raise
             return None
         if result is None:
-            await self.present(self.presenter.window_extended(live), self.what(live))
             return None
-        await self.present(
-            self.presenter.coup_dealt(live, result, balances), "a Punto Banco change"
-        )
+        await self.delivered(table_id)  # the coup is shown before the next window opens
         await self._next_window(live)
         return result
 
@@ -468,7 +427,7 @@ class PuntoBancoService(
                 await self._persist(live, [], "betting open")
             except Exception:  # the state in memory is right; the next write catches up
                 log.exception("saving the new window of %s failed", live.table_id)
-        await self.present(self.presenter.betting_opened(live), self.what(live))
+            self.publish(Change.of(live, ChangeKind.SAVED))  # a new message, at the bottom
 
     # ------------------------------------------------------------------- close
     def refunds_of(self, live: OpenPuntoBancoTable) -> list[Transfer]:
@@ -505,29 +464,20 @@ def build_service(
     store: Store,
     timers: PuntoBancoTimers,
     *,
-    presenter: Any,
     chance: Chance | None,
     owns_guild: Callable[[int], bool],
 ) -> PuntoBancoService:
     """Punto Banco's service with its betting window from Punto Banco's settings
     (start-up calls this through the game registry, :mod:`bot.games`)."""
-    return PuntoBancoService(
-        store,
-        timers=timers,
-        presenter=presenter,
-        chance=chance,
-        owns_guild=owns_guild,
-    )
+    return PuntoBancoService(store, timers=timers, chance=chance, owns_guild=owns_guild)
 
 
 __all__ = [
     "GAME_PUNTO_BANCO",
     "BetReceipt",
     "NoPuntoBancoTable",
-    "NullPuntoBancoPresenter",
     "OpenPuntoBancoTable",
     "Phase",
-    "PuntoBancoPresenterPort",
     "PuntoBancoService",
     "PuntoBancoTimers",
     "WindowClosed",

@@ -14,6 +14,7 @@ taken relative to the working directory.
 
 from __future__ import annotations
 
+import abc
 import difflib
 import logging
 import os
@@ -64,7 +65,7 @@ class _OldNames(PydanticBaseSettingsSource):
         self.sources = sources
 
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        raise NotImplementedError  # everything is read in __call__
+        return None, field_name, False  # not asked: everything is read in __call__
 
     def __call__(self) -> dict[str, Any]:
         renamed: Mapping[str, str] = getattr(self.settings_cls, "renamed", {})
@@ -110,9 +111,9 @@ class GameSettings(BaseSettings):
         old_names = _OldNames(settings_cls, env_settings, dotenv_settings)
         return init_settings, env_settings, dotenv_settings, old_names, file_secret_settings
 
+    @abc.abstractmethod
     def timers(self) -> object:
         """What the game's service is built with (its ``build_service``'s second argument)."""
-        raise NotImplementedError
 
 
 S = TypeVar("S", bound=GameSettings)

@@ -4,7 +4,7 @@ At start (after the bot is ready) the application's emojis are listed; when some
 ``pc_*`` ones are missing, the 53 pictures are drawn once into ``<DATA_DIR>/cards/``
 (read back after) and only the missing ones are uploaded, one after another (discord.py waits out Discord's
 rate limits). Their markup then goes to :func:`bot.card_faces.use_emojis`, so every
-card in both games shows as a picture. Until then, with ``CARD_STYLE=text``, or when
+card in every game shows as a picture. Until then, with ``CARD_STYLE=text``, or when
 Discord refuses an upload, cards stay text.
 """
 

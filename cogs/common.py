@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.banked import BankedHost
 from bot.casino import GameLimits, Start, table_start
 from bot.errors import ServiceError, options_error
-from bot.host import HostedTable, TableHost
+from bot.host import Change, HostedTable, TableHost
 from bot.i18n import Msg, t
 from bot.i18n.languages import Languages, locale_of
 from bot.settings import GameSettings, Settings
@@ -43,9 +43,12 @@ TableT_contra = TypeVar("TableT_contra", bound=HostedTable, contravariant=True)
 
 
 class GamePresenter(Protocol):
-    """What start-up asks of every game's presenter."""
+    """What start-up asks of every game's presenter (built with its service)."""
 
-    service: Any  # the game's service, set by start-up once both exist
+    async def on_change(self, change: Change[Any]) -> None:
+        """A committed change of one of the game's tables, as its service publishes it
+        (start-up subscribes this)."""
+        ...
 
     def check_after_restart(self, tables: list[Any]) -> None:
         """After a restart, in the background: show each reloaded table again (redraw
@@ -66,7 +69,7 @@ class GamePackage(Protocol):
     """What start-up finds in a game's package ``cogs.<game>`` (see bot.games): the
     presenter to build, the buttons to register; ``setup`` adds its slash commands."""
 
-    Presenter: Callable[[GameBot], GamePresenter]
+    Presenter: Callable[[GameBot, Any], GamePresenter]  # built with the game's service
     Settings: type[GameSettings]  # the game's own section of the settings
     BUTTONS: tuple[type[RoutedButton], ...]  # its buttons (start-up and the router)
     FORMS: tuple[type[TableForm], ...]  # its forms (the router answers their submits)
@@ -215,7 +218,7 @@ class GameCommands(commands.GroupCog, Generic[TableT]):
 
     A game's cog subclasses it with its group (``group_name=``, ``group_description=``),
     narrows ``service`` and ``presenter`` to its own types and keeps its commands, their
-    decorators on its own callbacks; a body two games share is one of the functions below
+    decorators on its own callbacks; a body games share is one of the functions below
     (:func:`open_windowed_table`, :func:`repost_table`, :func:`end_table`)."""
 
     service: TableHost[TableT]
@@ -234,7 +237,7 @@ class GameCommands(commands.GroupCog, Generic[TableT]):
 
 async def open_windowed_table(
     interaction: Interaction,
-    service: BankedHost[Any, RulesT, Any, Any],
+    service: BankedHost[Any, RulesT, Any],
     *,
     dm: ServiceError,
     limits: GameLimits,

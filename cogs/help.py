@@ -164,6 +164,49 @@ def learn_embeds(locale: str) -> list[discord.Embed]:
     return out
 
 
+#: Discord's limit on the characters of all a message's embeds together (titles,
+#: descriptions, field names and values, footers and authors)
+EMBED_CHARACTERS = 6000
+#: Discord's limit on a message's embeds
+EMBEDS_PER_MESSAGE = 10
+
+
+def within_limit(em: discord.Embed) -> list[discord.Embed]:
+    """``em`` itself when it is within Discord's 6,000 characters, else its fields
+    spread over as many embeds as that takes (the first keeps the title and
+    description)."""
+    if len(em) <= EMBED_CHARACTERS:
+        return [em]
+    parts = [discord.Embed(title=em.title, description=em.description, colour=em.colour)]
+    for f in em.fields:
+        size = len(f.name or "") + len(f.value or "")
+        if parts[-1].fields and len(parts[-1]) + size > EMBED_CHARACTERS:
+            parts.append(discord.Embed(colour=em.colour))
+        parts[-1].add_field(name=f.name, value=f.value, inline=f.inline)
+    return parts
+
+
+def as_messages(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
+    """``embeds`` packed into as few messages as Discord's limits allow, in order: each
+    message at most 10 embeds and 6,000 characters in all."""
+    out: list[list[discord.Embed]] = []
+    size = 0
+    for em in (part for whole in embeds for part in within_limit(whole)):
+        n = len(em)
+        if not out or size + n > EMBED_CHARACTERS or len(out[-1]) == EMBEDS_PER_MESSAGE:
+            out.append([])
+            size = 0
+        out[-1].append(em)
+        size += n
+    return out
+
+
+def help_messages(locale: str) -> list[list[discord.Embed]]:
+    """/help as the messages it is sent in: the commands first, then the Learn part in
+    messages of its own."""
+    return as_messages([help_embed(locale)]) + as_messages(learn_embeds(locale))
+
+
 class Help(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -171,14 +214,14 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        await interaction.response.send_message(embed=help_embed(locale), ephemeral=True)
-        # the Learn part in a message of its own (an embed message holds 6,000 characters)
-        learn = learn_embeds(locale)
-        if learn:
+        first, *rest = help_messages(locale)
+        await interaction.response.send_message(embeds=first, ephemeral=True)
+        for embeds in rest:
             try:
-                await interaction.followup.send(embeds=learn[:10], ephemeral=True)
+                await interaction.followup.send(embeds=embeds, ephemeral=True)
             except discord.HTTPException:
-                log.warning("the Learn part of /help was not sent")
+                log.warning("a part of /help was not sent")
+                return
 
 
 async def setup(bot: GameBot) -> None:

@@ -35,6 +35,7 @@ The games are found through the registry (``bot.games``): nothing here names a g
 
 from __future__ import annotations
 
+import abc
 import importlib
 import logging
 import re
@@ -185,8 +186,9 @@ class RoutedButton(
         except Exception as exc:
             await refuse(interaction, exc, by=self)
 
+    @abc.abstractmethod
     async def clicked(self, interaction: Interaction) -> None:
-        raise NotImplementedError
+        """What a click on this button does (each game's button says it)."""
 
 
 # --------------------------------------------------------------------- forms
@@ -207,11 +209,11 @@ class TableForm(discord.ui.Modal):
         self.stop()  # not kept: the router answers its submit from the custom id
 
     @classmethod
+    @abc.abstractmethod
     async def submitted(
         cls, interaction: Interaction, match: re.Match[str], values: dict[str, str]
     ) -> None:
         """What a submit of this form does (``values``: the text of each field by id)."""
-        raise NotImplementedError
 
 
 def form_values(data: Any) -> dict[str, str]:

@@ -2,11 +2,17 @@
 
 - A member's click (a button, a form opened from the table message) is answered by its
   own handler: the service returns the committed change and the handler answers with
-  the new table in the interaction's own response (an UPDATE_MESSAGE, through
+  the table it left in the interaction's own response (an UPDATE_MESSAGE, through
   :meth:`TableMessages.respond`): one request a click.
-- Every other change (timers, slash commands, a click on another message) goes through
-  one coalescing writer per table: at most one edit in flight, and what it draws is the
-  table as it is when the edit is sent, so a burst of changes costs one or two edits.
+- Every committed change is also published to the game's presenter (``bot.host``),
+  which asks :meth:`TableMessages.show` to bring the message up to date: it waits for a
+  click on that table being answered (:func:`answered_in_time` marks it), and does
+  nothing when the message already shows the change (the click's answer drew it).
+  Posts that follow a change (a round's result) wait the same way
+  (:func:`clicks_answered`), so a member's click is answered first.
+- Every other drawing goes through one coalescing writer per table: at most one edit in
+  flight, and what it draws is the table as it is when the edit is sent, so a burst of
+  changes costs one or two edits.
 - What each message was seen to show (its table's stored version and the moment its
   countdown runs out) is written to the store; after a restart
   :meth:`TableMessages.check_restored` leaves alone the messages that still show their
@@ -23,7 +29,7 @@ import contextlib
 import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 import discord
@@ -57,6 +63,7 @@ class Click:
     table_id: str
     claimed: bool = False
     updated: bool = False  # answered with the new table
+    done: asyncio.Event = field(default_factory=asyncio.Event)  # its handler has finished
 
     def claim(self) -> bool:
         if self.claimed or self.interaction.response.is_done():
@@ -65,18 +72,43 @@ class Click:
         return True
 
 
+# table id -> the clicks on it being handled now (what a change's drawing and posts wait
+# for: the member's own answer goes first)
+_ANSWERING: dict[str, list[Click]] = {}
+
+
 @contextlib.contextmanager
 def answered_in_time(click: Click) -> Iterator[Click]:
     """The watchdog of a member's click while the code inside handles it: if it has not
     answered by ``ANSWER_BY_SECONDS`` (Discord allows 3 s), the click is acknowledged
-    then, and the table is drawn by the writer."""
+    then, and the table is drawn by the writer. While inside, the table's published
+    changes wait for this click's answer (:func:`clicks_answered`)."""
     watchdog = asyncio.get_running_loop().call_later(
         ANSWER_BY_SECONDS, lambda: asyncio.ensure_future(_late_ack(click))
     )
+    _ANSWERING.setdefault(click.table_id, []).append(click)
     try:
         yield click
     finally:
         watchdog.cancel()
+        clicks = _ANSWERING.get(click.table_id)
+        if clicks is not None:
+            clicks.remove(click)
+            if not clicks:
+                del _ANSWERING[click.table_id]
+        click.done.set()
+
+
+async def clicks_answered(table_id: str) -> None:
+    """Wait until the clicks on the table being handled now are answered (at most
+    ``ANSWER_BY_SECONDS`` more: by then the watchdog has acknowledged them)."""
+    clicks = _ANSWERING.get(table_id)
+    if not clicks:
+        return
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(ANSWER_BY_SECONDS + 0.5):
+            for click in list(clicks):
+                await click.done.wait()
 
 
 async def _late_ack(click: Click) -> None:
@@ -181,9 +213,10 @@ class TableMessages(Generic[T]):
         self._posted = posted  # a new table message was posted: remember its id
         self._pending: dict[str, tuple[T, Msg | None]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
-        # table id -> (message id, a hash of what it shows): compared only when the writer
-        # draws (the drawing itself is rebuilt from the table, never kept)
-        self._shown: dict[str, tuple[int, int]] = {}
+        # table id -> (message id, a hash of what it shows, the table's stored version it
+        # shows): compared only when the writer draws or a change comes (the drawing
+        # itself is rebuilt from the table, never kept)
+        self._shown: dict[str, tuple[int, int, int]] = {}
         # the tables whose message was drawn ``awaiting`` a figure (drawn again once known)
         self._awaiting: dict[str, T] = {}
         self._clicked_during: set[str] = set()  # a click updated the message mid-edit
@@ -298,9 +331,11 @@ class TableMessages(Generic[T]):
             log.warning("could not read which table messages are up to date: %r", exc)
             return None
 
-    def _now_shows(self, live: T, message_id: int, drawing: Drawing, key: int) -> None:
-        """The table's message now shows ``drawing``."""
-        self._shown[live.table_id] = (message_id, key)
+    def _now_shows(
+        self, live: T, message_id: int, drawing: Drawing, key: int, version: int | None
+    ) -> None:
+        """The table's message now shows ``drawing`` (the table at stored ``version``)."""
+        self._shown[live.table_id] = (message_id, key, -1 if version is None else version)
         if drawing.awaiting:
             self._awaiting[live.table_id] = live
         else:
@@ -315,17 +350,15 @@ class TableMessages(Generic[T]):
 
     # ----------------------------------------------------------------- clicks
     async def respond(self, click: Click, live: T | None, otherwise: str | None = None) -> None:
-        """Answer a member's click on the change it made (the service returned it
-        committed, ``answered``): with the new table in the interaction's own response
-        (UPDATE_MESSAGE, one request) when the click was on the table's message and is
-        still unanswered; otherwise the writer draws the table and the click gets
+        """Answer a member's click on the change it made (``live``: the table the
+        committed change left, as the service returned it): with that table in the
+        interaction's own response (UPDATE_MESSAGE, one request) when the click was on
+        the table's message and is still unanswered; otherwise the click gets
         ``otherwise`` privately, or an empty acknowledgement (a followup once the
-        watchdog acknowledged it). ``live`` None: the table closed with the change (its
-        close is drawn by the writer)."""
-        if live is not None:
-            if await self._update_on(click, live):
-                return
-            self.request(live)
+        watchdog acknowledged it), and the published change draws the table through the
+        writer. ``live`` None: nothing to draw on the click."""
+        if live is not None and await self._update_on(click, live):
+            return
         if otherwise is not None:
             await answer(click, otherwise)
         else:
@@ -351,11 +384,29 @@ class TableMessages(Generic[T]):
             log.warning("update of %s on its click failed: %s", live.table_id, exc)
             return False
         click.updated = True
-        self._now_shows(live, live.message_id, drawing, hash(drawing.key()))
+        self._now_shows(live, live.message_id, drawing, hash(drawing.key()), version)
         self.confirm(live, version=version, deadline=drawing.deadline)
         if live.table_id in self._tasks:
             self._clicked_during.add(live.table_id)
         return True
+
+    # ------------------------------------------------------------ a published change
+    async def show(self, live: T, version: int) -> None:
+        """A change committed at stored ``version`` was published: once a click on the
+        table being handled now is answered, draw the table through the writer, unless
+        its message already shows that version or a later one (the click's answer drew
+        it) and no drawing is pending."""
+        await clicks_answered(live.table_id)
+        shown = self._shown.get(live.table_id)
+        if (
+            shown is not None
+            and live.message_id is not None
+            and shown[0] == live.message_id
+            and shown[2] >= version
+            and live.table_id not in self._pending
+        ):
+            return
+        self.request(live)
 
     # ----------------------------------------------------------------- the writer
     def request(self, live: T, closed_reason: Msg | None = None) -> None:
@@ -375,13 +426,30 @@ class TableMessages(Generic[T]):
     def busy(self, table_id: str) -> bool:
         return table_id in self._tasks
 
-    async def repost(self, live: T) -> None:
+    async def repost(self, live: T, moved: str | None = None) -> None:
         """Post the table message anew at the bottom of the channel and wait until it is
-        there (its id remembered through ``posted``). The old message is left as it is;
-        a click on it is still answered, and the new message drawn."""
+        there (its id remembered through ``posted``). ``moved``: the old message is
+        retired, edited (one request) to this short note with no buttons, so nobody
+        plays on a copy that is no longer drawn; None leaves it as it is (a betting
+        window's message that keeps its bets)."""
+        old = live.message_id
         live.message_id = None
         self.request(live)
         await self.flush(live.table_id)
+        if moved is not None and old is not None and live.message_id not in (None, old):
+            await self.retire(live, old, moved)
+
+    async def retire(self, live: T, message_id: int, note: str) -> None:
+        """Edit an old table message to ``note`` alone: no buttons, no stale state."""
+        view = discord.ui.LayoutView()
+        view.add_item(discord.ui.TextDisplay(note))
+        channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+        try:
+            await channel.get_partial_message(message_id).edit(
+                content=None, embed=None, view=view, allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:  # deleted, or no access: nothing left to retire
+            log.info("could not retire the old table message of %s: %s", live.table_id, exc)
 
     async def flush(self, table_id: str) -> None:
         """Wait until the table's message shows what was last asked for."""
@@ -477,7 +545,7 @@ class TableMessages(Generic[T]):
                 await channel.get_partial_message(message_id).edit(
                     **drawing.edit_kwargs(), allowed_mentions=NO_PINGS
                 )
-                self._now_shows(live, message_id, drawing, key)
+                self._now_shows(live, message_id, drawing, key, version)
                 if closed_reason is None:
                     self.confirm(live, version=version, deadline=drawing.deadline)
                 return True
@@ -513,7 +581,7 @@ class TableMessages(Generic[T]):
         except discord.HTTPException as exc:
             log.warning("could not post the table message of %s: %s", live.table_id, exc)
             return False
-        self._now_shows(live, msg.id, drawing, hash(drawing.key()))
+        self._now_shows(live, msg.id, drawing, hash(drawing.key()), version)
         await self._posted(live, msg.id)
         self.confirm(live, msg.id, version=version, deadline=drawing.deadline)
         return True

@@ -1,6 +1,6 @@
-"""Pure game engines for the Pontoon bot: no discord, no asyncio, no I/O, no global random.
+"""Pure game engines for the card-game bot: no discord, no asyncio, no I/O, no global random.
 
-Both games offer one interface, ``engine.game.Game`` (``engine/API.md``): who may act,
+Every game offers one interface, ``engine.game.Game`` (``engine/API.md``): who may act,
 legal actions with the reasons for refusals, ``apply(action, chance)``, events and chip
 transfers out, a JSON round trip. Plain Python throughout (no compiled build): one
 engine, one behaviour everywhere.

@@ -20,8 +20,9 @@ the engines never draw randomness of their own. Chips leave a state only as
 :class:`engine.records.Transfer` records, which the bot writes to its ledger in the
 same transaction as the new state.
 
-Both engines implement :class:`Game`: ``engine.pontoon.Table`` and
-``engine.punto_banco.PuntoBancoTable``.
+Every engine implements :class:`Game` (``engine.pontoon.Table``,
+``engine.punto_banco.PuntoBancoTable``, ``engine.blackjack.BlackjackTable``; the list is
+``engine.games``), and every game's actions name who acts ``actor`` (:class:`Acting`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,19 @@ from engine.cards import Chance
 from engine.errors import RuleError
 from engine.records import Transfer
 
-ActionT = TypeVar("ActionT", contravariant=True)
+
+class Acting(Protocol):
+    """What every game's action says of itself: who acts, and what kind of move it is
+    (the bot's log names an action by these)."""
+
+    @property
+    def actor(self) -> str: ...
+
+    @property
+    def kind(self) -> Any: ...
+
+
+ActionT = TypeVar("ActionT", bound=Acting, contravariant=True)
 OfferT = TypeVar("OfferT", covariant=True)
 EventT = TypeVar("EventT", covariant=True)
 

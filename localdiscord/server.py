@@ -98,6 +98,8 @@ ERR_CANNOT_DM = (50007, "Cannot send messages to this user")
 ERR_EMPTY_MESSAGE = (50006, "Cannot send an empty message")
 ERR_INVALID_FORM = (50035, "Invalid Form Body")
 ERR_ALREADY_ACKED = (40060, "Interaction has already been acknowledged.")
+#: a heartbeat's ACK follows it after this long (a round trip to Discord is longer)
+HEARTBEAT_ACK_SECONDS = 0.25
 ERR_NOT_AUTHOR = (50005, "Cannot edit a message authored by another user")
 ERR_MISSING_PERMISSIONS = (50013, "Missing Permissions")
 
@@ -413,6 +415,7 @@ class FakeDiscord:
             rate_limits = RateLimits(enabled=rate_limits)
         self.rate_limiter = RateLimiter(rate_limits)
         self.rate_limited: list[RequestRecord] = []
+        self._acks: set[asyncio.Task[None]] = set()  # heartbeat ACKs on their way
         if shard_count < 1:
             raise ValueError("shard_count must be at least 1")
         self.shard_count = shard_count
@@ -1596,11 +1599,22 @@ class FakeDiscord:
             self._notify()
         return ws
 
+    async def _ack_heartbeat(self, conn: _Connection) -> None:
+        await asyncio.sleep(HEARTBEAT_ACK_SECONDS)
+        with contextlib.suppress(ConnectionResetError, RuntimeError):
+            await conn.send({"op": 11})
+
     async def _on_gateway_payload(self, conn: _Connection, payload: JSON) -> None:
         op = payload.get("op")
         d = payload.get("d")
         if op == 1:
-            await conn.send({"op": 11})
+            # acknowledged a moment later, as Discord's own round trip does: discord.py's
+            # keep-alive thread notes the heartbeat's send time only once the event loop
+            # has sent it, and an ACK handled before that reads as "Can't keep up …
+            # 41.3s behind" on an idle machine (newcomer N-12)
+            task = asyncio.create_task(self._ack_heartbeat(conn))
+            self._acks.add(task)
+            task.add_done_callback(self._acks.discard)
         elif op == 2:
             await self._identify(conn, d or {})
         elif op == 6:

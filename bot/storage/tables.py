@@ -365,6 +365,19 @@ class TableStore(StoreBase):
             for r in found
         }
 
+    async def forget_shown(self) -> None:
+        """No open table's message is known to show it any more (the sandbox starts with an
+        empty channel history): the next start reads back or draws every table message,
+        so one that is gone is posted again."""
+
+        def work(con: Con) -> None:
+            con.execute(
+                "UPDATE game_tables SET shown_version = NULL, shown_deadline = NULL "
+                "WHERE status = 'open'"
+            )
+
+        await self._write(work)
+
     async def get_table(self, table_id: str) -> TableRecord | None:
         """The table, open or closed; None if it never existed."""
         return await self._read(lambda con: table_tx(con, table_id))

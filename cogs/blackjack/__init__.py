@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from cogs.blackjack import commands
 from cogs.blackjack.controls import AmountForm, BlackjackButton, refusal_text
+from cogs.blackjack.hints import learn
 from cogs.blackjack.limits import LIMITS
 from cogs.blackjack.presenter import BlackjackPresenter as Presenter
 from cogs.blackjack.settings import BlackjackSettings as Settings
@@ -62,6 +63,7 @@ HELP = HelpSection(
             ),
         ),
     ),
+    learn=learn,
 )
 
 

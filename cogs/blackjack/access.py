@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol, cast
 
 from bot.blackjack import GAME_BLACKJACK, BlackjackService, OpenBlackjackTable
+from bot.host import Change
 from cogs.common import GameBot, game_service
 from cogs.table_message import Click
 
@@ -22,7 +23,7 @@ class BlackjackPresenterPart(Protocol):
     async def repost(self, live: OpenBlackjackTable) -> None: ...
 
     async def respond(
-        self, click: Click, live: OpenBlackjackTable | None, otherwise: str | None = None
+        self, click: Click, change: Change[OpenBlackjackTable], otherwise: str | None = None
     ) -> None: ...
 
 

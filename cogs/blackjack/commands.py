@@ -138,7 +138,7 @@ class Blackjack(
             else:
                 await self.service.play(live.table_id, user.id, ActionKind(kind), amount=amount)
                 done = Msg("bj.done")
-        await answer(click, t(locale, "bj.answer", done=done))
+            await answer(click, t(locale, "bj.answer", done=done))
 
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: Interaction) -> None:

@@ -27,7 +27,7 @@ from cogs.blackjack.text import refused
 from cogs.common import Interaction, TableButton, bot_of, table_button_id
 from cogs.router import TableForm
 from cogs.table_message import Click, answered_in_time
-from engine.blackjack import ActionKind, Phase
+from engine.blackjack import Action, ActionKind, Phase
 from engine.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -139,14 +139,21 @@ class AmountForm(
         default: int | None,
         most: int | None,
         locale: str = DEFAULT_LOCALE,
+        least: int | None = None,
     ) -> None:
         super().__init__(
             title=t(locale, f"bj.modal.{form}", round=number),
             custom_id=f"bjm:{table_id}:{form}:{number}",
         )
+        if form == "bet" and most:
+            label = t(locale, "form.chips.range", min=least or 1, max=most)
+        elif most:
+            label = t(locale, "form.chips.most", most=most)
+        else:
+            label = t(locale, "bj.modal.label")
         self.add_item(
             discord.ui.TextInput(
-                label=t(locale, "bj.modal.label"),
+                label=label,  # the allowed range, shown even over the default amount
                 custom_id=AMOUNT_FIELD,
                 placeholder=t(locale, "bj.modal.most", most=most) if most else None,
                 default=str(default) if default else None,
@@ -172,9 +179,23 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, numbe
     seat = seat_of(user.id)
     if act == "bet":
         rules = live.engine.rules
+        # refused now, not after the form: no seat here, bets closed, or a seat or bets
+        # at another table of the server
+        refusal = live.engine.why_not(Action(seat, ActionKind.BET, rules.min_bet))
+        if refusal is not None:
+            raise refusal
+        service.check_member_free(live.guild_id, user.id, at=live)
         default = live.engine.bets.get(seat) or live.engine.last_bets.get(seat)
         await interaction.response.send_modal(
-            AmountForm(table_id, "bet", number, default or rules.min_bet, rules.max_bet, locale)
+            AmountForm(
+                table_id,
+                "bet",
+                number,
+                default or rules.min_bet,
+                rules.max_bet,
+                locale,
+                least=rules.min_bet,
+            )
         )
         return
     if act == "insurance":
@@ -193,28 +214,28 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, numbe
         raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
     click = Click(interaction, table_id)
     with answered_in_time(click):
-        # the move comes back committed; this click is answered with the new table
+        # the move comes back committed; this click is answered from it
         if act == "join":
-            await service.join(table_id, user.id, name=user.display_name, answered=True)
+            change = await service.join(table_id, user.id, name=user.display_name)
             done = Msg("bj.joined")
         elif act == "leave":
-            await service.leave(table_id, user.id, answered=True)
+            change = await service.leave(table_id, user.id)
             done = Msg("bj.left")
         elif act == "same":
             amount = service.same_bet_amount(live, user.id)
-            await service.bet(
-                table_id, user.id, amount, round_no=number, name=user.display_name, answered=True
+            change = await service.bet(
+                table_id, user.id, amount, round_no=number, name=user.display_name
             )
             done = Msg("bj.bet_placed", amount=amount)
         elif act == "noinsurance":
-            await service.insure(table_id, user.id, 0, round_no=number, answered=True)
+            change = await service.insure(table_id, user.id, 0, round_no=number)
             done = Msg("bj.insurance_declined")
         else:
-            await service.play(table_id, user.id, PLAY[act], version=number, answered=True)
+            change = await service.play(table_id, user.id, PLAY[act], version=number)
             done = Msg("bj.done")
-        # the new table on the click's answer; else say privately that it worked
+        # the table the change left on the click's answer; else say privately it worked
         await access.presenter(bot_of(interaction)).respond(
-            click, service.tables.get(table_id), t(locale, "bj.answer", done=done)
+            click, change, t(locale, "bj.answer", done=done)
         )
 
 
@@ -230,15 +251,15 @@ async def handle_modal(
     click = Click(interaction, table_id)
     with answered_in_time(click):
         if form == "bet":
-            await service.bet(
-                table_id, user.id, amount, round_no=number, name=user.display_name, answered=True
+            change = await service.bet(
+                table_id, user.id, amount, round_no=number, name=user.display_name
             )
             done = Msg("bj.bet_placed", amount=amount)
         else:
-            await service.insure(table_id, user.id, amount, round_no=number, answered=True)
+            change = await service.insure(table_id, user.id, amount, round_no=number)
             done = Msg("bj.insured", amount=amount)
         await access.presenter(bot_of(interaction)).respond(
-            click, service.tables.get(table_id), t(locale, "bj.answer", done=done)
+            click, change, t(locale, "bj.answer", done=done)
         )
 
 

@@ -2,11 +2,14 @@
 cards, each seat's bet or hands, whose turn and its timer, the house edge, the buttons
 offered now), and one result post per round.
 
-A member's click is answered by its own handler with the new table in the click's
-response (:meth:`BlackjackPresenter.respond`); every other change goes through one
-coalescing writer per table (cogs/table_message.py). The service
-(bot/blackjack.py) calls this after every committed change; nothing here changes a game.
-The words come from cogs/blackjack/text.py, the buttons from controls.py.
+A member's click is answered by its own handler with the table its change left, in the
+click's response (:meth:`BlackjackPresenter.respond`). Start-up subscribes
+:meth:`BlackjackPresenter.on_change` to the service (bot/blackjack.py), which publishes
+every committed change: the table message is brought up to date through one coalescing
+writer per table (cogs/table_message.py; nothing to do when the click's answer drew it)
+and a settled round gets its result post, after the click is answered. Nothing here
+changes a game. The words come from cogs/blackjack/text.py, the buttons from
+controls.py.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.blackjack import BlackjackService, OpenBlackjackTable
+from bot.host import Change, ChangeKind
 from bot.i18n import DEFAULT_LOCALE, Msg, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
@@ -35,7 +39,7 @@ from cogs.blackjack.text import (
     status_line,
 )
 from cogs.common import GameBot
-from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
+from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages, clicks_answered
 from engine.blackjack import BlackjackRules, Phase, RoundResult
 from engine.blackjack.odds import basic_strategy, house_edge, known_house_edge, rule_alternatives
 from engine.records import Transfer
@@ -112,9 +116,9 @@ async def _work_out_edge(rules: BlackjackRules) -> bool:
 class BlackjackPresenter:
     """The BlackjackService's presenter, speaking discord.py."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: GameBot, service: BlackjackService) -> None:
         self.bot = bot
-        self.service: BlackjackService | None = None  # set once the service exists
+        self.service = service
         self.messages: TableMessages[OpenBlackjackTable] = TableMessages(
             bot, self._draw, self._posted
         )
@@ -191,41 +195,62 @@ class BlackjackPresenter:
         )
 
     async def _posted(self, live: OpenBlackjackTable, message_id: int) -> None:
-        if self.service is not None:
-            await self.service.set_message(live, message_id)
-        else:
-            live.message_id = message_id
+        await self.service.set_message(live, message_id)
 
     async def repost(self, live: OpenBlackjackTable) -> None:
-        await self.messages.repost(live)
+        """/blackjack table: the table message again at the bottom of the channel; the old
+        one is retired to a note that points below."""
+        await self.messages.repost(live, moved=t(await self._locale(live), "table.moved"))
 
-    async def table_opened(self, live: OpenBlackjackTable) -> None:
-        self.warm_odds(live.engine.rules)
-        await self.messages.repost(live)
-
-    async def changed(self, live: OpenBlackjackTable) -> None:
-        """A committed move not made on a click on the table message (a timer, a slash
-        command): through the writer."""
-        self.messages.request(live)
+    async def on_change(self, change: Change[OpenBlackjackTable]) -> None:
+        """A committed change, as the service publishes it: a new table is posted; a
+        closed one is drawn closed and its refunds said; a move brings the table message
+        up to date (nothing to do when the click that made it was answered with it) and
+        a settled round gets its one result post, after the click is answered."""
+        live = change.table
+        if change.kind is ChangeKind.OPENED:
+            self.warm_odds(live.engine.rules)
+            await self.messages.repost(live)
+        elif change.kind is ChangeKind.CLOSED:
+            assert change.reason is not None
+            await self.table_closed(live, change.reason, change.transfers)
+        elif change.kind is ChangeKind.MOVE:
+            await self.messages.show(live, change.version)
+            results = [o.result for o in change.outcomes if o.result is not None]
+            if results:
+                await self.round_settled(live, results[-1])
 
     async def respond(
-        self, click: Click, live: OpenBlackjackTable | None, otherwise: str | None = None
+        self,
+        click: Click,
+        change: Change[OpenBlackjackTable],
+        otherwise: str | None = None,
     ) -> None:
-        """Answer a member's click on the move it made with the redrawn table (see
+        """Answer a member's click from the change it made: the table that change left,
+        in the click's own response (see
         :meth:`cogs.table_message.TableMessages.respond`)."""
-        await self.messages.respond(click, live, otherwise)
+        await self.messages.respond(click, change.table, otherwise)
 
-    async def round_settled(
-        self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
-    ) -> None:
-        """The round's one result post: the dealer's cards, each hand's result, each
-        seat's net and balance (the table message, showing the next round's betting, is
-        drawn by the click that ended the round or by the writer)."""
+    async def round_settled(self, live: OpenBlackjackTable, result: RoundResult) -> None:
+        """The round's one result post, once the click that ended it is answered: the
+        dealer's cards, each hand's result, each seat's net and balance; then the round
+        is marked shown (a restart does not post it again)."""
         METRICS.round_played("blackjack")
+        await clicks_answered(live.table_id)
+        try:
+            balances = await self.service.balances_of(live, (h.seat for h in result.hands))
+        except Exception:
+            log.exception(
+                "table %s: could not read the balances after round %d",
+                live.table_id,
+                result.round_no,
+            )
+            balances = {}
         locale = await self._locale(live)
         await self._channel(live).send(
             shorten(result_text(live, result, balances, locale), 2000), allowed_mentions=NO_PINGS
         )
+        await self.service.mark_announced(live, result.round_no)
 
     async def table_closed(
         self, live: OpenBlackjackTable, reason: Msg, refunds: Sequence[Transfer]
@@ -255,15 +280,15 @@ class BlackjackPresenter:
         anew (True); False when there was none (the table message is the restart
         check's)."""
         service = self.service
-        missed = service.missed_result(live) if service else None
-        if service is not None and missed is not None:
+        missed = service.missed_result(live)
+        if missed is not None:
             locale = await self._locale(live)
             await self._channel(live).send(
                 shorten(result_text(live, missed, {}, locale, late=True), 2000),
                 allowed_mentions=NO_PINGS,
             )
             await service.mark_announced(live, missed.round_no)
-            await self.messages.repost(live)
+            await self.messages.repost(live, moved=t(locale, "table.moved"))
             return True
         return False
 

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 from bot import i18n
 from bot.blackjack import OpenBlackjackTable
-from bot.card_faces import faces
+from bot.card_faces import faces, faces_read
 from bot.errors import friendly, rule_text
-from bot.i18n import DEFAULT_LOCALE, Raw, choose, t
+from bot.i18n import DEFAULT_LOCALE, Raw, choose, num, t
 from cogs.common import display
 from engine.blackjack import (
     BlackjackRules,
@@ -48,7 +48,7 @@ def total_text(cards: Sequence[Card], locale: L = DEFAULT_LOCALE) -> str:
         return t(locale, "bj.total.bust", total=total)
     if soft and total < 21:
         return t(locale, "bj.total.soft", total=total)
-    return str(total)
+    return num(locale, total)  # in the locale's digits (Persian ۲۰), like every other figure
 
 
 def hand_total_text(
@@ -57,7 +57,7 @@ def hand_total_text(
     """A player's hand's total beside its outcome: a bust hand's total is said once, the
     outcome says the bust ("24 · bust", not "bust (24) · bust")."""
     if outcome is HandOutcome.BUST:
-        return str(hand_total(cards)[0])
+        return num(locale, hand_total(cards)[0])
     return total_text(cards, locale)
 
 
@@ -222,7 +222,7 @@ def _hand_result(live: OpenBlackjackTable, h: HandResult, many: bool, locale: L)
         "bj.result.hand",
         name=seat_name(live, h.seat),
         hand=t(locale, "bj.hand_no", n=h.hand + 1) if many else "",
-        cards=faces(cards, sep="  "),
+        cards=faces_read(cards, sep="  "),
         total=hand_total_text(cards, h.outcome, locale),
         outcome=t(locale, f"bj.outcome.{h.outcome.value}"),
         net=signed(h.net, locale),
@@ -249,7 +249,7 @@ def result_text(
     lines = [
         t(locale, "bj.result.title", round=result.round_no)
         + (t(locale, "bj.result.late") if late else ""),
-        t(locale, "bj.result.dealer", cards=faces(dealer, sep="  "), head=head),
+        t(locale, "bj.result.dealer", cards=faces_read(dealer, sep="  "), head=head),
     ]
     lines += notes_lines(live, locale)
     counts: dict[str, int] = {}

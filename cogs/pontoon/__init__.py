@@ -6,7 +6,7 @@
   a submit does;
 * ``bank_offer.py``: the Accept button of a bank offer;
 * ``presenter.py``: the table message (through ``cogs/table_message.py``, the answer
-  path both games share), the result posts and the private cards by DM;
+  path every game shares), the result posts and the private cards by DM;
 * ``render.py``: the game's words and layout as plain text (no Discord);
 * ``hints.py``: the hint (``/pontoon hint``, the Hint button) and the Learn lessons of
   /help in words (no Discord);

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol, cast
 
+from bot.host import Change
 from bot.pontoon import GAME_PONTOON, OpenPontoonTable, PontoonService
 from cogs.common import GameBot, Interaction
 from cogs.table_message import Click
@@ -22,7 +23,7 @@ class PontoonPresenter(Protocol):
     def remember(self, live: OpenPontoonTable, interaction: Interaction) -> None: ...
 
     async def respond(
-        self, click: Click, live: OpenPontoonTable | None, otherwise: str | None = None
+        self, click: Click, change: Change[OpenPontoonTable], otherwise: str | None = None
     ) -> None: ...
 
     def hand_summary(self, live: OpenPontoonTable, seat: str, locale: str | None = None) -> str: ...

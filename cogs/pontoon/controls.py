@@ -100,8 +100,11 @@ def legal_union(live: OpenPontoonTable) -> set[str]:
     # Deal: the next round (after the last one's close, NEXT_ROUND) may be dealt now
     if kinds & {ActionKind.DEAL, ActionKind.NEXT_ROUND}:
         names.add("deal")
-    if "bet" in names:
+    # Same bet: only with a stake to repeat (not in a table's first round)
+    if "bet" in names and any(s in live.last_bets for s in eng.seats):
         names.add("same_bet")
+    else:
+        names.discard("same_bet")
     names.add("cards")
     # Hint: while a player's hand is being played (it answers privately whoever presses
     # it, and only the member whose turn it is gets figures)
@@ -202,10 +205,12 @@ class AmountModal(
         with_shoot: bool,
         hint: str,
         locale: str = DEFAULT_LOCALE,
+        label: str | None = None,
     ) -> None:
         super().__init__(title=title, custom_id=f"ptm:{table_id}:{act}:{version}")
         self.amount: discord.ui.TextInput[AmountModal] = discord.ui.TextInput(
-            label=t(locale, "pt.modal.amount"),
+            # the allowed range in the label, where it shows even over a default
+            label=label or t(locale, "pt.modal.amount"),
             custom_id=AMOUNT_FIELD,
             placeholder=hint,
             max_length=12,
@@ -241,6 +246,17 @@ def _range_hint(
                     hint = t(locale, "pt.modal.hint.cover", min=la.min_amount, max=la.max_amount)
             return hint, bool(la.shoot_max)
     return "", False
+
+
+def _range_label(
+    live: OpenPontoonTable, seat: str, kind: ActionKind, locale: str = DEFAULT_LOCALE
+) -> str | None:
+    """The amount field's label with the allowed range ("Chips: 1 to 10"), or None when
+    the move has no range (newcomer N-09: a form said "Amount (chips)" alone)."""
+    for la in live.engine.legal_actions(seat):
+        if la.kind is kind and la.min_amount is not None and la.max_amount is not None:
+            return t(locale, "form.chips.range", min=la.min_amount, max=la.max_amount)
+    return None
 
 
 #: message id of each amount form's title
@@ -291,6 +307,7 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             with_shoot=with_shoot,
             hint=hint or t(locale, "amount.what.amount"),
             locale=locale,
+            label=_range_label(live, seat, kind, locale),
         )
         # Not kept as a live Modal (TableForm): members at one table share the custom
         # id; every submit is answered from its custom id alone (cogs/router.py).
@@ -299,35 +316,30 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
     click = Click(interaction, table_id)
     with answered_in_time(click):
         if act == "deal":
-            await service.deal(table_id, interaction.user.id, version=version, answered=True)
+            change = await service.deal(table_id, interaction.user.id, version=version)
         elif act == "join":  # the seat limit is the engine's, checked under the lock
-            await service.act(
+            change = await service.act(
                 table_id,
                 interaction.user.id,
                 ActionKind.JOIN,
                 name=interaction.user.display_name,
-                answered=True,
             )
         elif act == "leave":
-            await service.act(table_id, interaction.user.id, ActionKind.LEAVE, answered=True)
+            change = await service.act(table_id, interaction.user.id, ActionKind.LEAVE)
         elif act == "computer":  # the opener's, between rounds (the service checks)
-            await service.add_computer(table_id, interaction.user.id, answered=True)
+            change = await service.add_computer(table_id, interaction.user.id)
         elif act == "same_bet":
-            await service.act(
-                table_id,
-                interaction.user.id,
-                ActionKind.BET,
-                amount=_last_bet(live, seat),
-                answered=True,
+            change = await service.act(
+                table_id, interaction.user.id, ActionKind.BET, amount=_last_bet(live, seat)
             )
         elif act in ACT_KIND:
-            await service.act(
-                table_id, interaction.user.id, ACT_KIND[act], version=version, answered=True
+            change = await service.act(
+                table_id, interaction.user.id, ACT_KIND[act], version=version
             )
         else:
             raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
-        # the move came back committed: this click is answered with the redrawn table
-        await access.presenter(bot).respond(click, service.tables.get(table_id))
+        # the move came back committed: this click is answered from it
+        await access.presenter(bot).respond(click, change)
     if act == "join":
         await seated(interaction, locale)
 
@@ -406,19 +418,16 @@ async def handle_modal(
     click = Click(interaction, table_id)
     service = access.service(bot)
     with answered_in_time(click):
-        await service.act(
+        change = await service.act(
             table_id,
             interaction.user.id,
             ACT_KIND[act],
             amount=amount,
             shoot=shoot,
             version=version,
-            answered=True,
         )
-        # the new table on the form's answer; else say privately that it worked
-        await access.presenter(bot).respond(
-            click, service.tables.get(table_id), _done_text(act, amount).render(locale)
-        )
+        # the table the change left on the form's answer; else say privately it worked
+        await access.presenter(bot).respond(click, change, _done_text(act, amount).render(locale))
 
 
 def _done_text(act: str, amount: int) -> Msg:

@@ -41,6 +41,15 @@ def action_gerund(locale: str, action: ActionValue) -> str:
     return t(locale, f"pt.hint.than.{action.kind.value}")
 
 
+def staked_per_chip(act: ActionValue, stake: int) -> float:
+    """A play's expected chips per chip it stakes: a buy adds its price to the stake, so
+    its figure is on the stake after the buy (newcomer N-05: "Buy for 5: −8.55 (−1.71 per
+    chip staked)" read as losing more than the stake)."""
+    if act.kind is ActionKind.BUY and act.amount:
+        return act.chips / (stake + act.amount)
+    return act.per_chip
+
+
 def hint_text(found: Hint, cards: Sequence[str], locale: str) -> str:
     """The hint as the member reads it: the best play said in one sentence, then every
     play with its expected chips, best first, then what the figures assume."""
@@ -62,7 +71,8 @@ def hint_text(found: Hint, cards: Sequence[str], locale: str) -> str:
         lines.append(
             t(
                 locale,
-                "pt.hint.better",
+                # when even the best play loses, said as players would (newcomer N-04)
+                "pt.hint.better_loss" if best.per_chip < 0 else "pt.hint.better",
                 best=action_name(locale, best),
                 margin=Raw(chips(locale, found.margin, sign=False)),
                 other=action_gerund(locale, acts[1]),
@@ -75,7 +85,7 @@ def hint_text(found: Hint, cards: Sequence[str], locale: str) -> str:
             n=n,
             action=action_name(locale, act),
             chips=Raw(bidi(locale, chips(locale, act.chips))),
-            per=Raw(bidi(locale, chips(locale, act.per_chip))),
+            per=Raw(bidi(locale, chips(locale, staked_per_chip(act, found.stake)))),
         )
         if not act.exact:
             line += " " + t(locale, "pt.hint.estimate")

@@ -1,6 +1,8 @@
 """Shows table changes in Discord: the table message, public posts, private cards by DM.
 
-The service calls this after every committed change. Nothing here changes a game.
+Start-up subscribes :meth:`PontoonDiscordPresenter.on_change` to the service, which
+publishes every committed change; a member's click is answered by its handler from the
+change it made (:meth:`PontoonDiscordPresenter.respond`). Nothing here changes a game.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import discord
 
-from bot.host import Change, KeyedLocks
+from bot.host import Change, ChangeKind, KeyedLocks
 from bot.i18n import DEFAULT_LOCALE, Msg, Raw, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
@@ -61,9 +63,9 @@ def banker_cover(live: OpenPontoonTable) -> int | None:
 class PontoonDiscordPresenter:
     """The service's Presenter, speaking discord.py."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: GameBot, service: PontoonService) -> None:
         self.bot = bot
-        self.service: PontoonService | None = None  # set by start-up (bot.app)
+        self.service = service
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
         # the table messages: a click answered with the new table, the rest coalesced
         self.writer: TableMessages[OpenPontoonTable] = TableMessages(
@@ -85,17 +87,15 @@ class PontoonDiscordPresenter:
         self._expiry: asyncio.TimerHandle | None = None
 
     async def _posted(self, live: OpenPontoonTable, message_id: int) -> None:
-        if self.service is not None:
-            await self.service.set_message(live, message_id)
-        else:
-            live.message_id = message_id
+        await self.service.set_message(live, message_id)
 
     async def respond(
-        self, click: Click, live: OpenPontoonTable | None, otherwise: str | None = None
+        self, click: Click, change: Change[OpenPontoonTable], otherwise: str | None = None
     ) -> None:
-        """Answer a member's click on the change it made with the redrawn table (see
+        """Answer a member's click from the change it made: the table that change left,
+        in the click's own response (see
         :meth:`cogs.table_message.TableMessages.respond`)."""
-        await self.writer.respond(click, live, otherwise)
+        await self.writer.respond(click, change.table, otherwise)
 
     def remember(
         self, live: OpenPontoonTable, interaction: discord.Interaction[discord.Client]
@@ -168,7 +168,7 @@ class PontoonDiscordPresenter:
         """What the table message says now, in the server's language."""
         eng = live.engine
         locale = self.guild_locale(live)
-        seconds_left = self.service.seconds_left(live) if self.service is not None else None
+        seconds_left = self.service.seconds_left(live)
         dealer: str | None = None
         if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
             nxt = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
@@ -297,8 +297,9 @@ class PontoonDiscordPresenter:
                     await task
 
     async def repost(self, live: OpenPontoonTable) -> None:
-        """/pontoon table: the table message again, at the bottom of the channel."""
-        await self.writer.repost(live)
+        """/pontoon table: the table message again, at the bottom of the channel; the old
+        one is retired to a note that points below."""
+        await self.writer.repost(live, moved=t(self.guild_locale(live), "table.moved"))
 
     def redraw(self, live: OpenPontoonTable) -> None:
         """Draw the table message again (the server's language changed)."""
@@ -367,11 +368,25 @@ class PontoonDiscordPresenter:
         line = self._log_line(ev, name, logged.banker, logged.by_timer, locale)
         return self.name_ids(live, line, locale) if line else None
 
-    async def table_changed(self, live: OpenPontoonTable, outcome: Change) -> None:
-        """One committed change: the table message first (unless the member's click that
-        made it is answered with it by its handler: ``outcome.answered``; else through the
-        writer), then DMs and at most one public post, in the background so no member's
-        answer waits behind them."""
+    async def on_change(self, change: Change[OpenPontoonTable]) -> None:
+        """A committed change, as the service publishes it: a closed table is drawn
+        closed and said; a saved one drawn again; a move is :meth:`table_changed`."""
+        live = change.table
+        if change.kind is ChangeKind.CLOSED:
+            assert change.reason is not None
+            await self.table_closed(live, change.reason)
+        elif change.kind is ChangeKind.MOVE:
+            await self.table_changed(live, change)
+        else:
+            self.writer.request(live)
+
+    async def table_changed(
+        self, live: OpenPontoonTable, outcome: Change[OpenPontoonTable]
+    ) -> None:
+        """One committed move: its DMs at once; then, once the member's click that made
+        it is answered (with the table it left), the table message through the writer
+        (nothing to do when that answer drew it) and at most one public post. Posts and
+        DMs go in the background, so no member's answer waits behind them."""
         locale = self.guild_locale(live)
         name = self.namer(live, locale)
         banker = live.engine.banker
@@ -403,8 +418,6 @@ class PontoonDiscordPresenter:
                     announcements.append(self.name_ids(live, line, locale))
             # the other public events are the round's log (live.round_log), drawn with
             # the table message
-        if not outcome.answered:
-            self.writer.request(live)
         lines = (
             render.result_lines(
                 self.results.pop(live.table_id, []), live.engine.seats, name, locale
@@ -414,7 +427,12 @@ class PontoonDiscordPresenter:
         )
         # DMs go out per member, posts per table: neither waits behind the other
         for seat, card_lines in private.items():
+            if finished and not live.engine.private_view(seat):
+                # the round ended with this card (a banker's pontoon at the deal): the
+                # Payouts show every hand now, and a DM would say "no cards" beside it
+                continue
             self._in_background(f"dm:{seat}", self.send_private(live, seat, card_lines))
+        await self.writer.show(live, outcome.version)  # after the click's own answer
         if lines:
             self._in_background(
                 f"post:{live.table_id}",
@@ -472,14 +490,17 @@ class PontoonDiscordPresenter:
             if hand is not None
             else next((lg.banker for lg in live.round_log if lg.banker), eng.banker)
         )
-        if banker_seat is not None and banker_seat != HOUSE:
-            line = render.banker_result_line(name(banker_seat), hand, banker_net, L)
+        if banker_seat is not None:
+            # the house's hand too: the one post a round keeps shows what beat whom
+            line = render.banker_result_line(
+                name(banker_seat), hand, banker_net, L, house=banker_seat == HOUSE
+            )
             results = [*results, line]
         em.description = shorten("\n".join(results), 4000)
-        balances = [
+        balances = [  # a computer plays with the house's chips: no balance of its own
             t(L, "pt.balance_line", name=name(s), chips=eng.balances.get(s, 0))
             for s in eng.seats
-            if s != HOUSE
+            if s != HOUSE and not is_computer_seat(s)
         ]
         em.add_field(
             name=t(L, "pt.balances"),

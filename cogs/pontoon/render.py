@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.card_faces import faces
+from bot.card_faces import faces, faces_read
 from bot.errors import word_msg
 from bot.i18n import DEFAULT_LOCALE, Msg, Raw, bidi, num, t
 from bot.text import shorten
@@ -17,7 +17,7 @@ from engine.errors import Word
 from engine.pontoon import HandView, PontoonRules, TableView
 from engine.pontoon.types import Event, EventKind, Phase
 from engine.pontoon.views import HandStatus
-from engine.records import HOUSE
+from engine.records import HOUSE, is_computer_seat
 
 Namer = Callable[[str], str]
 
@@ -157,7 +157,9 @@ def table_parts(
             "",
             closed=True,
         )
-    lines = [t(L, PHASE_TEXT[phase])]
+    # at a house-banked table any player deals: no "the banker presses Deal" (N-06)
+    house_waits = phase is Phase.WAITING and banker == HOUSE
+    lines = [t(L, "pt.phase.waiting.house" if house_waits else PHASE_TEXT[phase])]
     move = whose_move(
         phase,
         name,
@@ -182,7 +184,10 @@ def table_parts(
         lines.append(t(L, "pt.no_banker"))
     if rules.shoot:
         lines.append(t(L, "pt.kitty_is", kitty=kitty))
-    lines.append(t(L, "pt.bets_round", min=rules.min_bet, max=rules.max_bet, round=round_no))
+    if round_no:
+        lines.append(t(L, "pt.bets_round", min=rules.min_bet, max=rules.max_bet, round=round_no))
+    else:  # no round dealt yet: no "round 0" (newcomer N-07)
+        lines.append(t(L, "pt.bets_only", min=rules.min_bet, max=rules.max_bet))
     if cover is not None and cover < rules.max_bet and phase in (Phase.BETTING, Phase.PLAYING):
         # the banker's chips limit new stakes and buys: say so, so a lower maximum or a
         # greyed-out Buy has a reason (P-PAY-LIMIT)
@@ -199,7 +204,10 @@ def table_parts(
             continue
         hands = seat_view.hands
         balance = seat_view.balance
-        head = t(L, "pt.seat_head", name=name(seat), chips=balance)
+        if is_computer_seat(seat):  # it plays with the house's chips: no balance of its own
+            head = t(L, "pt.seat_head.computer", name=name(seat))
+        else:
+            head = t(L, "pt.seat_head", name=name(seat), chips=balance)
         if seat_view.sitting_out:
             body = t(L, "pt.sitting_out")
         elif hands:
@@ -449,7 +457,7 @@ def result_line(
         "pt.result",
         name=name(ev.seat or "?"),
         hand=hand,
-        cards=cards_text(ev.cards),
+        cards=faces_read(ev.cards),
         total=total,
         detail=detail,
         net=sign,
@@ -484,13 +492,19 @@ def round_banker_hand(events: Iterable[Event]) -> HandView | None:
 
 
 def banker_result_line(
-    name: str, banker_hand: HandView | None, net: int, locale: str = DEFAULT_LOCALE
+    name: str,
+    banker_hand: HandView | None,
+    net: int,
+    locale: str = DEFAULT_LOCALE,
+    *,
+    house: bool = False,
 ) -> str:
-    """The banker's own line in the payouts: cards, total and the round's net result."""
+    """The banker's own line in the payouts: cards, total and the round's net result
+    (``house``: the house banks, and the line names it so)."""
     L = locale
     # a banker who never turned their cards over (every player bust) says why, not "—"
     cards = (
-        cards_text(banker_hand.cards) if banker_hand is not None else t(L, "pt.banker_not_needed")
+        faces_read(banker_hand.cards) if banker_hand is not None else t(L, "pt.banker_not_needed")
     )
     total = banker_hand.total if banker_hand is not None else None
     shown = t(L, "pt.result_total", total=total) if total is not None else ""
@@ -498,6 +512,8 @@ def banker_result_line(
     if label in ("bust", "five_card_trick", "pontoon") and total is not None:
         shown += " · " + t(L, "pt.status", status=t(L, f"pt.status.{label}"))
     sign = f"+{num(L, net)}" if net > 0 else num(L, net)
+    if house:
+        return t(L, "pt.house_result", cards=cards, total=Raw(shown), net=sign)
     return t(L, "pt.banker_result", name=name, cards=cards, total=Raw(shown), net=sign)
 
 

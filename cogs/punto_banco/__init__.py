@@ -4,7 +4,7 @@
 * ``controls.py``: the betting message's buttons and the bet form, and what a click or
   a submit does;
 * ``presenter.py``: the betting message (through ``cogs/table_message.py``, the answer
-  path both games share), the coup dealt card by card ending with the payouts;
+  path every game shares), the coup dealt card by card ending with the payouts;
 * ``text.py``: the game's words, as plain functions (no Discord connection);
 * ``access.py``: this game's service and presenter, as the package reaches them through
   the bot (the shared bot type names no game).
@@ -23,6 +23,7 @@ from cogs.punto_banco.controls import BetModal, PuntoBancoButton, refusal_text
 from cogs.punto_banco.limits import LIMITS
 from cogs.punto_banco.presenter import PuntoBancoPresenter as Presenter
 from cogs.punto_banco.settings import PuntoBancoSettings as Settings
+from cogs.punto_banco.text import learn
 
 # what start-up registers (bot.app) and the router (cogs/router.py) answers: buttons
 # and forms that work again after a restart
@@ -42,6 +43,7 @@ HELP = HelpSection(
             ),
         ),
     ),
+    learn=learn,
 )
 
 

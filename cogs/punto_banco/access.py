@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol, cast
 
+from bot.host import Change
 from bot.punto_banco import GAME_PUNTO_BANCO, OpenPuntoBancoTable, PuntoBancoService
 from cogs.common import GameBot, game_service
 from cogs.table_message import Click
@@ -22,7 +23,7 @@ class PuntoBancoPresenterPart(Protocol):
     async def repost(self, live: OpenPuntoBancoTable) -> None: ...
 
     async def respond(
-        self, click: Click, live: OpenPuntoBancoTable | None, otherwise: str | None = None
+        self, click: Click, change: Change[OpenPuntoBancoTable], otherwise: str | None = None
     ) -> None: ...
 
 

@@ -108,7 +108,7 @@ class PuntoBanco(
                 stake,
                 name=interaction.user.display_name,
             )
-        await answer(click, receipt_text(receipt, placed(locale, stake, Side(side)), locale))
+            await answer(click, receipt_text(receipt, placed(locale, stake, Side(side)), locale))
 
     @app_commands.command(name="repeat", description="Place your bets of the last coup again")
     async def repeat(self, interaction: Interaction) -> None:
@@ -119,7 +119,7 @@ class PuntoBanco(
             receipt = await self.service.repeat(
                 live.table_id, interaction.user.id, name=interaction.user.display_name
             )
-        await answer(click, receipt_text(receipt, Msg("pb.repeated"), locale))
+            await answer(click, receipt_text(receipt, Msg("pb.repeated"), locale))
 
     @app_commands.command(name="withdraw", description="Take back your bets before the deal")
     @app_commands.describe(side="only this bet (default: all your bets)")
@@ -133,7 +133,7 @@ class PuntoBanco(
         click = Click(interaction, live.table_id)
         with answered_in_time(click):
             receipt = await self.service.withdraw(live.table_id, interaction.user.id, side)
-        await answer(click, receipt_text(receipt, Msg("pb.taken_back"), locale))
+            await answer(click, receipt_text(receipt, Msg("pb.taken_back"), locale))
 
     @app_commands.command(name="table", description="Post this channel's table message again")
     async def table(self, interaction: Interaction) -> None:

@@ -100,6 +100,7 @@ class BetModal(
         round_no: int,
         default: int | None,
         locale: str = DEFAULT_LOCALE,
+        limits: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(
             title=t(locale, "pb.modal.title", side=side_label(locale, side), coup=round_no),
@@ -107,7 +108,10 @@ class BetModal(
         )
         self.add_item(
             discord.ui.TextInput(
-                label=t(locale, "pb.modal.label"),
+                # the table's range, shown even over the default amount (newcomer N-09)
+                label=t(locale, "form.chips.range", min=limits[0], max=limits[1])
+                if limits
+                else t(locale, "pb.modal.label"),
                 custom_id=AMOUNT_FIELD,
                 placeholder=t(locale, "pb.modal.placeholder"),
                 default=str(default) if default else None,
@@ -150,30 +154,32 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, round
         current = {b.side: b.amount for b in live.engine.bets_of(seat)}
         last = {b.side: b.amount for b in live.engine.last_bets_of(seat)}
         default = current.get(side) or last.get(side)
-        await interaction.response.send_modal(BetModal(table_id, side, round_no, default, locale))
+        rules = live.engine.rules
+        await interaction.response.send_modal(
+            BetModal(
+                table_id, side, round_no, default, locale, limits=(rules.min_bet, rules.max_bet)
+            )
+        )
         return
     if act not in ("repeat", "withdraw"):
         raise ServiceError("That button is not known to this bot.", key="err.unknown_button")
     click = Click(interaction, table_id)
     with answered_in_time(click):
-        # the bet comes back committed; this click is answered with it below
+        # the bet comes back committed; this click is answered from it below
         if act == "repeat":
             receipt = await service.repeat(
                 table_id,
                 interaction.user.id,
                 round_no=round_no,
                 name=interaction.user.display_name,
-                answered=True,
             )
             done = Msg("pb.repeated")
         else:
-            receipt = await service.withdraw(
-                table_id, interaction.user.id, round_no=round_no, answered=True
-            )
+            receipt = await service.withdraw(table_id, interaction.user.id, round_no=round_no)
             done = Msg("pb.withdrawn")
-        # the new table on the click's answer; else say privately that it worked
+        # the table the change left on the click's answer; else say privately it worked
         await access.presenter(bot_of(interaction)).respond(
-            click, service.tables.get(table_id), receipt_text(receipt, done, locale)
+            click, receipt.change, receipt_text(receipt, done, locale)
         )
 
 
@@ -202,10 +208,7 @@ async def handle_modal(
             amount,
             round_no=round_no,
             name=interaction.user.display_name,
-            answered=True,
         )
         await access.presenter(bot_of(interaction)).respond(
-            click,
-            service.tables.get(table_id),
-            receipt_text(receipt, placed(locale, amount, side), locale),
+            click, receipt.change, receipt_text(receipt, placed(locale, amount, side), locale)
         )

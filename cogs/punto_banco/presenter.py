@@ -2,8 +2,9 @@
 answered with the new table, other changes coalesced: cogs/table_message.py), each coup
 as one post dealt card by card and ending with the payout summary.
 
-The service (bot/punto_banco.py) calls this after every committed change; nothing here
-changes a game. Its words come from cogs/punto_banco/text.py (plain functions, tested
+Start-up subscribes :meth:`PuntoBancoPresenter.on_change` to the service
+(bot/punto_banco.py), which publishes every committed change; nothing here changes a
+game. Its words come from cogs/punto_banco/text.py (plain functions, tested
 without Discord); the buttons from cogs/punto_banco/controls.py.
 """
 
@@ -16,6 +17,7 @@ from typing import NamedTuple
 
 import discord
 
+from bot.host import Change, ChangeKind
 from bot.i18n import DEFAULT_LOCALE, Msg, Raw, t
 from bot.i18n.languages import languages_of
 from bot.metrics import METRICS
@@ -342,13 +344,15 @@ class PuntoBancoPresenter:
     game): a bet, a repeat or a withdrawal clicked on the table message is answered with
     the new table in the click's own response; other changes are coalesced per table."""
 
-    def __init__(self, bot: GameBot, *, card_delay: float | None = None) -> None:
+    def __init__(
+        self, bot: GameBot, service: PuntoBancoService, *, card_delay: float | None = None
+    ) -> None:
         self.bot = bot
         if card_delay is None:  # a tenth of the betting window, at most half a second
             seconds = float(bot.settings.section(PuntoBancoSettings).betting_seconds)
             card_delay = min(0.5, seconds / 10)
         self.card_delay = card_delay
-        self.service: PuntoBancoService | None = None  # set once the service exists
+        self.service = service
         self.messages: TableMessages[OpenPuntoBancoTable] = TableMessages(
             bot, self._draw, self._posted
         )
@@ -386,7 +390,7 @@ class PuntoBancoPresenter:
         return DEFAULT_LOCALE if langs is None else await langs.guild(live.guild_id)
 
     def _idle_windows(self) -> int | None:
-        return self.service.timers.idle_windows if self.service else None
+        return self.service.timers.idle_windows
 
     def _draw(self, live: OpenPuntoBancoTable, closed_reason: Msg | None) -> Drawing:
         """The table message as it stands: the betting window open, or closed with the
@@ -409,43 +413,57 @@ class PuntoBancoPresenter:
         return Drawing(layout, final=closed, deadline=None if closed else countdown(live))
 
     async def _posted(self, live: OpenPuntoBancoTable, message_id: int) -> None:
-        if self.service is not None:
-            await self.service.set_message(live, message_id)
-        else:
-            live.message_id = message_id
+        await self.service.set_message(live, message_id)
 
     async def repost(self, live: OpenPuntoBancoTable) -> None:
-        """Post the table message again at the bottom of the channel (the old one keeps
-        working until the window closes)."""
-        await self.messages.repost(live)
+        """/baccarat table: post the table message again at the bottom of the channel; the
+        old one is retired to a note that points below."""
+        await self.messages.repost(live, moved=t(await self._locale(live), "table.moved"))
 
-    async def table_opened(self, live: OpenPuntoBancoTable) -> None:
-        await self.messages.repost(live)
-
-    async def bets_changed(self, live: OpenPuntoBancoTable) -> None:
-        """A bet placed, repeated or taken back, not on a click on the table message (a
-        command): through the writer."""
-        self.messages.request(live)
+    async def on_change(self, change: Change[OpenPuntoBancoTable]) -> None:
+        """A committed change, as the service publishes it: a new table, or a new
+        betting window (its message posted anew at the bottom); a window that opens
+        again; a bet (the table message brought up to date, unless the click that made
+        it was answered with it); a dealt coup; a closed table."""
+        live = change.table
+        if change.kind is ChangeKind.OPENED:
+            await self.messages.repost(live)
+        elif change.kind is ChangeKind.CLOSED:
+            assert change.reason is not None
+            await self.table_closed(live, change.reason, change.transfers)
+        elif change.kind is ChangeKind.SAVED:
+            if live.message_id is None:  # a new betting window: a new message
+                await self.messages.repost(live)
+            else:
+                self.messages.request(live)
+        else:
+            coups = [o.coup for o in change.outcomes if o.coup is not None]
+            if coups:
+                await self.coup_dealt(live, coups[-1])
+            else:
+                await self.messages.show(live, change.version)
 
     async def respond(
-        self, click: Click, live: OpenPuntoBancoTable | None, otherwise: str | None = None
+        self,
+        click: Click,
+        change: Change[OpenPuntoBancoTable],
+        otherwise: str | None = None,
     ) -> None:
-        """Answer a member's click on the bet it made with the redrawn table (see
-        :meth:`cogs.table_message.TableMessages.respond`)."""
-        await self.messages.respond(click, live, otherwise)
+        """Answer a member's click from the bet it made: the table that change left, in
+        the click's own response (see :meth:`cogs.table_message.TableMessages.respond`)."""
+        await self.messages.respond(click, change.table, otherwise)
 
-    async def window_extended(self, live: OpenPuntoBancoTable) -> None:
-        self.messages.request(live)
-
-    async def betting_opened(self, live: OpenPuntoBancoTable) -> None:
-        await self.messages.repost(live)
-
-    async def coup_dealt(
-        self, live: OpenPuntoBancoTable, result: CoupResult, balances: dict[str, int]
-    ) -> None:
+    async def coup_dealt(self, live: OpenPuntoBancoTable, result: CoupResult) -> None:
         """Betting closed: the window's message keeps its bets with its buttons off; the
-        coup's one post is dealt card by card and ends with the payouts."""
+        coup's one post is dealt card by card and ends with the payouts (the service
+        opens the next window once this is shown)."""
         METRICS.round_played("punto_banco")
+        bettors = (r.bet.bettor for r in result.settlement.results)
+        try:
+            balances = await self.service.balances_of(live, bettors)
+        except Exception:
+            log.exception("could not read the balances after coup %d", result.coup_no)
+            balances = {}
         channel = self._channel(live)
         self.messages.request(live)
         await self.messages.flush(live.table_id)
@@ -496,8 +514,8 @@ class PuntoBancoPresenter:
         anew (True); False when there was none (the table message is the restart
         check's)."""
         service = self.service
-        missed = service.missed_result(live) if service else None
-        if service is not None and missed is not None:
+        missed = service.missed_result(live)
+        if missed is not None:
             from bot.storage import member_account
 
             seats = [r.bet.bettor for r in missed.settlement.results]

@@ -8,11 +8,11 @@ from decimal import Decimal
 from fractions import Fraction
 
 from bot import i18n
-from bot.card_faces import faces
-from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.card_faces import faces_read
+from bot.i18n import DEFAULT_LOCALE, Msg, Raw, bidi, command, t
 from bot.punto_banco import BetReceipt, OpenPuntoBancoTable
 from cogs.common import display
-from engine.cards import Card
+from engine.cards import Card, parse_card
 from engine.punto_banco import (
     Bet,
     CoupResult,
@@ -97,7 +97,8 @@ def side_totals(bets: Sequence[Bet], locale: str = DEFAULT_LOCALE) -> str:
 
 
 def hand_text(cards: Sequence[Card]) -> str:
-    return faces(cards, sep="  ")
+    """A side's cards: the pictures, then the same cards in text (newcomer N-03)."""
+    return faces_read(cards, sep="  ")
 
 
 def total_of(cards: Sequence[Card]) -> int:
@@ -255,3 +256,35 @@ def receipt_text(receipt: BetReceipt, done: Msg, locale: str = DEFAULT_LOCALE) -
 
 def placed(locale: str, amount: int, side: Side) -> Msg:
     return Msg("pb.placed", amount=amount, side=side_label(locale, side))
+
+
+# ------------------------------------------------------------------------------- Learn
+#: the example hand of the first lesson: 7 and 8 make 15, which counts 5 (B-VAL-1)
+HAND_EXAMPLE = ("7S", "8H")
+
+
+def learn_fields(locale: str) -> list[tuple[str, str]]:
+    """/help's Learn lessons for Punto Banco as (title, text): how a coup goes, and what
+    each bet costs (the house edges of the usual table, exact: engine/punto_banco/odds.py)."""
+    rules = PuntoBancoRules()
+    edges = odds_for(rules).edges(rules)
+    figures = {side: Raw(pct(edges[side], 2, locale)) for side in ("banco", "punto", "tie")}
+    return [
+        (
+            t(locale, "pb.learn.coup.title"),
+            t(locale, "pb.learn.coup", hand=Raw(bidi(locale, hand_text(_cards(HAND_EXAMPLE))))),
+        ),
+        (
+            t(locale, "pb.learn.edge.title"),
+            t(locale, "pb.learn.edge", command=Raw(command(locale, "baccarat odds")), **figures),
+        ),
+    ]
+
+
+def _cards(codes: Sequence[str]) -> list[Card]:
+    return [parse_card(c) for c in codes]
+
+
+def learn(locale: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """Punto Banco's part of /help's Learn: title, one line, (title, text) fields."""
+    return t(locale, "pb.learn.title"), t(locale, "pb.learn.about"), learn_fields(locale)

@@ -24,7 +24,8 @@ The model is the house-edge computation's (engine/blackjack/odds.py, BJ-EDGE-1):
   per chip insured is ``3 p - 1`` with ``p`` the unseen ten-value cards' share.
 
 Figures are per chip of the hand's bet (``per_chip``) and in chips for the bet the hand
-has (``chips``); a double is valued at the full bet (its value is a straight line in
+has (``chips``); surrender is valued at what the table pays back (half the bet, rounded
+down); a double is valued at the full bet (its value is a straight line in
 the amount, so the full double or none is the best amount).
 """
 
@@ -147,7 +148,9 @@ def hint(table: BlackjackTable, seat: str, seen: Sequence[Card] | None = None) -
     if K.SPLIT in legal:
         per[K.SPLIT] = play.split(values[0], len(box.hands) + 1)
     if K.SURRENDER in legal:
-        per[K.SURRENDER] = -0.5
+        # BJ-SURR-1: the table hands back half the bet rounded down, so an odd bet
+        # loses more than half (a bet of 1 gets nothing back)
+        per[K.SURRENDER] = (hand.bet // 2 - hand.bet) / hand.bet
     amounts = {K.DOUBLE: hand.bet, K.SPLIT: hand.bet}
     acts = []
     for kind, value in per.items():

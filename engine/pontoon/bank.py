@@ -46,8 +46,14 @@ def sell_refusal(t: TableState, seat: str) -> Refusal | None:
 def check_sell_bank(t: TableState, action: Action) -> Refusal | None:
     """P-SELL-1: the banker sells between hands (or instead of a new kitty, P-SHOOT-8) to
     another seated player who can pay the price."""
-    if t.phase not in SALE_PHASES or t.rules.house_bank:
+    if t.rules.house_bank:
         return t.wrong_phase(action)
+    if t.phase not in SALE_PHASES:
+        return RuleError(
+            "P-SELL-1",
+            "the bank can be sold only between rounds",
+            key="engine.sell_between_rounds",
+        )
     seller, buyer = action.seat, action.target
     refusal = sell_refusal(t, seller) or t.amount_refusal(action, "P-SELL-1")
     if refusal is not None:

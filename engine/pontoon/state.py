@@ -205,10 +205,6 @@ class TableState:
         """Hands in a deal at ``n_seats`` seats: every seat, plus the house's hand."""
         return n_seats + 1 if self.rules.house_bank else n_seats
 
-    def seats_fit(self, n_seats: int) -> bool:
-        """Two cards for every hand of a deal fit in the pack(s) the table uses."""
-        return _seats_fit(self.rules.packs, self.rules.house_bank, n_seats)
-
     @property
     def cards_seat_limit(self) -> int:
         """The most seats the pack(s) can deal: a deal gives everyone two cards (P-TABLE-1)."""

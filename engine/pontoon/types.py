@@ -60,6 +60,11 @@ class Action:
     shoot: int | None = None  # shoot bet placed with a fourth-card buy/twist (P-SHOOT-4)
     target: str | None = None  # SELL_BANK: the buyer's seat
 
+    @property
+    def actor(self) -> str:
+        """Who acts (every game's actions name theirs ``actor``: see engine.game)."""
+        return self.seat
+
 
 class LegalAction(NamedTuple):
     """One thing a seat may do now. Amount ranges are inclusive; None when no amount.

@@ -178,7 +178,7 @@ function drawMessages(v) {
   if (!v.messages.length) {
     box.append(el("p", { class: "md-sub", style: "padding:0 16px" }, v.channel.dm
       ? "No direct messages from the bot yet. Your cards come here during a round."
-      : "Nothing here yet. Type /pontoon start or /baccarat start below."));
+      : "Nothing here yet. Type /pontoon start, /blackjack start or /baccarat start below."));
   }
   if (atBottom) box.scrollTop = box.scrollHeight;
   updateTimes();

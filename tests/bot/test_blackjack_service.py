@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +20,14 @@ from bot.blackjack import (
     BlackjackTimers,
     OpenBlackjackTable,
 )
-from bot.errors import BusyElsewhere, NotSeated, StaleButton
-from bot.host import together
+from bot.errors import BusyElsewhere, NotSeated, ServiceError, StaleButton
+from bot.host import Change, ChangeKind, together
 from bot.i18n import Msg
 from bot.punto_banco import PuntoBancoService
 from bot.storage import GuildSettings, Store, escrow_account, house_account
 from engine.blackjack import ActionKind, BlackjackRules, HandOutcome, Phase, RoundResult, Shoe
 from engine.cards import RandomChance, full_pack, parse_card
 from engine.errors import RuleError
-from engine.records import Transfer
 from tests.bot.test_round_results import result_rows
 
 G, CH, CH2 = 7101, 8101, 8102
@@ -38,26 +37,31 @@ K = ActionKind
 
 
 class Recorder:
+    """Hears every change the service publishes, as start-up's presenter does: a settled
+    round's balances are read and the round marked shown, as the presenter does."""
+
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
         self.results: list[RoundResult] = []
+        self.changes: list[Change[OpenBlackjackTable]] = []
+        self.service: BlackjackService | None = None
 
-    async def table_opened(self, live: OpenBlackjackTable) -> None:
-        self.calls.append(("opened", live.table_id))
-
-    async def changed(self, live: OpenBlackjackTable) -> None:
-        self.calls.append(("changed", live.engine.version))
-
-    async def round_settled(
-        self, live: OpenBlackjackTable, result: RoundResult, balances: dict[str, int]
-    ) -> None:
-        self.calls.append(("settled", dict(balances)))
-        self.results.append(result)
-
-    async def table_closed(
-        self, live: OpenBlackjackTable, reason: Msg, refunds: Sequence[Transfer]
-    ) -> None:
-        self.calls.append(("closed", [(t.dst, t.amount) for t in refunds]))
+    async def on_change(self, change: Change[OpenBlackjackTable]) -> None:
+        live = change.table
+        self.changes.append(change)
+        if change.kind is ChangeKind.OPENED:
+            self.calls.append(("opened", live.table_id))
+        elif change.kind is ChangeKind.CLOSED:
+            self.calls.append(("closed", [(t.dst, t.amount) for t in change.transfers]))
+        elif change.kind is ChangeKind.MOVE:
+            self.calls.append(("changed", change.state_version))
+            for result in (o.result for o in change.outcomes if o.result is not None):
+                assert self.service is not None
+                seats = (h.seat for h in result.hands)
+                balances = await self.service.balances_of(live, seats)
+                self.calls.append(("settled", dict(balances)))
+                self.results.append(result)
+                await self.service.mark_announced(live, result.round_no)
 
 
 @pytest.fixture
@@ -68,13 +72,11 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 
 def service_for(store: Store, rec: Recorder | None = None, **kw: Any) -> BlackjackService:
-    return BlackjackService(
-        store,
-        chance=RandomChance(random.Random(0)),
-        presenter=rec or Recorder(),
-        run_timers=False,
-        **kw,
-    )
+    service = BlackjackService(store, chance=RandomChance(random.Random(0)), run_timers=False, **kw)
+    rec = rec or Recorder()
+    rec.service = service
+    service.subscribe(rec.on_change)
+    return service
 
 
 async def open_with_shoe(
@@ -117,6 +119,7 @@ async def test_a_round_escrows_deals_when_all_have_bet_and_settles(store: Store)
     await service.play(live.table_id, ANN, K.STAND, version=live.engine.version)
     await service.play(live.table_id, BOB, K.HIT)
     await service.play(live.table_id, BOB, K.STAND)
+    await service.delivered(live.table_id)
     assert live.engine.phase is Phase.ROUND_OVER and rec.results
     hands = rec.results[0].hands
     assert [h.outcome for h in hands] == [HandOutcome.WIN, HandOutcome.WIN]
@@ -175,6 +178,7 @@ async def test_the_turn_timer_stands_for_a_player_and_says_so(store: Store) -> N
     await service.bet(live.table_id, ANN, 10)
     live.deadline = 0.0  # the turn has run out
     await service.time_up(live.table_id)
+    await service.delivered(live.table_id)
     assert live.engine.phase is Phase.ROUND_OVER
     assert {"kind": "timed_out", "seat": str(ANN), "hits": 2} in live.notes
     assert rec.results[0].hands[0].cards == ("2S", "3H", "4D", "10S")
@@ -213,6 +217,7 @@ async def test_idle_windows_close_the_table_and_end_returns_every_stake(store: S
     for _ in range(2):
         live.deadline = 0.0
         await service.time_up(live.table_id)
+    await service.delivered(live.table_id)
     assert live.table_id not in service.tables and rec.calls[-1] == ("closed", [])
     # a table ended mid-round gives back the bet of the hand being played
     live = await open_with_shoe(service, ["10S", "9D", "6H", "8C"], ch=CH2)
@@ -271,17 +276,24 @@ async def test_a_deal_that_fails_at_once_leaves_the_bet_for_the_timer(
     await audit_ok(store)
 
 
-async def test_a_move_answered_on_its_click_is_not_drawn_again(store: Store) -> None:
-    """A click's handler answers with the redrawn table (``answered``): the presenter is
-    not asked to draw it too; a move without a click to answer (a command) is drawn."""
+async def test_every_committed_change_is_published_after_the_caller_has_it(store: Store) -> None:
+    """The service returns the committed change to its caller (a click's handler answers
+    from it) and the host publishes that same change to the subscribers, in a task of its
+    own: the caller never waits for them; a refused move publishes nothing."""
     rec = Recorder()
     service = service_for(store, rec)
     live = await open_with_shoe(service, ["10S", "9D", "6H", "8C"])
-    change = await service.join(live.table_id, ANN, answered=True)
-    assert change.answered and change.state_version == live.engine.version
+    await service.delivered(live.table_id)
     assert rec.calls == [("opened", live.table_id)]
-    await service.join(live.table_id, BOB)
-    assert rec.calls[-1] == ("changed", live.engine.version)
+    change = await service.join(live.table_id, ANN)
+    assert change.table is live and change.state_version == live.engine.version
+    assert rec.calls == [("opened", live.table_id)]  # not yet: the caller answers first
+    await service.delivered(live.table_id)
+    assert rec.changes[-1] is change
+    with pytest.raises(ServiceError):
+        await service.leave(live.table_id, BOB)  # not seated: refused
+    await service.delivered(live.table_id)
+    assert rec.changes[-1] is change
 
 
 @pytest.mark.rule("BJ-TIMER-1")

@@ -19,7 +19,7 @@ from cogs.punto_banco.text import deal_text, hand_text
 from engine.cards import RandomChance, Rank, Suit, parse_card
 from engine.errors import RuleError
 from engine.pontoon import PontoonRules
-from engine.pontoon.types import Action, ActionKind, Phase
+from engine.pontoon.types import Action, ActionKind, Event, EventKind, Phase
 from tests.bot.test_pontoon_words import IDS, laid_out, layout_texts, live_table, presenter
 
 MARKUP = {code: f"<:pc_{code}:{10**18 + i}>" for i, code in enumerate(cards_art.all_codes())}
@@ -142,7 +142,7 @@ def test_one_function_for_every_card_text_or_picture() -> None:
     assert render.cards_text(["AS", "10H"], hidden=2) == " ".join(
         [MARKUP["AS"], MARKUP["10H"], MARKUP["back"], MARKUP["back"]]
     )
-    assert hand_text([parse_card("9D")]) == MARKUP["9D"]
+    assert hand_text([parse_card("9D")]) == MARKUP["9D"] + " · 9♦"  # and in text (N-03)
     card_faces.use_text()
     assert render.cards_text(["AS"]) == "A♠"
 
@@ -300,3 +300,42 @@ def test_the_table_with_pictures_fits_in_every_language_and_cuts_no_picture(loca
     assert len(logs) == 1 and MARKUP["AS"] in logs[0]
     # every picture is whole: "<:" always starts a full <:pc_XX:id>
     assert len(re.findall(r"<:", whole)) == len(re.findall(r"<:pc_\w+:\d+>", whole))
+
+
+def test_result_posts_write_each_card_in_text_beside_its_picture() -> None:
+    """Newcomer review N-03: at Discord's emoji size (21 px) a picture's rank is ~7 px and
+    5♦ reads as 6; a result post, the one record of a round, writes every card in text
+    too, so players can check their cards. The table keeps the pictures alone."""
+    from bot.blackjack import OpenBlackjackTable
+    from cogs.blackjack.text import result_text
+    from engine.blackjack import DEALER, BlackjackRules, BlackjackTable, Shoe
+    from engine.blackjack import Action as BjAction
+    from engine.blackjack import ActionKind as BjKind
+    from engine.cards import full_pack
+
+    card_faces.use_emojis(MARKUP)
+    assert card_faces.faces_read(["5D", "KH"]) == f"{MARKUP['5D']} {MARKUP['KH']} · 5♦ K♥"
+    assert card_faces.faces_read([]) == "—"
+    # Pontoon: a payout line
+    ev = Event(EventKind.HAND_RESULT, "ann", 0, ("5D", "KH", "6H"), amount=-4, total=21)
+    line = render.result_line(ev, lambda seat: seat)
+    assert MARKUP["5D"] in line and "5♦ K♥ 6♥" in line, line
+    # Blackjack: the dealer's line and each hand's line
+    table = BlackjackTable(BlackjackRules(decks=1))
+    top = [parse_card(c) for c in ("5D", "6H", "KH", "9S")]  # ann 5♦ K♥, dealer 6♥ 9♠
+    rest = full_pack(1)
+    for c in top:
+        rest.remove(c)
+    table.shoe = Shoe(1, top + rest)
+    chance = RandomChance(random.Random(0))
+    table.apply(BjAction("1", BjKind.JOIN), chance)
+    table.apply(BjAction("1", BjKind.BET, 10), chance)
+    table.apply(BjAction(DEALER, BjKind.DEAL), chance)
+    table.apply(BjAction("1", BjKind.STAND), chance)
+    result = table.last_result
+    assert result is not None
+    live = OpenBlackjackTable("t1", 1, 2, 3, table, 30.0, 45.0, names={"1": "ann"})
+    post = result_text(live, result, {"1": 990})
+    assert "5♦ K♥" in post and "6♥ 9♠" in post, post
+    card_faces.use_text()
+    assert card_faces.faces_read(["5D", "KH"]) == "5♦ K♥"  # text cards: once

@@ -78,7 +78,7 @@ async def test_language_server_redraws_at_once() -> None:
 def test_each_game_presenter_redraws_through_its_table_message_path() -> None:
     bot: Any = SimpleNamespace(get_guild=lambda gid: None, games={}, settings=None)
     live = SimpleNamespace(table_id="t1")
-    pontoon = PontoonDiscordPresenter(bot)
+    pontoon = PontoonDiscordPresenter(bot, SimpleNamespace())
     requested: list[Any] = []
     pontoon.writer = SimpleNamespace(request=requested.append)  # type: ignore[assignment]
     pontoon.redraw(live)  # type: ignore[arg-type]

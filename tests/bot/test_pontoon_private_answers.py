@@ -121,7 +121,7 @@ def client_for(live: OpenPontoonTable) -> Any:
     client: Any = SimpleNamespace(
         games={GAME_PONTOON: service}, get_guild=lambda gid: None, presenters={}
     )
-    client.presenters[GAME_PONTOON] = PontoonDiscordPresenter(client)
+    client.presenters[GAME_PONTOON] = PontoonDiscordPresenter(client, service)
     return client
 
 

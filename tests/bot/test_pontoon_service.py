@@ -13,6 +13,7 @@ import pytest
 
 from bot.audit import audit
 from bot.errors import BusyElsewhere, NotSeated, ServiceError, StaleButton, TableExists
+from bot.host import Change
 from bot.i18n import Msg
 from bot.pontoon import OpenPontoonTable, PontoonService, PontoonTimers
 from bot.storage import Store
@@ -303,26 +304,25 @@ async def test_a_refused_save_leaves_the_log_as_it_was(
 
 
 async def test_a_failing_presenter_does_not_fail_the_opening(store: Store) -> None:
-    """The table is saved with its opener seated before it is shown: a presenter that
-    fails (Discord down, a bug) must not turn that into an error for the member."""
+    """The table is saved with its opener seated before it is shown: a subscriber that
+    fails (Discord down, a bug) must not turn that into an error for the member, nor stop
+    the next change from reaching the subscribers."""
+    heard: list[str] = []
 
-    class Failing:
-        async def table_changed(self, live: OpenPontoonTable, outcome: object) -> None:
-            raise RuntimeError("discord is down")
-
-        async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None:
-            raise RuntimeError("discord is down")
+    async def failing(change: Change[OpenPontoonTable]) -> None:
+        heard.append(change.table_id)
+        raise RuntimeError("discord is down")
 
     svc = PontoonService(
-        store,
-        chance=RandomChance(random.Random(1)),
-        timers=PontoonTimers(600, 600, 600),
-        presenter=Failing(),  # type: ignore[arg-type]
+        store, chance=RandomChance(random.Random(1)), timers=PontoonTimers(600, 600, 600)
     )
+    svc.subscribe(failing)
     live = await svc.open_table(G, CH, ANN, PontoonRules())
     assert svc.in_channel(CH) is live
     await svc.act(live.table_id, BOB, ActionKind.JOIN)  # and play goes on
     assert str(BOB) in live.engine.seats
+    await svc.delivered(live.table_id)
+    assert heard == [live.table_id, live.table_id]  # the opening and the join
     await svc.shutdown()
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-import bot.host as host_module
+import bot.scheduler as scheduler_module
 from bot.audit import audit
 from bot.errors import friendly
 from bot.i18n import Msg
@@ -238,7 +238,7 @@ async def test_bet_timer_fires_after_the_database_was_locked(
 ) -> None:
     """The deadline passes while another connection holds the write lock: the timeout
     action is refused, but the timer tries again instead of dying with the table stuck."""
-    monkeypatch.setattr(host_module, "TIMER_RETRY_SECONDS", 0.2)
+    monkeypatch.setattr(scheduler_module, "TIMER_RETRY_SECONDS", 0.2)
     svc = make_service(store, bet=0.3)
     live = await dealt(svc)
     with write_locked(store.path):

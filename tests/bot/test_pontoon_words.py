@@ -41,9 +41,7 @@ def live_table(
 def presenter() -> PontoonDiscordPresenter:
     service: Any = SimpleNamespace(seconds_left=lambda live: 42.0)
     bot: Any = SimpleNamespace(get_guild=lambda gid: None, games={GAME_PONTOON: service})
-    p = PontoonDiscordPresenter(bot)
-    p.service = service  # as start-up does (bot.app)
-    return p
+    return PontoonDiscordPresenter(bot, service)  # built with its service, as start-up does
 
 
 def laid_out(
@@ -154,7 +152,10 @@ def test_banker_buttons_read_as_the_bankers_and_same_bet_is_offered() -> None:
     live = live_table(3)
     play_to(live, Phase.BETTING)
     labels = button_states(live)
-    assert labels["Same bet"] is False and labels["Bet"] is False
+    # round 1: nothing to repeat, Same bet is greyed out (newcomer N-08)
+    assert labels["Same bet"] is True and labels["Bet"] is False
+    live.last_bets[IDS[1]] = 2
+    assert button_states(live)["Same bet"] is False
     play_to(live, Phase.BANKER)
     labels = button_states(live)
     assert "Banker: stay" in labels and "Banker: twist" in labels

@@ -23,7 +23,7 @@ import pytest
 
 from bot.app import CardBot, make_bot
 from bot.audit import audit
-from bot.pontoon import NullPontoonPresenter, OpenPontoonTable
+from bot.pontoon import OpenPontoonTable
 from bot.settings import Settings
 from bot.storage import GuildSettings, Store
 from bot.storage.pg import PgStore
@@ -75,8 +75,8 @@ class Process:
     async def start(cls, url: str) -> Process:
         store = await PgStore.connect(url, defaults=GuildSettings(1000, 100))
         bot = make_bot(Settings(_env_file=None, database_url=url), store)
-        for service in bot.games.values():
-            service.presenter = NullPontoonPresenter()  # no Discord here
+        for name, service in bot.games.items():
+            service.unsubscribe(bot.presenters[name].on_change)  # no Discord here
         await bot.listen_for_erasures()  # as setup_hook does
         await bot.languages.load()
         return cls(store, bot)

@@ -18,7 +18,6 @@ from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
 from engine.punto_banco import PuntoBancoRules, Side
-from tests.bot.test_punto_banco_service import Recorder
 
 G, CH = 5_550_001, 5_550_010
 ANN = 734_019_276_514_388_021
@@ -66,9 +65,7 @@ async def test_a_pontoon_table_forgets_a_member_who_left(store: Store) -> None:
 
 
 async def test_a_punto_banco_table_forgets_its_opener(store: Store) -> None:
-    svc = PuntoBancoService(
-        store, chance=RandomChance(random.Random(0)), presenter=Recorder(), run_timers=False
-    )
+    svc = PuntoBancoService(store, chance=RandomChance(random.Random(0)), run_timers=False)
     live = await svc.open_table(G, CH, ANN, PuntoBancoRules(max_bet=1000), opener_name="ann")
     await store.ensure_member(G, ANN)
     assert not (await store.forget_member(ANN, G)).refused

@@ -232,22 +232,23 @@ async def test_presenter_deals_card_by_card_and_reposts_a_missed_result(
     tmp_path: Path,
 ) -> None:
     bot = StubBot()
-    presenter = PuntoBancoPresenter(bot, card_delay=0.001)  # type: ignore[arg-type]
     store = await Store.open(tmp_path / "p.sqlite3", defaults=GuildSettings(starting_chips=100))
     try:
-        service = PuntoBancoService(
-            store, chance=RandomChance(random.Random(0)), presenter=presenter, run_timers=False
-        )
-        presenter.service = service
+        service = PuntoBancoService(store, chance=RandomChance(random.Random(0)), run_timers=False)
+        presenter = PuntoBancoPresenter(bot, service, card_delay=0.001)  # type: ignore[arg-type]
+        service.subscribe(presenter.on_change)  # as start-up does
         live = await service.open_table(1, 2, 10, PuntoBancoRules(), opener_name="alice")
+        await service.delivered(live.table_id)
         first = live.message_id
         assert first is not None and (await store.get_table(live.table_id)).message_id == first  # type: ignore[union-attr]
         await service.bet(live.table_id, 10, "banco", 10, name="alice")
+        await service.delivered(live.table_id)
         await presenter.messages.flush(live.table_id)  # no click: the writer edits
         table_msg = bot.channel.messages[first]
         assert "alice: Banco 10" in shown(table_msg.versions[-1])
         assert "embed" not in table_msg.versions[0]  # a layout: no embed
         result = await service.close_window(live.table_id)
+        await service.delivered(live.table_id)
         assert result is not None and result.coup.winner is Side.BANCO
         sent = list(bot.channel.messages.values())
         deal = next(m for m in sent if str(m.versions[0].get("content", "")).startswith("**Coup"))

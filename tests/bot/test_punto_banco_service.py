@@ -17,6 +17,7 @@ import pytest
 
 from bot.audit import audit
 from bot.errors import BusyElsewhere, ServiceError, TableExists
+from bot.host import Change, ChangeKind
 from bot.i18n import Msg
 from bot.punto_banco import (
     GAME_PUNTO_BANCO,
@@ -49,12 +50,36 @@ SEED_BANCO, SEED_PUNTO, SEED_TIE = 0, 3, 18
 
 
 class Recorder:
-    """A presenter that records what the service told it."""
+    """A subscriber that records what the service published, by what it was (as the
+    presenter tells them apart); a coup's balances read as the presenter reads them."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
         self.dealt = asyncio.Event()
         self.results: list[tuple[CoupResult, dict[str, int]]] = []
+        self.service: PuntoBancoService | None = None
+
+    async def on_change(self, change: Change[OpenPuntoBancoTable]) -> None:
+        live = change.table
+        if change.kind is ChangeKind.OPENED:
+            await self.table_opened(live)
+        elif change.kind is ChangeKind.CLOSED:
+            assert change.reason is not None
+            await self.table_closed(live, change.reason, change.transfers)
+        elif change.kind is ChangeKind.SAVED:
+            if live.empty_windows:
+                await self.window_extended(live)
+            else:
+                await self.betting_opened(live)
+        else:
+            coups = [o.coup for o in change.outcomes if o.coup is not None]
+            if coups:
+                assert self.service is not None
+                bettors = (r.bet.bettor for r in coups[-1].settlement.results)
+                balances = await self.service.balances_of(live, bettors)
+                await self.coup_dealt(live, coups[-1], balances)
+            else:
+                await self.bets_changed(live)
 
     async def table_opened(self, live: OpenPuntoBancoTable) -> None:
         self.calls.append(("opened", live.table_id))
@@ -94,13 +119,16 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 def make_service(
     store: Store, seed: int, presenter: Recorder | None = None, **kw: Any
 ) -> PuntoBancoService:
-    return PuntoBancoService(
+    service = PuntoBancoService(
         store,
         chance=RandomChance(random.Random(seed)),
-        presenter=presenter or Recorder(),
         run_timers=kw.pop("run_timers", False),
         **kw,
     )
+    presenter = presenter or Recorder()
+    presenter.service = service
+    service.subscribe(presenter.on_change)
+    return service
 
 
 async def open_table(
@@ -154,6 +182,7 @@ async def test_bets_move_to_escrow_with_the_snapshot(store: Store) -> None:
         (str(CAROL), "egalite", 5),
     ]
     assert stored["meta"]["names"][str(ALICE)] == "alice"
+    await service.delivered(live.table_id)
     assert rec.names().count("bets") == 4
     assert service.holds_chips_of(G, BOB) and not service.holds_chips_of(G, DAVE)
     assert not service.holds_chips_of(G + 1, BOB)
@@ -185,6 +214,7 @@ async def test_bet_larger_than_the_balance_is_refused_and_changes_nothing(store:
     stored_before = await store.get_table(live.table_id)
     engine_before = live.engine.to_json()
     history_before = await store.history(member_account(G, BOB))
+    await service.delivered(live.table_id)
     calls_before = list(rec.calls)
 
     with pytest.raises(RuleError) as err:
@@ -198,6 +228,7 @@ async def test_bet_larger_than_the_balance_is_refused_and_changes_nothing(store:
     assert await store.history(member_account(G, BOB)) == history_before
     assert await balance(store, BOB) == START - 40
     assert await escrow(store, live) == 40
+    await service.delivered(live.table_id)
     assert rec.calls == calls_before
     await assert_audit_ok(store)
 
@@ -264,6 +295,7 @@ async def test_banco_win_pays_less_commission_rounded_down(store: Store) -> None
     assert await store.balance(house_account(G)) == 15 + 5 - 9 - 19
     assert await escrow(store, live) == 0
     # the presenter got the coup and the new balances, then a new window opened
+    await service.delivered(live.table_id)
     assert rec.results[0][1] == {
         str(ALICE): START + 9,
         str(BOB): START + 19,
@@ -351,9 +383,11 @@ async def test_empty_windows_close_the_table(store: Store) -> None:
     live = await open_table(service)
     assert await service.close_window(live.table_id) is None
     assert live.table_id in service.tables and live.empty_windows == 1
+    await service.delivered(live.table_id)
     assert rec.names()[-1] == "extended"
     assert await service.close_window(live.table_id) is None
     assert live.table_id not in service.tables and not service.has_table(CH)
+    await service.delivered(live.table_id)
     assert rec.calls[-1][0] == "closed" and rec.calls[-1][2] == []
     stored = await store.get_table(live.table_id)
     assert stored is not None and stored.status == "closed"
@@ -389,6 +423,7 @@ async def test_end_refunds_open_bets(store: Store) -> None:
     assert await balance(store, BOB) == START and await balance(store, CAROL) == START
     assert await escrow(store, live) == 0
     assert await store.balance(house_account(G)) == 0
+    await service.delivered(live.table_id)
     assert rec.calls[-1][:2] == ("closed", Msg("reason.ended_by", name="alice"))
     assert (await store.get_table(live.table_id)).status == "closed"  # type: ignore[union-attr]
     await assert_audit_ok(store)

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.banked import resumed_clock
 from bot.blackjack import BlackjackService, BlackjackTimers
 from bot.host import RESUME_MARGIN_SECONDS, StoredTable, TableHost, epoch_of, monotonic_of
 from bot.pontoon import PontoonService, PontoonTimers
@@ -26,6 +27,7 @@ from bot.punto_banco import PuntoBancoService, PuntoBancoTimers
 from bot.storage import ShownMessage, Store
 from cogs.table_message import Drawing, TableMessages
 from engine.blackjack import BlackjackRules
+from engine.blackjack import Phase as BlackjackPhase
 from engine.cards import RandomChance
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind, Phase
@@ -336,13 +338,13 @@ async def test_the_countdown_drawn_by_each_game_is_the_one_its_message_says() ->
     bot: Any = SimpleNamespace(
         settings=SimpleNamespace(section=lambda cls: SimpleNamespace(betting_seconds=20))
     )
-    pb = PuntoBancoPresenter(bot, card_delay=0)
+    pb = PuntoBancoPresenter(bot, SimpleNamespace(timers=PuntoBancoTimers()), card_delay=0)
     table = OpenPuntoBancoTable(
         "ab1", 1, 2, 3, PuntoBancoTable(PuntoBancoRules()), 20.0, closes_at=at + 0.9
     )
     drawing = pb._draw(table, None)
     assert drawing.deadline == at and f"<t:{int(at)}:R>" in text_of(drawing)
-    bj = BlackjackPresenter(bot)
+    bj = BlackjackPresenter(bot, SimpleNamespace())
     bj_table = OpenBlackjackTable(
         "ab2", 1, 2, 3, BlackjackTable(BlackjackRules()), 30.0, 45.0, closes_at=at + 0.9
     )
@@ -356,8 +358,7 @@ async def test_the_countdown_drawn_by_each_game_is_the_one_its_message_says() ->
     from engine.pontoon import Table
 
     service: Any = SimpleNamespace(seconds_left=lambda live: 42.0)
-    pt = PontoonDiscordPresenter(SimpleNamespace(get_guild=lambda gid: None))  # type: ignore[arg-type]
-    pt.service = service
+    pt = PontoonDiscordPresenter(SimpleNamespace(get_guild=lambda gid: None), service)  # type: ignore[arg-type]
     before = time.time()
     drawing = pt._render(OpenPontoonTable("ab3", 1, 2, 3, Table(PontoonRules())), None)
     assert drawing.deadline is not None
@@ -368,3 +369,86 @@ async def test_the_countdown_drawn_by_each_game_is_the_one_its_message_says() ->
         pt._render(OpenPontoonTable("ab4", 1, 2, 3, Table(PontoonRules())), None).deadline is None
     )
     await pt.close()
+
+
+async def _blackjack_turn(svc: BlackjackService) -> Any:
+    live = await svc.open_table(G, CH, ANN, BlackjackRules(), betting_seconds=FULL)
+    await svc.join(live.table_id, ANN)
+    await svc.bet(live.table_id, ANN, 10)  # every seat has bet: dealt at once
+    assert live.engine.phase is BlackjackPhase.PLAYING and live.deadline is not None
+    return live
+
+
+async def test_a_blackjack_turn_resumes_to_the_moment_its_message_shows(tmp_path: Path) -> None:
+    """Play review P2: a restart in a member's turn keeps the turn's deadline (as Pontoon
+    does and the README promises), not a fresh one from the restart."""
+    shown_at = float(int(time.time()) + 40)
+    game = Game(GAMES["blackjack"].make, _blackjack_turn)
+    _, back = await _reloaded(
+        tmp_path,
+        game,
+        lambda live: ShownMessage(live.table_id, MESSAGE, live.store_version, shown_at),
+    )
+    assert back.engine.phase is BlackjackPhase.PLAYING
+    assert abs(epoch_of(back.deadline) - shown_at) < 0.05
+    assert back.closes_at == shown_at
+
+
+@pytest.mark.parametrize("name", ["blackjack", "punto_banco"])
+async def test_a_stop_before_the_message_was_confirmed_keeps_the_saved_clock(
+    tmp_path: Path, name: str
+) -> None:
+    """Play review P2: the bot killed in the second between a move and the confirmation of
+    the message that shows it: the house-banked games resume the clock saved with the
+    move, not a fresh full one that starts at the restart."""
+    start = _blackjack_turn if name == "blackjack" else GAMES[name].start
+
+    async def later(svc: Any) -> Any:
+        live = await start(svc)
+        await asyncio.sleep(1.5)  # the restart comes 1.5 s into the turn or window
+        return live
+
+    live, back = await _reloaded(tmp_path, Game(GAMES[name].make, later), lambda live: None)
+    assert abs(epoch_of(back.deadline) - live.closes_at) < 0.05
+    assert back.closes_at == live.closes_at
+    assert _left(back) < FULL - 1  # not a fresh full clock from the restart
+
+
+def test_the_saved_clock_is_resumed_only_with_a_second_of_it_left() -> None:
+    now = 1_000_000.0
+
+    def saved(closes_at: float | None, shown: float | None = None) -> StoredTable:
+        meta = {"closes_at": closes_at}
+        return StoredTable("t", 1, 2, 3, None, 1, {}, meta, shown_deadline=shown)
+
+    assert resumed_clock(saved(now + 30), now) == now + 30
+    assert resumed_clock(saved(now + 30, shown=now + 29), now) == now + 29  # the message's
+    assert resumed_clock(saved(now + 0.5), now) is None  # too close: a fresh one
+    assert resumed_clock(saved(now - 60), now) is None  # ran out while the bot was down
+    assert resumed_clock(saved(None), now) is None  # no clock saved (an older table)
+
+
+async def test_the_sandbox_forgets_which_messages_showed_their_tables(tmp_path: Path) -> None:
+    """Newcomer review N-11: the sandbox's local Discord starts with no channel history, so
+    at its start no table counts as shown by its message: the restart check reads each
+    back (gone) and posts the table again, for a Pontoon table with no clock too."""
+    from bot.__main__ import forget_shown_messages
+
+    path = tmp_path / "sandbox.sqlite3"
+    store = await Store.open(path)
+    svc = GAMES["pontoon"].make(store)
+    try:
+        live = await svc.open_table(G, CH, ANN, PontoonRules(), opener_name="ann")
+        await svc.set_message(live, MESSAGE)
+        await store.confirm_shown([ShownMessage(live.table_id, MESSAGE, live.store_version, None)])
+        assert live.table_id in await store.confirmed_shown()
+    finally:
+        await svc.shutdown()
+        await store.close()
+    await forget_shown_messages(path)
+    store = await Store.open(path)
+    try:
+        assert await store.confirmed_shown() == {}
+        assert [t.table_id for t in await store.load_open_tables()] == [live.table_id]
+    finally:
+        await store.close()

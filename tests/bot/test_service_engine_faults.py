@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-import bot.host as host_module
+import bot.scheduler as scheduler_module
 from bot.audit import audit
-from bot.errors import ServiceError, friendly
+from bot.errors import EngineFault, ServiceError, friendly
 from bot.i18n import Msg
 from bot.pontoon import PontoonService, PontoonTimers
 from bot.punto_banco import PuntoBancoService, PuntoBancoTimers
@@ -209,7 +209,7 @@ async def test_close_refunds_from_the_ledger_when_the_engine_disagrees(store: St
 async def test_failing_idle_close_backs_off_and_logs(
     store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(host_module, "TIMER_RETRY_SECONDS", 0.05)
+    monkeypatch.setattr(scheduler_module, "TIMER_RETRY_SECONDS", 0.05)
     svc = make_service(store, idle=0.05)
     live = await svc.open_table(G, CH, ANN, PontoonRules())
     attempts: list[float] = []
@@ -236,7 +236,7 @@ async def test_timer_survives_an_unexpected_error(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A bug in one timer step must not kill the table's timer for good."""
-    monkeypatch.setattr(host_module, "TIMER_RETRY_SECONDS", 0.05)
+    monkeypatch.setattr(scheduler_module, "TIMER_RETRY_SECONDS", 0.05)
     svc = make_service(store, idle=0.1)
     live = await svc.open_table(G, CH, ANN, PontoonRules())
     real_close = svc.close
@@ -285,6 +285,36 @@ async def test_punto_banco_engine_failure_mid_bet_restores_the_table(
     await svc.close(live.table_id, Msg("reason.ended_by", name="alice"))
     await ledger_ok(store)
     assert await store.member_balance(G, BOB) == 1000
+    await svc.shutdown()
+
+
+async def test_punto_banco_bookkeeping_failure_is_an_engine_fault_naming_the_bet(
+    store: Store, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The host's log names an applied action by its actor, which every game's actions
+    have (Punto Banco's have no ``seat``): a failure after the bet was applied is the
+    member's "nothing was changed", logged with the bet, never an AttributeError."""
+    svc = PuntoBancoService(
+        store,
+        chance=RandomChance(random.Random(3)),
+        timers=PuntoBancoTimers(betting_seconds=600),
+        run_timers=False,
+    )
+    live = await svc.open_table(G, CH2, ANN, PuntoBancoRules())
+    saved = live.snapshot()
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("bookkeeping bug")
+
+    monkeypatch.setattr(svc, "after_apply", broken)
+    with pytest.raises(EngineFault) as info:
+        await svc.bet(live.table_id, CAT, Side.BANCO, 40)
+    monkeypatch.undo()
+    assert "nothing was changed" in friendly(info.value)
+    assert live.snapshot() == saved
+    assert await store.member_balance(G, CAT) == 1000
+    assert any(f"{CAT} bet" in r.getMessage() for r in caplog.records)
+    await ledger_ok(store)
     await svc.shutdown()
 
 

@@ -5,8 +5,10 @@ with the bot's seeded shuffle, so the test knows every card before it is dealt."
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -169,6 +171,14 @@ async def test_a_round_of_blackjack_from_join_to_the_result_post(
     assert str(total) in post.text
     # the table is ready for the next round: Same bet is offered
     assert {"Bet", "Same bet", "Join"} <= t.enabled()
+    # /blackjack table: the table comes back below and the old copy is retired (no
+    # buttons, no stale "Bets are open"), play review P5
+    before = t.message().id
+    assert "posted again below" in await t.bj(world.bob, "table")
+    assert t.message().id != before and {"Bet", "Same bet"} <= t.enabled()
+    retired = fake_discord.message(before)
+    assert retired.buttons() == [] and "moved below" in retired.text
+    assert "Blackjack · round" not in retired.text
     text = await t.bj(world.bob, "odds", {"chart": True})
     assert "0.40%" in text and "H hit" in text
     odds_msg = t.fake.ephemerals(world.bob)[-1]
@@ -195,14 +205,21 @@ async def test_a_round_resumes_after_a_restart(
     await t.bj(world.alice, "start", {"max_bet": 5000, "betting_seconds": 600})
     await t.bj(world.alice, "join")
     await t.bj(world.bob, "join")
-    await t.bj(world.alice, "bet", {"amount": 10})
-    await t.bj(world.bob, "bet", {"amount": 20})  # dealt: alice to play
+    await t.form(world.alice, "Bet", "10")
+    await t.form(world.bob, "Bet", "20")  # dealt: alice to play
     assert "Hit" in t.enabled()
+    deadline = re.findall(r"<t:(\d+):R>", t.message().text)
+    assert len(deadline) == 1
+    await asyncio.sleep(0.2)  # killed right after the deal, maybe before the message was confirmed
+    bot.proc.send_signal(signal.SIGKILL)
     await bot.stop()
+    await asyncio.sleep(2)
 
     await start(start_bot_process, db, SHUFFLE_SEED=str(seed))
     await t.quiet()
     table = t.message().text
+    # the turn's deadline is the one the message showed before (play review P2)
+    assert re.findall(r"<t:(\d+):R>", table) == deadline, table
     up, hole = expect.dealer
     assert up.pretty in table and hole.pretty not in table
     assert await t.balance_of(world.bob) == 980  # the bet is still on the table

@@ -6,6 +6,7 @@ of the member's shows on the table."""
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 from pathlib import Path
 
@@ -42,6 +43,9 @@ async def test_one_member_plays_a_round_with_two_computer_players(
     )
     assert "Table open" in r.all_text
     assert "🤖 Computer 1" in t.embed_text()
+    # play review P7: a computer shows no chip balance of its own (the house's chips)
+    assert "🤖 Computer 1 — plays with the house's chips" in t.embed_text()
+    assert not re.search(r"Computer 1 — [\d,]+ chips", t.embed_text())
     # not the opener: a private refusal, nothing changes
     shown = t.embed_text()
     await t.click(bob, "Add a computer player")
@@ -84,6 +88,9 @@ async def test_one_member_plays_a_round_with_two_computer_players(
     log = "\n".join(t.public_texts())
     # the computers bet the table minimum and played, in the table's log like anyone
     assert "🤖 Computer 1" in log and "🤖 Computer 2" in log
+    payouts = next(x for x in reversed(t.public_texts()) if "Payouts" in x)
+    balances_part = payouts.split("Balances", 1)[1].split("Next deal", 1)[0]
+    assert "alice" in balances_part and "Computer" not in balances_part, payouts
     after = held(db, world.guild.id)
     assert sum(after.values()) == sum(before.values()), (before, after)
     house = f"house:{world.guild.id}"

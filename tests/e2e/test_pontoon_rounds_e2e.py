@@ -106,8 +106,19 @@ async def test_pontoon_passes_the_bank_then_bank_sale(
     wrong = await fake_discord.click(seller, offer, label="Accept: buy the bank for 5")
     await t.quiet()
     assert "someone else" in "\n".join(m.text for m in wrong.followups) + wrong.all_text
-    await fake_discord.click(buyer, offer, label="Accept: buy the bank for 5")
+    accepted = await fake_discord.click(buyer, offer, label="Accept: buy the bank for 5")
     await t.quiet()
+    # each click answered once (play review P1: a second answer was tried, refused by
+    # Discord, and the buyer told "Something went wrong" after the sale went through)
+    for click in (wrong, accepted):
+        calls = [
+            r
+            for r in fake_discord.requests
+            if r.path.startswith(f"/interactions/{click.interaction_id}/")
+        ]
+        assert [r.status for r in calls] == [200], calls
+    told = "\n".join(m.text for m in accepted.followups) + accepted.all_text
+    assert "went wrong" not in told, told
     assert banker_name(t) == old_banker
     assert "buys the bank for 5" in t.channel_text()
     chips_after = await balances(t, [world.alice, world.bob])
@@ -178,6 +189,27 @@ async def test_house_banked_lone_player_and_end_mid_round(shared: Shared) -> Non
     await t.assert_ledger_ok(db)
 
 
+@SHARED
+async def test_a_house_banked_round_shows_the_house_hand_in_the_payouts(shared: Shared) -> None:
+    """Play review P6: the result post of a house-banked round ends with the house's line
+    (its cards and total, or that it was not needed), as a player-banker's post does."""
+    fake_discord, world, db = shared.fake, shared.world, shared.db
+    t = Table(fake_discord, world)
+    r = await t.slash(world.carol, "start", {"banker": "house", "min_bet": 2, "max_bet": 20})
+    assert "Table open" in r.all_text
+    await t.click(world.carol, "Deal")
+    await t.form(world.carol, "Bet", "4")
+    await play_out(t, world)
+    await fake_discord.wait_until(lambda: any("Payouts" in x for x in t.public_texts()))
+    payouts = next(x for x in reversed(t.public_texts()) if "Payouts" in x)
+    house = [line for line in payouts.splitlines() if line.startswith("🏦 The house:")]
+    assert len(house) == 1, payouts
+    assert cards_in(house[0]) or "did not need to play" in house[0], house
+    await t.slash(world.carol, "end")
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
 async def test_twist_bust_is_public_and_the_stake_goes_at_once(
     fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
 ) -> None:
@@ -213,3 +245,31 @@ async def test_twist_bust_is_public_and_the_stake_goes_at_once(
     assert chips[banker.user.name] == 1002
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
+
+
+async def test_a_bankers_pontoon_sends_no_card_dm_that_contradicts_itself(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Play review P11: the banker's pontoon settles the round when the second card is
+    dealt; the players' cards are in the Payouts then, so no DM says "Your face-down card:
+    5♠" and then "You hold no cards right now"."""
+
+    def bankers_pontoon(t: EngineTable, names: list[str]) -> bool:
+        return t.phase is Phase.ROUND_OVER
+
+    seed, sim = find_seed(2, bankers_pontoon)
+    await start(start_bot_process, tmp_path / "db.sqlite3", SHUFFLE_SEED=str(seed))
+    t = Table(fake_discord, world)
+    await open_table(t, players=(world.alice, world.bob))
+    await t.click(world.alice, "Deal")
+    assert banker_name(t) == sim.banker
+    player = member_by_name(world, next(n for n in ("alice", "bob") if n != sim.banker))
+    dms_before = len(fake_discord.dms(player))
+    await t.form(player, "Bet", "2")
+    await fake_discord.wait_until(lambda: any("Payouts" in x for x in t.public_texts()))
+    await t.quiet()
+    assert "banker's pontoon" in "\n".join(t.public_texts())
+    after = [m.text for m in fake_discord.dms(player)[dms_before:]]
+    assert not any("You hold no cards" in text for text in after), after
+    t.assert_all_answered()
+    await t.assert_ledger_ok(tmp_path / "db.sqlite3")

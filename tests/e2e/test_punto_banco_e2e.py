@@ -190,6 +190,8 @@ async def test_bets_survive_a_restart_and_end_refunds_them(
     before = t.message().id
     assert "table message is below" in await t.bac(world.bob, "table")
     assert t.message().id != before and "alice: Banco 40" in t.embed_text()
+    retired = fake_discord.message(before)  # the old copy points below, with no buttons
+    assert retired.buttons() == [] and "moved below" in retired.text
 
     assert "Only the table's opener" in await t.bac(world.bob, "end")
     text = await t.bac(world.alice, "end")

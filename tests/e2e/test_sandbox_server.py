@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -252,6 +253,33 @@ async def test_python_m_bot_without_a_token_starts_the_sandbox_and_refuses_bad_i
         # SIGTERM (like Ctrl-C) stops the bot, then the server, cleanly
         assert await sb.stop() == 0, sb.output()
         assert "Traceback" not in sb.output(), sb.output()
+        # the console pairs "stopping: …" with "stopped cleanly" (newcomer N-13)
+        out = sb.output()
+        assert "stopping:" in out and "stopped cleanly" in out, out
+        assert out.index("stopping:") < out.index("stopped cleanly")
+
+
+async def test_the_fake_gateway_acknowledges_a_heartbeat_after_a_round_trip() -> None:
+    """Newcomer review N-12: an ACK sent at once reached discord.py before its keep-alive
+    thread noted the heartbeat as sent, and the console said "Can't keep up … 41.3s
+    behind" on an idle machine. The fake answers after a round trip, as Discord does."""
+    from localdiscord.server import HEARTBEAT_ACK_SECONDS
+
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        async with aiohttp.ClientSession() as http:
+            ws = await http.ws_connect(fake.gateway_url)
+            hello = await ws.receive_json(timeout=5)
+            assert hello["op"] == 10
+            sent = time.monotonic()
+            await ws.send_json({"op": 1, "d": None})
+            ack = await ws.receive_json(timeout=5)
+            assert ack["op"] == 11
+            assert time.monotonic() - sent >= HEARTBEAT_ACK_SECONDS * 0.9
+            await ws.close()
+    finally:
+        await fake.stop()
 
 
 async def test_the_world_keeps_its_ids_from_one_start_to_the_next() -> None:
@@ -374,3 +402,16 @@ async def test_the_sandboxs_admin_runs_the_casino_panel_and_others_are_refused(
         )
         assert f"<@&{manager}>" in refused, refused
         assert await sb.stop() == 0, sb.output()
+
+
+def test_an_empty_channel_names_every_games_start() -> None:
+    """Newcomer review N-02: an empty #blackjack said "Type /pontoon start or /baccarat
+    start below": the page names every game's start command."""
+    from bot.games import GAMES
+
+    page = (REPO_ROOT / "localdiscord" / "web" / "app.js").read_text()
+    line = next(x for x in page.splitlines() if "Nothing here yet" in x)
+    groups = {"pontoon": "pontoon", "punto_banco": "baccarat", "blackjack": "blackjack"}
+    assert {g.name for g in GAMES} == set(groups)
+    for game in GAMES:
+        assert f"/{groups[game.name]} start" in line, line

@@ -235,3 +235,77 @@ def test_the_shared_help_names_no_game() -> None:
     source = Path(__file__).resolve().parents[2].joinpath("cogs", "help.py").read_text()
     code = re.sub(r'""".*?"""|#.*', "", source, flags=re.S)
     assert not re.search(r"pontoon|punto|baccarat|blackjack", code, re.I)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_game_has_a_learn_part(locale: str, ids: None) -> None:
+    """Newcomer review N-14: a Learn part for Blackjack and Punto Banco too, not only
+    Pontoon: a round (or coup) step by step with the card pictures, what the hint means
+    (Blackjack), and what a table costs, with the command that shows the table's own
+    figures; each lesson within an embed field, the whole within one message."""
+    from cogs.help import game_sections, learn_embeds
+
+    embeds = learn_embeds(locale)
+    assert len(embeds) == len(game_sections()) == 3
+    assert sum(len(e) for e in embeds) <= 6000
+    titles = [e.title for e in embeds]
+    for key in ("pt.learn.title", "bj.learn.title", "pb.learn.title"):
+        assert t(locale, key) in titles
+    for em in embeds:
+        for f in em.fields:
+            body = f.value or ""
+            assert 0 < len(body) <= 1024 and "{" not in body, (f.name, body)
+            assert not re.search(r"\b(?:P|B|BJ)-[A-Z]", body)
+    blackjack = next(e for e in embeds if e.title == t(locale, "bj.learn.title"))
+    text = "\n".join(f.value or "" for f in blackjack.fields)
+    assert "A♠" in text and "K♥" in text  # the example blackjack
+    assert f"</blackjack {command_name('en', 'blackjack hint').split()[-1]}:" in text
+    baccarat = next(e for e in embeds if e.title == t(locale, "pb.learn.title"))
+    text = "\n".join(f.value or "" for f in baccarat.fields)
+    assert f"</baccarat {command_name('en', 'baccarat odds').split()[-1]}:" in text
+
+
+def test_the_blackjack_learn_figures_are_the_engines() -> None:
+    """The Blackjack lesson's figures are written in the code (BJ-EDGE-1 takes about a
+    second); they must be the engine's for the usual table, to the two decimals shown."""
+    from cogs.blackjack.hints import EDGE
+    from engine.blackjack import BlackjackRules
+    from engine.blackjack.odds import house_edge
+
+    usual = house_edge(BlackjackRules()).edge
+    six_five = house_edge(BlackjackRules(blackjack_pays="6:5")).edge
+    assert round(usual, 4) == EDGE["edge"]
+    assert round(six_five - usual, 4) == EDGE["six_five"]
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr", "hi", "fa"])
+def test_help_is_sent_within_discords_embed_limits(locale: str) -> None:
+    """Every message /help sends holds at most 10 embeds and 6,000 characters in all
+    (the German and French help once passed 6,000 and Discord refused it), and nothing
+    of the help is dropped on the way."""
+    from cogs.help import help_embed, help_messages, learn_embeds
+
+    messages = help_messages(locale)
+    for embeds in messages:
+        assert len(embeds) <= 10
+        assert sum(len(e) for e in embeds) <= 6000
+        for e in embeds:
+            assert len(e.fields) <= 25
+    sent = [f.value for embeds in messages for e in embeds for f in e.fields]
+    wanted = [f.value for e in [help_embed(locale), *learn_embeds(locale)] for f in e.fields]
+    assert sent == wanted
+
+
+def test_an_embed_over_the_limit_is_split_by_its_fields() -> None:
+    import discord
+
+    from cogs.help import as_messages
+
+    big = discord.Embed(title="T", description="D")
+    for i in range(8):
+        big.add_field(name=f"f{i}", value="x" * 1000)
+    messages = as_messages([big])
+    assert len(messages) == 2
+    assert [len(m) for m in messages] == [1, 1]
+    assert messages[0][0].title == "T" and messages[1][0].title is None
+    assert sum(len(m[0].fields) for m in messages) == 8

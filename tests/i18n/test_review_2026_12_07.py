@@ -192,7 +192,16 @@ def test_the_daily_option_names_daily_as_the_reader_sees_it() -> None:
 # ----------------------------------------------------------------------- "1 chip", not "1 chips"
 PLURAL = {"en": "chips", "de": "Chips", "fr": "jetons", "hi": "चिप्स"}
 #: English texts whose "chips" follows a figure with decimals (a hint) or a range
-NOT_COUNTS = {"bj.hint.line", "pt.hint.line", "bj.hint.better", "pt.hint.better", "pt.rules.bets"}
+# a hint's figures are text with two decimals ("0.13 chips"), never a count of one
+NOT_COUNTS = {
+    "bj.hint.line",
+    "pt.hint.line",
+    "bj.hint.better",
+    "pt.hint.better",
+    "bj.hint.better_loss",
+    "pt.hint.better_loss",
+    "pt.rules.bets",
+}
 
 
 def _count_messages() -> list[tuple[str, str]]:

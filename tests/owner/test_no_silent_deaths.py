@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.host import Change
 from bot.pontoon import GAME_PONTOON, OpenPontoonTable
 from cogs import table_message as writer_module
 from cogs.pontoon.presenter import PontoonDiscordPresenter
@@ -63,8 +64,7 @@ def make_presenter(channel: FlakyChannel) -> tuple[PontoonDiscordPresenter, list
         games={GAME_PONTOON: service},
         get_partial_messageable=lambda cid, guild_id=None: channel,
     )
-    presenter = PontoonDiscordPresenter(bot)
-    presenter.service = service  # as start-up does (bot.app)
+    presenter = PontoonDiscordPresenter(bot, service)  # built with its service (bot.app)
     return presenter, saved
 
 
@@ -166,7 +166,7 @@ async def test_punto_banco_refresh_survives_a_network_error(
     """Punto Banco's table message goes through the same writer: an edit that fails with
     a network error is logged in one line and drawn again."""
     monkeypatch.setattr(writer_module, "REFRESH_RETRY_SECONDS", 0.01)
-    from bot.punto_banco import OpenPuntoBancoTable
+    from bot.punto_banco import OpenPuntoBancoTable, PuntoBancoTimers
     from cogs.punto_banco.presenter import PuntoBancoPresenter
     from engine.punto_banco import PuntoBancoRules, PuntoBancoTable
 
@@ -182,7 +182,7 @@ async def test_punto_banco_refresh_survives_a_network_error(
 
     channel = SimpleNamespace(get_partial_message=lambda mid: Message())
     bot: Any = SimpleNamespace(get_partial_messageable=lambda cid, guild_id=None: channel)
-    presenter = PuntoBancoPresenter(bot, card_delay=0)
+    presenter = PuntoBancoPresenter(bot, SimpleNamespace(timers=PuntoBancoTimers()), card_delay=0)
     live = OpenPuntoBancoTable(
         table_id="abc123",
         guild_id=1,
@@ -194,7 +194,7 @@ async def test_punto_banco_refresh_survives_a_network_error(
         message_id=99,
     )
     caplog.set_level(logging.INFO, logger="cogs.table_message")
-    await presenter.bets_changed(live)  # raised ServerDisconnectedError before
+    await presenter.on_change(Change(live, 1, 0))  # raised ServerDisconnectedError before
     await presenter.messages.flush(live.table_id)
     assert edits == ["ok"]
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]

@@ -43,6 +43,34 @@ def test_eleven_against_a_six_doubles_and_surrender_is_valued_at_half() -> None:
     assert surrender.per_chip == -0.5 and surrender.chips == -2.0
 
 
+@pytest.mark.rule("BJ-SURR-1")
+@pytest.mark.parametrize(("bet", "lost"), [(5, 3), (1, 1), (3, 2), (10, 5)])
+def test_surrender_is_valued_at_what_the_table_pays_back(bet: int, lost: int) -> None:
+    # 16 against a ten: the hint's surrender figure is the chips the table keeps
+    # (half the bet back, rounded down), the same as the round's result
+    rules = BlackjackRules(surrender="late", min_bet=1)
+    game = Game(rules, top=["TH", "KC", "6D", "7S"])
+    game.round({"ann": bet})
+    found = hint(game.table, "ann")
+    surrender = next(a for a in found.actions if a.kind is K.SURRENDER)
+    assert surrender.chips == pytest.approx(-lost)
+    assert surrender.per_chip == pytest.approx(-lost / bet)
+    game.act("ann", K.SURRENDER)
+    assert game.table.boxes["ann"].hands[0].net == -lost
+
+
+def test_on_a_bet_of_one_surrender_is_never_ranked_above_standing() -> None:
+    # a bet of 1 surrenders for nothing back: giving up is the worst play there is
+    rules = BlackjackRules(surrender="late", min_bet=1)
+    game = Game(rules, top=["TH", "KC", "6D", "7S"])
+    game.round({"ann": 1})
+    found = hint(game.table, "ann")
+    value = {a.kind: a.per_chip for a in found.actions}
+    assert value[K.SURRENDER] == -1.0
+    assert value[K.SURRENDER] < value[K.STAND] and value[K.SURRENDER] < value[K.HIT]
+    assert found.best.kind is not K.SURRENDER
+
+
 def test_insurance_is_valued_from_the_unseen_ten_value_cards() -> None:
     game = Game(top=["TH", "AC", "9D", "KS"])
     game.round({"ann": 10})
