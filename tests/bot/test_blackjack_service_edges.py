@@ -6,16 +6,19 @@ a betting or insurance button carries, who holds chips at a table, what a restar
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.blackjack import BlackjackTimers, holdings
+from bot.blackjack import BlackjackTimers, OpenBlackjackTable, holdings
 from bot.errors import ServiceError, StaleButton
+from bot.host import Change, ChangeKind
 from bot.i18n import Msg
 from bot.storage import GuildSettings, Store
 from engine.blackjack import ActionKind, BlackjackRules, Phase
+from engine.records import Transfer
 from tests.bot.test_blackjack_service import (
     ANN,
     BOB,
@@ -56,20 +59,23 @@ async def test_the_round_the_buttons_carry(store: Store) -> None:
 
 @pytest.mark.rule("BJ-CHIPS-1", "BJ-TABLE-1")
 async def test_who_holds_chips_at_a_table(store: Store) -> None:
+    """A seat counts, with or without a bet (one seat rule for every game); the escrow
+    holds each seat's own stake; a member who leaves holds nothing there."""
     service = service_for(store)
     live = await open_with_shoe(service, ["10S", "6D", "9H", "10C"])
+    assert not service.has_chips_at(live, ANN) and service.scan_table_of_member(G, ANN) is None
     await service.join(live.table_id, ANN)
     await service.join(live.table_id, BOB)
-    assert not service.has_chips_at(live, ANN) and not service.has_chips_at(live, 999)
-    assert service.scan_table_of_member(G, ANN) is None
-    await service.bet(live.table_id, ANN, 10)
-    assert service.has_chips_at(live, ANN) and not service.has_chips_at(live, BOB)
+    assert service.has_chips_at(live, ANN) and service.has_chips_at(live, BOB)
+    assert not service.has_chips_at(live, 999)
     assert service.scan_table_of_member(G, ANN) is live
+    await service.bet(live.table_id, ANN, 10)
     found = holdings(live.engine.to_json())
     assert (found.escrow, found.stakes, found.exact) == (10, {str(ANN): 10}, True)
-    assert found.in_play == frozenset({ANN})
-    await service.bet(live.table_id, BOB, 1)  # one chip is chips on the table too
-    assert service.has_chips_at(live, BOB)
+    assert found.in_play == frozenset({ANN, BOB})
+    await service.leave(live.table_id, BOB)  # ann alone has bet: dealt at once
+    assert not service.has_chips_at(live, BOB) and service.scan_table_of_member(G, BOB) is None
+    assert holdings(live.engine.to_json()).in_play == frozenset({ANN})
 
 
 @pytest.mark.rule("BJ-TIMER-1")
@@ -97,6 +103,7 @@ async def test_a_restart_keeps_what_the_table_said_and_which_result_was_shown(
     (reloaded,) = await again.load()
     assert [n for n in reloaded.notes if n["kind"] == "timed_out"] == notes
     await again.play(reloaded.table_id, BOB, K.STAND)
+    await again.delivered(reloaded.table_id)  # the presenter marks the result shown
     assert again.last_round(reloaded) == 1 and reloaded.announced == 1
     assert again.missed_result(reloaded) is None  # shown: not posted again
     reloaded.announced = 0  # as if the process stopped before the post
@@ -116,38 +123,48 @@ async def test_a_bet_returns_the_bet_placed_and_same_bet_needs_a_last_round(
     with pytest.raises(ServiceError) as err:
         service.same_bet_amount(live, ANN)
     assert err.value.key == "err.bj.no_last_bet"
-    assert await service.bet(live.table_id, ANN, 15) == 15  # bob has not bet: not dealt
-    assert live.engine.phase is Phase.BETTING
-    assert await service.bet(live.table_id, BOB, 20) == 20  # dealt at once
-    assert live.engine.phase is Phase.PLAYING
+    placed = await service.bet(live.table_id, ANN, 15)  # bob has not bet: not dealt
+    assert placed.transfers == (Transfer(str(ANN), "@escrow", 15, "blackjack bet"),)
+    assert live.engine.phase is Phase.BETTING and live.engine.bets[str(ANN)] == 15
+    dealt = await service.bet(live.table_id, BOB, 20)  # dealt at once: the bet and the deal
+    assert dealt.transfers == (Transfer(str(BOB), "@escrow", 20, "blackjack bet"),)
+    assert live.engine.phase is Phase.PLAYING and dealt.state_version == live.engine.version
     assert service.same_bet_amount(live, ANN) == 15
     assert service.same_bet_amount(live, BOB) == 20
 
 
 @pytest.mark.rule("BJ-BET-1", "BJ-INS-1")
-async def test_a_move_without_a_click_to_answer_is_drawn(store: Store) -> None:
-    """A slash command's bet, insurance or leave (no click answered with the table) is
-    drawn by the presenter; the timers' defaults."""
+async def test_every_move_is_published_once_with_its_version(store: Store) -> None:
+    """A leave, bet, insurance or play (a slash command's or a click's) is published to
+    the presenter once: the moves it heard make the change the caller got (a bet that
+    deals at once: the bet, then the deal), at the table's version then (a
+    click's table message is not drawn again: tests/bot/test_change_published.py); the
+    timers' defaults."""
     assert BlackjackTimers() == BlackjackTimers(30.0, 45.0, 3)
     rec = Recorder()
     service = service_for(store, rec)
     live = await open_with_shoe(service, ["10S", "10H", "AD", "9S", "8C", "7C"])
     await service.join(live.table_id, ANN)
     await service.join(live.table_id, BOB)
-    await service.leave(live.table_id, BOB)
-    assert rec.calls[-1] == ("changed", live.engine.version)
-    await service.join(live.table_id, BOB)
-    await service.bet(live.table_id, ANN, 10)
-    assert rec.calls[-1] == ("changed", live.engine.version)
-    await service.bet(live.table_id, BOB, 10)  # dealt: the ace up asks for insurance
-    assert live.engine.phase is Phase.INSURANCE
-    await service.insure(live.table_id, ANN, 0)
-    assert rec.calls[-1] == ("changed", live.engine.version)
-    count = len(rec.calls)
-    await service.insure(live.table_id, BOB, 0, answered=True)
-    assert len(rec.calls) == count  # answered on its click: not drawn again
-    await service.play(live.table_id, ANN, K.STAND)
-    assert rec.calls[-1] == ("changed", live.engine.version)
+
+    await service.delivered(live.table_id)  # the joins heard
+
+    async def published(move: Awaitable[Change[OpenBlackjackTable]]) -> None:
+        count = len(rec.changes)
+        change = await move
+        await service.delivered(live.table_id)
+        heard = rec.changes[count:]  # a bet that deals: the bet, then the deal
+        assert heard and Change.merged(heard) == change
+        assert rec.calls[-1] == ("changed", live.engine.version)
+
+    await published(service.leave(live.table_id, BOB))
+    await published(service.join(live.table_id, BOB))
+    await published(service.bet(live.table_id, ANN, 10))
+    await published(service.bet(live.table_id, BOB, 10))
+    assert live.engine.phase is Phase.INSURANCE  # dealt: the ace up asks for insurance
+    await published(service.insure(live.table_id, ANN, 0))
+    await published(service.insure(live.table_id, BOB, 0))
+    await published(service.play(live.table_id, ANN, K.STAND))
     await audit_ok(store)
 
 
@@ -169,21 +186,22 @@ async def test_the_hint_logs_the_time_it_took(
 async def test_a_deal_that_ends_the_round_at_once_posts_its_result(store: Store) -> None:
     """The last bet deals; the peek finds a dealer blackjack and the round is settled in
     that same deal: its result is posted, once, with the balances."""
-    for answered in (False, True):
-        rec = Recorder()
-        service = service_for(store, rec)
-        # ann 10 9 against 10 up and an ace in the hole
-        ch = 8201 + int(answered)
-        live = await open_with_shoe(service, ["10S", "10D", "9H", "AC"], ch=ch)
-        await service.join(live.table_id, ANN)
-        before = await store.member_balance(G, ANN)
-        await service.bet(live.table_id, ANN, 10, answered=answered)
-        assert live.engine.phase is Phase.ROUND_OVER
-        settled = [c for c in rec.calls if c[0] == "settled"]
-        assert settled == [("settled", {str(ANN): before - 10})]
-        assert len(rec.results) == 1 and rec.results[0].dealer_blackjack
-        assert live.announced == 1
-        await service.close(live.table_id, Msg("reason.bj_idle", windows=1))
+    rec = Recorder()
+    service = service_for(store, rec)
+    # ann 10 9 against 10 up and an ace in the hole
+    live = await open_with_shoe(service, ["10S", "10D", "9H", "AC"], ch=8201)
+    await service.join(live.table_id, ANN)
+    before = await store.member_balance(G, ANN)
+    await service.bet(live.table_id, ANN, 10)
+    assert live.engine.phase is Phase.ROUND_OVER
+    await service.delivered(live.table_id)
+    settled = [c for c in rec.calls if c[0] == "settled"]
+    assert settled == [("settled", {str(ANN): before - 10})]
+    assert len(rec.results) == 1 and rec.results[0].dealer_blackjack
+    assert live.announced == 1
+    await service.close(live.table_id, Msg("reason.bj_idle", windows=1))
+    await service.delivered(live.table_id)
+    assert len(rec.results) == 1  # posted once
     await audit_ok(store)
 
 
@@ -203,6 +221,7 @@ async def test_a_member_sitting_down_does_not_make_a_window_less_empty(store: St
     assert live.empty_windows == 1
     live.deadline = 0.0
     await service.time_up(live.table_id)
+    await service.delivered(live.table_id)
     assert live.table_id not in service.tables and rec.calls[-1] == ("closed", [])
 
 
@@ -240,9 +259,11 @@ class Reasons(Recorder):
         super().__init__()
         self.reasons: list[Msg] = []
 
-    async def table_closed(self, live: Any, reason: Msg, refunds: Any) -> None:
-        self.reasons.append(reason)
-        await super().table_closed(live, reason, refunds)
+    async def on_change(self, change: Change[OpenBlackjackTable]) -> None:
+        if change.kind is ChangeKind.CLOSED:
+            assert change.reason is not None
+            self.reasons.append(change.reason)
+        await super().on_change(change)
 
 
 @pytest.mark.rule("BJ-BET-1")
@@ -254,6 +275,7 @@ async def test_an_idle_table_says_how_many_windows_passed(store: Store, idle: in
     for _ in range(idle):
         live.deadline = 0.0
         await service.time_up(live.table_id)
+    await service.delivered(live.table_id)
     (reason,) = rec.reasons
     assert (reason.key, reason.params) == ("reason.bj_idle", {"windows": idle})
 
@@ -309,26 +331,29 @@ async def test_the_round_is_dealt_when_the_last_member_without_a_bet_leaves(
     await audit_ok(store)
 
 
-class ClosesOnChange(Recorder):
-    """A presenter during whose drawing the table is ended (as by /blackjack end)."""
+class ClosesOnBet(Recorder):
+    """A presenter while whose showing of a bet the table is ended (as by /blackjack
+    end)."""
 
-    service: Any = None
-
-    async def changed(self, live: Any) -> None:
-        await super().changed(live)
-        await self.service.close(live.table_id, Msg("reason.bj_idle", windows=1))
+    async def on_change(self, change: Change[OpenBlackjackTable]) -> None:
+        await super().on_change(change)
+        if any(t.reason == "blackjack bet" for t in change.transfers):
+            assert self.service is not None
+            await self.service.close(change.table_id, Msg("reason.bj_idle", windows=1))
 
 
 @pytest.mark.rule("BJ-BET-1")
 async def test_a_bet_whose_table_closes_meanwhile_returns_the_bet(store: Store) -> None:
-    rec = ClosesOnChange()
+    rec = ClosesOnBet()
     service = service_for(store, rec)
-    rec.service = service
     live = await open_with_shoe(service, ["10S", "6D", "9H", "10C"])
-    await service.join(live.table_id, ANN, answered=True)
-    await service.join(live.table_id, BOB, answered=True)
-    assert await service.bet(live.table_id, ANN, 10) == 10
+    await service.join(live.table_id, ANN)
+    await service.join(live.table_id, BOB)
+    placed = await service.bet(live.table_id, ANN, 10)
+    assert placed.transfers == (Transfer(str(ANN), "@escrow", 10, "blackjack bet"),)
+    await service.delivered(live.table_id)
     assert live.table_id not in service.tables
+    assert rec.calls[-1] == ("closed", [(str(ANN), 10)])
     assert await store.member_balance(G, ANN) == START  # the bet came back on the close
     await audit_ok(store)
 

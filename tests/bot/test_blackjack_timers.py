@@ -133,6 +133,7 @@ async def test_the_table_closes_after_exactly_idle_windows_empty_windows(
         assert live.deadline > time.monotonic()  # a new window, on a full clock
     live.deadline = 0.0
     await service.time_up(live.table_id)
+    await service.delivered(live.table_id)
     assert live.table_id not in service.tables and rec.calls[-1] == ("closed", [])
 
 
