@@ -234,8 +234,9 @@ class BlackjackService(BankedHost[OpenBlackjackTable, BlackjackRules, BlackjackT
         )
 
     async def leave(self, table_id: str, user_id: int) -> Change[OpenBlackjackTable]:
-        """Leave the seat (a bet for the next round comes back; not mid-hand)."""
-        return await self._member_move(table_id, user_id, ActionKind.LEAVE)
+        """Leave the seat (a bet for the next round comes back; not mid-hand). When every
+        member still seated has bet, the round is dealt at once (BJ-BET-1)."""
+        return await self._member_move(table_id, user_id, ActionKind.LEAVE, deal_when_all_bet=True)
 
     async def bet(
         self,

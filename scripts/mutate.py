@@ -73,6 +73,11 @@ LEDGER_TESTS = [
 MAX_EXAMPLES = 25  # hypothesis examples per property test for each mutant
 MAX_TEST_SECONDS = 4.0  # tests slower than this (traced) are left out of mutant runs
 ALL_ENGINE_TESTS = ["tests/engine", "tests/scenarios"]
+# Blackjack's service and its table message: the fast tests of tests/bot that name it
+# (a store on a temporary file, no bot process, no fake Discord)
+BLACKJACK_BOT_TESTS = sorted(
+    str(p.relative_to(ROOT)) for p in (ROOT / "tests/bot").glob("test_blackjack_*.py")
+)
 
 # Module -> the test paths that are its own tests (unit, property, replay; never e2e).
 # The coverage pass narrows each mutant further to the tests that reach its line.
@@ -98,6 +103,9 @@ MODULES: dict[str, list[str]] = {
         if module.name != "__init__.py"
     },
     "bot/storage/ledger.py": LEDGER_TESTS,
+    "bot/blackjack.py": BLACKJACK_BOT_TESTS,
+    "cogs/blackjack/controls.py": BLACKJACK_BOT_TESTS,
+    "cogs/blackjack/text.py": BLACKJACK_BOT_TESTS,
 }
 
 

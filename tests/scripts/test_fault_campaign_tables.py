@@ -44,18 +44,28 @@ def table_message(comps: list[dict[str, Any]]) -> FakeMessage:
 
 
 @pytest.mark.parametrize(
-    ("phase", "clickable"),
+    ("phase", "staked_before", "clickable"),
     [
-        (Phase.BETTING, {"Bet", "Same bet", "Show my cards"}),
-        (Phase.PLAYING, {"Twist", "Stick", "Buy", "Show my cards", "Hint"}),
-        (Phase.BANKER, {"Twist", "Stick", "Show my cards"}),
+        # the table's first round: no stake of a last round to repeat, no Same bet
+        (Phase.BETTING, False, {"Bet", "Show my cards"}),
+        (Phase.BETTING, True, {"Bet", "Same bet", "Show my cards"}),
+        (Phase.PLAYING, False, {"Twist", "Stick", "Buy", "Show my cards", "Hint"}),
+        (Phase.BANKER, False, {"Twist", "Stick", "Show my cards"}),
         # between rounds the opener may add a computer player
-        (Phase.ROUND_OVER, {"Deal", "Join", "Leave", "Show my cards", "Add a computer player"}),
+        (
+            Phase.ROUND_OVER,
+            False,
+            {"Deal", "Join", "Leave", "Show my cards", "Add a computer player"},
+        ),
     ],
 )
-def test_the_campaign_reads_a_layout_table_message(phase: Phase, clickable: set[str]) -> None:
+def test_the_campaign_reads_a_layout_table_message(
+    phase: Phase, staked_before: bool, clickable: set[str]
+) -> None:
     live = live_table(4)
     play_to(live, phase)
+    if staked_before:  # a later round: a seat's stake of the last round is kept
+        live.last_bets = {live.engine.seats[-1]: 1}
     msg = table_message(presenter().layout(live).to_components())
     version = live.engine.version
     assert all(c["type"] != 1 for c in msg.components)  # no top-level rows: all nested
