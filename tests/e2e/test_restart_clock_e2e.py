@@ -25,7 +25,7 @@ from tests.e2e.test_punto_banco_e2e import PuntoBanco
 pytestmark = pytest.mark.e2e
 
 # every game's window here: long enough for a stop and a start on a loaded machine
-WINDOW = 24
+WINDOW = 40
 # the moments a restarted clock may differ from the one its message showed: a fresh
 # window would run out at least DOWN_BEFORE_STOP seconds (plus the restart) later
 DOWN_BEFORE_STOP = 4.0
@@ -57,7 +57,7 @@ async def restart_checked(bot: BotProcess, table: Table) -> None:
     while "ready as" not in bot.output():
         assert loop.time() < end, bot.output()[-3000:]
         await asyncio.sleep(0.1)
-    await table.quiet(grace=1.5)
+    await table.quiet(grace=1.5, timeout=25.0)
 
 
 def table_in(fake: FakeDiscord, world: World, name: str, *members: FakeMember) -> World:
