@@ -48,11 +48,19 @@ async function refresh() {
   if (state.fetching) { state.dirty = true; return; }
   state.fetching = true;
   try {
-    const q = new URLSearchParams({ as: state.view ? state.view.me.id : state.as });
-    if (state.channel) q.set("channel", state.channel);
+    const asked = state.channel;
+    const who = state.view ? state.view.me.id : state.as;
+    const q = new URLSearchParams({ as: who });
+    if (asked) q.set("channel", asked);
     const res = await fetch("/sandbox/api/view?" + q);
     const data = await res.json();
     if (!res.ok) { toast(data.error || "Cannot load the view."); return; }
+    // a channel opened or a member chosen while this view was on its way: draw that
+    // one instead (a refresh follows), never put the old channel or member back
+    if (state.channel !== asked || (state.view ? state.view.me.id : state.as) !== who) {
+      state.dirty = true;
+      return;
+    }
     state.view = data;
     state.channel = data.channel.id;
     render();

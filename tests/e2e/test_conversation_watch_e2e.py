@@ -79,8 +79,15 @@ async def test_a_late_answer_is_seen(shared_minimal: Shared, conversation: Conve
     conversation.expect_late(r)
     conversation.expect_http(404, "/callback")  # Discord: 10062, unknown interaction
     conversation.expect_error(r"10062|Unknown interaction")  # the bot's own log says so
+    log_from = len(shared_minimal.process.output())
     with pytest.raises(InteractionFailed):
         await r.wait_callback(6)
+    # the bot logs the fake's 404 once its delayed answer comes back: wait for that line
+    # here, or it lands in the next test's log on this shared bot
+    for _ in range(100):
+        if "10062" in shared_minimal.process.output()[log_from:]:
+            break
+        await asyncio.sleep(0.1)
     problems = watch.problems()
     assert any(p.startswith("answered late") and "demo ping" in p for p in problems), problems
     assert not any(p.startswith("never answered") for p in problems), problems
