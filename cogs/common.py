@@ -117,6 +117,29 @@ def game_service(
     return found
 
 
+#: the economy of everything outside servers that installed the bot (group DMs, DMs, a
+#: server where only a member installed it): one balance per person, apart from every
+#: server's economy. No Discord id is 0, so it never names a real server.
+PERSONAL_SCOPE = 0
+
+
+def in_installed_server(interaction: Interaction) -> bool:
+    """The interaction comes from a server that installed the bot: the bot is there, may
+    post and edit its own messages, and the server's economy and settings apply.
+    Anywhere else (a group DM, a DM, a server where only the member installed the app)
+    the bot may only answer interactions."""
+    return interaction.guild_id is not None and interaction.is_guild_integration()
+
+
+def economy_scope(interaction: Interaction) -> int:
+    """Whose chips an interaction plays with: the server's id in a server that installed
+    the bot, else :data:`PERSONAL_SCOPE` (the member's own chips outside servers)."""
+    if in_installed_server(interaction):
+        assert interaction.guild_id is not None
+        return interaction.guild_id
+    return PERSONAL_SCOPE
+
+
 def can_manage_guild(interaction: Interaction) -> bool:
     """The member has Manage Server in this server."""
     perms = getattr(interaction.user, "guild_permissions", None)
