@@ -348,17 +348,15 @@ class BlackjackService(BankedHost[OpenBlackjackTable, BlackjackRules, BlackjackT
         async def plan(live: OpenBlackjackTable) -> list[Action]:
             if check is not None:
                 check(live)
-            if kind in (ActionKind.JOIN, ActionKind.BET):  # a new seat, a new stake
-                await self.check_not_on_break(live.guild_id, user_id)
             if kind is not ActionKind.JOIN and seat not in live.engine.seats:
                 raise NotSeated(NOT_SEATED)
-            if kind is ActionKind.BET:
-                await self.check_round_limit(live.guild_id, user_id)
-            balance = (
-                await self.store.ensure_member(live.guild_id, user_id)
-                if kind in STAKE_KINDS
-                else None
-            )
+            balance: int | None = None
+            if kind in (ActionKind.JOIN, ActionKind.BET):  # a new seat, a new stake
+                balance = await self.check_stake(
+                    live.guild_id, user_id, round_limit=kind is ActionKind.BET, balance=True
+                )
+            elif kind in STAKE_KINDS:  # more chips on a hand in play: a break lets it finish
+                balance = await self.store.ensure_member(live.guild_id, user_id)
             if name:
                 live.names[seat] = name[:64]  # put back with the table if the move fails
             return [Action(seat, kind, amount, balance)]

@@ -448,22 +448,22 @@ class PontoonService(TableHost[OpenPontoonTable]):
 
         async def plan(live: OpenPontoonTable) -> list[Action]:
             join_amount = amount
-            if kind in NEW_STAKES and kind is not ActionKind.JOIN and amount:
-                await self.check_not_on_break(live.guild_id, user_id)
             if kind is ActionKind.JOIN:
-                await self.check_may_stake(live.guild_id, user_id, at=live)
+                self.check_member_free(live.guild_id, user_id, live)
                 # the engine decides (seat limit included) before the ledger is touched;
                 # apply checks again under this same lock, so nothing slips in between
                 refusal = live.engine.why_not(Action(seat, ActionKind.JOIN))
                 if refusal is not None:
                     raise refusal
-                join_amount = await self.store.ensure_member(live.guild_id, user_id)
+                # no break running, and the member's chips: one store call
+                join_amount = await self.check_stake(live.guild_id, user_id, balance=True)
                 if name:
                     live.names[seat] = name  # put back with the table if the move fails
             elif seat not in live.engine.seats:
                 raise NotSeated()
-            elif kind is ActionKind.BET:
-                await self.check_round_limit(live.guild_id, user_id)
+            elif kind in NEW_STAKES and amount:
+                # a new stake: no break running and, for a bet, the round limit (one call)
+                await self.check_stake(live.guild_id, user_id, round_limit=kind is ActionKind.BET)
             elif kind is ActionKind.LEAVE and not any(
                 is_member_seat(s) and s != seat for s in live.engine.seats
             ):
@@ -593,10 +593,9 @@ class PontoonService(TableHost[OpenPontoonTable]):
         eng = live.engine
         if eng.phase not in (Phase.WAITING, Phase.ROUND_OVER):
             return
-        for seat in eng.seats:
-            if seat == HOUSE or not seat.isdigit():
-                continue
-            chips = await self.store.ensure_member(live.guild_id, int(seat))
+        members = [int(seat) for seat in eng.seats if seat != HOUSE and seat.isdigit()]
+        for user_id, chips in (await self.store.member_balances(live.guild_id, members)).items():
+            seat = seat_of(user_id)
             if chips != eng.balances.get(seat):
                 eng.set_balance(seat, chips)
 

@@ -231,9 +231,9 @@ class PuntoBancoService(BankedHost[OpenPuntoBancoTable, PuntoBancoRules, PuntoBa
         live.deadline, live.closes_at = clock(live.betting_seconds, until)
 
     # -------------------------------------------------------------------- bets
-    async def _check_can_bet(
-        self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None
-    ) -> None:
+    def _check_can_bet(self, live: OpenPuntoBancoTable, user_id: int, round_no: int | None) -> None:
+        """The coup's window is open and the member's chips are in play at no other table
+        (their break and the round limit are asked with their balance, in one call)."""
         if round_no is not None and round_no != live.round:
             raise WindowClosed()
         if live.phase is not Phase.BETTING:
@@ -241,7 +241,7 @@ class PuntoBancoService(BankedHost[OpenPuntoBancoTable, PuntoBancoRules, PuntoBa
                 "The cards are being dealt; bets for the next coup open in a moment.",
                 key="err.pb.dealing",
             )
-        await self.check_may_stake(live.guild_id, user_id, at=live)
+        self.check_member_free(live.guild_id, user_id, live)
 
     async def bet(
         self,
@@ -304,9 +304,9 @@ class PuntoBancoService(BankedHost[OpenPuntoBancoTable, PuntoBancoRules, PuntoBa
         seat = seat_of(user_id)
 
         async def plan(live: OpenPuntoBancoTable) -> list[Action]:
-            await self._check_can_bet(live, user_id, round_no)
-            await self.check_round_limit(live.guild_id, user_id)
-            balance = await self.store.ensure_member(live.guild_id, user_id)
+            self._check_can_bet(live, user_id, round_no)
+            balance = await self.check_stake(live.guild_id, user_id, round_limit=True, balance=True)
+            assert balance is not None  # asked for
             if name:
                 live.names[seat] = name[:64]  # put back with the table if the bet fails
             return [action(balance)]

@@ -15,13 +15,21 @@ import abc
 import asyncio
 import contextlib
 import sys
-from collections.abc import AsyncIterator, Callable, Collection, Hashable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import (
+    AsyncIterator,
+    Callable,
+    Collection,
+    Hashable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.errors import BusyElsewhere, NoTableHere, ServiceError, TableExists
 from bot.i18n import Raw
 from bot.storage.errors import MemberOnBreak
+from bot.storage.models import StakeCheck
 from engine.game import Game
 
 
@@ -31,6 +39,8 @@ class StoreLike(Protocol):
     async def ensure_member(
         self, guild_id: int, user_id: int, starting_chips: int | None = None
     ) -> int: ...
+
+    async def member_balances(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, int]: ...
 
     async def save_table(
         self,
@@ -60,13 +70,11 @@ class StoreLike(Protocol):
 
     async def load_open_tables(self) -> Sequence[Any]: ...
 
-    async def break_ends(
-        self, guild_id: int, user_id: int, *, now: datetime | None = None
-    ) -> datetime | None: ...
+    async def stake_check(
+        self, guild_id: int, user_id: int, *, game: str | None = None, balance: bool = False
+    ) -> StakeCheck: ...
 
     async def set_table_message(self, table_id: str, message_id: int) -> None: ...
-
-    async def plays_again_at(self, guild_id: int, user_id: int, game: str) -> datetime | None: ...
 
 
 class Snapshotted(Protocol):
@@ -277,21 +285,30 @@ class TableKeeper(abc.ABC, Generic[T]):
         """Refuse (:class:`MemberOnBreak`, with its end) a member on a break they took
         (/break): no new seat and no new stake at any table until it ends. A hand already
         in play may be finished, and a member may always leave."""
-        ends = await self.store.break_ends(guild_id, user_id)
-        if ends is not None:
-            raise MemberOnBreak(ends)
+        await self.check_stake(guild_id, user_id)
 
-    async def check_round_limit(self, guild_id: int, user_id: int) -> None:
-        """The server's limit of rounds per member, game and period (/casino settings),
-        asked when a member stakes on a round, never on other clicks: refused, nothing
-        changed, with the time they may play again."""
-        again = await self.store.plays_again_at(guild_id, user_id, self.game)
+    async def check_stake(
+        self, guild_id: int, user_id: int, *, round_limit: bool = False, balance: bool = False
+    ) -> int | None:
+        """What the store must say before a member stakes, asked in one call: no break
+        running (:meth:`check_not_on_break`); with ``round_limit``, the server's limit of
+        rounds per member, game and period (/casino settings), asked when a member stakes
+        on a round, never on other clicks; with ``balance``, their balance from the
+        ledger, returned (None without it). A refusal changes nothing; the round limit's
+        says when they may play again."""
+        found = await self.store.stake_check(
+            guild_id, user_id, game=self.game if round_limit else None, balance=balance
+        )
+        if found.break_ends is not None:
+            raise MemberOnBreak(found.break_ends)
+        again = found.plays_again_at
         if again is not None:
             raise ServiceError(
                 f"Round limit reached; play again at {again.isoformat()}.",
                 key="err.round_limit",
                 stamp=Raw(str(int(again.timestamp()) + 1)),
             )
+        return found.balance
 
     async def check_may_stake(self, guild_id: int, user_id: int, at: T | None = None) -> None:
         """What every game checks before a member takes a seat or places a bet at ``at``

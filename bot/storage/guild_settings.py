@@ -36,6 +36,29 @@ def guild_settings_tx(con: Con, guild_id: int, defaults: GuildSettings) -> Guild
     return replace(defaults, **economy, tables=values)
 
 
+def plays_again_at_tx(
+    con: Con, guild_id: int, user_id: int, game: str, defaults: GuildSettings, now: datetime
+) -> datetime | None:
+    """The server's limit of rounds per member, game and period: None when the member
+    may play a round of ``game`` at ``now``, else when they may again (the oldest of their
+    last ``round_limit`` rounds leaves the period). Reads the server's settings and the
+    member's rounds of the period only (an index on account and time), never their whole
+    history."""
+    settings = guild_settings_tx(con, guild_id, defaults)
+    if settings.round_limit <= 0:
+        return None
+    period = timedelta(minutes=settings.round_period_minutes)
+    found = rows(
+        con,
+        "SELECT r.ts FROM round_results r JOIN game_tables g ON g.id = r.table_id "
+        "WHERE r.account = ? AND r.ts >= ? AND g.game = ? ORDER BY r.ts DESC LIMIT ?",
+        (member_account(guild_id, user_id), iso(now - period), game, settings.round_limit),
+    )
+    if len(found) < settings.round_limit:
+        return None
+    return min(from_iso(str(r["ts"])) for r in found) + period
+
+
 #: acts of an owner the trail records beside the settings (a fresh season)
 TRAIL_KEYS = frozenset({"season"})
 
@@ -190,28 +213,12 @@ class GuildSettingsStore(StoreBase):
 
     async def plays_again_at(self, guild_id: int, user_id: int, game: str) -> datetime | None:
         """The server's limit of rounds per member, game and period: None when the member
-        may play a round of ``game`` now, else when they may again (the oldest of their
-        last ``round_limit`` rounds leaves the period). Reads the member's rounds of the
-        period only (an index on account and time), never their whole history."""
-        account = member_account(guild_id, user_id)
+        may play a round of ``game`` now, else when they may again (see
+        :func:`plays_again_at_tx`)."""
         now = self._clock()
-
-        def work(con: Con) -> datetime | None:
-            settings = guild_settings_tx(con, guild_id, self.defaults)
-            if settings.round_limit <= 0:
-                return None
-            period = timedelta(minutes=settings.round_period_minutes)
-            found = rows(
-                con,
-                "SELECT r.ts FROM round_results r JOIN game_tables g ON g.id = r.table_id "
-                "WHERE r.account = ? AND r.ts >= ? AND g.game = ? ORDER BY r.ts DESC LIMIT ?",
-                (account, iso(now - period), game, settings.round_limit),
-            )
-            if len(found) < settings.round_limit:
-                return None
-            return min(from_iso(str(r["ts"])) for r in found) + period
-
-        return await self._read(work)
+        return await self._read(
+            lambda con: plays_again_at_tx(con, guild_id, user_id, game, self.defaults, now)
+        )
 
 
 __all__ = [
@@ -220,5 +227,6 @@ __all__ = [
     "GuildSettingsStore",
     "check_key",
     "guild_settings_tx",
+    "plays_again_at_tx",
     "with_value",
 ]

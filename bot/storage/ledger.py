@@ -15,6 +15,7 @@ public, async face.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -30,7 +31,7 @@ from bot.storage.base import (
     rows,
     table_tx,
 )
-from bot.storage.breaks import check_no_break_tx
+from bot.storage.breaks import break_ends_tx, check_no_break_tx
 from bot.storage.errors import (
     DailyNotReady,
     DailyOff,
@@ -39,13 +40,14 @@ from bot.storage.errors import (
     TableClosed,
     TableNotFound,
 )
-from bot.storage.guild_settings import guild_settings_tx
+from bot.storage.guild_settings import guild_settings_tx, plays_again_at_tx
 from bot.storage.models import (
     MAX_GRANT,
     MAX_TRANSFER,
     GuildSettings,
     LeaderboardEntry,
     Move,
+    StakeCheck,
     TransferLike,
     TransferRecord,
 )
@@ -90,6 +92,18 @@ def _joined(con: Con, guild_id: int, user_id: int, told: datetime | None) -> dat
         con, "SELECT joined_at FROM members WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
     )
     return None if row is None else from_iso(str(row["joined_at"]))
+
+
+def known_balance_tx(con: Con, guild_id: int, user_id: int) -> int | None:
+    """The member's balance, or None when the member is new or their starting chips are
+    held back (:func:`ensure_member_tx` has work to do)."""
+    row = one(
+        con,
+        "SELECT a.balance, m.starting_due FROM members m "
+        "JOIN accounts a ON a.id = m.account_id WHERE m.guild_id = ? AND m.user_id = ?",
+        (guild_id, user_id),
+    )
+    return None if row is None or int(row["starting_due"]) else int(row["balance"])
 
 
 def ensure_member_tx(
@@ -355,17 +369,9 @@ class LedgerStore(StoreBase):
         account = member_account(guild_id, user_id)
         if starting_chips is not None:
             check_amount(starting_chips, low=0, high=MAX_GRANT)
-        row = await self._read(
-            lambda con: one(
-                con,
-                "SELECT a.balance, m.starting_due FROM members m "
-                "JOIN accounts a ON a.id = m.account_id "
-                "WHERE m.guild_id = ? AND m.user_id = ?",
-                (guild_id, user_id),
-            )
-        )
-        if row is not None and not int(row["starting_due"]):
-            return int(row["balance"])
+        known = await self._read(lambda con: known_balance_tx(con, guild_id, user_id))
+        if known is not None:
+            return known
 
         joined = self.join_dates.get(guild_id, user_id)
 
@@ -376,6 +382,50 @@ class LedgerStore(StoreBase):
             return balance_tx(con, account)
 
         return await self._write(work)
+
+    async def member_balances(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, int]:
+        """The balances of these members of the server, read in one call (an account
+        made, or held-back starting chips given, by :meth:`ensure_member` where the read
+        finds none)."""
+        wanted = list(user_ids)
+
+        def read(con: Con) -> dict[int, int | None]:
+            return {user_id: known_balance_tx(con, guild_id, user_id) for user_id in wanted}
+
+        known = await self._read(read)
+        return {
+            user_id: chips if chips is not None else await self.ensure_member(guild_id, user_id)
+            for user_id, chips in known.items()
+        }
+
+    async def stake_check(
+        self, guild_id: int, user_id: int, *, game: str | None = None, balance: bool = False
+    ) -> StakeCheck:
+        """What a table asks before a member stakes, in one transaction: the break they
+        are on, with ``game`` the server's round limit of that game, with ``balance``
+        their balance (their account made, or their held-back starting chips given, by
+        :meth:`ensure_member` when the read finds none and nothing refuses them)."""
+        moment = self._clock()
+
+        def read(con: Con) -> StakeCheck:
+            ends = break_ends_tx(con, guild_id, user_id, moment)
+            again = (
+                None
+                if game is None
+                else plays_again_at_tx(con, guild_id, user_id, game, self.defaults, moment)
+            )
+            chips = (
+                known_balance_tx(con, guild_id, user_id)
+                if balance and ends is None and again is None
+                else None
+            )
+            return StakeCheck(break_ends=ends, plays_again_at=again, balance=chips)
+
+        found = await self._write(read, mode="DEFERRED")
+        refused = found.break_ends is not None or found.plays_again_at is not None
+        if balance and found.balance is None and not refused:
+            found = replace(found, balance=await self.ensure_member(guild_id, user_id))
+        return found
 
     async def held_back_until(self, guild_id: int, user_id: int) -> datetime | None:
         """When the member's held-back starting chips come (None: nothing held back)."""
@@ -491,6 +541,7 @@ __all__ = [
     "ensure_member_tx",
     "grant_tx",
     "held_back_until_tx",
+    "known_balance_tx",
     "qualifies_at",
     "to_moves",
 ]

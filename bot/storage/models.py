@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal, NamedTuple, Protocol
 
 GAME_NAME_MAX = 32  # a game's stored name: 1 to 32 characters (the CHECK of migration 004)
@@ -141,6 +142,19 @@ class SettingChange:
     new_value: int
     ts: str
     by_user_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StakeCheck:
+    """What the store says before a member stakes at a table, read in one transaction
+    (``Store.stake_check``): ``break_ends`` the end of the break they are on (None: not
+    on one), ``plays_again_at`` when the server's round limit lets them play the game
+    again (None: they may now, or it was not asked), ``balance`` their chips (None: not
+    asked, or a refusal above came first)."""
+
+    break_ends: datetime | None
+    plays_again_at: datetime | None
+    balance: int | None
 
 
 @dataclass(frozen=True, slots=True)
