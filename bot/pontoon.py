@@ -191,6 +191,10 @@ class OpenPontoonTable:
     # the round's public events (its log) and each seat's last stake (Same bet)
     round_log: list[LoggedEvent] = field(default_factory=list)
     round_over: bool = False
+    # the round (its number) whose result post has not gone out yet: saved with the
+    # round's end and cleared once the post is out, so a restart in between posts it
+    # from the round's log (None: nothing to post)
+    result_due: int | None = None
     last_bets: dict[str, int] = field(default_factory=dict)
     # when the computer player whose move the table waits for moves (monotonic; set from
     # the engine's state, so after a restart its pending move comes round again)
@@ -217,6 +221,7 @@ class OpenPontoonTable:
             "turn_seconds": self.turn_seconds,
             "cards": self.cards.value,
             "round_over": self.round_over,
+            "result_due": self.result_due,
             "last_bets": self.last_bets,
             "seen_cards": self.seen_cards,
         }
@@ -258,6 +263,8 @@ class OpenPontoonTable:
     def restore_log(self, meta: dict[str, Any]) -> None:
         self.round_log = [LoggedEvent.from_json(e) for e in meta.get("round_log") or ()]
         self.round_over = bool(meta.get("round_over"))
+        due = meta.get("result_due")
+        self.result_due = None if due is None else int(due)
         self.last_bets = {str(k): int(v) for k, v in (meta.get("last_bets") or {}).items()}
         self.seen_cards = [str(c) for c in meta.get("seen_cards") or ()][-SEEN_MAX:]
 
@@ -265,7 +272,8 @@ class OpenPontoonTable:
         """Keep a change's public events in the round's log (a new round clears the
         log of the one before) and each seat's last stake."""
         if self.round_over and any(ev.kind in ROUND_STARTS for ev in events):
-            self.round_log, self.round_over = [], False
+            # the round before goes, with its log: a result not posted by now never is
+            self.round_log, self.round_over, self.result_due = [], False, None
             self._forget_the_gone()
         banker = self.engine.banker
         for ev in events:
@@ -275,6 +283,7 @@ class OpenPontoonTable:
                 self.last_bets[ev.seat] = ev.amount
             if ev.kind is EventKind.ROUND_OVER:
                 self.round_over = True
+                self.result_due = self.engine.round_no
             self.round_log.append(LoggedEvent(ev, banker, by_timer))
         del self.round_log[:-ROUND_LOG_MAX]
         note_seen(self.seen_cards, events, (e.event for e in self.round_log))
@@ -598,6 +607,21 @@ class PontoonService(TableHost[OpenPontoonTable]):
             seat = seat_of(user_id)
             if chips != eng.balances.get(seat):
                 eng.set_balance(seat, chips)
+
+    async def result_shown(self, live: OpenPontoonTable, round_no: int) -> None:
+        """The result post of round ``round_no`` went out: noted in the store (the
+        table's version untouched: its message is not drawn again), so a restart does
+        not post it again."""
+        await self.store.result_shown(live.table_id, round_no)
+
+    async def results_due(self, tables: Sequence[OpenPontoonTable]) -> list[OpenPontoonTable]:
+        """Of these reloaded tables, those whose round ended without its result post going
+        out (the bot stopped in between)."""
+        due = [live for live in tables if live.result_due is not None]
+        if not due:
+            return []
+        shown = await self.store.results_shown()
+        return [live for live in due if shown.get(live.table_id) != live.result_due]
 
     def after_apply(self, live: OpenPontoonTable, applied: Applied, *, by_timer: bool) -> None:
         """Pontoon's own part of a move: a settled round moves on by itself (the engine's

@@ -76,6 +76,10 @@ class StoreLike(Protocol):
 
     async def set_table_message(self, table_id: str, message_id: int) -> None: ...
 
+    async def result_shown(self, table_id: str, round_no: int) -> None: ...
+
+    async def results_shown(self) -> dict[str, int]: ...
+
 
 class Snapshotted(Protocol):
     """What saving and closing need of a live table, whatever the game."""

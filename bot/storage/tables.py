@@ -378,6 +378,29 @@ class TableStore(StoreBase):
 
         await self._write(work)
 
+    async def result_shown(self, table_id: str, round_no: int) -> None:
+        """The result post of the table's round ``round_no`` went out (the table's
+        version is not touched: its message shows it as it was)."""
+
+        def work(con: Con) -> None:
+            con.execute(
+                "UPDATE game_tables SET result_shown = ? WHERE id = ? AND status = 'open'",
+                (round_no, table_id),
+            )
+
+        await self._write(work)
+
+    async def results_shown(self) -> dict[str, int]:
+        """The open tables whose result post of a round went out: that round, by table."""
+        found = await self._read(
+            lambda con: rows(
+                con,
+                "SELECT id, result_shown FROM game_tables "
+                "WHERE status = 'open' AND result_shown IS NOT NULL",
+            )
+        )
+        return {str(r["id"]): int(r["result_shown"]) for r in found}
+
     async def get_table(self, table_id: str) -> TableRecord | None:
         """The table, open or closed; None if it never existed."""
         return await self._read(lambda con: table_tx(con, table_id))

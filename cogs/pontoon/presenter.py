@@ -73,10 +73,6 @@ class PontoonDiscordPresenter:
         )
         # each table's log lines as drawn, per locale: an event is formatted once
         self._log_cache: dict[tuple[str, str], dict[int, tuple[LoggedEvent, str | None]]] = {}
-        # a round's results until its last move posts them (moves of one click or timer)
-        self.results: dict[str, list[Event]] = {}
-        #: the banker's net result of the round being settled, per table
-        self._banker_net: dict[str, int] = {}
         self._post_locks = KeyedLocks()
         self._background: set[asyncio.Task[None]] = set()
         self._warming: set[PontoonRules] = set()  # rule sets whose house edge is on its way
@@ -269,8 +265,17 @@ class PontoonDiscordPresenter:
         show its table, countdown included, is not read at all; one that may be stale
         is read back, at most 20 a second to stay far from the global limit), after the
         house edge of their rule sets (their messages show it already: they are not
-        drawn for it)."""
+        drawn for it). A round that ended before the restart without its result post
+        out gets it now."""
         self.writer.after_restart(self._restart_check(tables), "pontoon-restart-check")
+        if any(live.result_due is not None for live in tables):
+            self._in_background("results-after-restart", self._post_due_results(tables))
+
+    async def _post_due_results(self, tables: list[OpenPontoonTable]) -> None:
+        for live in await self.service.results_due(tables):
+            result = self.result_post(live, self.round_news(live))
+            if result is not None:
+                self._in_background(f"post:{live.table_id}", result)
 
     async def _restart_check(self, tables: list[OpenPontoonTable]) -> None:
         # the figures first (once per rule set, off the event loop): a message drawn now
@@ -390,7 +395,6 @@ class PontoonDiscordPresenter:
         locale = self.guild_locale(live)
         name = self.namer(live, locale)
         banker = live.engine.banker
-        results = self.results.setdefault(live.table_id, [])
         private: dict[str, list[str]] = defaultdict(list)
         announcements: list[str] = []
         finished = False
@@ -401,30 +405,15 @@ class PontoonDiscordPresenter:
                     if line is not None:
                         private[ev.to].append(line)
                 continue
-            if ev.kind is EventKind.HAND_RESULT:
-                results.append(ev)
-                self._banker_net[live.table_id] = self._banker_net.get(live.table_id, 0) - (
-                    ev.amount or 0
-                )
-            elif ev.kind is EventKind.ROUND_OVER:
+            if ev.kind is EventKind.ROUND_OVER:
                 finished = True
                 METRICS.round_played("pontoon")
-            elif ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
-                passes = ev.says is not None and ev.says.key == "engine.bank_passes.from"
-                if ev.kind is EventKind.BANK_PASSES and passes:
-                    continue  # the payouts already said who takes the bank: said once
-                line = render.event_line(ev, name, banker, locale)
-                if line:
-                    announcements.append(self.name_ids(live, line, locale))
+            else:
+                news = self._news(live, ev, name, banker, locale)
+                if news:
+                    announcements.append(news)
             # the other public events are the round's log (live.round_log), drawn with
             # the table message
-        lines = (
-            render.result_lines(
-                self.results.pop(live.table_id, []), live.engine.seats, name, locale
-            )
-            if finished
-            else []
-        )
         # DMs go out per member, posts per table: neither waits behind the other
         for seat, card_lines in private.items():
             if finished and not live.engine.private_view(seat):
@@ -432,18 +421,47 @@ class PontoonDiscordPresenter:
                 # Payouts show every hand now, and a DM would say "no cards" beside it
                 continue
             self._in_background(f"dm:{seat}", self.send_private(live, seat, card_lines))
+        # the result is made now, from the round's log as this move left it
+        result = self.result_post(live, announcements) if finished else None
         await self.writer.show(live, outcome.version)  # after the click's own answer
-        if lines:
-            self._in_background(
-                f"post:{live.table_id}",
-                self._post_result(live, lines, announcements, name, locale),
-            )
+        if result is not None:
+            self._in_background(f"post:{live.table_id}", result)
         elif announcements:
             channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
             self._in_background(
                 f"post:{live.table_id}",
                 self._safe_send(channel, shorten("\n".join(announcements), 2000)),
             )
+
+    def _news(
+        self,
+        live: OpenPontoonTable,
+        ev: Event,
+        name: render.Namer,
+        banker: str | None,
+        locale: str,
+    ) -> str | None:
+        """The line said in the channel for the bank passing or being sold (None for any
+        other event: the round's log, drawn with the table message, says those)."""
+        if ev.kind not in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
+            return None
+        passes = ev.says is not None and ev.says.key == "engine.bank_passes.from"
+        if ev.kind is EventKind.BANK_PASSES and passes:
+            return None  # the payouts already say who takes the bank: said once
+        line = render.event_line(ev, name, banker, locale)
+        return self.name_ids(live, line, locale) if line else None
+
+    def round_news(self, live: OpenPontoonTable) -> list[str]:
+        """What the round's end said besides its results (the bank passing), from the
+        round's log: for a result posted after a restart."""
+        logged = live.round_log
+        ended = [i for i, lg in enumerate(logged) if lg.event.kind is EventKind.ROUND_OVER]
+        if not ended:
+            return []
+        locale = self.guild_locale(live)
+        name = self.namer(live, locale)
+        said = (self._news(live, lg.event, name, lg.banker, locale) for lg in logged[ended[-1] :])
+        return [line for line in said if line]
 
     @staticmethod
     def _log_line(
@@ -470,19 +488,47 @@ class PontoonDiscordPresenter:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    def result_post(
+        self, live: OpenPontoonTable, announcements: list[str]
+    ) -> Coroutine[Any, Any, None] | None:
+        """The round's one result post, to send in the background, made now from the
+        round's log (saved with the table, as is the round whose post is due: a restart
+        before the post is out loses nothing and posts it then, see
+        :meth:`check_after_restart`). None when no result is due."""
+        round_no = live.result_due
+        if round_no is None:
+            return None
+        locale = self.guild_locale(live)
+        name = self.namer(live, locale)
+        results = [lg.event for lg in live.round_log if lg.event.kind is EventKind.HAND_RESULT]
+        lines = render.result_lines(results, live.engine.seats, name, locale)
+        banker_net = -sum(ev.amount or 0 for ev in results)
+
+        async def post() -> None:
+            if lines:
+                await self._post_result(live, lines, announcements, name, banker_net, locale)
+            elif announcements:
+                channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+                await channel.send(
+                    shorten("\n".join(announcements), 2000), allowed_mentions=NO_PINGS
+                )
+            await self.service.result_shown(live, round_no)
+
+        return post()
+
     async def _post_result(
         self,
         live: OpenPontoonTable,
         results: list[str],
         announcements: list[str],
         name: render.Namer,
+        banker_net: int,
         locale: str = DEFAULT_LOCALE,
     ) -> None:
         """The round's one result post: every hand's result, balances, the next deal."""
         L = locale
         eng = live.engine
         em = discord.Embed(title=t(L, "pt.payouts"), colour=discord.Colour.gold())
-        banker_net = self._banker_net.pop(live.table_id, 0)
         # the round's banker and hand from its log: the bank may have passed since
         hand = render.round_banker_hand(logged.event for logged in live.round_log)
         banker_seat = (
@@ -523,10 +569,7 @@ class PontoonDiscordPresenter:
             inline=False,
         )
         channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
-        try:
-            await channel.send(embed=em, allowed_mentions=NO_PINGS)
-        except discord.HTTPException:
-            log.exception("result of %s not sent", live.table_id)
+        await channel.send(embed=em, allowed_mentions=NO_PINGS)
 
     async def _safe_send(self, channel: discord.abc.Messageable, content: str) -> None:
         try:
@@ -604,7 +647,6 @@ class PontoonDiscordPresenter:
         )
         for key in [k for k in self.last_interaction if k[0] == live.table_id]:
             self.last_interaction.pop(key, None)
-        self.results.pop(live.table_id, None)
         for key in [k for k in self._log_cache if k[0] == live.table_id]:
             del self._log_cache[key]
 

@@ -12,6 +12,7 @@ import pytest
 from localdiscord import FakeDiscord, FakeMember
 from tests.e2e.conftest import SHARED, Shared, StartBot, World
 from tests.e2e.pontoon_driver import CARD_RE, Table, cards_in, start
+from tests.waiting import eventually
 
 pytestmark = pytest.mark.e2e
 
@@ -296,6 +297,54 @@ async def test_restart_mid_hand_keeps_cards_stakes_and_buttons(
     assert any("Payouts" in txt for txt in t.public_texts())
     chips = await balances(t, [world.alice, world.bob])
     assert sum(chips.values()) == 2000
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
+async def test_a_restart_before_the_result_post_posts_it_then(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """The bot is killed after a round's end was saved and before its result post went
+    out (Discord failing the post): the next start posts it, once, from the round's log
+    saved with the table."""
+    db = tmp_path / "db.sqlite3"
+    proc = await start(start_bot_process, db)
+    t = Table(fake_discord, world)
+    await open_table(t, players=(world.alice, world.bob))
+    await t.click(world.alice, "Deal")
+    banker = member_by_name(world, banker_name(t))
+    player = world.bob if banker is world.alice else world.alice
+    await t.form(player, "Bet", "6")
+    # from now on Discord fails every post in the channel: the round's result post
+    failing = fake_discord.inject_fault(
+        f"/channels/{world.channel.id}/messages", status=500, method="POST", count=1000
+    )
+    await play_out(t, world)
+    await eventually(lambda: failing.hits >= 1, what="the result post tried")
+    assert not any("Payouts" in txt for txt in t.public_texts())
+    proc.proc.kill()  # while discord.py waits to try the post again
+    await proc.proc.wait()
+    failing.remaining = 0
+    proc = await start(start_bot_process, db)
+
+    def payouts() -> list[str]:
+        return [m.text for m in fake_discord.channel_messages(world.channel) if "Payouts" in m.text]
+
+    # once the bot is ready (discord.py says so a moment after the servers came)
+    await eventually(lambda: payouts(), what="the result posted after the restart")
+    await t.quiet(grace=0.5)
+    assert len(payouts()) == 1, t.channel_text()
+    for member in (world.alice, world.bob):
+        assert member.user.name in payouts()[0], payouts()[0]
+    chips = await balances(t, [world.alice, world.bob])
+    assert sum(chips.values()) == 2000
+    # it went out: a clean restart does not post it again
+    assert await proc.stop() == 0
+    again = await start(start_bot_process, db)
+    # ready, and the restart's check of its tables over
+    await eventually(lambda: "ready as" in again.output(), 30, what="the bot ready")
+    await t.quiet(grace=1.5, timeout=25.0)
+    assert len(payouts()) == 1, t.channel_text()
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
 
