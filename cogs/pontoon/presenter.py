@@ -52,6 +52,10 @@ NOT_LOGGED = frozenset(
     {EventKind.HAND_RESULT, EventKind.ROUND_OVER, EventKind.BANK_PASSES, EventKind.BANK_SOLD}
 )
 SEAT_ID = re.compile(r"(?<![<@#&:\d])\d{15,21}(?!\d)")
+#: the tables (per language) whose log lines are remembered, the most recently drawn:
+#: a table drawn again after that formats the dozen lines it shows once more, and the
+#: thousands of quiet tables of a large process keep none
+LOG_CACHE_KEPT = 512
 
 
 def banker_cover(live: OpenPontoonTable) -> int | None:
@@ -71,7 +75,8 @@ class PontoonDiscordPresenter:
         self.writer: TableMessages[OpenPontoonTable] = TableMessages(
             bot, self._render, self._posted
         )
-        # each table's log lines as drawn, per locale: an event is formatted once
+        # the log lines of the tables drawn most recently (LOG_CACHE_KEPT), per locale:
+        # an event is formatted once while its table is in use
         self._log_cache: dict[tuple[str, str], dict[int, tuple[LoggedEvent, str | None]]] = {}
         self._post_locks = KeyedLocks()
         self._background: set[asyncio.Task[None]] = set()
@@ -334,10 +339,17 @@ class PontoonDiscordPresenter:
     def log_lines(self, live: OpenPontoonTable, locale: str) -> list[str]:
         """The newest moves of the round as the table message lists them (at most
         ``render.LOG_LINES_MAX``), from the log the service saves with the table (so it is
-        whole after a restart). Each event is formatted once per language and remembered,
-        and only the visible tail is looked at: a redraw costs the same at move 10 and at
-        move 1,000."""
-        cache = self._log_cache.setdefault((live.table_id, locale), {})
+        whole after a restart). Each event is formatted once per language and remembered
+        while the table is among the :data:`LOG_CACHE_KEPT` drawn most recently, and only
+        the visible tail is looked at: a redraw costs the same at move 10 and at move
+        1,000, and a quiet table keeps no lines."""
+        key = (live.table_id, locale)
+        cache = self._log_cache.pop(key, None)
+        if cache is None:
+            cache = {}
+        self._log_cache[key] = cache  # (re-inserted last: the least recently drawn go first)
+        if len(self._log_cache) > LOG_CACHE_KEPT:
+            del self._log_cache[next(iter(self._log_cache))]
         if len(cache) > 2 * ROUND_LOG_MAX:  # lines of rounds gone: keep what is still logged
             keep = {id(logged) for logged in live.round_log}
             for key in [k for k in cache if k not in keep]:

@@ -350,6 +350,41 @@ def test_each_log_event_is_formatted_once_and_only_the_tail_is_drawn() -> None:
     assert p.log_lines(live, "de") and len(formatted) == render.LOG_LINES_MAX  # per language
 
 
+def test_only_the_tables_drawn_most_recently_keep_their_log_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A quiet table keeps no formatted lines (memory per open table); a table drawn
+    again after its lines were dropped formats only the tail it shows, as at first."""
+    import cogs.pontoon.presenter as presenter_module
+
+    monkeypatch.setattr(presenter_module, "LOG_CACHE_KEPT", 3)
+    p = presenter()
+    formatted: list[str] = []
+    real = p._format_logged
+
+    def counting(lv: OpenPontoonTable, logged: LoggedEvent, name: Any, locale: str) -> Any:
+        formatted.append(lv.table_id)
+        return real(lv, logged, name, locale)
+
+    p._format_logged = counting  # type: ignore[method-assign]
+    tables = []
+    for n in range(5):
+        live = live_table(2)
+        live.table_id = f"t{n}"
+        for i in range(30):
+            live.round_log.append(
+                LoggedEvent(Event(EventKind.TWISTED, IDS[0], 0, ("10S",), total=i), IDS[1], False)
+            )
+        tables.append(live)
+    drawn = {live.table_id: p.log_lines(live, "en") for live in tables}
+    assert [key[0] for key in p._log_cache] == ["t2", "t3", "t4"]  # the newest three
+    formatted.clear()
+    assert p.log_lines(tables[4], "en") == drawn["t4"] and formatted == []  # remembered
+    assert p.log_lines(tables[0], "en") == drawn["t0"]  # dropped: formatted again, the same
+    assert formatted == ["t0"] * render.LOG_LINES_MAX
+    assert [key[0] for key in p._log_cache] == ["t3", "t4", "t0"]
+
+
 def _disabled(live: OpenPontoonTable, button: str = "pt.button.join") -> bool:
     found = [
         b.item.disabled  # type: ignore[attr-defined]
