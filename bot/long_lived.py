@@ -15,10 +15,15 @@ Objects whose last reference goes are freed at once, frozen or not.
 
 After that walk it also gives the C heap's free pages back to the system (glibc's
 ``malloc_trim``, where there is one): a start-up that answers thousands of clicks at
-once leaves megabytes freed but still counted in the process's resident memory."""
+once leaves megabytes freed but still counted in the process's resident memory. It does
+so too when the process falls quiet after a busy spell (checked every
+:data:`QUIET_CHECK_SECONDS`): with no traffic no collection comes, and what a burst of
+clicks left freed would stay resident until the next one."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ctypes
 import ctypes.util
 import gc
@@ -27,6 +32,12 @@ from collections.abc import Callable
 from typing import Any
 
 THAW_EVERY_SECONDS = 60.0
+#: how often the process looks whether it fell quiet after a busy spell
+QUIET_CHECK_SECONDS = 2.0
+#: a busy spell: this many young collections since the C heap was last trimmed (some
+#: hundreds of clicks); quiet: fewer than QUIET_COLLECTIONS since the last look
+BUSY_COLLECTIONS = 200
+QUIET_COLLECTIONS = 2
 
 
 def _malloc_trim() -> Callable[[int], int] | None:
@@ -50,23 +61,57 @@ class LongLived:
         self.trims = 0
         self._trim_due = False
         self._trim = _malloc_trim()
+        self._young_seen = self._young_at_trim = _young_collections()
+        self._quiet_check: asyncio.TimerHandle | None = None
 
     def install(self) -> None:
+        """Freeze after each full collection; with an event loop running, also look every
+        :data:`QUIET_CHECK_SECONDS` whether the process fell quiet (:meth:`check_quiet`)."""
         if self._after_collection not in gc.callbacks:
             gc.callbacks.append(self._after_collection)
+        if self._quiet_check is None:
+            with contextlib.suppress(RuntimeError):  # no event loop: collections only
+                self._arm(asyncio.get_running_loop())
 
     def uninstall(self) -> None:
         if self._after_collection in gc.callbacks:
             gc.callbacks.remove(self._after_collection)
+        if self._quiet_check is not None:
+            self._quiet_check.cancel()
+            self._quiet_check = None
+
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        def look() -> None:
+            self.check_quiet()
+            self._arm(loop)
+
+        self._quiet_check = loop.call_later(QUIET_CHECK_SECONDS, look)
+
+    def check_quiet(self) -> bool:
+        """Give the C heap's free pages back if the process has fallen quiet (fewer than
+        :data:`QUIET_COLLECTIONS` young collections since the last look) after a busy
+        spell (:data:`BUSY_COLLECTIONS` since the last trim). True when it trimmed."""
+        young = _young_collections()
+        busy = young - self._young_at_trim >= BUSY_COLLECTIONS
+        quiet = young - self._young_seen < QUIET_COLLECTIONS
+        self._young_seen = young
+        if not (busy and quiet):
+            return False
+        self._trimmed(young)
+        return True
+
+    def _trimmed(self, young: int) -> None:
+        self._young_at_trim = young
+        if self._trim is not None:
+            self._trim(0)
+            self.trims += 1
 
     def _after_collection(self, phase: str, info: dict[str, Any]) -> None:
         if phase != "stop" or info.get("generation") != 2:
             return
         if self._trim_due:  # this collection walked everything: its garbage is freed
             self._trim_due = False
-            if self._trim is not None:
-                self._trim(0)
-                self.trims += 1
+            self._trimmed(_young_collections())
         now = time.monotonic()
         if now - self.thawed_at >= self.thaw_every:
             gc.unfreeze()  # the next full collection walks everything once
@@ -77,7 +122,20 @@ class LongLived:
             gc.freeze()
 
 
+def _young_collections() -> int:
+    """How many young-generation collections the process has run (a measure of how much
+    it allocated: one per some hundreds of new objects)."""
+    return int(gc.get_stats()[0]["collections"])
+
+
 #: the process's one (garbage collection is process-wide)
 LONG_LIVED = LongLived()
 
-__all__ = ["LONG_LIVED", "THAW_EVERY_SECONDS", "LongLived"]
+__all__ = [
+    "BUSY_COLLECTIONS",
+    "LONG_LIVED",
+    "QUIET_CHECK_SECONDS",
+    "QUIET_COLLECTIONS",
+    "THAW_EVERY_SECONDS",
+    "LongLived",
+]

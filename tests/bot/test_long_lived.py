@@ -4,10 +4,11 @@ frozen objects that became garbage be freed."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 
-from bot.long_lived import LongLived
+from bot.long_lived import BUSY_COLLECTIONS, QUIET_CHECK_SECONDS, QUIET_COLLECTIONS, LongLived
 
 
 class Node:
@@ -56,3 +57,35 @@ def test_a_young_collection_freezes_nothing() -> None:
     finally:
         keeper.uninstall()
         gc.unfreeze()
+
+
+def test_the_c_heap_is_trimmed_once_the_process_falls_quiet_after_a_busy_spell() -> None:
+    """A burst of clicks leaves memory freed but resident; with no traffic no collection
+    comes to give it back, so a quiet spell after a busy one does."""
+    keeper = LongLived()
+    assert not keeper.check_quiet()  # nothing done since: not busy
+    for _ in range(BUSY_COLLECTIONS):
+        gc.collect(0)
+    assert not keeper.check_quiet()  # busy until this look: not quiet yet
+    assert keeper.check_quiet()  # quiet since the last look, after the busy spell: trimmed
+    assert keeper.trims == (1 if keeper._trim is not None else 0)
+    assert not keeper.check_quiet()  # and once only
+    for _ in range(BUSY_COLLECTIONS - QUIET_COLLECTIONS - 1):
+        gc.collect(0)
+    keeper.check_quiet()
+    assert not keeper.check_quiet()  # not busy enough since the last trim
+
+
+async def test_an_installed_keeper_looks_every_few_seconds() -> None:
+    keeper = LongLived()
+    gc.unfreeze()
+    keeper.install()  # with the event loop running: the looks are armed
+    try:
+        assert keeper._quiet_check is not None
+        assert keeper._quiet_check.when() - asyncio.get_running_loop().time() <= (
+            QUIET_CHECK_SECONDS
+        )
+    finally:
+        keeper.uninstall()
+        gc.unfreeze()
+    assert keeper._quiet_check is None
