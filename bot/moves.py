@@ -17,7 +17,7 @@ import contextvars
 import enum
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol
 
@@ -155,13 +155,17 @@ async def save_snapshot(
     transfers: Sequence[Transfer],
     note: str,
     results: Mapping[str, int] | None = None,
+    *,
+    in_play_stored: Collection[int] | None = None,
 ) -> str:
     """Write a live table's snapshot, the chip moves that produced it and a log line in
     one transaction, at the next store version (optimistic concurrency); with
-    ``results`` (a round was settled), each player's net from it too. Returns the
-    snapshot written."""
+    ``results`` (a round was settled), each player's net from it too; and the members
+    with chips in play there, unless they are ``in_play_stored`` (what the store holds
+    already). Returns the snapshot written."""
     version = live.store_version + 1
     text = live.snapshot()
+    in_play = live.in_play()
     await store.save_table(
         live.table_id,
         live.guild_id,
@@ -172,7 +176,7 @@ async def save_snapshot(
         live.message_id,
         list(transfers),
         note,
-        in_play=live.in_play(),
+        in_play=None if in_play_stored is not None and in_play == set(in_play_stored) else in_play,
         results=results,
     )
     live.store_version = version
@@ -373,7 +377,15 @@ class MovePlayer(TableClock[T]):
         started = time.perf_counter()
         saved = self._saved
         try:
-            text = await save_snapshot(self.store, live, self.game, transfers, note, results)
+            # the members the store holds in play here, if the table is registered (its
+            # rows were written with its last save): rows that stay as they are are not
+            # written again
+            stored = (
+                self._in_play_at.get(live.table_id, ()) if live.table_id in self.tables else None
+            )
+            text = await save_snapshot(
+                self.store, live, self.game, transfers, note, results, in_play_stored=stored
+            )
         except BaseException:
             saved.pop(live.table_id, None)
             if before is not None:

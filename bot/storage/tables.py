@@ -206,7 +206,12 @@ class TableStore(StoreBase):
 
         def work(con: Con) -> None:
             now = self._now()
-            current = table_tx(con, table_id)
+            # what the checks need of the stored table (not its snapshot: it is replaced)
+            current = one(
+                con,
+                "SELECT guild_id, channel_id, game, status, version FROM game_tables WHERE id = ?",
+                (table_id,),
+            )
             if current is None:
                 other = one(
                     con,
@@ -231,13 +236,14 @@ class TableStore(StoreBase):
                     ),
                 )
             else:
-                if not current.is_open:
+                stored = int(current["version"])
+                if current["status"] != "open":
                     raise TableClosed(table_id)
-                if current.guild_id != guild_id or current.game != game:
+                if int(current["guild_id"]) != guild_id or current["game"] != game:
                     raise ValueError(f"table {table_id!r} belongs to another server or game")
-                if current.version != version - 1:
-                    raise StaleVersion(table_id, version - 1, current.version)
-                if current.channel_id != channel_id:
+                if stored != version - 1:
+                    raise StaleVersion(table_id, version - 1, stored)
+                if int(current["channel_id"]) != channel_id:
                     raise ValueError(f"table {table_id!r} lives in another channel")
                 cur = con.execute(
                     "UPDATE game_tables SET version = ?, state_json = ?, "
@@ -246,7 +252,7 @@ class TableStore(StoreBase):
                     (version, state_json, message_id, now, table_id, version - 1),
                 )
                 if cur.rowcount != 1:  # a stale writer: never overwrite a newer state
-                    raise StaleVersion(table_id, version - 1, current.version)
+                    raise StaleVersion(table_id, version - 1, stored)
             if members is not None:
                 set_in_play_tx(con, guild_id, table_id, members)
             apply_tx(con, batch, table_id=table_id, guild_id=guild_id, now=now)

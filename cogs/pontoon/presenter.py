@@ -343,11 +343,11 @@ class PontoonDiscordPresenter:
         while the table is among the :data:`LOG_CACHE_KEPT` drawn most recently, and only
         the visible tail is looked at: a redraw costs the same at move 10 and at move
         1,000, and a quiet table keeps no lines."""
-        key = (live.table_id, locale)
-        cache = self._log_cache.pop(key, None)
+        which = (live.table_id, locale)
+        cache = self._log_cache.pop(which, None)
         if cache is None:
             cache = {}
-        self._log_cache[key] = cache  # (re-inserted last: the least recently drawn go first)
+        self._log_cache[which] = cache  # (re-inserted last: the least recently drawn go first)
         if len(self._log_cache) > LOG_CACHE_KEPT:
             del self._log_cache[next(iter(self._log_cache))]
         if len(cache) > 2 * ROUND_LOG_MAX:  # lines of rounds gone: keep what is still logged
