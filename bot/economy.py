@@ -22,15 +22,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from bot.errors import ServiceError
 from bot.host import KeyedLocks
 from bot.i18n import Msg
 from bot.storage.errors import TablesStillOpen
-from bot.storage.ledger import qualifies_at
-from bot.storage.models import MAX_GRANT, GuildSettings, SeasonPreview, SeasonReset
+from bot.storage.models import MAX_GRANT, SeasonPreview, SeasonReset
 
 log = logging.getLogger(__name__)
 
@@ -177,11 +176,18 @@ class Seasons:
 
 
 # ------------------------------------------------------------------------ gifts
-class ReadsSettings(Protocol):
-    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+class AgeGate(Protocol):
+    async def too_new_until(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        joined: datetime | None = None,
+        now: datetime | None = None,
+    ) -> datetime | None: ...
 
 
-class GiftStore(ReadsSettings, Protocol):
+class GiftStore(AgeGate, Protocol):
     async def give(
         self,
         guild_id: int,
@@ -194,7 +200,7 @@ class GiftStore(ReadsSettings, Protocol):
 
 
 async def may_receive_chips(
-    store: ReadsSettings,
+    store: AgeGate,
     guild_id: int,
     user_id: int,
     joined_at: datetime | None,
@@ -202,11 +208,10 @@ async def may_receive_chips(
 ) -> bool:
     """Whether the member may be given chips in the server: not while the server's age
     gates (a new account, a new member of the server: /casino settings) say they are
-    too new, as they get no starting chips and no daily then. ``joined_at``: when they
-    joined the server, as Discord says (None: counted from now)."""
-    settings = await store.guild_settings(guild_id)
-    moment = now or datetime.now(UTC)
-    return qualifies_at(settings, user_id, joined_at, moment) is None
+    too new, as they get no starting chips and no daily then (the store's one gate,
+    ``Store.too_new_until``). ``joined_at``: when they joined the server, as Discord
+    says (None: as the store knows it)."""
+    return await store.too_new_until(guild_id, user_id, joined=joined_at, now=now) is None
 
 
 async def give_chips(

@@ -177,6 +177,20 @@ def held_back_until_tx(
     )
     if row is None or not int(row["starting_due"]):
         return None
+    return too_new_until_tx(con, guild_id, user_id, defaults, now, joined)
+
+
+def too_new_until_tx(
+    con: Con,
+    guild_id: int,
+    user_id: int,
+    defaults: GuildSettings,
+    now: datetime,
+    joined: datetime | None = None,
+) -> datetime | None:
+    """When the member passes the server's age gates (None: they do at ``now``): their
+    account's age, and their time in the server from ``joined`` (Discord's word) or else
+    from when the bot first saw them (:func:`_joined`)."""
     settings = guild_settings_tx(con, guild_id, defaults)
     return qualifies_at(settings, user_id, _joined(con, guild_id, user_id, joined), now)
 
@@ -427,6 +441,24 @@ class LedgerStore(StoreBase):
             found = replace(found, balance=await self.ensure_member(guild_id, user_id))
         return found
 
+    async def too_new_until(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        joined: datetime | None = None,
+        now: datetime | None = None,
+    ) -> datetime | None:
+        """When the member passes the server's age gates (None: they do now), the same
+        gate that holds back their starting chips and their daily: ``joined`` is when
+        they joined the server as Discord says (None: what the Discord layer noted in
+        :attr:`join_dates`, else when the bot first saw them)."""
+        told = joined or self.join_dates.get(guild_id, user_id)
+        moment = now or self._clock()
+        return await self._read(
+            lambda con: too_new_until_tx(con, guild_id, user_id, self.defaults, moment, told)
+        )
+
     async def held_back_until(self, guild_id: int, user_id: int) -> datetime | None:
         """When the member's held-back starting chips come (None: nothing held back)."""
         joined = self.join_dates.get(guild_id, user_id)
@@ -544,4 +576,5 @@ __all__ = [
     "known_balance_tx",
     "qualifies_at",
     "to_moves",
+    "too_new_until_tx",
 ]

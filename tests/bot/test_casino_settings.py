@@ -457,6 +457,23 @@ async def test_a_fresh_season_is_a_line_of_the_trail(store: Store) -> None:
     assert "A fresh season" in line and "1 → 2" in line and f"<@{OWNER}>" in line, line
 
 
+async def test_one_age_gate_holds_back_starting_chips_and_gifts(store: Store) -> None:
+    """The store's gate (``too_new_until``) is the one the starting chips wait for and
+    the one a gift asks: they agree, from the join Discord reported when it did."""
+    from bot.economy import may_receive_chips
+
+    await store.change_guild_setting(G, "member_age_days", 3, expected=0, by_user_id=OWNER)
+    joined = NOW - timedelta(days=1)
+    store.join_dates.note(G, OLD, joined)
+    assert await store.ensure_member(G, OLD) == 0  # held back
+    due = await store.held_back_until(G, OLD)
+    assert due is not None and abs(due - (joined + timedelta(days=3))) < timedelta(seconds=1)
+    assert await store.too_new_until(G, OLD) == due
+    assert not await may_receive_chips(store, G, OLD, None, NOW)  # the join noted
+    assert await may_receive_chips(store, G, OLD, NOW - timedelta(days=5), NOW)  # Discord's
+    assert await store.too_new_until(G, OLD, now=due + timedelta(seconds=1)) is None
+
+
 async def test_a_gift_to_a_member_too_new_for_chips_is_refused(store: Store) -> None:
     from bot.economy import may_receive_chips
 
