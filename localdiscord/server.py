@@ -852,6 +852,22 @@ class FakeDiscord:
         self._notify()
         return channel
 
+    def add_to_group_dm(self, channel: FakeChannel, person: Person) -> None:
+        """A member of a group DM adds another person to it."""
+        if not channel.is_group_dm:
+            raise ValueError(f"{channel.name!r} is not a group DM")
+        user = user_of(person)
+        self.users.setdefault(user.id, user)
+        if not channel.has_member(user.id):
+            channel.recipients.append(user)
+        self._notify()
+
+    def remove_from_group_dm(self, channel: FakeChannel, person: Person) -> None:
+        """The person leaves the group DM: they see nothing of it and can use nothing in it."""
+        uid = user_of(person).id
+        channel.recipients[:] = [u for u in channel.recipients if u.id != uid]
+        self._notify()
+
     def group_dms_of(self, person: Person) -> list[FakeChannel]:
         """The group DMs this person is in (oldest first)."""
         uid = user_of(person).id

@@ -9,8 +9,10 @@ import aiohttp
 import pytest
 
 from localdiscord import CommandUnavailable, FakeDiscord, FakeUser
+from localdiscord.models import walk_components
+from localdiscord.sandbox import Sandbox
 
-from .conftest import SHARED, BotProcess, Shared, World
+from .conftest import MINIMAL_BOT_ARGS, SHARED, BotProcess, Shared, StartBot, World
 from .conversation import Conversation
 
 pytestmark = pytest.mark.e2e
@@ -219,3 +221,52 @@ async def test_token_expiry_applies_in_servers_too(
         assert await resp.json() == {"message": "Invalid Webhook Token", "code": 50027}
     conversation.expect_http(401, r"/webhooks/")
     assert fake.message(r.require_message().id).text == "done thinking"
+
+
+@pytest.mark.expect_http(403, r"/channels/\d+/messages")  # the bot's own post in the group DM
+async def test_the_sandbox_has_a_group_dm_of_its_members(
+    fake_discord: FakeDiscord, start_bot_process: StartBot
+) -> None:
+    """The sandbox's "friends": every member, each with the app on their account; a member
+    types there only the commands declared for it, and sees what the app answered (an
+    ephemeral answer only its invoker)."""
+    fake = fake_discord
+    sandbox = Sandbox(fake)
+    await start_bot_process(MINIMAL_BOT_ARGS, wait_commands=True)
+    ann, ben, cat = (sandbox.by_name(n) for n in ("Ann", "Ben", "Cat"))
+    assert ann is not None and ben is not None and cat is not None
+    friends = sandbox.friends
+    assert friends.is_group_dm and friends.name == "friends"
+    assert {u.id for u in friends.recipients} == {m.id for m in sandbox.people()}
+    assert all(fake.installed_for(m) for m in sandbox.people())
+
+    view = sandbox.view(ann, sandbox.channel(str(friends.id), ann))
+    assert view["group_dms"] == [
+        {"id": str(friends.id), "name": "friends", "members": ["Ann", "Ben", "Cat", "Dev"]}
+    ]
+    assert view["channel"] == {"id": str(friends.id), "name": "friends", "dm": False, "group": True}
+    assert {c["name"] for c in view["commands"]} == {"where", "stamp"}
+    server = sandbox.view(ann, sandbox.guild.channels[0])
+    assert {c["name"] for c in server["commands"]} == {"demo", "where", "stamp", "serveronly"}
+
+    await sandbox.act_slash({"as": "Ann", "channel": str(friends.id), "path": ["where"]})
+    await fake.wait_until(lambda: len(fake.channel_messages(friends)) == 1)
+    [shown] = sandbox.view(ben, friends)["messages"]
+    assert shown["content"].startswith("context=private_channel user_install=True")
+    assert shown["used"] == {"user": "Ann", "command": "/where"}
+
+    with pytest.raises(CommandUnavailable):  # the page answers 400 with this line
+        await sandbox.act_slash({"as": "Ann", "channel": str(friends.id), "path": ["serveronly"]})
+
+    post = next(c for c in walk_components(shown["components"]) if c.get("label") == "Post")
+    await sandbox.act_click({"as": "Cat", "message": shown["id"], "custom_id": post["custom_id"]})
+    await fake.wait_until(lambda: bool(fake.ephemerals(cat)))
+    assert [m["content"] for m in sandbox.view(cat, friends)["messages"]][-1] == (
+        "cannot post here: 403 50001"
+    )
+    assert len(sandbox.view(ben, friends)["messages"]) == 1
+
+    # a member added later joins the group DM with the app installed
+    await sandbox.act_add_member({"name": "Eve"})
+    eve = sandbox.by_name("Eve")
+    assert eve is not None and friends.has_member(eve.id) and fake.installed_for(eve)
