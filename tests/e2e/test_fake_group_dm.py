@@ -270,3 +270,38 @@ async def test_the_sandbox_has_a_group_dm_of_its_members(
     await sandbox.act_add_member({"name": "Eve"})
     eve = sandbox.by_name("Eve")
     assert eve is not None and friends.has_member(eve.id) and fake.installed_for(eve)
+
+
+@pytest.mark.expect_http(403, r"/channels/\d+/messages")  # the bot's own post in that server
+async def test_a_server_that_did_not_install_the_app(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    """A member who installed the app on their account uses it in a server the bot is not
+    in: context 0, only the user install authorizes it, the bot hears nothing else of the
+    server and may only answer there."""
+    fake = fake_discord
+    club = fake.add_guild("Club", bot=False)
+    lounge = fake.add_text_channel(club, "lounge")
+    alice = fake.add_member(club, "alice", user=world.alice.user)
+    bob = fake.add_member(club, "bob", user=world.bob.user)
+    fake.install_for_user(alice)
+
+    r = await fake.slash(alice, lounge, "where")
+    assert r.context == 0 and r.integration_owners == {"1": str(alice.id)}
+    assert r.text.startswith("context=guild user_install=True guild_install=False")
+    with pytest.raises(CommandUnavailable, match="not installed"):
+        await fake.slash(bob, lounge, "where")
+    with pytest.raises(CommandUnavailable):  # a server-install command: no server install
+        await fake.slash(alice, lounge, "serveronly")
+
+    post = await fake.click(bob, r.require_message(), label="Post")
+    assert post.text == "cannot post here: 403 50001"
+    assert post.integration_owners == {"1": str(alice.id)}
+    session = fake._session
+    assert session is not None
+    heard = {
+        str(f["d"].get("guild_id") or f["d"].get("id"))
+        for f in session.events
+        if f["t"] != "INTERACTION_CREATE"
+    }
+    assert str(world.guild.id) in heard and str(club.id) not in heard
