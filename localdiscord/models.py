@@ -697,6 +697,8 @@ class InteractionResult(_ComponentHelpers):
         self.integration_owners: dict[str, str] = {}
         #: ``FakeDiscord.clock()`` when the interaction was created (its token lives 15 min)
         self.created_clock: float = 0.0
+        #: the INTERACTION_CREATE payload as sent to the bot
+        self.payload: JSON = {}
 
     # ------------------------------------------------------------------ state
     @property

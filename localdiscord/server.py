@@ -1738,6 +1738,7 @@ class FakeDiscord:
             source_message_id=message.id if message else None,
             data=data,
         )
+        result.payload = payload
         result.context = int(payload["context"])
         result.integration_owners = dict(payload["authorizing_integration_owners"])
         result.created_clock = self.clock()

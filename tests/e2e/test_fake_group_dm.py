@@ -48,6 +48,7 @@ async def test_group_dm_interaction_reads_as_discord_sends_it(shared_minimal: Sh
     outsider = fake.add_user("dave")
     assert message not in fake.visible_to(outsider)
     assert fake.channel_messages(gdm) == [message]
+    assert r.payload["channel"]["name"] == "friends"
 
     # bob has not installed the app, yet he may click: the click carries alice's install
     click = await fake.click(bob, message, label="Again")
@@ -59,6 +60,26 @@ async def test_group_dm_interaction_reads_as_discord_sends_it(shared_minimal: Sh
     )
     with pytest.raises(PermissionError):  # not in the group DM, cannot see the message
         await fake.click(outsider, message, label="Again")
+
+    # the payload as sent: no server, the person as `user`, the group DM with its members
+    sent = click.payload
+    assert "guild_id" not in sent and "member" not in sent and "guild" not in sent
+    assert sent["user"]["id"] == str(bob.id) and sent["context"] == 2
+    assert sent["channel"]["type"] == 3 and sent["channel"]["owner_id"] == str(alice.id)
+    assert [u["id"] for u in sent["channel"]["recipients"]] == [
+        str(u.id) for u in (alice, bob, carol)
+    ]
+    assert int(sent["app_permissions"]) > 0
+    assert sent["authorizing_integration_owners"] == {"1": str(alice.id)}
+
+    # a modal opened there and submitted: the submit is authorized as the opening was
+    opened = await fake.click(carol, message, label="Form")
+    assert opened.callback_type == 9 and opened.modal is not None
+    thanks = await fake.submit_modal(carol, None, "minimal:feedback", {"name": "Carol"})
+    assert thanks.channel is gdm and thanks.context == 2
+    assert thanks.integration_owners == {"1": str(alice.id)}
+    assert thanks.text == "Thanks, Carol: " and message in fake.visible_to(carol)
+    assert thanks.require_message() in fake.visible_to(bob)
 
     # the same command in the bot's DM and in a server: context 1 and 0, every install
     dm = await fake.slash(alice, fake.dm_channel(alice), "where")
