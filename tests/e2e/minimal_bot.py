@@ -255,8 +255,9 @@ class MinimalBot(discord.Client):
         )
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(demo)
-        for command in (where, stamp, serveronly):
-            self.tree.add_command(command)
+        self.tree.add_command(where)
+        self.tree.add_command(stamp)
+        self.tree.add_command(serveronly)
 
     async def setup_hook(self) -> None:
         guild_id = os.environ.get("MINIMAL_BOT_GUILD_ID")
