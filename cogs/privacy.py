@@ -52,6 +52,8 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
                 hints=data.hints,
                 keep=self.bot.settings.backup_keep,
             )
+            if data.personal_chips is not None:  # their own chips outside servers
+                text += "\n" + t(reader, "privacy.personal", chips=data.personal_chips)
             await reply(interaction, text)
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
@@ -71,6 +73,8 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
                     servers=data.servers,
                     chips=data.chips,
                 )
+                if data.personal_chips is not None:
+                    text += "\n" + t(reader, "privacy.delete.personal.ask")
                 await reply(interaction, text)
                 return
             result = await store.forget_member(user_id)
@@ -85,6 +89,8 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
                 servers=result.servers,
                 chips=result.chips_to_house,
             )
+            if result.personal:
+                text += "\n" + t(reader, "privacy.delete.personal.done")
             await reply(interaction, text)
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
