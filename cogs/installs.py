@@ -34,7 +34,10 @@ def everywhere(command: T) -> T:
 def server_only(command: T) -> T:
     """Declare ``command`` installable by servers only and usable in server channels only."""
     command = app_commands.allowed_installs(guilds=True, users=False)(command)
-    return app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)(command)
+    command = app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)(command)
+    # allowed_contexts clears the older guild_only (``dm_permission``): set it again, so
+    # a client that still reads it keeps the command out of DMs too
+    return app_commands.guild_only()(command)
 
 
 def whose_chips(interaction: Interaction, member: discord.abc.User | None) -> discord.abc.User:
