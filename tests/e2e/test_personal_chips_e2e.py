@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import t
-from localdiscord import FakeChannel, FakeMember
+from localdiscord import CommandUnavailable, FakeChannel, FakeMember
 from tests.e2e.conftest import SHARED, Shared
 from tests.e2e.pontoon_driver import Table
 
@@ -74,3 +74,51 @@ async def test_balance_and_daily_in_a_dm_are_the_members_own_chips(
     # outside servers nobody else's chips are shown
     other = await _run(shared, bob, dm, "balance", None, {"member": world.alice})
     assert other == t(locale, "chips.personal.own_only"), other
+
+
+@SHARED
+async def test_group_dms_share_the_members_own_chips_apart_from_the_server(
+    shared: Shared,
+) -> None:
+    """Bob and Carol installed the app on their accounts; Alice did not. In two group
+    DMs and a DM Bob has one balance of his own (one /daily for all of them), Carol hers
+    in French; the server's chips are apart. Where Discord offers what: the player
+    commands in a group DM to those who installed the app, the server's administration
+    never outside the server."""
+    fake, world = shared.fake, shared.world
+    alice, bob, carol, server = world.alice, world.bob, world.carol, world.channel
+    fake.install_for_user(bob)
+    fake.install_for_user(carol)
+    fake.set_locale(carol, "fr")
+    friends = fake.group_dm(bob, carol, alice, name="friends")
+    others = fake.group_dm(carol, bob, name="others")
+    note_en, note_fr = t("en", "chips.personal.note"), t("fr", "chips.personal.note")
+
+    daily = await _run(shared, bob, friends, "daily")
+    assert daily == t("en", "chips.daily", chips=START + DAILY) + "\n" + note_en, daily
+    # the same chips in the other group DM and in the DM: one /daily for all of them
+    again = await _run(shared, bob, others, "daily")
+    assert again != daily and str(START + 2 * DAILY) not in again, again
+    for place in (others, fake.dm_channel(bob)):
+        own = await _run(shared, bob, place, "balance")
+        assert own == t("en", "chips.balance.self", chips=START + DAILY) + "\n" + note_en, own
+    # the server's chips: untouched, its own starting chips
+    in_server = await _run(shared, bob, server, "balance")
+    assert in_server == t("en", "chips.balance.self", chips=START), in_server
+
+    # Carol's own chips, in her language; Bob's are not hers to see
+    hers = await _run(shared, carol, friends, "balance")
+    assert hers == t("fr", "chips.balance.self", chips=START) + "\n" + note_fr, hers
+    other = await _run(shared, carol, friends, "balance", None, {"member": bob})
+    assert other == t("fr", "chips.personal.own_only"), other
+
+    # offered where declared, and only there
+    for command, sub in (("chips", "grant"), ("leaderboard", None), ("casino", "settings")):
+        with pytest.raises(CommandUnavailable):
+            await shared.fake.slash(bob, friends, command, sub, {})
+        with pytest.raises(CommandUnavailable):
+            await shared.fake.slash(bob, fake.dm_channel(bob), command, sub, {})
+    with pytest.raises(CommandUnavailable):  # Alice has not installed the app
+        await shared.fake.slash(alice, friends, "balance")
+    stats = await _run(shared, bob, friends, "stats")
+    assert t("en", "stats.title", name="bob") in stats, stats
