@@ -145,3 +145,6 @@ async def test_the_audit_adds_up_with_a_personal_table(store: Store) -> None:
     personal = report.guilds[PERSONAL_SCOPE]
     assert (personal.member_chips, personal.house, personal.granted) == (1380, 20, 1400)
     assert report.guilds[G].total == report.guilds[G].granted == 700
+    text = report.summary()
+    assert "personal chips (outside servers): 2 members hold 1,380" in text, text
+    assert f"server {G}: 1 members hold 700" in text, text
