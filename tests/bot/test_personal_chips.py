@@ -20,6 +20,7 @@ from bot.storage import (
     PERSONAL_SCOPE,
     DailyNotReady,
     GuildSettings,
+    MemberOnBreak,
     Move,
     Store,
     house_account,
@@ -192,3 +193,23 @@ async def test_a_server_where_only_the_member_installed_the_app_uses_their_own_c
     assert await store.member_balance(scope, ANN) == chips
     other = PERSONAL_SCOPE if guild_install else G
     assert await store.member_balance(other, ANN) == 0  # the other economy untouched
+
+
+async def test_a_break_outside_servers_is_from_the_members_own_chips(store: Store) -> None:
+    """/break in a DM or a group DM: no personal /daily until it ends; a server's chips
+    are that server's business (its own /break)."""
+    await store.ensure_member(G, ANN)
+    ends = await store.start_break(PERSONAL_SCOPE, ANN, timedelta(hours=2), now=NOW)
+    assert ends == NOW + timedelta(hours=2)
+    with pytest.raises(MemberOnBreak):
+        await store.claim_daily(PERSONAL_SCOPE, ANN, now=NOW + timedelta(hours=1))
+    assert await store.member_balance(PERSONAL_SCOPE, ANN) == 700  # nothing given
+    assert await store.claim_daily(G, ANN, now=NOW + timedelta(hours=1)) == 740
+    after = NOW + timedelta(hours=2, minutes=1)
+    assert await store.claim_daily(PERSONAL_SCOPE, ANN, now=after) == 740
+    # erased with the member's data: a running break goes too
+    await store.start_break(PERSONAL_SCOPE, ANN, timedelta(days=1), now=after)
+    await store.forget_member(ANN)
+    assert await store.ensure_member(PERSONAL_SCOPE, ANN) == 700
+    later = after + timedelta(minutes=1)
+    assert await store.claim_daily(PERSONAL_SCOPE, ANN, now=later) == 740
