@@ -274,7 +274,7 @@ def test_who_may_open_and_how_many_tables() -> None:
 
 def test_every_game_declares_its_own_choices_and_the_panel_fits_discords_select() -> None:
     for game in (BJ, PT):
-        assert len(game.settings()) == 6 + 2 * len(game.options)
+        assert len(game.settings()) == 6 + 2 * len(game.options) + 2 * len(game.numbers)
         assert 6 + len(game.options) <= 25  # one select of the panel's section
     assert {o.name for o in PT.options} >= {"banker_doubles", "pontoon_pays", "shoot"}
 
