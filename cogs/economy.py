@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -19,7 +19,7 @@ from bot.economy import BREAK_UNITS, ResetPlan, Seasons, give_chips, take_break
 from bot.errors import ServiceError
 from bot.i18n import Raw, choose, t
 from bot.i18n.languages import locale_of, public_locale_of
-from bot.storage.errors import stamp
+from bot.storage.errors import SeasonAlreadyReset, stamp
 from cogs.common import (
     GameBot,
     can_manage_guild,
@@ -146,13 +146,17 @@ class ResetButton(
         check_may_reset(interaction)
         if now() > self.until:
             raise ServiceError("This confirmation has expired.", key="season.reset.expired")
+        seasons = seasons_of(interaction.client)
+        # a question for a season closed since (another question's click): said at once,
+        # the question left as it was; the store decides the rest (nothing twice)
+        current = await cast(GameBot, interaction.client).store.current_season(self.guild_id)
+        if current != self.season:
+            raise SeasonAlreadyReset(current)
         await interaction.response.edit_message(
             content=t(locale, "season.reset.working"), view=None
         )
         try:
-            done = await seasons_of(interaction.client).reset(
-                self.guild_id, interaction.user.id, self.season
-            )
+            done = await seasons.reset(self.guild_id, interaction.user.id, self.season)
         except Exception as exc:
             await refuse(interaction, exc)
             return
