@@ -6,9 +6,11 @@ resets nothing."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import discord
@@ -17,9 +19,15 @@ import pytest
 from bot.economy import Seasons
 from bot.i18n import t
 from bot.storage import Store
-from cogs import economy, router
+from cogs import router
 
 G, OWNER, OTHER = 61, 601, 602
+
+
+def economy() -> ModuleType:
+    """cogs.economy as the router finds it now (loading the bot's extensions elsewhere
+    puts a fresh copy of the module in its place)."""
+    return importlib.import_module("cogs.economy")
 
 
 @dataclass
@@ -112,7 +120,7 @@ async def click(routes: router.Router, bot: Bot, user: int, custom_id: str) -> A
 
 async def ask(bot: Bot, seasons: Seasons) -> dict[str, str]:
     asked = Asked(bot, Owner(OWNER), type=discord.InteractionType.application_command)
-    await economy.ask_reset(bot, seasons, asked)  # type: ignore[arg-type]
+    await economy().ask_reset(bot, seasons, asked)  # type: ignore[arg-type]
     (text,) = asked.response.said
     assert "Season 1 ends and season 2 begins" in text, text
     (view,) = asked.response.views
@@ -163,17 +171,17 @@ async def test_a_click_after_five_minutes_is_refused_and_cancel_changes_nothing(
     try:
         await store.ensure_member(G, OWNER)
         bot, seasons, routes = booted(store)
-        asked_at = economy.now()
+        asked_at = economy().now()
         buttons = await ask(bot, seasons)
         go, cancel = buttons["Start season 2"], buttons["Cancel"]
 
-        monkeypatch.setattr(economy, "now", lambda: asked_at + economy.CONFIRM_SECONDS + 2)
+        monkeypatch.setattr(economy(), "now", lambda: asked_at + economy().CONFIRM_SECONDS + 2)
         late = await click(routes, bot, OWNER, go)
         assert late.response.said == [t("en", "season.reset.expired")]
         assert "expired" in late.response.said[0] and not late.response.edits
         assert await store.current_season(G) == 1
 
-        monkeypatch.setattr(economy, "now", lambda: asked_at + economy.CONFIRM_SECONDS - 5)
+        monkeypatch.setattr(economy(), "now", lambda: asked_at + economy().CONFIRM_SECONDS - 5)
         stopped = await click(routes, bot, OWNER, cancel)
         assert stopped.response.edits == [t("en", "season.reset.cancelled")]
         assert await store.current_season(G) == 1
