@@ -76,9 +76,12 @@ WORLD_ID_BASE = (1_735_689_600_000 - DISCORD_EPOCH_MS) << 22
 MEMBERS = ("Ann", "Ben", "Cat", "Dev")
 #: a role select menu (Discord's component type 6): the page offers the server's roles
 ROLE_SELECT = 6
-CHANNELS = ("pontoon", "baccarat", "lobby")
-#: channels added since, made after the members so every earlier id stays the same
-LATER_CHANNELS = ("blackjack",)
+#: the channel of no game (each game's channel is named by the bot, which starts the sandbox)
+LOBBY = "lobby"
+#: the world's ids are handed out in the order it is made: the first game channels, the
+#: lobby, the members, then the channels of the games added since, so every earlier id
+#: stays the same when a game is added (the sandbox's database names them by id)
+FIRST_GAME_CHANNELS = 2
 SANDBOX_TOKEN = "sandbox.local-discord.token"
 ACTIONS = ("slash", "click", "select", "modal", "dismiss", "post", "add_member", "locale")
 WEB_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
@@ -99,16 +102,24 @@ def web_file(name: str) -> bytes:
 class Sandbox:
     """The sandbox's world and its page, served by ``fake``'s own web server."""
 
-    def __init__(self, fake: FakeDiscord, *, guild_name: str = "Sandbox Casino") -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        *,
+        channels: Sequence[str] = (),
+        guild_name: str = "Sandbox Casino",
+    ) -> None:
+        """``channels``: a channel per game, in the order the bot registers its games
+        (named by the bot: the sandbox knows no game), and the lobby."""
         self.fake = fake
         self._ids = itertools.count(WORLD_ID_BASE)
         with fake.ids_from(self._ids):
             self.guild: FakeGuild = fake.add_guild(guild_name)
-            for name in CHANNELS:
+            for name in [*channels[:FIRST_GAME_CHANNELS], LOBBY]:
                 fake.add_text_channel(self.guild, name)
             for i, name in enumerate(MEMBERS):
                 fake.add_member(self.guild, name, manage_guild=i == 0)
-            for name in LATER_CHANNELS:
+            for name in channels[FIRST_GAME_CHANNELS:]:
                 fake.add_text_channel(self.guild, name)
         self.version = 0
         self._sockets: set[web.WebSocketResponse] = set()
@@ -746,14 +757,16 @@ async def run_sandbox(
     port: int,
     bot_argv: Sequence[str],
     bot_env: Mapping[str, str],
+    channels: Sequence[str] = (),
     say: Callable[[str], None] = print,
     rate_scale: float = 1.0,
 ) -> int:
     """Serve the local Discord and the page on ``host:port``, start the bot
     (``bot_argv`` with ``bot_env`` plus the variables that point it here), and run until a
-    signal or until the bot exits. Returns the exit code (the bot's, if it stopped first)."""
+    signal or until the bot exits. ``channels``: one per game, named by the bot. Returns
+    the exit code (the bot's, if it stopped first)."""
     fake = FakeDiscord(token=SANDBOX_TOKEN, host=host, rate_limits=RateLimits(scale=rate_scale))
-    sandbox = Sandbox(fake)
+    sandbox = Sandbox(fake, channels=channels)
     try:
         await fake.start(port, extra_routes=sandbox.add_routes)
     except OSError as exc:
