@@ -49,7 +49,7 @@ def test_the_check_would_see_the_game_named() -> None:
 def test_registered_it_is_found_everywhere_then_gone() -> None:
     import importlib
 
-    from bot.__main__ import game_sections
+    from bot.__main__ import game_sections, sandbox_channels
     from bot.i18n import catalog, t
     from cogs.casino.panel import game_sections as panel_sections
     from cogs.help import help_groups
@@ -66,6 +66,7 @@ def test_registered_it_is_found_everywhere_then_gone() -> None:
         assert any("highcard start" in group.paths for group in help_groups())
         assert package.LIMITS in [section.limits for section in panel_sections()]
         assert package.Settings in game_sections()
+        assert sandbox_channels()[-1] == "highcard"  # its channel in the sandbox
         # its words, in English; another language falls back to them (no catalog of its own)
         assert t("en", "hc.title", round=2) == "High Card, round 2"
         assert t("de", "hc.title", round=2) == "High Card, round 2"
