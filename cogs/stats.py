@@ -33,10 +33,12 @@ from cogs.common import GameBot, display
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
 
+
 def game_title(name: str) -> str:
     """A game's name on the chart (a proper name, the same in every language), from the
     registry as it is now (a game registered after this module was imported too)."""
     return next((game.title for game in GAMES if game.name == name), name)
+
 
 _BIDI_MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c"))
 

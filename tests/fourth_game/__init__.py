@@ -5,4 +5,3 @@ Its three folders mirror the repository's own (``engine/highcard/``, ``bot/highc
 ``cogs/highcard/``) under this one; ``registry.py`` holds its registry entry, which
 ``registered()`` adds to the bot's registry for one test and ``python -m
 tests.fourth_game.launch`` adds before it runs the bot (``python -m bot``)."""
-

@@ -5,8 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from bot import games
-from bot import i18n
+from bot import games, i18n
 from bot.games import Game
 from tests.fourth_game.bot import highcard
 

@@ -24,9 +24,11 @@ def test_no_shared_file_names_the_fourth_game() -> None:
     """Every tracked file outside tests/ (code, settings, contracts, catalogs, the
     sandbox) is free of High Card: it was added without editing any of them. (The docs
     may point to it as the worked example of CONTRIBUTING.md's "Adding a game".)"""
-    tracked = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
-    ).stdout.decode().split("\0")
+    tracked = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+        .stdout.decode()
+        .split("\0")
+    )
     shared = [f for f in tracked if f and not f.startswith("tests/") and not f.endswith(".md")]
     assert "bot/games.py" in shared and "pyproject.toml" in shared and ".env.example" in shared
     found = []
@@ -81,11 +83,26 @@ def test_a_second_game_of_the_same_name_or_group_is_refused() -> None:
         with pytest.raises(ValueError, match="already registered"):
             register(HIGHCARD)
         with pytest.raises(ValueError, match="already registered"):
-            register(Game("other", "Other", HIGHCARD.build_service, HIGHCARD.holdings,
-                          command="highcard", cogs=HIGHCARD.cogs))
+            register(
+                Game(
+                    "other",
+                    "Other",
+                    HIGHCARD.build_service,
+                    HIGHCARD.holdings,
+                    command="highcard",
+                    cogs=HIGHCARD.cogs,
+                )
+            )
     with pytest.raises(ValueError, match="no package"):
-        register(Game("nowhere", "Nowhere", HIGHCARD.build_service, HIGHCARD.holdings,
-                      cogs="tests.fourth_game.no_such_package"))
+        register(
+            Game(
+                "nowhere",
+                "Nowhere",
+                HIGHCARD.build_service,
+                HIGHCARD.holdings,
+                cogs="tests.fourth_game.no_such_package",
+            )
+        )
     assert HIGHCARD not in GAMES and all(g.name != "nowhere" for g in GAMES)
 
 

@@ -119,15 +119,21 @@ class HighCardPresenter:
             await self.messages.show(live, change.version)
             drawn = [e for e in change.events if isinstance(e, Drawn)]
             if drawn:
-                await self.post(live, t(self._locale(live), "hc.draw.head", round=live.round - 1)
-                                + "\n" + "\n".join(result_lines(live, drawn, self._locale(live))))
+                await self.post(
+                    live,
+                    t(self._locale(live), "hc.draw.head", round=live.round - 1)
+                    + "\n"
+                    + "\n".join(result_lines(live, drawn, self._locale(live))),
+                )
 
     async def table_closed(
         self, live: OpenHighCardTable, reason: Msg, refunds: Sequence[Transfer]
     ) -> None:
         self.messages.request(live, closed_reason=reason)
         returned = sum(transfer.amount for transfer in refunds)
-        await self.post(live, t(self._locale(live), "hc.table_closed", reason=reason, amount=returned))
+        await self.post(
+            live, t(self._locale(live), "hc.table_closed", reason=reason, amount=returned)
+        )
 
     async def post(self, live: OpenHighCardTable, text: str) -> None:
         channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)

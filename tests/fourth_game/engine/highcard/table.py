@@ -181,7 +181,9 @@ def _bet_refusal(table: HighCardTable, action: Action) -> RuleError | None:
 
 def _draw_refusal(table: HighCardTable, action: Action) -> RuleError | None:
     if table.settled or not table.seats.get(action.actor):
-        return RuleError("HC-DRAW", "only a member with a stake calls the draw", key="engine.hc.no_stake")
+        return RuleError(
+            "HC-DRAW", "only a member with a stake calls the draw", key="engine.hc.no_stake"
+        )
     return None
 
 
