@@ -311,6 +311,7 @@ def test_the_sandbox_has_a_channel_per_registered_game_and_a_game_added_moves_no
     assert set(names) == {*games, "lobby"}
     assert {c.name: c.id for c in after.guild.channels if c.name != "newgame"} == names
     assert sorted(m.id for m in after.people()) == sorted(m.id for m in before.people())
+    assert after.friends.id == before.friends.id  # the group DM's too
 
 
 def run_sandbox_cli(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
