@@ -97,3 +97,24 @@ def test_every_module_below_the_cogs_is_kept_free_of_discord() -> None:
         if c["type"] == "forbidden" and c["forbidden_modules"] == ["discord"]
     ]
     assert below_cogs == no_discord
+
+
+def test_the_independence_contracts_leave_out_shared_modules_only() -> None:
+    """``cogs.*`` and ``engine.*`` are independent but for the imports of the shared
+    modules listed in ``ignore_imports``: a game's package among them would let every
+    other game import it unseen."""
+    import cogs
+    import engine
+
+    games = {g.package for g in GAMES} | {g.engine_package for g in GAMES}
+    for key, contract in contracts().items():
+        if not key.startswith("independence:"):
+            continue
+        (root,) = {m.split(".")[0] for m in contract["modules"]}
+        path = {"cogs": cogs.__path__, "engine": engine.__path__}[root]
+        children = {f"{root}.{m.name}" for m in pkgutil.iter_modules(path)}
+        targets = {line.split("->")[1].strip() for line in contract["ignore_imports"]}
+        assert all(
+            line.split("->")[0].strip() == f"{root}.**" for line in contract["ignore_imports"]
+        )
+        assert targets <= children - games, targets & games
