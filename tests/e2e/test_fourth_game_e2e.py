@@ -113,3 +113,18 @@ async def test_a_high_card_round_through_the_bot(
     assert "no stake was on it" in await t.hc(alice, "end")
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
+
+
+async def test_the_launchers_sandbox_has_the_fourth_games_channel_and_commands(
+    tmp_path: Path,
+) -> None:
+    """``python -m tests.fourth_game.launch sandbox``: the sandbox names a channel per
+    game of the registry, High Card's among them, and starts its bot as it was started
+    itself (High Card registered), so /highcard is there to type."""
+    from tests.e2e.sandbox_browser import sandbox_process
+
+    async with sandbox_process(tmp_path, module="tests.fourth_game.launch") as sb:
+        view = await sb.view("Ann")
+        assert "highcard" in {c["name"] for c in view["channels"]}
+        assert "highcard" in {c["name"] for c in view["commands"]}
+        assert await sb.stop() == 0, sb.output()
