@@ -78,9 +78,14 @@ async def reply(interaction: Interaction, text: str, *, ephemeral: bool = True) 
 def note_member(interaction: Interaction) -> None:
     """Tell the store when the member joined the server (Discord sends it with every
     interaction in a server): a server's join-age gate reads it when chips are granted
-    (``Store.join_dates``, bot.storage.base)."""
+    (``Store.join_dates``, bot.storage.base). Only in a server that installed the bot:
+    elsewhere the member plays with their own chips, which no server's gate governs."""
     store = getattr(interaction.client, "store", None)
-    if store is not None and interaction.guild_id is not None:
+    if (
+        store is not None
+        and interaction.guild_id is not None
+        and interaction.is_guild_integration()
+    ):
         joined = getattr(interaction.user, "joined_at", None)
         store.join_dates.note(interaction.guild_id, interaction.user.id, joined)
 
@@ -254,10 +259,17 @@ def custom_ids(components: object) -> set[str]:
 
 
 # -------------------------------------------------------------------- the router
+#: modules beside the games whose buttons the router answers too (their ``BUTTONS``)
+SHARED_BUTTON_PACKAGES = ("cogs.economy",)
+
+
 def registered_buttons() -> Iterator[type[RoutedButton]]:
-    """Every game's buttons (its package's ``BUTTONS``), found through the registry."""
+    """Every game's buttons (its package's ``BUTTONS``), found through the registry, and
+    those of :data:`SHARED_BUTTON_PACKAGES` (a fresh season's confirmation)."""
     for game in GAMES:
         yield from importlib.import_module(game.package).BUTTONS
+    for package in SHARED_BUTTON_PACKAGES:
+        yield from importlib.import_module(package).BUTTONS
 
 
 #: packages beside the games whose forms the router answers too (their ``FORMS``)

@@ -48,7 +48,7 @@ from .models import (
     NoResponse,
     walk_components,
 )
-from .server import FakeDiscord, RateLimits, die_with_parent
+from .server import CommandUnavailable, FakeDiscord, RateLimits, die_with_parent
 
 __all__ = ["LOCALES", "SANDBOX_TOKEN", "Sandbox", "run_sandbox"]
 
@@ -76,9 +76,16 @@ WORLD_ID_BASE = (1_735_689_600_000 - DISCORD_EPOCH_MS) << 22
 MEMBERS = ("Ann", "Ben", "Cat", "Dev")
 #: a role select menu (Discord's component type 6): the page offers the server's roles
 ROLE_SELECT = 6
-CHANNELS = ("pontoon", "baccarat", "lobby")
-#: channels added since, made after the members so every earlier id stays the same
-LATER_CHANNELS = ("blackjack",)
+#: the channel of no game (each game's channel is named by the bot, which starts the sandbox)
+LOBBY = "lobby"
+#: the group DM of every member (each has the app installed on their account)
+GROUP_DM = "friends"
+#: the world's ids are handed out in the order it is made, which is the order it grew in:
+#: the first two game channels, the lobby, the members, the third game's channel, the
+#: group DM, then the channels of the games registered since; so no id moves when a game
+#: is added (the sandbox's database names channels and members by id)
+GAME_CHANNELS_BEFORE_LOBBY = 2
+GAME_CHANNELS_BEFORE_GROUP_DM = 3
 SANDBOX_TOKEN = "sandbox.local-discord.token"
 ACTIONS = ("slash", "click", "select", "modal", "dismiss", "post", "add_member", "locale")
 WEB_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
@@ -99,17 +106,32 @@ def web_file(name: str) -> bytes:
 class Sandbox:
     """The sandbox's world and its page, served by ``fake``'s own web server."""
 
-    def __init__(self, fake: FakeDiscord, *, guild_name: str = "Sandbox Casino") -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        *,
+        channels: Sequence[str] = (),
+        guild_name: str = "Sandbox Casino",
+    ) -> None:
+        """``channels``: a channel per game, in the order the bot registers its games
+        (named by the bot: the sandbox knows no game), and the lobby."""
         self.fake = fake
         self._ids = itertools.count(WORLD_ID_BASE)
         with fake.ids_from(self._ids):
             self.guild: FakeGuild = fake.add_guild(guild_name)
-            for name in CHANNELS:
+            early, later = GAME_CHANNELS_BEFORE_LOBBY, GAME_CHANNELS_BEFORE_GROUP_DM
+            for name in [*channels[:early], LOBBY]:
                 fake.add_text_channel(self.guild, name)
             for i, name in enumerate(MEMBERS):
                 fake.add_member(self.guild, name, manage_guild=i == 0)
-            for name in LATER_CHANNELS:
+            for name in channels[early:later]:
                 fake.add_text_channel(self.guild, name)
+            people = self.people()
+            self.friends: FakeChannel = fake.group_dm(people[0], *people[1:], name=GROUP_DM)
+            for name in channels[later:]:
+                fake.add_text_channel(self.guild, name)
+        for person in self.people():
+            fake.install_for_user(person)
         self.version = 0
         self._sockets: set[web.WebSocketResponse] = set()
         self._push: asyncio.TimerHandle | None = None
@@ -231,13 +253,16 @@ class Sandbox:
         return None
 
     def channel(self, raw: object, member: FakeMember) -> FakeChannel:
-        """A channel of the server, or "dm": the member's DMs with the bot."""
+        """A channel of the server, "dm" (the member's DMs with the bot) or a group DM the
+        member is in."""
         text = str(raw or "")
         if text == "dm":
             return self.fake.dm_channel(member)
         if SNOWFLAKE.match(text):
             channel = self.fake.channels.get(int(text))
             if channel is not None and channel.guild_id == self.guild.id:
+                return channel
+            if channel is not None and channel.is_group_dm and channel.has_member(member.id):
                 return channel
         raise Refused(404, "Unknown channel.")
 
@@ -301,14 +326,35 @@ class Sandbox:
                 "id": "dm" if channel.is_dm else str(channel.id),
                 "name": fake.bot_user.name if channel.is_dm else channel.name,
                 "dm": channel.is_dm,
+                "group": channel.is_group_dm,
             },
+            "group_dms": [
+                {"id": str(c.id), "name": c.name, "members": [u.name for u in c.recipients]}
+                for c in fake.group_dms_of(member)
+            ],
             "dm_count": len(fake.channel_messages(dm)) if dm is not None else 0,
             "names": {str(u.id): u.name for u in fake.users.values()},
-            "commands": [*fake.global_commands, *fake.guild_commands.get(self.guild.id, [])],
+            "commands": self.offered_commands(member, channel),
             "messages": [self._message_view(m) for m in messages],
             "modal": self._modal_view(member),
             "notices": self._notices.get(member.id, [])[-5:],
         }
+
+    def offered_commands(self, member: FakeMember, channel: FakeChannel) -> list[JSON]:
+        """The commands Discord would offer this member here (their contexts and installs:
+        in a group DM only those declared for user installs and group DMs)."""
+        fake = self.fake
+        candidates: list[tuple[JSON, int | None]] = [(c, None) for c in fake.global_commands]
+        if channel.guild_id == self.guild.id:
+            candidates += [(c, self.guild.id) for c in fake.guild_commands.get(self.guild.id, [])]
+        offered = []
+        for cmd, guild_id in candidates:
+            try:
+                fake.command_owners(cmd, guild_id, member.user, channel)
+            except CommandUnavailable:
+                continue
+            offered.append(cmd)
+        return offered
 
     def people(self) -> list[FakeMember]:
         return [m for m in self.guild.members.values() if not m.user.bot]
@@ -607,6 +653,8 @@ class Sandbox:
             raise Refused(409, f"The sandbox has room for {MAX_MEMBERS} members.")
         with self.fake.ids_from(self._ids):
             member = self.fake.add_member(self.guild, name)
+        self.fake.install_for_user(member)
+        self.fake.add_to_group_dm(self.friends, member)
         return {"ok": True, "member": self._member_view(member)}
 
     async def act_locale(self, data: JSON) -> JSON:
@@ -746,14 +794,16 @@ async def run_sandbox(
     port: int,
     bot_argv: Sequence[str],
     bot_env: Mapping[str, str],
+    channels: Sequence[str] = (),
     say: Callable[[str], None] = print,
     rate_scale: float = 1.0,
 ) -> int:
     """Serve the local Discord and the page on ``host:port``, start the bot
     (``bot_argv`` with ``bot_env`` plus the variables that point it here), and run until a
-    signal or until the bot exits. Returns the exit code (the bot's, if it stopped first)."""
+    signal or until the bot exits. ``channels``: one per game, named by the bot. Returns
+    the exit code (the bot's, if it stopped first)."""
     fake = FakeDiscord(token=SANDBOX_TOKEN, host=host, rate_limits=RateLimits(scale=rate_scale))
-    sandbox = Sandbox(fake)
+    sandbox = Sandbox(fake, channels=channels)
     try:
         await fake.start(port, extra_routes=sandbox.add_routes)
     except OSError as exc:

@@ -34,6 +34,7 @@ from cogs.common import (
     reply,
     repost_table,
 )
+from cogs.installs import everywhere
 from cogs.table_message import Click, answer, answered_in_time
 from engine.blackjack import ActionKind, BlackjackRules
 from engine.blackjack.odds import house_edge
@@ -41,6 +42,7 @@ from engine.blackjack.odds import house_edge
 log = logging.getLogger(__name__)
 
 
+@everywhere
 class Blackjack(
     GameCommands[OpenBlackjackTable],
     group_name="blackjack",
@@ -69,7 +71,7 @@ class Blackjack(
     async def start(
         self,
         interaction: Interaction,
-        decks: app_commands.Range[int, 1, 8] = 6,
+        decks: app_commands.Range[int, 1, 8] | None = None,
         dealer: Literal["s17", "h17"] | None = None,
         blackjack_pays: Literal["3:2", "6:5"] | None = None,
         surrender: Literal["none", "late"] | None = None,
@@ -102,12 +104,13 @@ class Blackjack(
             min_bet=min_bet,
             max_bet=max_bet,
             rules=lambda start: BlackjackRules(
-                decks=decks,
+                decks=start.whole("decks"),
                 min_bet=start.min_bet,
                 max_bet=start.max_bet,
                 **start.choices,
             ),
             betting_seconds=betting_seconds,
+            numbers={"decks": decks},  # left out: 6, or within the server's bounds
             opened="bj.opened",
             # the table shows its house edge: compute it now
             first=lambda rules: asyncio.to_thread(house_edge, rules),
