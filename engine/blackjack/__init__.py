@@ -27,6 +27,7 @@ from engine.blackjack.actions import (
     RoundResult,
 )
 from engine.blackjack.hands import best_total, dealer_hits, hand_total, is_blackjack
+from engine.blackjack.observation import BlackjackObservation, BoxSeen, HandSeen
 from engine.blackjack.odds import HouseEdge, house_edge
 from engine.blackjack.rules import MAX_SEATS, BlackjackRules
 from engine.blackjack.shoe import Shoe
@@ -40,14 +41,17 @@ __all__ = [
     "MAX_SEATS",
     "Action",
     "ActionKind",
+    "BlackjackObservation",
     "BlackjackRules",
     "BlackjackTable",
     "Box",
+    "BoxSeen",
     "Event",
     "EventKind",
     "Hand",
     "HandOutcome",
     "HandResult",
+    "HandSeen",
     "HouseEdge",
     "LegalAction",
     "Outcome",

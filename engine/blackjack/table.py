@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Final
 
 from engine.blackjack.actions import (
@@ -31,6 +32,7 @@ from engine.blackjack.actions import (
     RoundResult,
 )
 from engine.blackjack.hands import dealer_hits, hand_total, is_blackjack
+from engine.blackjack.observation import BlackjackObservation, BoxSeen, HandSeen
 from engine.blackjack.rules import MAX_SEATS, BlackjackRules
 from engine.blackjack.shoe import Shoe
 from engine.cards import Card, Chance, parse_cards
@@ -168,6 +170,37 @@ class BlackjackTable:
     def visible_dealer(self) -> list[Card]:
         """The dealer's cards anyone may see now (the hole card hidden while it is)."""
         return self.dealer[:1] if self.hole_card_hidden else list(self.dealer)
+
+    def observe(self, viewer: str | None = None) -> BlackjackObservation:
+        """What ``viewer`` may see now (:class:`engine.game.Game`; None: everyone in the
+        channel): every seat's hands, face up (BJ-DEAL-1), and the dealer's cards without
+        the hole card while it is face down (BJ-DEAL-1, BJ-PEEK-1, BJ-DEALER-1), for
+        every viewer alike; a seat's observation also names its own hands."""
+        boxes = tuple(
+            BoxSeen(
+                seat,
+                tuple(
+                    HandSeen(seat, i, tuple(h.cards), h.staked, h.doubled, h.done, h.outcome)
+                    for i, h in enumerate(box.hands)
+                ),
+                box.insurance,
+            )
+            for seat, box in self.boxes.items()
+        )
+        own = next((b.hands for b in boxes if b.seat == viewer), ())
+        return BlackjackObservation(
+            viewer=viewer,
+            phase=self.phase,
+            round_no=self.round_no,
+            seats=tuple(self.seats),
+            bets=MappingProxyType(dict(self.bets)),
+            dealer=tuple(self.visible_dealer()),
+            dealer_hidden=1 if self.hole_card_hidden else 0,
+            boxes=boxes,
+            turn=self.turn,
+            last_result=self.last_result,
+            hands=own,
+        )
 
     @property
     def escrow(self) -> int:

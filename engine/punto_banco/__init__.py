@@ -42,6 +42,7 @@ from engine.punto_banco.coup import (
     punto_draws,
     winner_of,
 )
+from engine.punto_banco.observation import PuntoBancoObservation
 from engine.punto_banco.odds import ExactOdds, exact_odds, exact_odds_for_counts, odds_for
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules, Tableau
 from engine.punto_banco.simulate import SimulationResult, simulate
@@ -65,6 +66,7 @@ __all__ = [
     "ExactOdds",
     "LegalAction",
     "Outcome",
+    "PuntoBancoObservation",
     "PuntoBancoRules",
     "PuntoBancoTable",
     "Settlement",
