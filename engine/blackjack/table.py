@@ -171,6 +171,12 @@ class BlackjackTable:
         """The dealer's cards anyone may see now (the hole card hidden while it is)."""
         return self.dealer[:1] if self.hole_card_hidden else list(self.dealer)
 
+    def _seat_order(self, item: tuple[str, Box]) -> tuple[int, str]:
+        """Seat order (a box of a seat that has left since: after them, by name)."""
+        seat = item[0]
+        seats = self.seats
+        return (seats.index(seat), "") if seat in seats else (len(seats), seat)
+
     def observe(self, viewer: str | None = None) -> BlackjackObservation:
         """What ``viewer`` may see now (:class:`engine.game.Game`; None: everyone in the
         channel): every seat's hands, face up (BJ-DEAL-1), and the dealer's cards without
@@ -185,7 +191,7 @@ class BlackjackTable:
                 ),
                 box.insurance,
             )
-            for seat, box in self.boxes.items()
+            for seat, box in sorted(self.boxes.items(), key=self._seat_order)
         )
         own = next((b.hands for b in boxes if b.seat == viewer), ())
         return BlackjackObservation(
