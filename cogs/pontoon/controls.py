@@ -303,7 +303,9 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             table_id,
             act,
             version,
-            render.form_title(t(locale, MODAL_TITLES[act]), live.engine.private_view(seat), locale),
+            render.form_title(
+                t(locale, MODAL_TITLES[act]), live.engine.observe(seat).hands, locale
+            ),
             with_shoot=with_shoot,
             hint=hint or t(locale, "amount.what.amount"),
             locale=locale,
