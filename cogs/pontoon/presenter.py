@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import time
 from collections import defaultdict
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -39,7 +40,7 @@ from cogs.router import custom_ids
 from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.types import Event, EventKind, Phase
-from engine.pontoon.views import Observation
+from engine.pontoon.views import Observation, TableView
 from engine.records import COMPUTER_PREFIX, HOUSE, is_computer_seat
 
 log = logging.getLogger(__name__)
@@ -389,14 +390,15 @@ class PontoonDiscordPresenter:
         DMs go in the background, so no member's answer waits behind them."""
         locale = self.guild_locale(live)
         name = self.namer(live, locale)
-        # what the change left, as everyone sees it and as each member dealt a face-down
-        # card sees it: each built once for the change
-        public = live.engine.observe()
+        # what the change left as each member dealt a face-down card sees it, built once
+        # for the change (and as everyone sees it, once, when a post needs it)
         dealt_to = {
             ev.to for ev in outcome.events if ev.to is not None and ev.kind is EventKind.CARD_DEALT
         }
-        seen = live.engine.observations(dealt_to) if live.cards is CardDelivery.DM else {}
-        banker = public.table.banker
+        dm = dealt_to and live.cards is CardDelivery.DM
+        seen = live.engine.observations(dealt_to) if dm else {}
+        table: Callable[[], TableView] = functools.cache(lambda: live.engine.observe().table)
+
         results = self.results.setdefault(live.table_id, [])
         private: dict[str, list[str]] = defaultdict(list)
         announcements: list[str] = []
@@ -420,7 +422,7 @@ class PontoonDiscordPresenter:
                 passes = ev.says is not None and ev.says.key == "engine.bank_passes.from"
                 if ev.kind is EventKind.BANK_PASSES and passes:
                     continue  # the payouts already said who takes the bank: said once
-                line = render.event_line(ev, name, banker, locale)
+                line = render.event_line(ev, name, table().banker, locale)
                 if line:
                     announcements.append(self.name_ids(live, line, locale))
             # the other public events are the round's log (live.round_log), drawn with
@@ -428,7 +430,7 @@ class PontoonDiscordPresenter:
         lines = (
             render.result_lines(
                 self.results.pop(live.table_id, []),
-                [sv.seat for sv in public.table.seats],
+                [sv.seat for sv in table().seats],
                 name,
                 locale,
             )

@@ -13,7 +13,6 @@ own bets (and last coup's, which a repeat would place again).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.cards import Card
@@ -36,8 +35,6 @@ class PuntoBancoObservation:
     cards_for_next_coup: int
     #: the shoe is shuffled before the next coup (B-TABLE-2)
     needs_shuffle: bool
-    #: each bettor's net chips from the last coup
-    returns: Mapping[str, int]
     #: the viewer's own bets on the next coup, and on the last one (empty for the public)
     own_bets: tuple[Bet, ...]
     own_last_bets: tuple[Bet, ...]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from types import MappingProxyType
 from typing import Any, Final
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_cards
@@ -156,7 +155,6 @@ class PuntoBancoTable:
             last_coup=last,
             cards_for_next_coup=self.shoe.cards_for_next_coup,
             needs_shuffle=self.needs_shuffle,
-            returns=MappingProxyType(self.returns()),
             own_bets=tuple(b for b in bets if b.bettor == viewer),
             own_last_bets=tuple(self.last_bets_of(viewer)) if viewer is not None else (),
         )
