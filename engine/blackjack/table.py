@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.blackjack.actions import (
     DEALER,
@@ -37,7 +37,7 @@ from engine.blackjack.rules import MAX_SEATS, BlackjackRules
 from engine.blackjack.shoe import Shoe
 from engine.cards import Card, Chance, parse_cards
 from engine.errors import ConfigError, RuleError
-from engine.game import change_by_rules, refusal_by_rules, unknown_action
+from engine.game import Game, change_by_rules, refusal_by_rules, unknown_action
 from engine.records import ESCROW, HOUSE, Transfer
 
 STATE_FORMAT: Final = 1
@@ -1005,5 +1005,11 @@ _ACTIONS: dict[ActionKind, tuple[Check, Change]] = {
     K.TIMEOUT: (BlackjackTable._timeout_refusal, BlackjackTable._timeout),
     K.NEXT_ROUND: (BlackjackTable._next_round_refusal, BlackjackTable._next_round),
 }
+
+
+if TYPE_CHECKING:
+    # mypy --strict: the table offers every member of the one interface (observe too)
+    _IS_A_GAME: type[Game[Action, LegalAction, Event]] = BlackjackTable
+
 
 __all__ = ["STATE_FORMAT", "BlackjackTable", "Box", "Hand"]

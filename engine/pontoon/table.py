@@ -47,11 +47,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import Chance
 from engine.errors import RuleError
-from engine.game import refusal_by_rules, unknown_action
+from engine.game import Game, refusal_by_rules, unknown_action
 from engine.pontoon import bank, banker_turn, betting, play, seating
 from engine.pontoon.hands import Hand
 from engine.pontoon.seating import BETWEEN_ROUNDS
@@ -61,6 +61,7 @@ from engine.pontoon.types import (
     HOUSE,
     Action,
     ActionKind,
+    Event,
     LegalAction,
     Outcome,
     Phase,
@@ -477,3 +478,8 @@ class Table(TableState):
         table = cls()
         load_table_json(table, d)
         return table
+
+
+if TYPE_CHECKING:
+    # mypy --strict: the table offers every member of the one interface (observe too)
+    _IS_A_GAME: type[Game[Action, LegalAction, Event]] = Table

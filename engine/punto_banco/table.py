@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_cards
 from engine.errors import ConfigError, RuleError
-from engine.game import change_by_rules, refusal_by_rules, unknown_action
+from engine.game import Game, change_by_rules, refusal_by_rules, unknown_action
 from engine.punto_banco.actions import (
     CROUPIER,
     Action,
@@ -425,3 +425,8 @@ _ACTIONS: dict[ActionKind, tuple[Check, Change]] = {
     ActionKind.REPEAT: (PuntoBancoTable._repeat_refusal, PuntoBancoTable._repeat),
     ActionKind.DEAL: (PuntoBancoTable._deal_refusal, PuntoBancoTable._deal_coup),
 }
+
+
+if TYPE_CHECKING:
+    # mypy --strict: the table offers every member of the one interface (observe too)
+    _IS_A_GAME: type[Game[Action, LegalAction, Event]] = PuntoBancoTable
