@@ -395,7 +395,7 @@ class PontoonDiscordPresenter:
         dealt_to = {
             ev.to for ev in outcome.events if ev.to is not None and ev.kind is EventKind.CARD_DEALT
         }
-        dm = dealt_to and live.cards is CardDelivery.DM
+        dm = bool(dealt_to) and live.cards is CardDelivery.DM
         seen = live.engine.observations(dealt_to) if dm else {}
         table: Callable[[], TableView] = functools.cache(lambda: live.engine.observe().table)
 
