@@ -36,6 +36,7 @@ import pytest
 from engine.cards import RandomChance
 from engine.games import GAMES
 from engine.random_play import RandomPlay
+from engine.records import HOUSE
 
 ACTIONS_PER_TABLE = 1200  # per set of rules: a few thousand actions per game
 
@@ -126,7 +127,8 @@ class Play:
 
     def _check_observations(self, action: Any, restored: Any) -> None:
         state = self.state
-        for viewer in [None, *self.actors]:
+        # the public, every actor, and the house (Pontoon's house bank holds a hand)
+        for viewer in dict.fromkeys([None, *self.actors, HOUSE]):
             seen = state.observe(viewer)
             assert seen.viewer == viewer
             assert seen == state.observe(viewer), "observe is not deterministic"
