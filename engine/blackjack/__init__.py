@@ -9,7 +9,7 @@ Pure: no discord, no asyncio, no I/O, no global random. Rules:
     table.apply(Action("ann", ActionKind.JOIN))
     table.apply(Action("ann", ActionKind.BET, 10, balance=100))  # ann -> @escrow
     out = table.apply(Action(DEALER, ActionKind.DEAL), chance)
-    table.to_act(); table.legal_actions("ann"); table.visible_dealer()
+    table.to_act(); table.legal_actions("ann"); table.observe()  # no hole card (BJ-DEAL-1)
     house_edge(rules).edge                                   # BJ-EDGE-1
 """
 

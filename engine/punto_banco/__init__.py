@@ -7,6 +7,7 @@ Pure: no discord, no asyncio, no I/O, no global random. Rules: docs/rules/punto-
     out = table.apply(Action("ann", ActionKind.BET, Side.BANCO, 20))   # ann -> @escrow
     out = table.apply(Action(CROUPIER, ActionKind.DEAL), chance)       # out.coup: CoupResult
     out.coup.coup.dealt, out.coup.coup.winner, out.transfers
+    table.observe()                              # the bets and the last coup, never the shoe
     state = table.to_json(); PuntoBancoTable.from_json(state)
     exact_odds(8, "standard").edges(rules)
 """
