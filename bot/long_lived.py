@@ -23,7 +23,6 @@ clicks left freed would stay resident until the next one."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ctypes
 import ctypes.util
 import gc
@@ -63,22 +62,33 @@ class LongLived:
         self._trim = _malloc_trim()
         self._young_seen = self._young_at_trim = _young_collections()
         self._quiet_check: asyncio.TimerHandle | None = None
+        self._quiet_loop: asyncio.AbstractEventLoop | None = None
 
     def install(self) -> None:
         """Freeze after each full collection; with an event loop running, also look every
-        :data:`QUIET_CHECK_SECONDS` whether the process fell quiet (:meth:`check_quiet`)."""
+        :data:`QUIET_CHECK_SECONDS` whether the process fell quiet (:meth:`check_quiet`),
+        on that loop (a bot started again in the same process, on a new loop, moves the
+        looks to it)."""
         if self._after_collection not in gc.callbacks:
             gc.callbacks.append(self._after_collection)
-        if self._quiet_check is None:
-            with contextlib.suppress(RuntimeError):  # no event loop: collections only
-                self._arm(asyncio.get_running_loop())
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop: collections only
+            return
+        if loop is not self._quiet_loop:
+            self._stop_looking()
+            self._quiet_loop = loop
+            self._arm(loop)
 
     def uninstall(self) -> None:
         if self._after_collection in gc.callbacks:
             gc.callbacks.remove(self._after_collection)
+        self._stop_looking()
+
+    def _stop_looking(self) -> None:
         if self._quiet_check is not None:
             self._quiet_check.cancel()
-            self._quiet_check = None
+        self._quiet_check = self._quiet_loop = None
 
     def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
         def look() -> None:
