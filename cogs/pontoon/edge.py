@@ -29,6 +29,11 @@ _MAX = 256
 #: the computation under way for a rule set: every table with those rules waits for the
 #: same one (5,000 tables restored with the same options start one, not 5,000)
 _PENDING: dict[PontoonRules, asyncio.Future[dict[str, Any]]] = {}
+#: each rule set a table drew with -> its key (:func:`_key` copies the model: a table's
+#: every drawing asks for its figure, so it is worked out once per rule set)
+_KEYS: dict[PontoonRules, PontoonRules] = {}
+#: the table footer's wording by (rule set, language), with the figures it says
+_FOOTERS: dict[tuple[PontoonRules, str], tuple[dict[str, Any], str]] = {}
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,14 @@ def _key(rules: PontoonRules) -> PontoonRules:
     """The rules as the figure depends on them: the seat limit a table opens with
     (``max_seats``) changes nothing in a heads-up figure, so the options a member asks for
     and the table opened with them share one computation."""
-    return rules if rules.max_seats is None else rules.model_copy(update={"max_seats": None})
+    if rules.max_seats is None:
+        return rules
+    key = _KEYS.get(rules)
+    if key is None:
+        if len(_KEYS) >= _MAX:
+            _KEYS.clear()
+        key = _KEYS[rules] = rules.model_copy(update={"max_seats": None})
+    return key
 
 
 def edges(rules: PontoonRules) -> dict[str, Any]:
@@ -129,11 +141,19 @@ def edge_line(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
 
 
 def edge_footer(rules: PontoonRules, locale: str = DEFAULT_LOCALE) -> str:
-    """The table footer's short form, or "" while it is being computed."""
-    edge = known_edge(rules)
-    if edge is None:
+    """The table footer's short form, or "" while it is being computed. Every drawing of
+    a table says it: it is worded once per rule set and language."""
+    figures = _EDGES.get(_key(rules))
+    if figures is None:
         return ""
+    held = _FOOTERS.get((rules, locale))
+    if held is not None and held[0] is figures:
+        return held[1]
+    edge = pick(rules, figures)
     text = t(locale, _key_of(edge, short=True), edge=Raw(_figure(edge, locale)))
     if edge.margin is not None:
         text += t(locale, "pt.edge.estimate", margin=Raw(pct(locale, edge.margin, 2)))
+    if len(_FOOTERS) >= _MAX:
+        _FOOTERS.clear()
+    _FOOTERS[(rules, locale)] = (figures, text)
     return text
