@@ -106,7 +106,7 @@ def add_domain(name: str, folder: Path) -> None:
     if name in domains():
         raise ValueError(f"catalog domain {name!r} is already {domains()[name]}")
     _ADDED[name] = folder
-    for cached in (domains, domain_catalog, catalog):
+    for cached in (domains, domain_catalog, catalog, label):
         cached.cache_clear()
 
 
@@ -339,6 +339,7 @@ def set_command_ids(ids: Mapping[str, int]) -> None:
     Discord shows clickable, in each reader's own client language."""
     _command_ids.clear()
     _command_ids.update({str(name): int(cid) for name, cid in ids.items()})
+    label.cache_clear()  # a label that mentions a command says it with its id now
 
 
 def command_name(locale: str, path: str) -> str:
@@ -420,6 +421,13 @@ def t(locale: str, key: str, /, **params: object) -> str:
         return catalog(DEFAULT_LOCALE).get(key, key)
 
 
+@functools.lru_cache(maxsize=4096)
+def label(locale: str, key: str, /) -> str:
+    """``t(locale, key)`` for a message without placeholders (a button's label), looked
+    up once per language: a table message says its labels at every drawing."""
+    return t(locale, key)
+
+
 def choose(n: int, one: str, other: str) -> str:
     """``one`` when ``n`` is 1, else ``other`` (the catalogs keep both forms as ids)."""
     return one if n == 1 else other
@@ -455,6 +463,7 @@ __all__ = [
     "find_domains",
     "has",
     "isolate",
+    "label",
     "normalize",
     "num",
     "one_form",

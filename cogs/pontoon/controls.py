@@ -14,7 +14,7 @@ import re
 import discord
 
 from bot.errors import NotSeated, ServiceError, StaleButton, friendly, parse_amount
-from bot.i18n import DEFAULT_LOCALE, Msg, t
+from bot.i18n import DEFAULT_LOCALE, Msg, label, t
 from bot.i18n.languages import locale_of
 from bot.pontoon import MOST_COMPUTERS, OpenPontoonTable, computers_at, seat_of
 from cogs.common import GameBot, Interaction, TableButton, bot_of, table_button_id
@@ -151,15 +151,15 @@ def _table_buttons(
     shown = shown_buttons(live)
     banker_turn = live.engine.phase is Phase.BANKER
     out: list[tuple[int, PontoonButton]] = []
-    for name, label, style, row in BUTTONS:
+    for name, words, style, row in BUTTONS:
         if name not in shown:
             continue
-        key = BANKER_LABELS.get(name, label) if banker_turn else label
+        key = BANKER_LABELS.get(name, words) if banker_turn else words
         button = PontoonButton(
             live.table_id,
             name,
             live.engine.version,
-            label=t(locale, key),
+            label=label(locale, key),
             style=style,
             disabled=name not in enabled,
         )
@@ -174,7 +174,9 @@ def table_rows(
     the same custom ids as ever: restarts and stale clicks work the same."""
     rows: dict[int, discord.ui.ActionRow[discord.ui.LayoutView]] = {}
     for row, button in _table_buttons(live, closed, locale):
-        action_row = rows.setdefault(row, discord.ui.ActionRow())
+        action_row = rows.get(row)
+        if action_row is None:
+            action_row = rows[row] = discord.ui.ActionRow()
         action_row.add_item(button)
     return [rows[k] for k in sorted(rows)]
 
