@@ -173,6 +173,8 @@ class CardBot(GameBot):
         self._note_unanswered(interaction)
         self._name_in_logs(interaction)
         self.languages.note(interaction)
+        if not log.isEnabledFor(logging.INFO):
+            return
         data: dict[str, Any] = dict(interaction.data or {})
         what = (
             f"/{interaction.command.qualified_name}"

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any
 
 import discord
@@ -40,7 +39,7 @@ from cogs.router import custom_ids
 from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.types import Event, EventKind, Phase
-from engine.pontoon.views import Observation, TableView
+from engine.pontoon.views import Observation
 from engine.records import COMPUTER_PREFIX, HOUSE, is_computer_seat
 
 log = logging.getLogger(__name__)
@@ -414,7 +413,6 @@ class PontoonDiscordPresenter:
         }
         dm = bool(dealt_to) and live.cards is CardDelivery.DM
         seen = live.engine.observations(dealt_to) if dm else {}
-        table: Callable[[], TableView] = functools.cache(lambda: live.engine.observe().table)
 
         private: dict[str, list[str]] = defaultdict(list)
         announcements: list[str] = []
@@ -430,7 +428,8 @@ class PontoonDiscordPresenter:
                 finished = True
                 METRICS.round_played("pontoon")
             elif ev.kind in (EventKind.BANK_PASSES, EventKind.BANK_SOLD):
-                news = self._news(live, ev, name, table().banker, locale)
+                banker = live.engine.observe().table.banker
+                news = self._news(live, ev, name, banker, locale)
                 if news:
                     announcements.append(news)
             # the other public events are the round's log (live.round_log), drawn with
