@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import contextvars
 import logging
+import marshal
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
@@ -185,8 +186,10 @@ class Drawing(NamedTuple):
     awaiting: bool = False
     deadline: float | None = None
 
-    def key(self) -> object:
-        return str(self.view.to_components())  # type: ignore[no-untyped-call]
+    def key(self) -> bytes:
+        """What the message shows, as bytes to compare (the components as Discord gets
+        them: JSON's types, which marshal writes several times faster than ``str``)."""
+        return marshal.dumps(self.view.to_components())  # type: ignore[no-untyped-call]
 
     def edit_kwargs(self) -> dict[str, Any]:
         """What an edit (or an UPDATE_MESSAGE answer) sends. It clears the content and the
