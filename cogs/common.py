@@ -179,9 +179,20 @@ async def where_to_open(
     """What every game checks before it opens a table here, in one place: a server
     channel (else ``dm`` is raised), the bot's permissions there (else the member is told
     which are missing and None is returned: open nothing), bet limits in order. Returns
-    (server id, channel id) for the table."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    (server id, channel id) for the table. Outside a server that installed the bot (a
+    group DM, a DM, a server where only the member installed it) the table is keyed by
+    :data:`PERSONAL_SCOPE` and the channel, and no permission is checked: its messages
+    are the answers to the members' own interactions (cogs/table_message.py). ``dm``
+    is raised only when the interaction names no channel at all."""
+    if interaction.channel_id is None:
         raise dm
+    if not in_installed_server(interaction):
+        if min_bet > max_bet:
+            raise ServiceError(
+                "The minimum bet cannot be above the maximum bet.", key="err.min_max"
+            )
+        return PERSONAL_SCOPE, interaction.channel_id
+    assert interaction.guild_id is not None
     missing = missing_permissions(interaction)
     if missing:  # the table message could not be posted: open nothing
         await reply(interaction, permissions_refusal(locale, missing))
@@ -208,20 +219,26 @@ async def place_and_rules(
     option out; :func:`bot.casino.table_start` refuses a start outside them, naming the
     limit), :func:`where_to_open`, then the table's rules built by ``rules(start)``:
     options the engine refuses become the member's message (``options_error``). None:
-    open nothing (the member was already told why)."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    open nothing (the member was already told why). Outside a server that installed the
+    bot no owner's limits apply: the machine's defaults do (no server chose any)."""
+    if interaction.channel_id is None:
         raise dm
     bot = cast(GameBot, interaction.client)
-    settings = await bot.store.guild_settings(interaction.guild_id)
+    scope = economy_scope(interaction)
+    settings = await bot.store.guild_settings(scope)
+    personal = scope == PERSONAL_SCOPE
     start = table_start(
         limits,
         settings,
         given=given,
         min_bet=min_bet,
         max_bet=max_bet,
-        role_ids={role.id for role in getattr(interaction.user, "roles", ())},
-        may_always_open=can_manage_guild(interaction),
-        open_tables=len(service.by_guild.get(interaction.guild_id, {})),
+        role_ids=set()
+        if personal
+        else {role.id for role in getattr(interaction.user, "roles", ())},
+        may_always_open=personal or can_manage_guild(interaction),
+        # outside servers no server's count of open tables applies
+        open_tables=0 if personal else len(service.by_guild.get(scope, {})),
     )
     place = await where_to_open(
         interaction, locale, dm=dm, min_bet=start.min_bet, max_bet=start.max_bet
@@ -276,7 +293,12 @@ async def open_windowed_table(
     rules (:func:`place_and_rules`), then, the command acknowledged, ``first(rules)`` (what
     the table's first message needs worked out beforehand), the table opened by the
     game's ``service`` with the member as its opener, and ``opened`` (the game's message
-    id, given the window's seconds) said to them privately."""
+    id, given the window's seconds) said to them privately. Where the bot may only
+    answer interactions (a group DM) the command's answer is the table message itself
+    (cogs/table_message.py draws it), and nothing is said privately."""
+    # the table message's module draws on this one: imported when a table opens
+    from cogs.table_message import open_as_answer, opening_failed
+
     locale = await locale_of(interaction)
     made = await place_and_rules(
         interaction,
@@ -292,18 +314,27 @@ async def open_windowed_table(
     if made is None:
         return
     guild_id, channel_id, table_rules = made
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    if first is not None:
-        await first(table_rules)
-    live = await service.open_table(
-        guild_id,
-        channel_id,
-        interaction.user.id,
-        table_rules,
-        betting_seconds=betting_seconds,
-        opener_name=interaction.user.display_name,
-    )
-    await interaction.followup.send(t(locale, opened, seconds=live.betting_seconds), ephemeral=True)
+    as_answer = await open_as_answer(interaction, locale)
+    if not as_answer:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        if first is not None:
+            await first(table_rules)
+        live = await service.open_table(
+            guild_id,
+            channel_id,
+            interaction.user.id,
+            table_rules,
+            betting_seconds=betting_seconds,
+            opener_name=interaction.user.display_name,
+        )
+    except BaseException:
+        opening_failed(interaction)
+        raise
+    if not as_answer:
+        await interaction.followup.send(
+            t(locale, opened, seconds=live.betting_seconds), ephemeral=True
+        )
 
 
 async def repost_table(
