@@ -343,6 +343,7 @@ class TableMessages(Generic[T]):
         self._to_keep: dict[str, Reply] = {}
         self._stored_replies: dict[str, TableReply] | None = None  # read once, lazily
         self._closing: set[asyncio.Task[None]] = set()
+        self._closing_ids: set[str] = set()  # tables being closed (closed once)
         self._pending: dict[str, tuple[T, Msg | None]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         # table id -> (message id, a hash of what it shows, the table's stored version it
@@ -507,9 +508,12 @@ class TableMessages(Generic[T]):
     def _close_soon(self, table_id: str, reason: Msg) -> None:
         """Close the table in the background, every stake returned (it can no longer be
         reached, or soon cannot)."""
-        self._idle.pop(table_id, None)
-        if self._close_table is None:
+        handle = self._idle.pop(table_id, None)
+        if handle is not None:
+            handle.cancel()
+        if self._close_table is None or table_id in self._closing_ids:
             return
+        self._closing_ids.add(table_id)
 
         async def close() -> None:
             assert self._close_table is not None
@@ -536,6 +540,7 @@ class TableMessages(Generic[T]):
             )
 
     def _forget_reply(self, table_id: str) -> None:
+        self._closing_ids.discard(table_id)
         self._replies.pop(table_id, None)
         self._reached.pop(table_id, None)
         self._to_keep.pop(table_id, None)
