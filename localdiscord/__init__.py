@@ -17,10 +17,11 @@ from .models import (
     RequestRecord,
     SelectMenu,
 )
-from .server import FakeDiscord, Fault, RateLimits
+from .server import CommandUnavailable, FakeDiscord, Fault, RateLimits
 
 __all__ = [
     "Button",
+    "CommandUnavailable",
     "FakeChannel",
     "FakeDiscord",
     "FakeGuild",

@@ -49,6 +49,18 @@ EVERYONE_PERMISSIONS = (
 )
 BOT_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MANAGE_CHANNELS
 
+# Channel types
+GUILD_TEXT_CHANNEL = 0
+DM_CHANNEL = 1
+GROUP_DM_CHANNEL = 3
+
+# Interaction context types and installation (integration) types
+CONTEXT_GUILD = 0
+CONTEXT_BOT_DM = 1
+CONTEXT_PRIVATE_CHANNEL = 2
+GUILD_INSTALL = 0
+USER_INSTALL = 1
+
 # Message flags
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
@@ -141,7 +153,8 @@ class FakeRole:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel (type 0) or a DM channel (type 1)."""
+    """A guild text channel (type 0), a DM channel with the bot (type 1) or a group DM
+    (type 3: ``recipients``, an owner, a name; the bot is never in one)."""
 
     id: int
     name: str
@@ -149,10 +162,30 @@ class FakeChannel:
     guild_id: int | None = None
     recipient: FakeUser | None = None
     position: int = 0
+    #: a group DM's members (its owner first); empty for other channels
+    recipients: list[FakeUser] = field(default_factory=list)
+    owner_id: int | None = None
 
     @property
     def is_dm(self) -> bool:
-        return self.type == 1
+        """A DM between the bot and one person (type 1)."""
+        return self.type == DM_CHANNEL
+
+    @property
+    def is_group_dm(self) -> bool:
+        """A group DM of people (type 3): the bot is not in it."""
+        return self.type == GROUP_DM_CHANNEL
+
+    @property
+    def is_private(self) -> bool:
+        """Outside any server: a DM with the bot or a group DM."""
+        return self.type in (DM_CHANNEL, GROUP_DM_CHANNEL)
+
+    def has_member(self, user_id: int) -> bool:
+        """A group DM's recipient, or a DM's person."""
+        if self.is_group_dm:
+            return any(u.id == user_id for u in self.recipients)
+        return self.recipient is not None and self.recipient.id == user_id
 
     def payload(self, bot_user: FakeUser | None = None) -> JSON:
         if self.is_dm:
@@ -162,6 +195,17 @@ class FakeChannel:
                 "type": 1,
                 "last_message_id": None,
                 "recipients": [self.recipient.payload()],
+                "flags": 0,
+            }
+        if self.is_group_dm:
+            return {
+                "id": str(self.id),
+                "type": GROUP_DM_CHANNEL,
+                "last_message_id": None,
+                "recipients": [u.payload() for u in self.recipients],
+                "name": self.name,
+                "icon": None,
+                "owner_id": str(self.owner_id),
                 "flags": 0,
             }
         return {
@@ -445,6 +489,9 @@ class FakeMessage(_ComponentHelpers):
     timestamp: str
     ephemeral_for: int | None = None  # user id: an ephemeral message only this user sees
     interaction_id: int | None = None  # set when created by an interaction response/followup
+    #: the installs that authorized the interaction which made this message
+    #: (``authorizing_integration_owners``; a click on it carries them, as on Discord)
+    integration_owners: dict[str, str] | None = None
     origin: str = "channel"  # "channel" (POST /channels), "response", "followup", "deferred"
     msg_type: int = 0
     attachments: list[JSON] = field(default_factory=list)
@@ -496,8 +543,8 @@ class FakeMessage(_ComponentHelpers):
             return False
         if self.ephemeral_for is not None:
             return self.ephemeral_for == user_id
-        if self.channel.is_dm:
-            return self.channel.recipient is not None and self.channel.recipient.id == user_id
+        if self.channel.is_private:
+            return self.channel.has_member(user_id)
         return True
 
     def snapshot(self, source: str) -> None:
@@ -641,6 +688,12 @@ class InteractionResult(_ComponentHelpers):
         self.modal: ModalShown | None = None
         self.autocomplete_choices: list[JSON] | None = None
         self.callback_event = asyncio.Event()
+        #: the interaction context (0 server, 1 DM with the bot, 2 group DM / private channel)
+        self.context: int = 0
+        #: ``authorizing_integration_owners`` as sent: {"0": guild id or "0", "1": user id}
+        self.integration_owners: dict[str, str] = {}
+        #: ``FakeDiscord.clock()`` when the interaction was created (its token lives 15 min)
+        self.created_clock: float = 0.0
 
     # ------------------------------------------------------------------ state
     @property

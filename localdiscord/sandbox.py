@@ -48,7 +48,7 @@ from .models import (
     NoResponse,
     walk_components,
 )
-from .server import FakeDiscord, RateLimits, die_with_parent
+from .server import CommandUnavailable, FakeDiscord, RateLimits, die_with_parent
 
 __all__ = ["LOCALES", "SANDBOX_TOKEN", "Sandbox", "run_sandbox"]
 
@@ -79,6 +79,8 @@ ROLE_SELECT = 6
 CHANNELS = ("pontoon", "baccarat", "lobby")
 #: channels added since, made after the members so every earlier id stays the same
 LATER_CHANNELS = ("blackjack",)
+#: the group DM of every member (each has the app installed on their account), made last
+GROUP_DM = "friends"
 SANDBOX_TOKEN = "sandbox.local-discord.token"
 ACTIONS = ("slash", "click", "select", "modal", "dismiss", "post", "add_member", "locale")
 WEB_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
@@ -110,6 +112,10 @@ class Sandbox:
                 fake.add_member(self.guild, name, manage_guild=i == 0)
             for name in LATER_CHANNELS:
                 fake.add_text_channel(self.guild, name)
+            people = self.people()
+            self.friends: FakeChannel = fake.group_dm(people[0], *people[1:], name=GROUP_DM)
+        for person in self.people():
+            fake.install_for_user(person)
         self.version = 0
         self._sockets: set[web.WebSocketResponse] = set()
         self._push: asyncio.TimerHandle | None = None
@@ -231,13 +237,16 @@ class Sandbox:
         return None
 
     def channel(self, raw: object, member: FakeMember) -> FakeChannel:
-        """A channel of the server, or "dm": the member's DMs with the bot."""
+        """A channel of the server, "dm" (the member's DMs with the bot) or a group DM the
+        member is in."""
         text = str(raw or "")
         if text == "dm":
             return self.fake.dm_channel(member)
         if SNOWFLAKE.match(text):
             channel = self.fake.channels.get(int(text))
             if channel is not None and channel.guild_id == self.guild.id:
+                return channel
+            if channel is not None and channel.is_group_dm and channel.has_member(member.id):
                 return channel
         raise Refused(404, "Unknown channel.")
 
@@ -301,14 +310,35 @@ class Sandbox:
                 "id": "dm" if channel.is_dm else str(channel.id),
                 "name": fake.bot_user.name if channel.is_dm else channel.name,
                 "dm": channel.is_dm,
+                "group": channel.is_group_dm,
             },
+            "group_dms": [
+                {"id": str(c.id), "name": c.name, "members": [u.name for u in c.recipients]}
+                for c in fake.group_dms_of(member)
+            ],
             "dm_count": len(fake.channel_messages(dm)) if dm is not None else 0,
             "names": {str(u.id): u.name for u in fake.users.values()},
-            "commands": [*fake.global_commands, *fake.guild_commands.get(self.guild.id, [])],
+            "commands": self.offered_commands(member, channel),
             "messages": [self._message_view(m) for m in messages],
             "modal": self._modal_view(member),
             "notices": self._notices.get(member.id, [])[-5:],
         }
+
+    def offered_commands(self, member: FakeMember, channel: FakeChannel) -> list[JSON]:
+        """The commands Discord would offer this member here (their contexts and installs:
+        in a group DM only those declared for user installs and group DMs)."""
+        fake = self.fake
+        candidates: list[tuple[JSON, int | None]] = [(c, None) for c in fake.global_commands]
+        if channel.guild_id == self.guild.id:
+            candidates += [(c, self.guild.id) for c in fake.guild_commands.get(self.guild.id, [])]
+        offered = []
+        for cmd, guild_id in candidates:
+            try:
+                fake.command_owners(cmd, guild_id, member.user, channel)
+            except CommandUnavailable:
+                continue
+            offered.append(cmd)
+        return offered
 
     def people(self) -> list[FakeMember]:
         return [m for m in self.guild.members.values() if not m.user.bot]
@@ -607,6 +637,8 @@ class Sandbox:
             raise Refused(409, f"The sandbox has room for {MAX_MEMBERS} members.")
         with self.fake.ids_from(self._ids):
             member = self.fake.add_member(self.guild, name)
+        self.fake.install_for_user(member)
+        self.fake.add_to_group_dm(self.friends, member)
         return {"ok": True, "member": self._member_view(member)}
 
     async def act_locale(self, data: JSON) -> JSON:

@@ -51,11 +51,16 @@ from .models import (
     CB_MESSAGE,
     CB_MODAL,
     CB_UPDATE_MESSAGE,
+    CONTEXT_BOT_DM,
+    CONTEXT_GUILD,
+    CONTEXT_PRIVATE_CHANNEL,
     DISCORD_EPOCH_MS,
     EMBED_LINKS,
     EVERYONE_PERMISSIONS,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
+    GROUP_DM_CHANNEL,
+    GUILD_INSTALL,
     JSON,
     LABEL,
     MANAGE_GUILD,
@@ -63,8 +68,10 @@ from .models import (
     MODAL_SUBMIT,
     SELECT_TYPES,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     STRING_SELECT,
     TEXT_INPUT,
+    USER_INSTALL,
     VIEW_CHANNEL,
     FakeChannel,
     FakeGuild,
@@ -102,6 +109,21 @@ ERR_ALREADY_ACKED = (40060, "Interaction has already been acknowledged.")
 HEARTBEAT_ACK_SECONDS = 0.25
 ERR_NOT_AUTHOR = (50005, "Cannot edit a message authored by another user")
 ERR_MISSING_PERMISSIONS = (50013, "Missing Permissions")
+#: the bot's own requests in a group DM it is not in (it may only answer interactions there)
+ERR_MISSING_ACCESS = (50001, "Missing Access")
+#: a webhook call with an interaction token older than its 15 minutes
+ERR_INVALID_WEBHOOK_TOKEN = (50027, "Invalid Webhook Token")
+#: seconds an interaction token works for follow-ups and edits (Discord: 15 minutes)
+INTERACTION_TOKEN_SECONDS = 15 * 60
+#: ``app_permissions`` of a user-installed app in a group DM (no server roles apply: what
+#: any member of a private channel may do, the bot's own extras left out)
+GROUP_DM_APP_PERMISSIONS = EVERYONE_PERMISSIONS & ~SEND_MESSAGES_IN_THREADS
+
+
+class CommandUnavailable(PermissionError):
+    """Discord would not offer this command to this person here: it is not declared for
+    the context (``contexts``) or for an install the person has (``integration_types``),
+    or the person is not in that group DM."""
 
 
 def json_response(
@@ -443,6 +465,13 @@ class FakeDiscord:
         self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
         self.messages: dict[int, FakeMessage] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # user id -> DM channel
+        self.group_dms: dict[int, FakeChannel] = {}  # channel id -> group DM (type 3)
+        #: users who installed the app on their own account (integration type 1)
+        self.user_installs: set[int] = set()
+        #: seconds added to the real clock by ``advance_clock`` (interaction tokens expire
+        #: on this clock; the 3 s answer window stays on real time)
+        self.clock_offset = 0.0
+        self.token_lifetime: float = INTERACTION_TOKEN_SECONDS
         self.closed_dms: set[int] = set()
         # channel id -> permission bits taken from the bot there (a channel overwrite)
         self.bot_denied: dict[int, int] = {}
@@ -508,6 +537,7 @@ class FakeDiscord:
         r.add_post(p + "/channels/{cid}/messages", self._post_message)
         r.add_route("*", p + "/channels/{cid}/messages/{mid}", self._channel_message)
         r.add_post(p + "/channels/{cid}/typing", self._typing)
+        r.add_route("*", p + "/channels/{cid}/messages/{mid}/reactions/{emoji}/@me", self._reaction)
         r.add_get(p + "/guilds/{gid}", self._get_guild)
         r.add_get(p + "/guilds/{gid}/channels", self._get_guild_channels)
         r.add_get(p + "/guilds/{gid}/members/{uid}", self._get_member)
@@ -755,7 +785,8 @@ class FakeDiscord:
         guild = self.guilds.get(channel.guild_id or 0)
         if guild is not None and channel in guild.channels:
             guild.channels.remove(channel)
-        if self._session is not None and not channel.is_dm:
+        self.group_dms.pop(channel.id, None)
+        if self._session is not None and not channel.is_private:
             self._spawn(self._dispatch("CHANNEL_DELETE", channel.payload()))
         self._record("channel_delete", channel_id=channel.id)
 
@@ -778,6 +809,87 @@ class FakeDiscord:
 
     def allow_bot(self, channel: FakeChannel) -> None:
         self.bot_denied.pop(channel.id, None)
+
+    # ----------------------------------------------------------------------- user installs
+    def install_for_user(self, person: Person) -> None:
+        """The person adds the app to their own account (integration type 1, "User
+        Install"): the commands declared for user installs are offered to them in DMs and
+        group DMs (and in servers, beside the server's install)."""
+        self.user_installs.add(user_of(person).id)
+        self._notify()
+
+    def uninstall_for_user(self, person: Person) -> None:
+        """The person removes the app from their account (Authorized Apps -> Deauthorize)."""
+        self.user_installs.discard(user_of(person).id)
+        self._notify()
+
+    def installed_for(self, person: Person) -> bool:
+        """Whether the person has the app installed on their own account."""
+        return user_of(person).id in self.user_installs
+
+    def group_dm(self, owner: Person, *people: Person, name: str | None = None) -> FakeChannel:
+        """A group DM (channel type 3) of ``owner`` and ``people``; the bot is not in it
+        and gets no gateway event about it. The app can act there only through the
+        interactions of people who installed it on their account."""
+        users = [user_of(owner)] + [user_of(p) for p in people]
+        recipients: list[FakeUser] = []
+        for user in users:
+            if all(u.id != user.id for u in recipients):
+                recipients.append(user)
+        for user in recipients:
+            self.users.setdefault(user.id, user)
+        label = name or ", ".join(u.name for u in recipients)
+        channel = FakeChannel(
+            self._next_id(),
+            label,
+            GROUP_DM_CHANNEL,
+            None,
+            recipients=recipients,
+            owner_id=recipients[0].id,
+        )
+        self.group_dms[channel.id] = channel
+        self.channels[channel.id] = channel
+        self._notify()
+        return channel
+
+    def add_to_group_dm(self, channel: FakeChannel, person: Person) -> None:
+        """A member of a group DM adds another person to it."""
+        if not channel.is_group_dm:
+            raise ValueError(f"{channel.name!r} is not a group DM")
+        user = user_of(person)
+        self.users.setdefault(user.id, user)
+        if not channel.has_member(user.id):
+            channel.recipients.append(user)
+        self._notify()
+
+    def remove_from_group_dm(self, channel: FakeChannel, person: Person) -> None:
+        """The person leaves the group DM: they see nothing of it and can use nothing in it."""
+        uid = user_of(person).id
+        channel.recipients[:] = [u for u in channel.recipients if u.id != uid]
+        self._notify()
+
+    def group_dms_of(self, person: Person) -> list[FakeChannel]:
+        """The group DMs this person is in (oldest first)."""
+        uid = user_of(person).id
+        return [c for c in self.group_dms.values() if c.has_member(uid)]
+
+    # ----------------------------------------------------------------------- clock
+    def clock(self) -> float:
+        """The fake's clock (monotonic seconds plus ``advance_clock``): interaction tokens
+        expire ``token_lifetime`` (15 min) after their interaction on this clock."""
+        return time.monotonic() + self.clock_offset
+
+    def advance_clock(self, seconds: float) -> None:
+        """Move the fake's clock forward: interaction tokens older than 15 minutes get
+        401 Invalid Webhook Token (50027). The 3 s answer window is not affected."""
+        if seconds < 0:
+            raise ValueError("the clock only moves forward")
+        self.clock_offset += seconds
+        self._notify()
+
+    def token_expired(self, result: InteractionResult) -> bool:
+        """Whether this interaction's token no longer works (older than 15 minutes)."""
+        return self.clock() - result.created_clock >= self.token_lifetime
 
     # ================================================================= faults
     # ----------------------------------------------------------------------- locales
@@ -965,7 +1077,7 @@ class FakeDiscord:
         for m in self.messages.values():
             if not m.visible_to_user(uid):
                 continue
-            if not m.channel.is_dm and m.ephemeral_for is None:
+            if not m.channel.is_private and m.ephemeral_for is None:
                 guild = self.guilds.get(m.channel.guild_id or 0)
                 if guild is None or uid not in guild.members:
                     continue
@@ -1007,6 +1119,15 @@ class FakeDiscord:
         if guild is None:
             return list(self.global_commands)
         return list(self.guild_commands.get(guild.id, []))
+
+    def synced_command(self, name: str, *, guild: FakeGuild | None = None) -> JSON:
+        """The command the bot synced under this name (global, or ``guild``'s), as Discord
+        stores it: ``integration_types`` and ``contexts`` always lists, Discord's defaults
+        filled in where the bot left them out (see ``_command_record``). LookupError if none."""
+        for cmd in self.commands(guild):
+            if cmd["name"] == name and cmd.get("type", 1) == 1:
+                return cmd
+        raise LookupError(f"no synced command /{name}")
 
     # ================================================================= payload builders
     def _guild_create_payload(self, guild: FakeGuild) -> JSON:
@@ -1066,7 +1187,9 @@ class FakeDiscord:
         user: FakeUser,
         channel: FakeChannel,
         message: FakeMessage | None = None,
+        owners: Mapping[str, str] | None = None,
     ) -> JSON:
+        owners = dict(owners) if owners else self._default_owners(channel)
         payload: JSON = {
             "id": str(iid),
             "application_id": str(self.app_id),
@@ -1097,16 +1220,71 @@ class FakeDiscord:
             payload["app_permissions"] = str(
                 guild.members[self.bot_user.id].permissions & ~self.bot_denied.get(channel.id, 0)
             )
-            payload["authorizing_integration_owners"] = {"0": str(guild.id)}
-            payload["context"] = 0
+            payload["authorizing_integration_owners"] = owners
+            payload["context"] = CONTEXT_GUILD
+        elif channel.is_group_dm:
+            if not channel.has_member(user.id):
+                raise ValueError(f"{user.name} is not in the group DM {channel.name!r}")
+            payload["user"] = user.payload()
+            payload["app_permissions"] = str(GROUP_DM_APP_PERMISSIONS)
+            payload["authorizing_integration_owners"] = owners
+            payload["context"] = CONTEXT_PRIVATE_CHANNEL
         else:
             payload["user"] = user.payload()
             payload["app_permissions"] = str(BOT_PERMISSIONS)
-            payload["authorizing_integration_owners"] = {"0": "0"}
-            payload["context"] = 1
+            payload["authorizing_integration_owners"] = owners
+            payload["context"] = CONTEXT_BOT_DM
         if message is not None:
             payload["message"] = message.payload(self.app_id)
         return payload
+
+    @staticmethod
+    def context_of(channel: FakeChannel) -> int:
+        """The interaction context of a channel: 0 server, 1 DM with the bot, 2 group DM."""
+        if channel.guild_id is not None:
+            return CONTEXT_GUILD
+        return CONTEXT_PRIVATE_CHANNEL if channel.is_group_dm else CONTEXT_BOT_DM
+
+    def _default_owners(self, channel: FakeChannel) -> dict[str, str]:
+        """``authorizing_integration_owners`` of a server install: the server's id, or "0"
+        in the bot's DMs (a group DM has no server install)."""
+        if channel.guild_id is not None:
+            return {str(GUILD_INSTALL): str(channel.guild_id)}
+        if channel.is_group_dm:
+            raise ValueError("a group DM has no server install: pass the user install's owner")
+        return {str(GUILD_INSTALL): "0"}
+
+    def command_owners(
+        self, cmd: JSON, cmd_guild: int | None, user: FakeUser, channel: FakeChannel
+    ) -> dict[str, str]:
+        """The installs that authorize ``user`` to run ``cmd`` in ``channel`` (its
+        ``authorizing_integration_owners``), or CommandUnavailable where Discord would
+        not offer the command: a context not in its ``contexts``, no install of a type in
+        its ``integration_types`` (a user install counts only if this person made it),
+        a group DM the person is not in."""
+        context = self.context_of(channel)
+        types, contexts = command_scope(cmd, cmd_guild)
+        name = cmd.get("name")
+        where = {0: "a server", 1: "a DM with the app", 2: "a group DM"}[context]
+        if context not in contexts:
+            raise CommandUnavailable(
+                f"/{name} is not offered in {where}: its contexts are {contexts}"
+                f" (0 server, 1 bot DM, 2 group DM)"
+            )
+        if channel.is_private and not channel.has_member(user.id):
+            raise CommandUnavailable(f"{user.name} is not in {channel.name!r}")
+        owners: dict[str, str] = {}
+        if GUILD_INSTALL in types and context != CONTEXT_PRIVATE_CHANNEL:
+            owners[str(GUILD_INSTALL)] = str(channel.guild_id or 0)
+        if USER_INSTALL in types and user.id in self.user_installs and cmd_guild is None:
+            owners[str(USER_INSTALL)] = str(user.id)
+        if not owners:
+            if USER_INSTALL in types:
+                why = f"{user.name} has not installed the app on their account"
+            else:
+                why = f"its integration_types are {types} (0 server install, 1 user install)"
+            raise CommandUnavailable(f"/{name} is not offered to {user.name} in {where}: {why}")
+        return owners
 
     # ================================================================= driver: interactions
     def _find_command(self, channel: FakeChannel, name: str) -> tuple[JSON | None, int | None]:
@@ -1157,6 +1335,7 @@ class FakeDiscord:
             ) from None
         cmd, cmd_guild = self._find_command(channel, name)
         assert cmd is not None
+        owners = self.command_owners(cmd, cmd_guild, user, channel)
         resolved: JSON = {}
         schema: list[JSON] = cmd.get("options", []) or []
         # walk subcommand groups / subcommands
@@ -1193,6 +1372,7 @@ class FakeDiscord:
             channel=channel,
             timeout=timeout,
             wait=wait,
+            owners=owners,
         )
 
     def _build_options(
@@ -1388,8 +1568,12 @@ class FakeDiscord:
         )
         components: list[JSON]
         message: FakeMessage | None = None
+        owners: dict[str, str] | None = None
         if shown is not None:
             channel = channel or shown.channel
+            opener = self.interactions.get(shown.interaction_id)
+            if opener is not None and opener.integration_owners:
+                owners = opener.integration_owners  # the submit is authorized as the opening was
             if shown.message_id is not None:
                 message = self.messages.get(shown.message_id)
             known = {c.get("custom_id") for c in walk_components(shown.components)}
@@ -1423,6 +1607,7 @@ class FakeDiscord:
             message=message,
             timeout=timeout,
             wait=wait,
+            owners=owners,
         )
 
     def _modal_answer(self, comp: JSON, values: Mapping[str, Any]) -> JSON:
@@ -1507,7 +1692,11 @@ class FakeDiscord:
         message: FakeMessage | None = None,
         timeout: float,
         wait: bool,
+        owners: Mapping[str, str] | None = None,
     ) -> InteractionResult:
+        if owners is None and message is not None and message.integration_owners:
+            # a component on a message carries the installs that made the message
+            owners = message.integration_owners
         if channel.id not in self.channels:
             raise LookupError(f"channel {channel.name!r} does not exist (deleted?)")
         if self._session_for_guild(channel.guild_id) is None:
@@ -1524,6 +1713,7 @@ class FakeDiscord:
             user=user,
             channel=channel,
             message=message,
+            owners=owners,
         )
         result = InteractionResult(
             self,
@@ -1536,6 +1726,9 @@ class FakeDiscord:
             source_message_id=message.id if message else None,
             data=data,
         )
+        result.context = int(payload["context"])
+        result.integration_owners = dict(payload["authorizing_integration_owners"])
+        result.created_clock = self.clock()
         self.interactions[iid] = result
         self._by_token[token] = result
         result.sent_at = time.perf_counter()
@@ -1893,6 +2086,20 @@ class FakeDiscord:
         except (KeyError, ValueError):
             raise _HTTPError(404, ERR_UNKNOWN_CHANNEL) from None
 
+    def _bot_channel(self, request: web.Request) -> FakeChannel:
+        """The channel of a bot request on ``/channels/{cid}...``: a group DM is refused
+        with 403 Missing Access (50001), the bot is not in it (it may only answer the
+        interactions of people who installed it there)."""
+        channel = self._channel(request.match_info["cid"])
+        if channel.is_group_dm:
+            self._record(
+                "missing_access",
+                channel_id=channel.id,
+                detail=f"{request.method} {request.path[len(API_PREFIX) :]}",
+            )
+            raise _HTTPError(403, ERR_MISSING_ACCESS)
+        return channel
+
     # ---------------------------------------------------------------- validation
     def _validate(
         self, content: str, embeds: list[JSON], components: list[JSON], files: int, flags: int
@@ -1944,6 +2151,7 @@ class FakeDiscord:
             timestamp=iso_now(),
             ephemeral_for=ephemeral_for,
             interaction_id=interaction.interaction_id if interaction else None,
+            integration_owners=dict(interaction.integration_owners) if interaction else None,
             origin=origin,
             msg_type=20
             if interaction is not None
@@ -2009,8 +2217,8 @@ class FakeDiscord:
     def _wants_message_events(self, channel: FakeChannel) -> bool:
         """Only send MESSAGE_* events the bot's intents subscribe to (like Discord)."""
         session = self._session
-        if session is None:
-            return False
+        if session is None or channel.is_group_dm:
+            return False  # the bot is not in a group DM: it hears nothing of it
         bit = (1 << 12) if channel.is_dm else (1 << 9)
         return bool(session.intents & bit)
 
@@ -2125,6 +2333,7 @@ class FakeDiscord:
         }
         if guild_id is not None:
             rec["guild_id"] = str(guild_id)
+        rec["integration_types"], rec["contexts"] = command_scope(cmd, guild_id)
         return rec
 
     async def _global_commands(self, request: web.Request) -> web.Response:
@@ -2179,6 +2388,7 @@ class FakeDiscord:
         if request.method == "PATCH":
             body, _ = await self._body(request)
             cmd.update(body)
+            cmd["integration_types"], cmd["contexts"] = command_scope(cmd, None)
             return json_response(cmd)
         raise web.HTTPMethodNotAllowed(request.method, ["GET", "PATCH", "DELETE"])
 
@@ -2339,7 +2549,31 @@ class FakeDiscord:
         result = self._by_token.get(request.match_info["token"])
         if result is None:
             raise _HTTPError(404, ERR_UNKNOWN_WEBHOOK)
+        if self.token_expired(result):
+            self._record(
+                "token_expired",
+                channel_id=result.channel.id,
+                user_id=result.user.id,
+                detail=f"{request.method} {request.path}",
+            )
+            raise _HTTPError(401, ERR_INVALID_WEBHOOK_TOKEN)
         return result
+
+    def token_may_edit(self, result: InteractionResult, msg: FakeMessage) -> bool:
+        """Which messages ``/webhooks/{app}/{token}/messages/{id}`` reaches: the token's own
+        original response and follow-ups, and any message the app made through an
+        interaction in the same channel that everyone there sees (not someone's
+        ephemeral). Discord documents only the first two; the second is what lets a user
+        install keep one table message current in a group DM from later clicks (each
+        click's token edits the message made under an earlier one), and Discord takes
+        such edits. A channel message the bot posted itself is not a webhook's: 404."""
+        if msg.id == result.original_message_id or msg.id in result.followup_ids:
+            return True
+        return (
+            msg.interaction_id is not None
+            and msg.channel.id == result.channel.id
+            and msg.ephemeral_for is None
+        )
 
     async def _followup(self, request: web.Request) -> web.Response:
         result = self._interaction_for_webhook(request)
@@ -2377,11 +2611,7 @@ class FakeDiscord:
             msg = self.messages.get(result.original_message_id or 0)
         else:
             msg = self.messages.get(int(mid)) if mid.isdigit() else None
-            if (
-                msg is not None
-                and msg.id != result.original_message_id
-                and msg.id not in result.followup_ids
-            ):
+            if msg is not None and not self.token_may_edit(result, msg):
                 msg = None
         if msg is None or msg.deleted or msg.channel.id not in self.channels:
             raise _HTTPError(404, ERR_UNKNOWN_MESSAGE)
@@ -2408,16 +2638,27 @@ class FakeDiscord:
 
     async def _get_channel(self, request: web.Request) -> web.Response:
         self._check_auth(request)
-        return json_response(self._channel(request.match_info["cid"]).payload())
+        return json_response(self._bot_channel(request).payload())
 
     async def _typing(self, request: web.Request) -> web.Response:
         self._check_auth(request)
-        self._channel(request.match_info["cid"])
+        self._bot_channel(request)
+        return web.Response(status=204)
+
+    async def _reaction(self, request: web.Request) -> web.Response:
+        """The bot's own reaction on a message (``PUT``/``DELETE .../reactions/{emoji}/@me``):
+        refused in a group DM, otherwise accepted and not kept."""
+        self._check_auth(request)
+        channel = self._bot_channel(request)
+        mid = request.match_info["mid"]
+        msg = self.messages.get(int(mid)) if mid.isdigit() else None
+        if msg is None or msg.deleted or msg.channel.id != channel.id:
+            raise _HTTPError(404, ERR_UNKNOWN_MESSAGE)
         return web.Response(status=204)
 
     async def _list_messages(self, request: web.Request) -> web.Response:
         self._check_auth(request)
-        channel = self._channel(request.match_info["cid"])
+        channel = self._bot_channel(request)
         limit = int(request.query.get("limit", 50))
         msgs = list(reversed(self.channel_messages(channel)))
         before = request.query.get("before")
@@ -2430,7 +2671,7 @@ class FakeDiscord:
 
     async def _post_message(self, request: web.Request) -> web.Response:
         self._check_auth(request)
-        channel = self._channel(request.match_info["cid"])
+        channel = self._bot_channel(request)
         body, files = await self._body(request)
         if (
             channel.is_dm
@@ -2453,7 +2694,7 @@ class FakeDiscord:
 
     async def _channel_message(self, request: web.Request) -> web.Response:
         self._check_auth(request)
-        channel = self._channel(request.match_info["cid"])
+        channel = self._bot_channel(request)
         mid = request.match_info["mid"]
         msg = self.messages.get(int(mid)) if mid.isdigit() else None
         if (
@@ -2504,6 +2745,28 @@ class FakeDiscord:
         return json_response(member.payload())
 
 
+def command_scope(cmd: JSON, guild_id: int | None) -> tuple[list[int], list[int]]:
+    """(integration_types, contexts) of a synced command, Discord's defaults applied.
+
+    A guild command lives in that one server: guild install, server context. A global
+    command left without ``integration_types`` is available to the server install only,
+    and without ``contexts`` in servers and the bot's DMs (``[0]`` only when
+    ``dm_permission`` is false). Discord's reference says "your app's configured contexts"
+    and "all contexts", but what it does is the narrower default
+    (discord/discord-api-docs#7108): the fake takes what Discord does, so a command that
+    is not declared for user installs or group DMs is not offered there."""
+    if guild_id is not None:
+        return [GUILD_INSTALL], [CONTEXT_GUILD]
+    types = cmd.get("integration_types")
+    contexts = cmd.get("contexts")
+    if not types:
+        types = [GUILD_INSTALL]
+    if not contexts:
+        allows_dm = cmd.get("dm_permission") is not False
+        contexts = [CONTEXT_GUILD, CONTEXT_BOT_DM] if allows_dm else [CONTEXT_GUILD]
+    return sorted({int(t) for t in types}), sorted({int(c) for c in contexts})
+
+
 def die_with_parent() -> None:
     """``preexec_fn`` for bot subprocesses: on Linux the child gets SIGKILL when the
     process that started it dies, so a crashed test run leaves no bot behind."""
@@ -2517,6 +2780,7 @@ def die_with_parent() -> None:
 
 
 __all__ = [
+    "CommandUnavailable",
     "FakeDiscord",
     "Fault",
     "NoResponse",

@@ -116,12 +116,16 @@ function render() {
   document.documentElement.lang = v.me.locale;
   $("#guild-name").textContent = v.guild.name;
   $("#me-name").textContent = v.me.name;
-  document.title = v.me.name + " · " + (v.channel.dm ? "DMs" : "#" + v.channel.name) + " · Local sandbox";
+  document.title = v.me.name + " · " + (v.channel.dm ? "DMs" : v.channel.group ? v.channel.name : "#" + v.channel.name) + " · Local sandbox";
   setStatus(v.bot.ready, v.bot.ready ? v.bot.name + " is connected" : "waiting for the bot…");
   fillLocales($("#guild-locale"), v.guild.locale);
   fillLocales($("#my-locale"), v.me.locale);
-  $("#channel-title").textContent = v.channel.dm ? "@" + v.channel.name + " (your DMs)" : "#" + v.channel.name;
-  $("#input").placeholder = v.channel.dm ? "Message @" + v.channel.name : "Message #" + v.channel.name + " — type / for the bot's commands";
+  const group = (v.group_dms || []).find((g) => g.id === v.channel.id);
+  $("#channel-title").textContent = v.channel.dm ? "@" + v.channel.name + " (your DMs)"
+    : group ? v.channel.name + " (group DM: " + group.members.join(", ") + ")" : "#" + v.channel.name;
+  $("#input").placeholder = v.channel.dm ? "Message @" + v.channel.name
+    : group ? "Message " + v.channel.name + " — type / for the app's commands"
+    : "Message #" + v.channel.name + " — type / for the bot's commands";
   if (v.channel.dm) { state.dmSeen = v.dm_count; sessionStorage.setItem("dmSeen:" + v.me.name, v.dm_count); }
 
   const channels = $("#channels");
@@ -131,7 +135,12 @@ function render() {
   const unread = Math.max(0, v.dm_count - state.dmSeen);
   $("#dms").replaceChildren(el("li", {}, el("button", {
     class: v.channel.dm ? "current" : "", "data-channel": "dm", onclick: () => openChannel("dm"),
-  }, avatar(v.bot.name), v.bot.name, unread ? el("span", { class: "badge" }, String(unread)) : null)));
+  }, avatar(v.bot.name), v.bot.name, unread ? el("span", { class: "badge" }, String(unread)) : null)),
+  // group DMs of people (the app answers there only through their own installs)
+  ...(v.group_dms || []).map((g) => el("li", {}, el("button", {
+    class: g.id === v.channel.id ? "current" : "", "data-channel": g.name, "data-group": g.id,
+    title: g.members.join(", "), onclick: () => openChannel(g.id),
+  }, avatar(g.name), g.name, el("small", {}, g.members.length + " members")))));
   $("#members").replaceChildren(...v.members.map((m) => el("li", {}, el("button", {
     class: m.id === v.me.id ? "current" : "", "data-member": m.name, title: "Act as " + m.name,
     onclick: () => switchMember(m),
@@ -186,7 +195,9 @@ function drawMessages(v) {
   if (!v.messages.length) {
     box.append(el("p", { class: "md-sub", style: "padding:0 16px" }, v.channel.dm
       ? "No direct messages from the bot yet. Your cards come here during a round."
-      : "Nothing here yet. Type /pontoon start, /blackjack start or /baccarat start below."));
+      : v.channel.group
+        ? "No messages yet. Everyone here has the app on their own account: type / for the commands it offers in a group DM."
+        : "Nothing here yet. Type /pontoon start, /blackjack start or /baccarat start below."));
   }
   if (atBottom) box.scrollTop = box.scrollHeight;
   updateTimes();
@@ -650,7 +661,8 @@ $("#input").addEventListener("keydown", (ev) => {
 function openChannel(id) {
   state.channel = id;
   const q = new URLSearchParams(location.search);
-  q.set("channel", id === "dm" ? "dm" : (state.view.channels.find((c) => c.id === id) || {}).name || id);
+  const named = [...state.view.channels, ...(state.view.group_dms || [])].find((c) => c.id === id);
+  q.set("channel", id === "dm" ? "dm" : (named || {}).name || id);
   history.replaceState(null, "", "?" + q);
   resetComposer();
   refresh();
@@ -693,7 +705,8 @@ async function start() {
   state.channel = wanted === "dm" ? "dm" : "";
   await refresh();
   if (state.view && wanted && wanted !== "dm") {
-    const c = state.view.channels.find((x) => x.name === wanted || x.id === wanted);
+    const all = [...state.view.channels, ...(state.view.group_dms || [])];
+    const c = all.find((x) => x.name === wanted || x.id === wanted);
     if (c) { state.channel = c.id; await refresh(); }
   }
   connect();

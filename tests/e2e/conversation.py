@@ -94,9 +94,15 @@ class _Fake:
         return [
             r
             for iid, r in list(self.fake.interactions.items())
-            if iid not in self.interactions_before
-            and (self.guild_id is None or r.channel.guild_id == self.guild_id)
+            if iid not in self.interactions_before and self._mine(r)
         ]
+
+    def _mine(self, r: InteractionResult) -> bool:
+        """In the watched guild, or outside servers (a DM, a group DM) by one of its members."""
+        if self.guild_id is None or r.channel.guild_id == self.guild_id:
+            return True
+        guild = self.fake.guilds.get(self.guild_id)
+        return r.channel.guild_id is None and guild is not None and r.user.id in guild.members
 
     def requests(self) -> list[RequestRecord]:
         return list(self.fake.requests[self.requests_from :])

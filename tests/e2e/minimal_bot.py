@@ -14,6 +14,17 @@ Commands (one group, ``/demo``):
   /demo pick                  a select menu; choosing edits the message "You picked <v>"
   /demo slow                  defers, then edits the original response after 0.2 s
   /demo admin echo text:str   subcommand group; ephemeral echo
+  /where                      declared for server and user installs, in servers, DMs and
+                              group DMs: says what discord.py read from the interaction
+                              (context, installs, guild, channel type) with buttons:
+                              "Again" (type 7, the same for the clicker), "Post" (posts in
+                              the channel itself; in a group DM that is refused with 403
+                              50001, said in an ephemeral answer) and "Edit earlier" (defers,
+                              then edits the message through the /where interaction's own
+                              token, and says how that went in an ephemeral follow-up)
+  /stamp message_id:str       user and server installs, every context: edits that message
+                              through its own token and says how that went (ephemeral)
+  /serveronly                 server install, servers only (``guild_only``)
 
 Environment: MINIMAL_BOT_GUILD_ID syncs the commands to that guild instead of globally;
 GUILD_READY_TIMEOUT (default 0.2 s) is discord.py's wait after the last GUILD_CREATE;
@@ -136,6 +147,99 @@ async def echo(interaction: discord.Interaction, text: str) -> None:
     await interaction.response.send_message(f"echo: {text}", ephemeral=True)
 
 
+def describe(interaction: discord.Interaction) -> str:
+    """What discord.py read from an interaction's context and installs."""
+    ctx = interaction.context
+    where = "guild" if ctx.guild else "bot_dm" if ctx.dm_channel else "private_channel"
+    channel = interaction.channel
+    kind = channel.type.name if channel is not None else "none"
+    guild = "none" if interaction.guild is None else "yes"
+    return (
+        f"context={where} user_install={interaction.is_user_integration()}"
+        f" guild_install={interaction.is_guild_integration()} guild={guild} channel={kind}"
+        f" by={interaction.user.name}"
+    )
+
+
+#: message id -> the /where interaction that made it (its token edits it for 15 min)
+EARLIER: dict[int, discord.Interaction] = {}
+
+
+class WhereView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=1800)
+
+    @discord.ui.button(label="Again", custom_id="minimal:again")
+    async def again(
+        self, interaction: discord.Interaction, button: discord.ui.Button[WhereView]
+    ) -> None:
+        await interaction.response.edit_message(content=describe(interaction), view=self)
+
+    @discord.ui.button(label="Post", custom_id="minimal:post")
+    async def post(
+        self, interaction: discord.Interaction, button: discord.ui.Button[WhereView]
+    ) -> None:
+        channel = interaction.channel
+        assert isinstance(channel, discord.abc.Messageable)
+        try:
+            await channel.send("posted by the bot itself")
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(
+                f"cannot post here: {exc.status} {exc.code}", ephemeral=True
+            )
+            return
+        await interaction.response.send_message("posted", ephemeral=True)
+
+    @discord.ui.button(label="Edit earlier", custom_id="minimal:earlier")
+    async def earlier(
+        self, interaction: discord.Interaction, button: discord.ui.Button[WhereView]
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        first = EARLIER.get(interaction.message.id if interaction.message else 0)
+        if first is None:
+            await interaction.followup.send("no earlier interaction", ephemeral=True)
+            return
+        try:
+            await first.edit_original_response(content=f"edited by {interaction.user.name}")
+        except discord.HTTPException as exc:
+            await interaction.followup.send(
+                f"first token refused: {exc.status} {exc.code}", ephemeral=True
+            )
+            return
+        await interaction.followup.send("first token worked", ephemeral=True)
+
+
+@app_commands.command(name="where", description="Where am I, as discord.py reads it")
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def where(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message(describe(interaction), view=WhereView())
+    message = await interaction.original_response()
+    EARLIER[message.id] = interaction
+
+
+@app_commands.command(name="stamp", description="Edit a message through its own token")
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def stamp(interaction: discord.Interaction, message_id: str) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        await interaction.followup.edit_message(
+            int(message_id), content=f"stamped by {interaction.user.name}"
+        )
+    except discord.HTTPException as exc:
+        await interaction.followup.send(f"stamp refused: {exc.status} {exc.code}")
+        return
+    await interaction.followup.send("stamped")
+
+
+@app_commands.command(name="serveronly", description="Only in servers")
+@app_commands.guild_only()
+@app_commands.allowed_installs(guilds=True, users=False)
+async def serveronly(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("server only")
+
+
 class MinimalBot(discord.Client):
     def __init__(self) -> None:
         super().__init__(
@@ -144,6 +248,8 @@ class MinimalBot(discord.Client):
         )
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(demo)
+        for command in (where, stamp, serveronly):
+            self.tree.add_command(command)
 
     async def setup_hook(self) -> None:
         guild_id = os.environ.get("MINIMAL_BOT_GUILD_ID")

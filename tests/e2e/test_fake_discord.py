@@ -189,7 +189,9 @@ async def test_guild_command_sync_and_live_world_changes(
         MINIMAL_BOT_ARGS, {"MINIMAL_BOT_GUILD_ID": str(world.guild.id)}, wait_commands=True
     )
     assert fake.commands() == []
-    [cmd] = fake.commands(world.guild)
+    names = {c["name"] for c in fake.commands(world.guild)}
+    assert names == {"demo", "where", "stamp", "serveronly"}
+    cmd = fake.synced_command("demo", guild=world.guild)
     assert cmd["name"] == "demo" and cmd["guild_id"] == str(world.guild.id)
     subs = {o["name"] for o in cmd["options"]}
     assert subs == {"ping", "hello", "add", "whois", "form", "pick", "slow", "admin"}

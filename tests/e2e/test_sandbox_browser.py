@@ -230,6 +230,16 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
         before = {n: await m.balance() for n, m in people.items()}
         assert set(before.values()) == {1000}, before
 
+        # the group DM of every member is listed under Direct messages, and opens
+        friends = dev.page.locator('#dms button[data-channel="friends"]')
+        await expect(friends).to_contain_text("4 members")
+        await friends.click()
+        await expect(dev.page.locator("#channel-title")).to_have_text(
+            "friends (group DM: Ann, Ben, Cat, Dev)"
+        )
+        await expect(friends).to_have_class("current")
+        await dev.open_channel("pontoon")
+
         # ---------------------------------------------------------------- Pontoon
         await ann.slash("pontoon start", min_bet=1, max_bet=10)
         await expect(ann.table()).to_be_visible()
