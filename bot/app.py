@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.games import GAMES
@@ -276,12 +277,7 @@ class CardBot(GameBot):
         gc.collect()
         gc.freeze()
         LONG_LIVED.install()
-        if self.settings.dev_guild_id:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-        else:
-            synced = await self.tree.sync()
+        synced = await sync_commands(self.tree, self.settings.dev_guild_id)
         # texts name commands as clickable mentions, each reader in their client language
         set_command_ids({command.name: command.id for command in synced})
 
@@ -343,6 +339,25 @@ class CardBot(GameBot):
 class ShardedGameBot(CardBot, commands.AutoShardedBot):
     """The same bot over discord.py's AutoShardedBot: one gateway connection per shard
     id of this process (SHARD_IDS, or all of SHARD_COUNT)."""
+
+
+async def sync_commands(
+    tree: app_commands.CommandTree[Any], dev_guild_id: int | None
+) -> list[app_commands.AppCommand]:
+    """Register the slash commands with Discord: globally, where a server's install and
+    a person's install on their own account (cogs/installs.py) both find them; with
+    ``dev_guild_id`` (DEV_GUILD_ID) as copies in that one server instead, which appear at
+    once but only there: Discord installs only global commands on an account."""
+    if not dev_guild_id:
+        return await tree.sync()
+    log.warning(
+        "DEV_GUILD_ID is set: the commands are synced to server %s only; the app "
+        "installed on an account gets none until they are synced globally (unset it)",
+        dev_guild_id,
+    )
+    guild = discord.Object(dev_guild_id)
+    tree.copy_global_to(guild=guild)
+    return await tree.sync(guild=guild)
 
 
 def make_bot(settings: Settings, store: Store) -> CardBot:

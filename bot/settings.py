@@ -3,7 +3,8 @@
 Every setting is documented in ``.env.example``. Only what belongs to the machine is
 here: what a server's owners decide is set per server with /casino settings and stored
 in the database; the chip values here (starting and daily chips, the daily cooldown) are
-only the defaults of a server that set none.
+the defaults of a server that set none, and the values of each person's own chips
+outside servers (DMs, group DMs), where no server's settings apply.
 
 Paths belong to the place the bot is run from, never to where the package is installed
 (``pip install .`` puts the code in site-packages): ``.env`` is read from the working
@@ -159,7 +160,8 @@ class Settings(BaseSettings):
     backup_interval_minutes: Annotated[float, Field(ge=0, le=7 * 24 * 60)] = 60
     backup_keep: Annotated[int, Field(ge=1, le=10_000)] = 24
 
-    # Chips: the defaults of a server whose owners set none (/casino settings)
+    # Chips: the defaults of a server whose owners set none (/casino settings), and the
+    # values of each person's own chips outside servers (bot/storage/guild_settings.py)
     starting_chips: Chips = 1000
     daily_chips: Chips = 100
     daily_cooldown_hours: Annotated[float, Field(gt=0, le=24 * 30)] = 20

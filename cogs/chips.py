@@ -1,4 +1,9 @@
-"""/balance, /daily, /leaderboard and /chips grant|audit: chips through the ledger."""
+"""/balance, /daily, /leaderboard and /chips grant|audit: chips through the ledger.
+
+/balance and /daily work everywhere: in a server that installed the bot with the
+server's chips, elsewhere (a DM, a group DM, a server where only the member installed
+the app) with the member's own chips (cogs.common.economy_scope). /leaderboard and
+/chips are the server's."""
 
 from __future__ import annotations
 
@@ -14,7 +19,16 @@ from bot.errors import ServiceError, friendly
 from bot.i18n import DEFAULT_LOCALE, Raw, choose, t
 from bot.i18n.languages import locale_of, public_locale_of
 from bot.storage import member_account
-from cogs.common import GameBot, can_manage_guild, display, reply
+from cogs.common import (
+    PERSONAL_SCOPE,
+    GameBot,
+    can_manage_guild,
+    display,
+    economy_scope,
+    in_installed_server,
+    reply,
+)
+from cogs.installs import everywhere, server_only, whose_chips
 from cogs.privacy import forget_in_server
 from cogs.stats import chart_file, leaderboard_png
 
@@ -23,10 +37,13 @@ Interaction = discord.Interaction[discord.Client]
 
 
 def _guild(interaction: Interaction) -> int:
-    if interaction.guild_id is None:
+    """The server of a server-only command (its economy), refused anywhere else: a DM, a
+    group DM, a server where only the member installed the app."""
+    if not in_installed_server(interaction):
         raise ServiceError(
             "Chips belong to a server: use this in a server channel.", key="chips.server_only"
         )
+    assert interaction.guild_id is not None
     return interaction.guild_id
 
 
@@ -45,14 +62,13 @@ class Chips(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
+    @everywhere
     @app_commands.command(name="balance", description="Your chips (or another member's)")
     @app_commands.describe(member="whose chips (default: yours)")
-    async def balance(self, interaction: Interaction, member: discord.Member | None = None) -> None:
+    async def balance(self, interaction: Interaction, member: discord.User | None = None) -> None:
         try:
-            guild_id = _guild(interaction)
-            who = member or interaction.user
-            if who.bot:
-                raise ServiceError("Bots do not hold chips.", key="chips.bots")
+            guild_id = economy_scope(interaction)
+            who = whose_chips(interaction, member)
             chips = await self.bot.store.ensure_member(guild_id, who.id)
             key = "chips.balance." + ("self" if who.id == interaction.user.id else "other")
             params: dict[str, object] = {"chips": chips, "name": display(who.display_name)}
@@ -63,6 +79,8 @@ class Chips(commands.Cog):
                 params |= {"channel": Raw(str(channel_id)), "in_play": in_play}
             locale = await locale_of(interaction)
             text = t(locale, key, **params)
+            if guild_id == PERSONAL_SCOPE:  # whose chips these are, outside servers
+                text += "\n" + t(locale, "chips.personal.note")
             if who.id == interaction.user.id:  # starting chips held back by an age gate?
                 due = await self.bot.store.held_back_until(guild_id, who.id)
                 if due is not None:
@@ -72,18 +90,25 @@ class Chips(commands.Cog):
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
+    @everywhere
     @app_commands.command(name="daily", description="Claim your daily chips")
     async def daily(self, interaction: Interaction) -> None:
         try:
-            guild_id = _guild(interaction)
-            # the server's amount, cooldown and age gates (/casino settings)
+            guild_id = economy_scope(interaction)
+            # the server's amount, cooldown and age gates (/casino settings); outside
+            # servers the member's own chips, with the machine's amount and cooldown
             chips = await self.bot.store.claim_daily(
                 guild_id, interaction.user.id, now=datetime.now(UTC)
             )
-            await reply(interaction, t(await locale_of(interaction), "chips.daily", chips=chips))
+            locale = await locale_of(interaction)
+            text = t(locale, "chips.daily", chips=chips)
+            if guild_id == PERSONAL_SCOPE:
+                text += "\n" + t(locale, "chips.personal.note")
+            await reply(interaction, text)
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
+    @server_only
     @app_commands.command(name="leaderboard", description="The richest members of this server")
     @app_commands.describe(
         chart="also show the chips as a bar chart",
@@ -135,11 +160,13 @@ class Chips(commands.Cog):
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
 
-    chips = app_commands.Group(
-        name="chips",
-        description="Chip administration",
-        default_permissions=discord.Permissions(manage_guild=True),
-        guild_only=True,
+    chips = server_only(
+        app_commands.Group(
+            name="chips",
+            description="Chip administration",
+            default_permissions=discord.Permissions(manage_guild=True),
+            guild_only=True,
+        )
     )
 
     @chips.command(name="grant", description="Give a member chips (Manage Server)")

@@ -18,7 +18,15 @@ from bot.errors import ServiceError
 from bot.i18n import Raw, choose, t
 from bot.i18n.languages import locale_of, public_locale_of
 from bot.storage.errors import stamp
-from cogs.common import GameBot, can_manage_guild, display, reply
+from cogs.common import (
+    GameBot,
+    can_manage_guild,
+    display,
+    economy_scope,
+    in_installed_server,
+    reply,
+)
+from cogs.installs import everywhere, server_only
 from cogs.router import refuse
 
 log = logging.getLogger(__name__)
@@ -28,10 +36,13 @@ CONFIRM_SECONDS = 300.0  # how long a reset's confirmation can be clicked
 
 
 def guild_of(interaction: Interaction) -> int:
-    if interaction.guild_id is None:
+    """The server of a server-only command, refused anywhere else (a DM, a group DM, a
+    server where only the member installed the app)."""
+    if not in_installed_server(interaction):
         raise ServiceError(
             "Chips belong to a server: use this in a server channel.", key="chips.server_only"
         )
+    assert interaction.guild_id is not None
     return interaction.guild_id
 
 
@@ -151,19 +162,21 @@ class Economy(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
+    @everywhere
     @app_commands.command(
         name="break", description="Take a break from betting: 1 hour to 30 days, not ended early"
     )
     @app_commands.describe(length="how long, in the unit you choose", unit="minutes, hours or days")
     @app_commands.choices(unit=[app_commands.Choice(name=name, value=name) for name in BREAK_UNITS])
-    @app_commands.guild_only()
     async def break_cmd(self, interaction: Interaction, length: int, unit: str) -> None:
-        guild_id = guild_of(interaction)
+        # from the chips it is taken in: the server's, or outside servers the member's own
+        guild_id = economy_scope(interaction)
         ends = await take_break(self.bot.store, guild_id, interaction.user.id, length, unit)
         await reply(
             interaction, t(await locale_of(interaction), "break.started", stamp=stamp(ends))
         )
 
+    @server_only
     @app_commands.command(name="give", description="Give some of your chips to another member")
     @app_commands.describe(member="who gets them", amount="how many chips")
     @app_commands.guild_only()

@@ -20,6 +20,7 @@ from bot.games import GAMES
 from bot.i18n import catalog, command, command_name, t
 from bot.i18n.languages import locale_of
 from cogs.common import GameBot
+from cogs.installs import everywhere
 
 log = logging.getLogger(__name__)
 
@@ -211,6 +212,7 @@ class Help(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
+    @everywhere
     @app_commands.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)

@@ -10,7 +10,8 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly
 from bot.i18n import LOCALE_NAMES, LOCALES, t
 from bot.i18n.languages import Languages, locale_of
-from cogs.common import GameBot, can_manage_guild, reply
+from cogs.common import GameBot, can_manage_guild, in_installed_server, reply
+from cogs.installs import everywhere
 
 Interaction = discord.Interaction[discord.Client]
 AUTO = "auto"
@@ -49,6 +50,7 @@ class Language(commands.Cog):
     def languages(self) -> Languages:
         return self.bot.languages
 
+    @everywhere
     @app_commands.command(
         name="language",
         description="The language the bot speaks to you (and in this server's tables)",
@@ -66,7 +68,9 @@ class Language(commands.Cog):
     ) -> None:
         langs = self.languages
         user_id = interaction.user.id
-        guild_id = interaction.guild_id
+        # a server's language is that of a server that installed the bot (its tables);
+        # a DM, a group DM, a server where only the member installed the app has none
+        guild_id = interaction.guild_id if in_installed_server(interaction) else None
         lines: list[str] = []
         try:
             if server is not None:
@@ -104,7 +108,7 @@ class Language(commands.Cog):
             "lang.chosen" if chosen else "lang.from_discord",
             language=language_name(reader, reader),
         )
-        guild_id = interaction.guild_id
+        guild_id = interaction.guild_id if in_installed_server(interaction) else None
         if guild_id is None:
             server_text = "—"
         else:

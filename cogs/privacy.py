@@ -18,13 +18,15 @@ from discord.ext import commands
 from bot.errors import ServiceError, friendly
 from bot.i18n import LOCALE_NAMES, choose, t
 from bot.i18n.languages import locale_of
-from cogs.common import GameBot, can_manage_guild, reply
+from cogs.common import GameBot, can_manage_guild, in_installed_server, reply
+from cogs.installs import everywhere
 
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[discord.Client]
 
 
+@everywhere
 class Privacy(commands.GroupCog, group_name="privacy", group_description="Your data"):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
@@ -50,6 +52,8 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
                 hints=data.hints,
                 keep=self.bot.settings.backup_keep,
             )
+            if data.personal_chips is not None:  # their own chips outside servers
+                text += "\n" + t(reader, "privacy.personal", chips=data.personal_chips)
             await reply(interaction, text)
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
@@ -69,6 +73,8 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
                     servers=data.servers,
                     chips=data.chips,
                 )
+                if data.personal_chips is not None:
+                    text += "\n" + t(reader, "privacy.delete.personal.ask")
                 await reply(interaction, text)
                 return
             result = await store.forget_member(user_id)
@@ -83,6 +89,8 @@ class Privacy(commands.GroupCog, group_name="privacy", group_description="Your d
                 servers=result.servers,
                 chips=result.chips_to_house,
             )
+            if result.personal:
+                text += "\n" + t(reader, "privacy.delete.personal.done")
             await reply(interaction, text)
         except Exception as exc:
             await reply(interaction, friendly(exc, await locale_of(interaction)))
@@ -122,8 +130,8 @@ async def forget_in_server(
 ) -> None:
     """``/chips forget``: erase a member's data in this server (Manage Server)."""
     try:
-        guild_id = interaction.guild_id
-        if guild_id is None:
+        guild_id = interaction.guild_id if in_installed_server(interaction) else None
+        if guild_id is None:  # a server's member data: a server that installed the bot
             raise ServiceError("Use this in a server channel.", key="err.server_only")
         if not can_manage_guild(interaction):
             raise ServiceError(

@@ -78,9 +78,14 @@ async def reply(interaction: Interaction, text: str, *, ephemeral: bool = True) 
 def note_member(interaction: Interaction) -> None:
     """Tell the store when the member joined the server (Discord sends it with every
     interaction in a server): a server's join-age gate reads it when chips are granted
-    (``Store.join_dates``, bot.storage.base)."""
+    (``Store.join_dates``, bot.storage.base). Only in a server that installed the bot:
+    elsewhere the member plays with their own chips, which no server's gate governs."""
     store = getattr(interaction.client, "store", None)
-    if store is not None and interaction.guild_id is not None:
+    if (
+        store is not None
+        and interaction.guild_id is not None
+        and interaction.is_guild_integration()
+    ):
         joined = getattr(interaction.user, "joined_at", None)
         store.join_dates.note(interaction.guild_id, interaction.user.id, joined)
 

@@ -22,13 +22,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import charts
-from bot.errors import ServiceError
 from bot.games import GAMES
 from bot.i18n import ONE, choose, num, t
 from bot.i18n.languages import locale_of
 from bot.storage import member_account
 from bot.storage.history import ChipHistory
-from cogs.common import GameBot, display
+from cogs.common import GameBot, display, economy_scope
+from cogs.installs import everywhere, whose_chips
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
@@ -120,22 +120,17 @@ class Stats(commands.Cog):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot
 
+    @everywhere
     @app_commands.command(name="stats", description="A chart of your chips over time")
     @app_commands.describe(member="whose chips (yours if left out)")
-    @app_commands.guild_only()
-    async def stats(self, interaction: Interaction, member: discord.Member | None = None) -> None:
+    async def stats(self, interaction: Interaction, member: discord.User | None = None) -> None:
         locale = await locale_of(interaction)
-        if interaction.guild_id is None:
-            raise ServiceError(
-                "Chips belong to a server: use this in a server channel.",
-                key="chips.server_only",
-            )
-        who = member or interaction.user
-        if who.bot:
-            raise ServiceError("Bots do not hold chips.", key="chips.bots")
+        # the server's chips, or outside servers the member's own (cogs.common)
+        scope = economy_scope(interaction)
+        who = whose_chips(interaction, member)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        chips = await self.bot.store.ensure_member(interaction.guild_id, who.id)
-        account = member_account(interaction.guild_id, who.id)
+        chips = await self.bot.store.ensure_member(scope, who.id)
+        account = member_account(scope, who.id)
         history = await self.bot.store.chip_history(account)
         if not history.points:
             await interaction.followup.send(

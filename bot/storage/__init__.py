@@ -7,6 +7,7 @@ project writes SQL. See ``store.py`` for the design notes.
 from __future__ import annotations
 
 from bot.storage.accounts import (
+    PERSONAL_SCOPE,
     escrow_account,
     house_account,
     kitty_account,
@@ -67,6 +68,7 @@ from bot.storage.store import Store
 __all__ = [
     "MAX_GRANT",
     "MAX_TRANSFER",
+    "PERSONAL_SCOPE",
     "AccountAudit",
     "ActionLogEntry",
     "BreakAlreadyLonger",

@@ -11,6 +11,11 @@ Account ids are short strings:
                        /chips forget): a random token, never any chips
 =====================  ===================================================
 
+``g`` is :data:`PERSONAL_SCOPE` (0) for a member's own chips outside servers (DMs, group
+DMs, a server where only the member installed the app): ``member:0:{u}`` is one balance
+per person, and ``house:0`` the house of the tables played with those chips; the ledger
+and the audit treat scope 0 as one more economy, apart from every server's.
+
 The engines name accounts by seat id (a Discord user id as a string) or by the special
 names ``@escrow``, ``@kitty`` and ``@house``; :func:`map_engine_account` turns those into
 ledger ids.
@@ -25,6 +30,10 @@ from engine.records import is_computer_seat
 AccountKind = Literal["member", "escrow", "kitty", "house", "anon"]
 ACCOUNT_KINDS: tuple[AccountKind, ...] = ("member", "escrow", "kitty", "house", "anon")
 ANON_PREFIX = "anon:"
+
+#: the economy of a member's own chips outside servers (cogs.common.economy_scope): no
+#: Discord id is 0, so it never names a real server; its settings are the machine's
+PERSONAL_SCOPE = 0
 
 ENGINE_ESCROW = "@escrow"
 ENGINE_KITTY = "@kitty"

@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.i18n import Msg, Raw
-from bot.storage.accounts import member_account
+from bot.storage.accounts import PERSONAL_SCOPE, member_account
 from bot.storage.base import Con, StoreBase, from_iso, iso, rows
 from bot.storage.errors import InvalidSetting, SettingChangedMeanwhile
 from bot.storage.models import (
@@ -27,7 +27,16 @@ GAME_KEY = re.compile(r"[a-z][a-z0-9_]{0,31}(\.[a-z0-9_]{1,32}){1,2}")
 MAX_VALUE = 2**63 - 1
 
 
+def personal_settings(defaults: GuildSettings) -> GuildSettings:
+    """The settings of the members' own chips outside servers (:data:`PERSONAL_SCOPE`):
+    the machine's values (``Store.defaults``, from the .env: starting and daily chips,
+    the daily cooldown), never a server's. No server was joined, so no join-age gate."""
+    return replace(defaults, member_age_days=0)
+
+
 def guild_settings_tx(con: Con, guild_id: int, defaults: GuildSettings) -> GuildSettings:
+    if guild_id == PERSONAL_SCOPE:
+        return personal_settings(defaults)
     values = {
         str(r["key"]): int(r["value"])
         for r in rows(con, "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -45,6 +54,13 @@ def check_key(key: str) -> None:
         raise InvalidSetting(
             key, Msg("err.storage.setting.unknown", keys=Raw(", ".join(GUILD_SETTING_KEYS)))
         )
+
+
+def refuse_personal(guild_id: int) -> None:
+    """The members' own chips outside servers have no settings to change: theirs are the
+    machine's (:func:`personal_settings`). No command reaches here with scope 0."""
+    if guild_id == PERSONAL_SCOPE:
+        raise ValueError("the settings of the members' own chips are the machine's (.env)")
 
 
 def with_value(settings: GuildSettings, key: str, value: int) -> GuildSettings:
@@ -100,6 +116,7 @@ class GuildSettingsStore(StoreBase):
         below its floor). Setting the value in effect changes nothing and writes no
         trail. Returns the server's settings after."""
         check_key(key)
+        refuse_personal(guild_id)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_VALUE:
             raise InvalidSetting(key, Msg("err.storage.setting.range", high=MAX_GRANT))
         if key in GUILD_SWITCH_KEYS and value not in (0, 1):
@@ -145,6 +162,7 @@ class GuildSettingsStore(StoreBase):
     ) -> None:
         """Write an owner's act that is not a setting (a fresh season: ``season``, from
         the season it closed to the next) to the server's trail."""
+        refuse_personal(guild_id)
         if key not in TRAIL_KEYS:
             raise InvalidSetting(key, Msg("err.storage.setting.unknown", keys=Raw("season")))
 
@@ -220,5 +238,7 @@ __all__ = [
     "GuildSettingsStore",
     "check_key",
     "guild_settings_tx",
+    "personal_settings",
+    "refuse_personal",
     "with_value",
 ]

@@ -26,6 +26,10 @@ play there), in one transaction:
   rows, how many chips went to the house, and no id;
 * how their settled rounds ended (``round_results``, for /stats) is deleted.
 
+A member's own chips outside servers (``member:0:{u}``, :data:`PERSONAL_SCOPE`) are
+one more such economy: /privacy delete erases them like a server's (their chips go to
+``house:0``); they are counted apart from the servers (``personal_chips``, ``personal``).
+
 If they come back they start afresh (a new members row and the server's starting
 chips). Forgetting everywhere (/privacy delete) does that in every server and deletes
 their language choice and hints too; so does /chips forget in the last server where
@@ -48,7 +52,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.storage.accounts import anon_account, house_account, member_account
+from bot.storage.accounts import PERSONAL_SCOPE, anon_account, house_account, member_account
 from bot.storage.base import Con, StoreBase, one, rows
 from bot.storage.history import FORGET_REASON
 from bot.storage.languages import HintStore
@@ -60,11 +64,12 @@ from bot.storage.models import Move
 class MemberData:
     """What the store holds about one member (counts, for /privacy)."""
 
-    servers: int = 0
-    chips: int = 0
+    servers: int = 0  # servers where they have chips (their own chips not counted)
+    chips: int = 0  # every chip of theirs, their own chips outside servers included
     ledger_rows: int = 0
     language: str | None = None
     hints: int = 0
+    personal_chips: int | None = None  # their own chips outside servers (None: none)
 
 
 @dataclass(frozen=True)
@@ -72,11 +77,12 @@ class ForgetResult:
     """The outcome of a deletion: ``in_play`` (guild id, table id) when refused."""
 
     in_play: tuple[int, str] | None = None
-    servers: int = 0
+    servers: int = 0  # servers where their data was erased (their own chips not counted)
     chips_to_house: int = 0
     guilds: list[int] = field(default_factory=list)
     ledger_rows: int = 0  # ledger rows anonymised
     settings_erased: bool = False  # their language choice and hints went too
+    personal: bool = False  # their own chips outside servers were erased too
 
     @property
     def refused(self) -> bool:
@@ -246,9 +252,12 @@ class PrivacyStore(StoreBase):
 
     async def member_data(self, user_id: int) -> MemberData:
         def work(con: Con) -> MemberData:
-            members = rows(con, "SELECT account_id FROM members WHERE user_id = ?", (user_id,))
+            members = rows(
+                con, "SELECT guild_id, account_id FROM members WHERE user_id = ?", (user_id,)
+            )
             accounts = [str(r["account_id"]) for r in members]
             chips = sum(balance_tx(con, a) for a in accounts)
+            personal = [r for r in members if int(r["guild_id"]) == PERSONAL_SCOPE]
             ledger = 0
             for a in accounts:
                 row = one(
@@ -258,11 +267,14 @@ class PrivacyStore(StoreBase):
             lang = one(con, "SELECT locale FROM member_languages WHERE user_id = ?", (user_id,))
             hints = one(con, "SELECT COUNT(*) AS n FROM member_hints WHERE user_id = ?", (user_id,))
             return MemberData(
-                servers=len(accounts),
+                servers=len(accounts) - len(personal),
                 chips=chips,
                 ledger_rows=ledger,
                 language=None if lang is None else str(lang["locale"]),
                 hints=0 if hints is None else int(hints["n"]),
+                personal_chips=balance_tx(con, str(personal[0]["account_id"]))
+                if personal
+                else None,
             )
 
         return await self._read(work)
@@ -333,11 +345,12 @@ class PrivacyStore(StoreBase):
                     ),
                 )
             return ForgetResult(
-                servers=len(guilds),
+                servers=len([g for g in guilds if g != PERSONAL_SCOPE]),
                 chips_to_house=moved,
                 guilds=guilds,
                 ledger_rows=anonymised,
                 settings_erased=guild_id is None or last,
+                personal=PERSONAL_SCOPE in guilds,
             )
 
         result = await self._write(work)

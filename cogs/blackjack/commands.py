@@ -34,6 +34,7 @@ from cogs.common import (
     reply,
     repost_table,
 )
+from cogs.installs import everywhere
 from cogs.table_message import Click, answer, answered_in_time
 from engine.blackjack import ActionKind, BlackjackRules
 from engine.blackjack.odds import house_edge
@@ -41,6 +42,7 @@ from engine.blackjack.odds import house_edge
 log = logging.getLogger(__name__)
 
 
+@everywhere
 class Blackjack(
     GameCommands[OpenBlackjackTable],
     group_name="blackjack",

@@ -17,18 +17,20 @@ from bot.i18n.languages import locale_of
 from bot.storage.models import SeasonReset
 from cogs.casino import panel
 from cogs.casino.panel import SEASON_KEY
-from cogs.common import GameBot, Interaction, can_manage_guild, reply
+from cogs.common import GameBot, Interaction, can_manage_guild, in_installed_server, reply
 from cogs.economy import ask_reset
+from cogs.installs import server_only
 from cogs.router import note_member, refuse
 
 
 def owner_only(interaction: Interaction) -> int:
     """The server of ``interaction``, for a member with Manage Server; else refused
     (nothing shown)."""
-    if interaction.guild_id is None:
+    if not in_installed_server(interaction):
         raise ServiceError("Use this in a server.", key="casino.server_only")
     if not can_manage_guild(interaction):
         raise ServiceError("Only members with Manage Server.", key="casino.denied")
+    assert interaction.guild_id is not None
     return interaction.guild_id
 
 
@@ -51,11 +53,13 @@ class Casino(commands.Cog):
             ts=reset.ended_at,
         )
 
-    casino = app_commands.Group(
-        name="casino",
-        description="Run this server's casino (Manage Server)",
-        default_permissions=discord.Permissions(manage_guild=True),
-        guild_only=True,
+    casino = server_only(
+        app_commands.Group(
+            name="casino",
+            description="Run this server's casino (Manage Server)",
+            default_permissions=discord.Permissions(manage_guild=True),
+            guild_only=True,
+        )
     )
 
     @casino.command(name="settings", description="See and change this server's settings")

@@ -12,6 +12,7 @@ from bot.errors import ServiceError, parse_amount
 from bot.i18n import Raw, t
 from bot.i18n.languages import locale_of, public_locale_of
 from cogs.common import GameBot, Interaction, display
+from cogs.installs import everywhere
 from cogs.pontoon import access
 from cogs.pontoon.bank_offer import AcceptBank
 from cogs.pontoon.commands import check_variation
@@ -19,6 +20,7 @@ from cogs.table_message import Click, answer, answered_in_time
 from engine.pontoon.types import ActionKind
 
 
+@everywhere
 class Bank(commands.GroupCog, group_name="bank", group_description="The Pontoon bank"):
     def __init__(self, bot: GameBot) -> None:
         self.bot = bot

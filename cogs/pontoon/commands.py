@@ -24,6 +24,7 @@ from cogs.common import (
     repost_table,
 )
 from cogs.help import first_join_hint
+from cogs.installs import everywhere
 from cogs.pontoon import access
 from cogs.pontoon.controls import hint_answer
 from cogs.pontoon.edge import edge_of
@@ -72,6 +73,7 @@ def check_variation(live: OpenPontoonTable, kind: ActionKind) -> None:
         raise VariationOff(found[1])
 
 
+@everywhere
 class Pontoon(
     GameCommands[OpenPontoonTable],
     group_name="pontoon",

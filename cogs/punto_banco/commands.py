@@ -27,6 +27,7 @@ from cogs.common import (
     reply,
     repost_table,
 )
+from cogs.installs import everywhere
 from cogs.punto_banco import access
 from cogs.punto_banco.limits import LIMITS
 from cogs.punto_banco.odds_chart import send_odds_chart
@@ -37,6 +38,7 @@ from engine.punto_banco import PuntoBancoRules, Side
 log = logging.getLogger(__name__)
 
 
+@everywhere
 class PuntoBanco(
     GameCommands[OpenPuntoBancoTable],
     group_name="baccarat",

@@ -61,6 +61,7 @@ async def test_language_server_redraws_at_once() -> None:
         client=bot,
         user=SimpleNamespace(id=5, guild_permissions=SimpleNamespace(manage_guild=True)),
         guild_id=G,
+        is_guild_integration=lambda: True,  # a server that installed the bot
         locale="en-US",
         guild_locale="en-US",
         response=SimpleNamespace(is_done=lambda: False, send_message=send_message),
