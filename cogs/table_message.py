@@ -189,10 +189,24 @@ class Reply:
     @classmethod
     def of(cls, interaction: Interaction, locale: str) -> Reply:
         created = interaction.created_at.timestamp()
-        return cls(interaction.token, created + TOKEN_SECONDS, locale)
+        return cls(interaction.token, created + token_seconds(interaction.client), locale)
 
     def usable(self, now: float | None = None) -> bool:
         return (time.time() if now is None else now) < self.expires - 1.0
+
+
+def token_seconds(client: object) -> float:
+    """How long an interaction's token lives: Discord's 15 minutes, unless the settings
+    say less (tests, with a fake Discord that says the same)."""
+    settings = getattr(client, "settings", None)
+    seconds = getattr(settings, "interaction_token_seconds", TOKEN_SECONDS)
+    return float(seconds) if isinstance(seconds, int | float) else TOKEN_SECONDS
+
+
+def close_before_expiry(client: object) -> float:
+    """How long before its last token expires a table nobody touches closes: a minute,
+    or a third of a shorter token's life."""
+    return min(CLOSE_BEFORE_EXPIRY_SECONDS, token_seconds(client) / 3)
 
 
 # channel id -> the command opening a table there, whose (public, deferred) answer the
@@ -469,7 +483,7 @@ class TableMessages(Generic[T]):
         handle = self._idle.pop(live.table_id, None)
         if handle is not None:
             handle.cancel()
-        delay = max(0.0, reply.expires - CLOSE_BEFORE_EXPIRY_SECONDS - time.time())
+        delay = max(0.0, reply.expires - close_before_expiry(self.client) - time.time())
         self._idle[live.table_id] = asyncio.get_running_loop().call_later(
             delay, self._close_soon, live.table_id, Msg("reason.idle")
         )
@@ -536,7 +550,7 @@ class TableMessages(Generic[T]):
             handle.cancel()
         if table_id in self._replies:
             asyncio.get_running_loop().call_later(
-                CLOSE_BEFORE_EXPIRY_SECONDS, self._forget_reply, table_id
+                close_before_expiry(self.client), self._forget_reply, table_id
             )
 
     def _forget_reply(self, table_id: str) -> None:
@@ -585,7 +599,7 @@ class TableMessages(Generic[T]):
                 left.append(live)
                 continue
             reply = await self._reply_of(live)
-            if reply is None or reply.expires - CLOSE_BEFORE_EXPIRY_SECONDS <= time.time():
+            if reply is None or reply.expires - close_before_expiry(self.client) <= time.time():
                 log.info("table %s: its interaction token has expired; closing", live.table_id)
                 self._close_soon(live.table_id, Msg("reason.idle"))
                 continue

@@ -117,6 +117,7 @@ def interaction(
 
     return SimpleNamespace(
         token=token,
+        client=None,
         created_at=created,
         channel_id=CHANNEL,
         guild_id=77 if installed else None,
