@@ -1,0 +1,258 @@
+"""Tables in a group DM through the fake Discord: the real bot process, three friends in a
+group DM (alice and bob have the app on their own accounts, carol has not), where the bot
+may only answer interactions. The command that opens a table answers with it, every
+member plays by clicking, every other drawing goes through the table's interaction
+tokens, face-down cards reach their player only privately (never by DM), a table nobody
+touches closes with every stake back before its last token expires, and a restart goes
+on at the next click. The conversation watch fails any 4xx (the bot's own posts there
+would get 403), any interaction answered twice, late or never."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Store
+from engine.blackjack import DEALER, Action, ActionKind, BlackjackRules, BlackjackTable, Phase
+from engine.cards import RandomChance
+from localdiscord import FakeDiscord, FakeMember, FakeMessage
+from tests.e2e.conftest import StartBot, World
+from tests.e2e.pontoon_driver import Table, cards_in, start
+from tests.e2e.test_pontoon_e2e import banker_name, member_by_name, outside_the_cut, play_out
+
+pytestmark = pytest.mark.e2e
+K = ActionKind
+BJ_RULES = BlackjackRules(max_bet=5000)
+PERSONAL = 0  # cogs.common.PERSONAL_SCOPE: the members' own chips outside servers
+
+
+def in_group_dm(fake: FakeDiscord, world: World) -> World:
+    """The world, its channel a group DM of alice, bob and carol (the app installed on
+    alice's and bob's accounts only: carol plays by clicking)."""
+    fake.install_for_user(world.alice)
+    fake.install_for_user(world.bob)
+    gdm = fake.group_dm(world.alice, world.bob, world.carol, name="friends")
+    return dataclasses.replace(world, channel=gdm)
+
+
+async def balances(db: Path, world: World) -> dict[str, int]:
+    """Each member's own chips (outside servers), read from the ledger."""
+    store = await Store.open(db)
+    try:
+        return {
+            m.user.name: await store.balance(f"member:{PERSONAL}:{m.user.id}")
+            for m in (world.alice, world.bob, world.carol)
+        }
+    finally:
+        await store.close()
+
+
+def no_dm_sent(t: Table) -> None:
+    for m in (t.world.alice, t.world.bob, t.world.carol):
+        assert t.fake.dms(m) == [], t.dm_text(m)
+
+
+# ------------------------------------------------------------------------ Blackjack
+def predicted(seed: int, seats: list[str]) -> BlackjackTable:
+    t = BlackjackTable(BJ_RULES)
+    luck = RandomChance(random.Random(seed))
+    for seat in seats:
+        t.apply(Action(seat, K.JOIN))
+    for bet, seat in zip((10, 20, 30), seats, strict=True):
+        t.apply(Action(seat, K.BET, bet))
+    t.apply(Action(DEALER, K.DEAL), luck)
+    return t
+
+
+def plays_in_order(t: BlackjackTable, seats: list[str]) -> bool:
+    """Every seat acts once, in order, and stands; no insurance, the hole card's face
+    is not among the cards shown."""
+    if t.phase is not Phase.PLAYING:
+        return False
+    shown = [c for b in t.boxes.values() for h in b.hands for c in h.cards] + t.dealer[:1]
+    if t.dealer[0].value in (1, 10) or t.dealer[1] in shown:
+        return False
+    for seat in seats:
+        if t.to_act() != [seat]:
+            return False
+        t.apply(Action(seat, K.STAND))
+    return t.phase is not Phase.PLAYING
+
+
+class Blackjack(Table):
+    def message(self) -> FakeMessage:
+        tables = [m for m in self.public() if "Blackjack · round" in m.text]
+        assert tables, "no table message"
+        return tables[-1]
+
+    def public(self) -> list[FakeMessage]:
+        return [m for m in self.fake.channel_messages(self.world.channel) if not m.ephemeral]
+
+
+async def test_a_blackjack_round_in_a_group_dm_of_three(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    world = in_group_dm(fake_discord, world)
+    seats = [str(m.user.id) for m in (world.alice, world.bob, world.carol)]
+    seed = next(s for s in range(2000) if plays_in_order(predicted(s, seats), seats))
+    expect = predicted(seed, seats)
+    db = tmp_path / "db.sqlite3"
+    await start(start_bot_process, db, SHUFFLE_SEED=str(seed))
+    t = Blackjack(fake_discord, world)
+
+    r = await t.slash(world.alice, "start", {"betting_seconds": 600}, command="blackjack")
+    table = r.require_message()  # the command's answer is the table, for everyone
+    assert not table.ephemeral and "Blackjack · round" in table.text, table.text
+    assert t.message().id == table.id
+    for member in (world.alice, world.bob, world.carol):
+        assert table in fake_discord.visible_to(member)
+
+    # every member joins and bets by clicking, each click answered with the new table
+    for member in (world.alice, world.bob, world.carol):
+        r = await t.click(member, "Join")
+        assert r.callback_type == 7, r.all_text
+    assert "Seats (3/7)" in t.message().text
+    # bad input changes nothing: a bet above the table's largest
+    drawn = t.message().text
+    r = await t.form(world.carol, "Bet", "500")
+    assert r.ephemeral and "Nothing was changed" in r.all_text, r.all_text
+    assert t.message().text == drawn
+    for member, amount in zip((world.alice, world.bob, world.carol), (10, 20, 30), strict=True):
+        r = await t.form(member, "Bet", str(amount))
+        assert r.callback_type == 7, r.all_text
+    # dealt: the hole card is not shown
+    up, hole = expect.dealer
+    shown = t.message().text
+    assert up.pretty in shown and hole.pretty not in shown
+    for member in (world.alice, world.bob, world.carol):
+        r = await t.click(member, "Stand")
+        assert r.callback_type == 7, r.all_text
+    await t.quiet(grace=0.5)
+    result = [m.text for m in t.public() if m.id != t.message().id]
+    assert any(hole.pretty in text for text in result), result  # the result post, a follow-up
+    assert t.message().id == table.id  # one table message, edited all along
+    no_dm_sent(t)
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+    # the house paid or took each bet; no chip appeared or vanished on the players' side
+    chips = await balances(db, world)
+    assert all(v >= 0 for v in chips.values())
+
+
+# -------------------------------------------------------------------------- Pontoon
+async def open_pontoon(t: Table, players: tuple[FakeMember, ...]) -> FakeMessage:
+    r = await t.slash(players[0], "start", {"min_bet": 1, "max_bet": 10})
+    table = r.require_message()
+    assert not table.ephemeral and "Show my cards" in str(table.components), table.text
+    for p in players[1:]:
+        r = await t.click(p, "Join")
+        assert r.callback_type == 7, r.all_text
+    return table
+
+
+async def test_a_pontoon_round_in_a_group_dm_of_three(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    world = in_group_dm(fake_discord, world)
+    db = tmp_path / "db.sqlite3"
+    await start(start_bot_process, db)
+    t = Table(fake_discord, world)
+    everyone = [world.alice, world.bob, world.carol]
+    table = await open_pontoon(t, (world.alice, world.bob, world.carol))
+    await t.click(world.alice, "Deal")
+    banker = member_by_name(world, banker_name(t))
+    players = [m for m in everyone if m is not banker]
+    # face-down cards only privately: Show my cards, never a DM, never the table
+    first: dict[int, str] = {}
+    for p in players:
+        r = await fake_discord.click(p, t.message(), label="Show my cards")
+        assert r.ephemeral and len(cards_in(r.all_text)) == 1, r.all_text
+        await t.answered(r)
+        first[p.user.id] = cards_in(r.all_text)[0]
+    for card in first.values():
+        assert card not in outside_the_cut(t.embed_text()), t.embed_text()
+    await t.form(players[0], "Bet", "5")
+    await t.form(players[1], "Bet", "3")
+    hands: dict[int, list[str]] = {}
+    for p in players:
+        r = await fake_discord.click(p, t.message(), label="Show my cards")
+        await t.answered(r)
+        hands[p.user.id] = cards_in(r.all_text)
+        assert len(hands[p.user.id]) == 2, r.all_text
+    await play_out(t, world)
+    assert any("Payouts" in text for text in t.public_texts()), t.channel_text()
+    assert t.message().id == table.id
+    no_dm_sent(t)
+    chips = await balances(db, world)
+    assert sum(chips.values()) == 3000, chips  # players bank: no chip created or lost
+    assert all(v >= 0 for v in chips.values())
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
+async def test_a_restart_mid_round_in_a_group_dm_goes_on_at_the_next_click(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    world = in_group_dm(fake_discord, world)
+    db = tmp_path / "db.sqlite3"
+    proc = await start(start_bot_process, db)
+    t = Table(fake_discord, world)
+    await open_pontoon(t, (world.alice, world.bob))
+    await t.click(world.alice, "Deal")
+    banker = member_by_name(world, banker_name(t))
+    player = world.bob if banker is world.alice else world.alice
+    await t.form(player, "Bet", "6")
+    r = await fake_discord.click(player, t.message(), label="Show my cards")
+    before = cards_in(r.all_text)
+    await t.answered(r)
+    await asyncio.sleep(1.5)  # the table's freshest token is written within a second
+    proc.proc.kill()  # no clean shutdown
+    await proc.proc.wait()
+    await start(start_bot_process, db)
+    await t.quiet(grace=0.5)
+    r = await fake_discord.click(player, t.message(), label="Show my cards")
+    assert cards_in(r.all_text) == before
+    await t.answered(r)
+    assert "stake 6" in t.embed_text()
+    await play_out(t, world)
+    assert any("Payouts" in text for text in t.public_texts()), t.channel_text()
+    chips = await balances(db, world)
+    assert chips["alice"] + chips["bob"] == 2000, chips
+    no_dm_sent(t)
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
+async def test_a_group_dm_table_nobody_touches_closes_with_every_stake_back(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    # tokens live 30 s here (the fake and the bot agree): the table closes a third of
+    # that before its last one expires
+    fake_discord.token_lifetime = 30
+    world = in_group_dm(fake_discord, world)
+    db = tmp_path / "db.sqlite3"
+    await start(start_bot_process, db, INTERACTION_TOKEN_SECONDS="30")
+    t = Blackjack(fake_discord, world)
+    await t.slash(world.alice, "start", {"betting_seconds": 600}, command="blackjack")
+    await t.click(world.bob, "Join")
+    await t.form(world.bob, "Bet", "40")
+    assert (await balances(db, world))["bob"] == 960
+    last = max(r.created_clock for r in fake_discord.interactions.values())
+    await fake_discord.wait_until(lambda: "closed" in t.message().text.lower(), timeout=40)
+    closed_at = fake_discord.clock()
+    assert closed_at - last < 30, "closed only after its last token expired"
+    await t.quiet(grace=0.5)
+    assert "idle" in t.message().text, t.message().text
+    assert not t.enabled()  # no button left to play on
+    assert (await balances(db, world))["bob"] == 1000  # the stake is back
+    # the fake's clock moves on past every token: the bot asks nothing of it any more
+    sent = len(fake_discord.requests)
+    fake_discord.advance_clock(15 * 60)
+    await asyncio.sleep(1.0)
+    assert len(fake_discord.requests) == sent
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
