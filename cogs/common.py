@@ -345,10 +345,11 @@ async def repost_table(
 ) -> None:
     """/<game> table: post the channel's table (``table(interaction)``) message again
     (refused, privately, where the bot lacks a permission it needs), then say ``done``
-    (the game's message id)."""
+    (the game's message id). Outside servers no permission is needed: the table comes
+    as a follow-up of the freshest interaction on it (cogs/table_message.py)."""
     locale = await locale_of(interaction)
     live = table(interaction)
-    missing = missing_permissions(interaction)
+    missing = missing_permissions(interaction) if in_installed_server(interaction) else []
     if missing:
         await reply(interaction, permissions_refusal(locale, missing))
         return

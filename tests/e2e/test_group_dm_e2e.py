@@ -135,6 +135,14 @@ async def test_a_blackjack_round_in_a_group_dm_of_three(
     result = [m.text for m in t.public() if m.id != t.message().id]
     assert any(hole.pretty in text for text in result), result  # the result post, a follow-up
     assert t.message().id == table.id  # one table message, edited all along
+    # /blackjack table: the table again at the bottom (a follow-up), the old one retired
+    r = await t.slash(world.bob, "table", command="blackjack")
+    assert r.ephemeral, r.all_text
+    moved = t.message()
+    assert moved.id != table.id and "Blackjack · round 2" in moved.text, moved.text
+    assert "Join" not in str(fake_discord.message(table.id).components)
+    r = await t.click(world.carol, "Leave")
+    assert r.callback_type == 7 and "Seats (2/7)" in t.message().text, r.all_text
     no_dm_sent(t)
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
@@ -254,5 +262,33 @@ async def test_a_group_dm_table_nobody_touches_closes_with_every_stake_back(
     fake_discord.advance_clock(15 * 60)
     await asyncio.sleep(1.0)
     assert len(fake_discord.requests) == sent
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
+@pytest.mark.expect_http(404, r"/webhooks/")  # the edits of the deleted table message
+async def test_a_group_dm_table_whose_message_is_gone_closes_with_every_stake_back(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    world = in_group_dm(fake_discord, world)
+    db = tmp_path / "db.sqlite3"
+    await start(start_bot_process, db)
+    t = Blackjack(fake_discord, world)
+    r = await t.slash(world.alice, "start", {"betting_seconds": 5}, command="blackjack")
+    table = r.require_message()
+    await t.click(world.alice, "Join")
+    await t.click(world.bob, "Join")
+    await t.form(world.bob, "Bet", "40")  # alice has not bet: the window stays open
+    assert (await balances(db, world))["bob"] == 960
+    fake_discord.delete_message(table)  # a member deleted it
+    # the window closes, the round is dealt, and its drawing finds no message to edit:
+    # the table closes, the stake goes back, and the members are told
+    await fake_discord.wait_until(
+        lambda: any("closed" in m.text.lower() for m in t.public()), timeout=20
+    )
+    await t.quiet(grace=0.5)
+    assert (await balances(db, world))["bob"] == 1000
+    told = [m.text for m in t.public() if "closed" in m.text.lower()]
+    assert any("can no longer be updated" in text for text in told), told
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
