@@ -452,7 +452,7 @@ class TableMessages(Generic[T]):
         reply = self._replies.get(live.table_id)
         if reply is None:
             stored = await self._stored()
-            kept = stored.get(live.table_id)
+            kept = stored.pop(live.table_id, None)
             if kept is not None:
                 reply = Reply(kept.token, kept.expires, kept.locale)
                 self.reach(live, reply, keep=False)
@@ -515,9 +515,7 @@ class TableMessages(Generic[T]):
         opening = _OPENING.get(live.channel_id)
         if opening is not None and answers_only(live):
             return opening[1]
-        stored = self._stored_replies or {}
-        kept = stored.get(live.table_id)
-        return kept.locale if kept is not None and kept.locale else None
+        return None
 
     def _close_soon(self, table_id: str, reason: Msg) -> None:
         """Close the table in the background, every stake returned (it can no longer be
@@ -685,6 +683,8 @@ class TableMessages(Generic[T]):
         ``otherwise`` privately, or an empty acknowledgement (a followup once the
         watchdog acknowledged it), and the published change draws the table through the
         writer. ``live`` None: nothing to draw on the click."""
+        if live is not None and answers_only(live):
+            await self._reply_of(live)  # after a restart: its token and language, read once
         if live is not None and await self._update_on(click, live):
             return
         if otherwise is not None:
@@ -866,6 +866,10 @@ class TableMessages(Generic[T]):
 
     async def draw(self, live: T, closed_reason: Msg | None) -> bool:
         """Edit (or post) the table message with the table as it is now. False: try later."""
+        if answers_only(live):
+            await self._reply_of(live)  # after a restart: its token and language, read once
+            if live.table_id in self._reached:
+                self._reached[live.table_id] = live  # the table as the game holds it now
         drawing = self._draw(live, closed_reason)
         version = _version_of(live)  # what the drawing shows (the table may move on)
         key = hash(drawing.key())

@@ -20,6 +20,7 @@ from bot.storage import Store
 from engine.blackjack import DEALER, Action, ActionKind, BlackjackRules, BlackjackTable, Phase
 from engine.cards import RandomChance
 from localdiscord import FakeDiscord, FakeMember, FakeMessage
+from localdiscord.models import walk_components
 from tests.e2e.conftest import StartBot, World
 from tests.e2e.pontoon_driver import Table, cards_in, start
 from tests.e2e.test_pontoon_e2e import banker_name, member_by_name, outside_the_cut, play_out
@@ -83,9 +84,16 @@ def plays_in_order(t: BlackjackTable, seats: list[str]) -> bool:
     return t.phase is not Phase.PLAYING
 
 
-class Blackjack(Table):
+class GroupDmTable(Table):
+    """The group DM's table, whatever the game and the language: the newest message
+    everyone sees that has buttons."""
+
     def message(self) -> FakeMessage:
-        tables = [m for m in self.public() if "Blackjack · round" in m.text]
+        tables = [
+            m
+            for m in self.public()
+            if any(c.get("type") == 2 for c in walk_components(m.components))
+        ]
         assert tables, "no table message"
         return tables[-1]
 
@@ -102,7 +110,7 @@ async def test_a_blackjack_round_in_a_group_dm_of_three(
     expect = predicted(seed, seats)
     db = tmp_path / "db.sqlite3"
     await start(start_bot_process, db, SHUFFLE_SEED=str(seed))
-    t = Blackjack(fake_discord, world)
+    t = GroupDmTable(fake_discord, world)
 
     r = await t.slash(world.alice, "start", {"betting_seconds": 600}, command="blackjack")
     table = r.require_message()  # the command's answer is the table, for everyone
@@ -244,7 +252,7 @@ async def test_a_group_dm_table_nobody_touches_closes_with_every_stake_back(
     world = in_group_dm(fake_discord, world)
     db = tmp_path / "db.sqlite3"
     await start(start_bot_process, db, INTERACTION_TOKEN_SECONDS="30")
-    t = Blackjack(fake_discord, world)
+    t = GroupDmTable(fake_discord, world)
     await t.slash(world.alice, "start", {"betting_seconds": 600}, command="blackjack")
     await t.click(world.bob, "Join")
     await t.form(world.bob, "Bet", "40")
@@ -273,7 +281,7 @@ async def test_a_group_dm_table_whose_message_is_gone_closes_with_every_stake_ba
     world = in_group_dm(fake_discord, world)
     db = tmp_path / "db.sqlite3"
     await start(start_bot_process, db)
-    t = Blackjack(fake_discord, world)
+    t = GroupDmTable(fake_discord, world)
     r = await t.slash(world.alice, "start", {"betting_seconds": 5}, command="blackjack")
     table = r.require_message()
     await t.click(world.alice, "Join")
@@ -290,5 +298,65 @@ async def test_a_group_dm_table_whose_message_is_gone_closes_with_every_stake_ba
     assert (await balances(db, world))["bob"] == 1000
     told = [m.text for m in t.public() if "closed" in m.text.lower()]
     assert any("can no longer be updated" in text for text in told), told
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
+async def test_a_group_dm_table_speaks_its_openers_language_and_answers_each_member_in_theirs(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    world.alice.user.locale = "de"
+    world.bob.user.locale = "fr"
+    world = in_group_dm(fake_discord, world)
+    db = tmp_path / "db.sqlite3"
+    await start(start_bot_process, db)
+    t = GroupDmTable(fake_discord, world)
+    r = await t.slash(world.alice, "start", {"betting_seconds": 600}, command="blackjack")
+    table = r.require_message()
+    assert "Blackjack · Runde 1" in table.text, table.text  # alice's German
+    r = await t.click(world.bob, "Platz nehmen")  # the table's words
+    assert "Blackjack · Runde 1" in fake_discord.message(table.id).text
+    # bob's own answers are in his French: a refusal, privately, nothing changed
+    drawn = fake_discord.message(table.id).text
+    r = await t.click(world.bob, "Platz nehmen")  # the table's words
+    assert r.ephemeral and "déjà une place" in r.all_text, r.all_text
+    assert fake_discord.message(table.id).text == drawn
+    t.assert_all_answered()
+
+
+async def test_a_punto_banco_coup_in_a_group_dm(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    world = in_group_dm(fake_discord, world)
+    db = tmp_path / "db.sqlite3"
+    # the first coup of SHUFFLE_SEED=0 is won by Banco (tests/e2e/test_punto_banco_e2e.py)
+    await start(start_bot_process, db, SHUFFLE_SEED="0", PUNTO_BANCO_BETTING_SECONDS="6")
+    t = GroupDmTable(fake_discord, world)
+    r = await t.slash(world.alice, "start", command="baccarat")
+    table = r.require_message()
+    assert not table.ephemeral and "Betting is open" in table.text, table.text
+    r = await t.form(world.alice, "Banco", "10")
+    assert r.callback_type == 7 and "alice: Banco 10" in r.all_text, r.all_text
+    r = await t.form(world.carol, "Egalité", "5")
+    assert r.callback_type == 7 and "carol: Egalité 5" in r.all_text, r.all_text
+    # the window closes on its timer: the coup is dealt in a follow-up, card by card
+    await fake_discord.wait_until(
+        lambda: any("Coup #1:" in str(e.get("title", "")) for m in t.public() for e in m.embeds),
+        timeout=20,
+    )
+    await t.quiet(grace=0.3)
+    summary = next(
+        m for m in t.public() if any("Coup #1:" in str(e.get("title", "")) for e in m.embeds)
+    )
+    assert "balance 1,009" in summary.text and "balance 995" in summary.text, summary.text
+    # the next window is a new message in the group DM, and its buttons work
+    fresh = fake_discord.latest_message_with_button(world.channel, "Punto")
+    assert fresh.id != table.id and "coup #2" in fresh.text, fresh.text
+    r = await fake_discord.click(world.bob, fresh, label="Repeat bet")
+    await t.answered(r)
+    assert r.ephemeral, r.all_text  # bob bet nothing last coup: told so, privately
+    chips = await balances(db, world)
+    assert (chips["alice"], chips["carol"]) == (1009, 995), chips
+    no_dm_sent(t)
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
