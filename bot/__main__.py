@@ -256,12 +256,27 @@ def sandbox(settings: Settings) -> int:
             run_sandbox(
                 host=settings.sandbox_host,
                 port=settings.sandbox_port,
-                bot_argv=[sys.executable, "-m", "bot", "run"],
+                bot_argv=[sys.executable, "-m", main_module(), "run"],
                 bot_env=env,
+                channels=sandbox_channels(),
             )
         )
     except KeyboardInterrupt:
         return 130
+
+
+def sandbox_channels() -> list[str]:
+    """A sandbox channel per registered game, named after its slash-command group."""
+    from bot.games import GAMES
+
+    return [game.group for game in GAMES]
+
+
+def main_module() -> str:
+    """The module this process was started as (``python -m bot``, or a launcher that
+    registers a game first, such as the tests'): the sandbox starts its bot the same way."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return spec.name if spec is not None and spec.name else "bot"
 
 
 async def forget_shown_messages(db: Path) -> None:

@@ -39,6 +39,7 @@ from pathlib import Path
 from bot.games import by_name
 from bot.host import Holdings
 from bot.storage import (
+    PERSONAL_SCOPE,
     LedgerSnapshot,
     StorageError,
     Store,
@@ -48,6 +49,14 @@ from bot.storage import (
     parse_account,
 )
 from bot.storage.backup import backup_database
+
+
+def economy_name(guild_id: int) -> str:
+    """An economy as the report names it: a server by its id, or the members' own chips
+    outside servers (``PERSONAL_SCOPE``), which add up on their own like a server's."""
+    if guild_id == PERSONAL_SCOPE:
+        return "personal chips (outside servers)"
+    return f"server {guild_id}"
 
 
 @dataclass(slots=True)
@@ -100,7 +109,7 @@ class AuditReport:
         ]
         for g in sorted(self.guilds.values(), key=lambda t: t.guild_id):
             lines.append(
-                f"  server {g.guild_id}: {g.members} members hold {g.member_chips:,}; "
+                f"  {economy_name(g.guild_id)}: {g.members} members hold {g.member_chips:,}; "
                 f"escrow {g.escrow:,}; kitty {g.kitty:,}; house {g.house:,}; "
                 f"total {g.total:,} vs granted {g.granted:,}"
             )
@@ -186,7 +195,7 @@ def check(snapshot: LedgerSnapshot) -> AuditReport:
     for g in report.guilds.values():
         if g.total != g.granted:
             problems.append(
-                f"server {g.guild_id}: accounts hold {g.total:,} chips but {g.granted:,} were "
+                f"{economy_name(g.guild_id)}: accounts hold {g.total:,} chips but {g.granted:,} were "
                 f"granted (off by {g.total - g.granted:+,})"
             )
     problems.extend(snapshot.anomalies)

@@ -33,8 +33,13 @@ from cogs.installs import everywhere, whose_chips
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
 
-#: a game's name on the chart (proper names, the same in every language), from the registry
-GAME_TITLES = {game.name: game.title for game in GAMES}
+
+def game_title(name: str) -> str:
+    """A game's name on the chart (a proper name, the same in every language), from the
+    registry as it is now (a game registered after this module was imported too)."""
+    return next((game.title for game in GAMES if game.name == name), name)
+
+
 _BIDI_MARKS = dict.fromkeys(map(ord, "\u200e\u200f\u061c"))
 
 
@@ -46,7 +51,7 @@ def date_text(locale: str, day: date) -> str:
 def stats_png(history: ChipHistory, locale: str) -> bytes:
     return charts.balance_chart(
         [(p.ts, p.balance) for p in history.points],
-        [(GAME_TITLES.get(g.game, g.game), g.net) for g in history.games],
+        [(game_title(g.game), g.net) for g in history.games],
         fmt_number=lambda v: num(locale, round(v)),
         fmt_date=lambda d: date_text(locale, d),
     )
@@ -93,7 +98,7 @@ def stats_caption(locale: str, name: str, history: ChipHistory, chips: int) -> s
                 # "1 chip": the net is passed as signed text, so its .one form is chosen here
                 choose(g.tables, "stats.game.one", "stats.game.other")
                 + (ONE if abs(g.net) == 1 else ""),
-                game=GAME_TITLES.get(g.game, g.game),
+                game=game_title(g.game),
                 net=f"+{num(L, g.net)}" if g.net > 0 else num(L, g.net),
                 tables=g.tables,
             )
@@ -103,7 +108,7 @@ def stats_caption(locale: str, name: str, history: ChipHistory, chips: int) -> s
         t(
             L,
             "stats.rounds",
-            game=GAME_TITLES.get(r.game, r.game),
+            game=game_title(r.game),
             won=r.won,
             lost=r.lost,
             pushed=r.pushed,

@@ -25,11 +25,13 @@ def game_clis() -> list[tuple[str, ModuleType]]:
     """Each game's command-line module (``engine/<game>/cli.py``), in the order of
     ``engine.games``: a game takes part in what its module offers (``replay_doc``,
     ``add_simulate_parser``, ``add_odds_parser``, ``bench``), so a new game needs no
-    edit here. The first game's replay format is the default: a replay file that names
-    no other game (``"game"``) is played as that game's (docs/engine-cli.md)."""
+    edit here. The game whose module has ``add_replay_parser`` comes first: its replay
+    format is the default, a replay file that names no other game (``"game"``) is played
+    as that game's (docs/engine-cli.md)."""
     from engine.games import GAMES
 
-    return [(game.name, importlib.import_module(f"engine.{game.name}.cli")) for game in GAMES]
+    clis = [(game.name, importlib.import_module(f"engine.{game.name}.cli")) for game in GAMES]
+    return sorted(clis, key=lambda named: not hasattr(named[1], "add_replay_parser"))
 
 
 def build_parser() -> argparse.ArgumentParser:

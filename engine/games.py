@@ -1,16 +1,38 @@
 """The games the engine plays, for whatever must go through every one of them without
-the bot (the conformance test ``tests/engine/test_conformance.py``): one
-:class:`engine.random_play.RandomPlay` per game, under the game's stored name. A new game
-adds its entry here and in the bot's registry (``bot/games.py``); a test checks that both
-name the same games."""
+the bot (the engine's command line, ``python -m engine``): one
+:class:`engine.random_play.RandomPlay` per game, under the game's stored name.
+
+Found, not listed: every package of ``engine`` with a ``random_play`` module (its
+``RANDOM_PLAY``) is a game, so a new game's engine package is all it takes here. The
+bot's registry (``bot/games.py``) names each game's engine package; the conformance test
+(``tests/engine/test_conformance.py``) walks that registry, and a test checks that it
+and this list name the same games."""
 
 from __future__ import annotations
 
-from engine.blackjack.random_play import RANDOM_PLAY as BLACKJACK
-from engine.pontoon.random_play import RANDOM_PLAY as PONTOON
-from engine.punto_banco.random_play import RANDOM_PLAY as PUNTO_BANCO
+import importlib
+import pkgutil
+
+import engine
 from engine.random_play import RandomPlay
 
-GAMES: tuple[RandomPlay, ...] = (PONTOON, PUNTO_BANCO, BLACKJACK)
 
-__all__ = ["GAMES"]
+def find_games() -> tuple[RandomPlay, ...]:
+    """The ``RANDOM_PLAY`` of every game package of ``engine``, by name."""
+    found: list[RandomPlay] = []
+    for module in pkgutil.iter_modules(engine.__path__):
+        if not module.ispkg:
+            continue
+        try:
+            play = importlib.import_module(f"engine.{module.name}.random_play").RANDOM_PLAY
+        except ModuleNotFoundError as exc:
+            if exc.name != f"engine.{module.name}.random_play":
+                raise
+            continue
+        found.append(play)
+    return tuple(sorted(found, key=lambda play: play.name))
+
+
+GAMES: tuple[RandomPlay, ...] = find_games()
+
+__all__ = ["GAMES", "find_games"]

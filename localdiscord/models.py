@@ -236,6 +236,9 @@ class FakeGuild:
     #: the server's preferred locale: ``preferred_locale`` in GUILD_CREATE, ``guild_locale``
     #: (and ``guild.locale``) in its interactions
     preferred_locale: str = "en-US"
+    #: the server installed the app (its bot is a member); False: a server the bot is not
+    #: in, where only members who installed the app on their account can use it
+    bot_installed: bool = True
 
     @property
     def everyone_role(self) -> FakeRole:
@@ -694,6 +697,8 @@ class InteractionResult(_ComponentHelpers):
         self.integration_owners: dict[str, str] = {}
         #: ``FakeDiscord.clock()`` when the interaction was created (its token lives 15 min)
         self.created_clock: float = 0.0
+        #: the INTERACTION_CREATE payload as sent to the bot
+        self.payload: JSON = {}
 
     # ------------------------------------------------------------------ state
     @property

@@ -76,11 +76,16 @@ WORLD_ID_BASE = (1_735_689_600_000 - DISCORD_EPOCH_MS) << 22
 MEMBERS = ("Ann", "Ben", "Cat", "Dev")
 #: a role select menu (Discord's component type 6): the page offers the server's roles
 ROLE_SELECT = 6
-CHANNELS = ("pontoon", "baccarat", "lobby")
-#: channels added since, made after the members so every earlier id stays the same
-LATER_CHANNELS = ("blackjack",)
-#: the group DM of every member (each has the app installed on their account), made last
+#: the channel of no game (each game's channel is named by the bot, which starts the sandbox)
+LOBBY = "lobby"
+#: the group DM of every member (each has the app installed on their account)
 GROUP_DM = "friends"
+#: the world's ids are handed out in the order it is made, which is the order it grew in:
+#: the first two game channels, the lobby, the members, the third game's channel, the
+#: group DM, then the channels of the games registered since; so no id moves when a game
+#: is added (the sandbox's database names channels and members by id)
+GAME_CHANNELS_BEFORE_LOBBY = 2
+GAME_CHANNELS_BEFORE_GROUP_DM = 3
 SANDBOX_TOKEN = "sandbox.local-discord.token"
 ACTIONS = ("slash", "click", "select", "modal", "dismiss", "post", "add_member", "locale")
 WEB_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
@@ -101,19 +106,30 @@ def web_file(name: str) -> bytes:
 class Sandbox:
     """The sandbox's world and its page, served by ``fake``'s own web server."""
 
-    def __init__(self, fake: FakeDiscord, *, guild_name: str = "Sandbox Casino") -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        *,
+        channels: Sequence[str] = (),
+        guild_name: str = "Sandbox Casino",
+    ) -> None:
+        """``channels``: a channel per game, in the order the bot registers its games
+        (named by the bot: the sandbox knows no game), and the lobby."""
         self.fake = fake
         self._ids = itertools.count(WORLD_ID_BASE)
         with fake.ids_from(self._ids):
             self.guild: FakeGuild = fake.add_guild(guild_name)
-            for name in CHANNELS:
+            early, later = GAME_CHANNELS_BEFORE_LOBBY, GAME_CHANNELS_BEFORE_GROUP_DM
+            for name in [*channels[:early], LOBBY]:
                 fake.add_text_channel(self.guild, name)
             for i, name in enumerate(MEMBERS):
                 fake.add_member(self.guild, name, manage_guild=i == 0)
-            for name in LATER_CHANNELS:
+            for name in channels[early:later]:
                 fake.add_text_channel(self.guild, name)
             people = self.people()
             self.friends: FakeChannel = fake.group_dm(people[0], *people[1:], name=GROUP_DM)
+            for name in channels[later:]:
+                fake.add_text_channel(self.guild, name)
         for person in self.people():
             fake.install_for_user(person)
         self.version = 0
@@ -778,14 +794,16 @@ async def run_sandbox(
     port: int,
     bot_argv: Sequence[str],
     bot_env: Mapping[str, str],
+    channels: Sequence[str] = (),
     say: Callable[[str], None] = print,
     rate_scale: float = 1.0,
 ) -> int:
     """Serve the local Discord and the page on ``host:port``, start the bot
     (``bot_argv`` with ``bot_env`` plus the variables that point it here), and run until a
-    signal or until the bot exits. Returns the exit code (the bot's, if it stopped first)."""
+    signal or until the bot exits. ``channels``: one per game, named by the bot. Returns
+    the exit code (the bot's, if it stopped first)."""
     fake = FakeDiscord(token=SANDBOX_TOKEN, host=host, rate_limits=RateLimits(scale=rate_scale))
-    sandbox = Sandbox(fake)
+    sandbox = Sandbox(fake, channels=channels)
     try:
         await fake.start(port, extra_routes=sandbox.add_routes)
     except OSError as exc:

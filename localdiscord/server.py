@@ -689,15 +689,21 @@ class FakeDiscord:
         return extra
 
     # ================================================================= world building
-    def add_guild(self, name: str, *, owner: FakeUser | None = None) -> FakeGuild:
+    def add_guild(self, name: str, *, owner: FakeUser | None = None, bot: bool = True) -> FakeGuild:
+        """A server. ``bot=False``: a server that did not install the app (the bot is not
+        in it and hears nothing of it); its members who installed the app on their
+        account may still use the commands declared for user installs and servers there,
+        and the bot's own requests on it get 403 Missing Access (50001)."""
         gid = self._next_id()
         guild = FakeGuild(id=gid, name=name, owner_id=(owner or self.owner_user).id)
+        guild.bot_installed = bot
         guild.roles.append(FakeRole(gid, gid, "@everyone", EVERYONE_PERMISSIONS, 0))
-        bot_role = FakeRole(self._next_id(), gid, self.bot_user.name, BOT_PERMISSIONS, 1, True)
-        guild.roles.append(bot_role)
-        guild.members[self.bot_user.id] = FakeMember(self.bot_user, guild, [bot_role.id])
+        if bot:
+            bot_role = FakeRole(self._next_id(), gid, self.bot_user.name, BOT_PERMISSIONS, 1, True)
+            guild.roles.append(bot_role)
+            guild.members[self.bot_user.id] = FakeMember(self.bot_user, guild, [bot_role.id])
         self.guilds[gid] = guild
-        if self._session is not None:
+        if self._session is not None and bot:
             self._spawn(self._dispatch("GUILD_CREATE", self._guild_create_payload(guild)))
         self._notify()
         return guild
@@ -1217,9 +1223,11 @@ class FakeDiscord:
             }
             payload["guild_locale"] = guild.preferred_locale
             payload["member"] = member.payload(with_permissions=True)
-            payload["app_permissions"] = str(
-                guild.members[self.bot_user.id].permissions & ~self.bot_denied.get(channel.id, 0)
+            bot_member = guild.members.get(self.bot_user.id)
+            app_permissions = (
+                bot_member.permissions if bot_member is not None else GROUP_DM_APP_PERMISSIONS
             )
+            payload["app_permissions"] = str(app_permissions & ~self.bot_denied.get(channel.id, 0))
             payload["authorizing_integration_owners"] = owners
             payload["context"] = CONTEXT_GUILD
         elif channel.is_group_dm:
@@ -1249,6 +1257,8 @@ class FakeDiscord:
         """``authorizing_integration_owners`` of a server install: the server's id, or "0"
         in the bot's DMs (a group DM has no server install)."""
         if channel.guild_id is not None:
+            if not self.guilds[channel.guild_id].bot_installed:
+                raise ValueError("this server has no server install: pass a user install")
             return {str(GUILD_INSTALL): str(channel.guild_id)}
         if channel.is_group_dm:
             raise ValueError("a group DM has no server install: pass the user install's owner")
@@ -1274,7 +1284,9 @@ class FakeDiscord:
         if channel.is_private and not channel.has_member(user.id):
             raise CommandUnavailable(f"{user.name} is not in {channel.name!r}")
         owners: dict[str, str] = {}
-        if GUILD_INSTALL in types and context != CONTEXT_PRIVATE_CHANNEL:
+        guild = self.guilds.get(channel.guild_id or 0)
+        server_install = guild.bot_installed if guild is not None else True
+        if GUILD_INSTALL in types and context != CONTEXT_PRIVATE_CHANNEL and server_install:
             owners[str(GUILD_INSTALL)] = str(channel.guild_id or 0)
         if USER_INSTALL in types and user.id in self.user_installs and cmd_guild is None:
             owners[str(USER_INSTALL)] = str(user.id)
@@ -1726,6 +1738,7 @@ class FakeDiscord:
             source_message_id=message.id if message else None,
             data=data,
         )
+        result.payload = payload
         result.context = int(payload["context"])
         result.integration_owners = dict(payload["authorizing_integration_owners"])
         result.created_clock = self.clock()
@@ -1745,6 +1758,8 @@ class FakeDiscord:
             session = self._session_for_event(event, data)
         if session is None:
             return
+        if event != "INTERACTION_CREATE" and not self._bot_hears(event, data):
+            return  # a server the bot is not in: it hears nothing of it
         session.seq += 1
         frame = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.events.append(frame)
@@ -1971,7 +1986,7 @@ class FakeDiscord:
         return [
             g
             for g in list(self.guilds.values())
-            if self.shard_of(g.id, session.shard_count) == session.shard_id
+            if g.bot_installed and self.shard_of(g.id, session.shard_count) == session.shard_id
         ]
 
     def _session_for_guild(self, guild_id: int | None) -> _Session | None:
@@ -1981,6 +1996,15 @@ class FakeDiscord:
             if self.shard_of(guild_id, session.shard_count) == session.shard_id:
                 return session
         return None
+
+    def _bot_hears(self, event: str, data: JSON) -> bool:
+        """The bot gets this event: not one of a server it is not in (only its
+        interactions reach the app there)."""
+        gid = data.get("guild_id")
+        if gid is None and event.startswith("GUILD_"):
+            gid = data.get("id")
+        guild = self.guilds.get(int(gid)) if gid is not None else None
+        return guild is None or guild.bot_installed
 
     def _session_for_event(self, event: str, data: JSON) -> _Session | None:
         gid = data.get("guild_id")
@@ -2091,7 +2115,8 @@ class FakeDiscord:
         with 403 Missing Access (50001), the bot is not in it (it may only answer the
         interactions of people who installed it there)."""
         channel = self._channel(request.match_info["cid"])
-        if channel.is_group_dm:
+        guild = self.guilds.get(channel.guild_id or 0)
+        if channel.is_group_dm or (guild is not None and not guild.bot_installed):
             self._record(
                 "missing_access",
                 channel_id=channel.id,
@@ -2394,9 +2419,7 @@ class FakeDiscord:
 
     async def _guild_cmds(self, request: web.Request) -> web.Response:
         self._check_auth(request)
-        gid = int(request.match_info["guild_id"])
-        if gid not in self.guilds:
-            raise _HTTPError(404, (10004, "Unknown Guild"))
+        gid = self._guild(request.match_info["guild_id"]).id
         current = self.guild_commands.get(gid, [])
         if request.method == "GET":
             return json_response(current)
@@ -2720,9 +2743,12 @@ class FakeDiscord:
     # -------------------------------------------------------------- guilds
     def _guild(self, gid: str) -> FakeGuild:
         try:
-            return self.guilds[int(gid)]
+            guild = self.guilds[int(gid)]
         except (KeyError, ValueError):
             raise _HTTPError(404, (10004, "Unknown Guild")) from None
+        if not guild.bot_installed:
+            raise _HTTPError(403, ERR_MISSING_ACCESS)
+        return guild
 
     async def _get_guild(self, request: web.Request) -> web.Response:
         self._check_auth(request)

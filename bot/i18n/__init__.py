@@ -87,10 +87,27 @@ def find_domains(shared: Path, packages: Path) -> dict[str, Path]:
     return found
 
 
+#: domains of packages outside ``cogs`` (a game registered from elsewhere: bot.games.register)
+_ADDED: dict[str, Path] = {}
+
+
 @functools.cache
 def domains() -> Mapping[str, Path]:
-    """The bot's catalog domains (:func:`find_domains` over ``bot/locales`` and ``cogs``)."""
-    return find_domains(LOCALES_DIR, PACKAGES_DIR)
+    """The bot's catalog domains (:func:`find_domains` over ``bot/locales`` and ``cogs``,
+    then those added with :func:`add_domain`)."""
+    return {**find_domains(LOCALES_DIR, PACKAGES_DIR), **_ADDED}
+
+
+def add_domain(name: str, folder: Path) -> None:
+    """A catalog domain kept outside ``cogs`` (``folder/<lang>/LC_MESSAGES/<name>.po``),
+    from now on part of every language's catalog."""
+    if domains().get(name) == folder:
+        return
+    if name in domains():
+        raise ValueError(f"catalog domain {name!r} is already {domains()[name]}")
+    _ADDED[name] = folder
+    for cached in (domains, domain_catalog, catalog):
+        cached.cache_clear()
 
 
 def po_path(locale: str, domain: str = SHARED_DOMAIN) -> Path:
@@ -424,6 +441,7 @@ __all__ = [
     "SHARED_DOMAIN",
     "Msg",
     "Raw",
+    "add_domain",
     "all_keys",
     "bidi",
     "catalog",

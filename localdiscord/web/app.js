@@ -197,7 +197,7 @@ function drawMessages(v) {
       ? "No direct messages from the bot yet. Your cards come here during a round."
       : v.channel.group
         ? "No messages yet. Everyone here has the app on their own account: type / for the commands it offers in a group DM."
-        : "Nothing here yet. Type /pontoon start, /blackjack start or /baccarat start below."));
+        : "Nothing here yet. Type " + startCommands() + " below."));
   }
   if (atBottom) box.scrollTop = box.scrollHeight;
   updateTimes();
@@ -413,7 +413,7 @@ function inline(text, v) {
   let s = text;
   s = s.replace(/&lt;t:(-?\d{1,13})(?::([tTdDfFR]))?&gt;/g, (_, n, st) => timestamp(n, st));
   s = s.replace(/&lt;@!?(\d{1,20})&gt;/g, (_, id) => `<span class="mention">@${escapeHtml((v.names || {})[id] || "unknown-user")}</span>`);
-  // a slash command mention, </help:id> or </pontoon start:id>: Discord shows /help
+  // a slash command mention, </help:id> or </casino settings:id>: Discord shows /help
   s = s.replace(/&lt;\/([\p{L}\p{N}_ -]{1,100}):(\d{1,20})&gt;/gu, (_, name) => `<span class="mention">/${name}</span>`);
   s = s.replace(/&lt;#(\d{1,20})&gt;/g, (_, id) => {
     const c = (v.channels || []).find((x) => x.id === id);
@@ -542,6 +542,15 @@ function commandList() {
     walk(cmd, [cmd.name], [localized(cmd, "name")]);
   }
   return out.sort((a, b) => a.label.localeCompare(b.label));
+}
+
+// every game's start command, as the bot registered them ("/a start, /b start or /c start")
+function startCommands() {
+  const starts = commandList().filter((c) => c.path.length === 2 && c.path[1] === "start")
+    .map((c) => c.label);
+  if (!starts.length) return "/";
+  return starts.length === 1 ? starts[0]
+    : starts.slice(0, -1).join(", ") + " or " + starts[starts.length - 1];
 }
 
 function matches() {

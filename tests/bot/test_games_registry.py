@@ -7,6 +7,7 @@ import ast
 import importlib
 import inspect
 import json
+import typing
 from pathlib import Path
 
 import pytest
@@ -16,12 +17,31 @@ from bot.host import TableHost
 
 
 def test_each_game_has_one_name_its_package_and_its_service() -> None:
+    """Read from the registry itself: every entry has its own name and slash group, its
+    Discord package exports what start-up needs, and its service is a table host."""
     names = [game.name for game in GAMES]
-    assert names == ["pontoon", "punto_banco", "blackjack"]
+    assert names and len(set(names)) == len(names)
+    assert len({game.group for game in GAMES}) == len(GAMES)
     for game in GAMES:
         package = importlib.import_module(game.package)
         assert callable(package.setup) and package.BUTTONS and package.Presenter
         assert by_name(game.name) is game
+        service = typing.get_type_hints(game.build_service)["return"]
+        assert issubclass(service, TableHost), (game.name, service)
+        assert service.game == game.name
+
+
+def test_every_game_package_in_cogs_is_registered() -> None:
+    """A game's Discord package (a package of cogs/ with a ``Presenter`` and ``BUTTONS``)
+    left out of the registry would never be loaded: the folders and the registry agree."""
+    cogs = Path(__file__).resolve().parents[2] / "cogs"
+    found = set()
+    for folder in cogs.iterdir():
+        if (folder / "__init__.py").is_file():
+            package = importlib.import_module(f"cogs.{folder.name}")
+            if hasattr(package, "Presenter") and hasattr(package, "BUTTONS"):
+                found.add(package.__name__)
+    assert found and found == {game.package for game in GAMES if game.package.startswith("cogs.")}
 
 
 def test_an_unknown_game_is_refused() -> None:
@@ -43,18 +63,12 @@ def test_the_audit_reads_a_saved_table_through_its_game() -> None:
     assert saved_table("pontoon", "not json") is None
 
 
-def test_every_service_is_a_table_host() -> None:
-    from bot.pontoon import PontoonService
-    from bot.punto_banco import PuntoBancoService
-
-    assert issubclass(PontoonService, TableHost) and issubclass(PuntoBancoService, TableHost)
-
-
 def _game_words() -> set[str]:
     """Each game's name and title, as words to look for (``punto_banco``, ``puntobanco``)."""
     words = set()
     for game in GAMES:
         words |= {game.name, game.name.replace("_", ""), game.title.replace(" ", "").lower()}
+        words.add(game.group)
     return words
 
 

@@ -9,19 +9,24 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 from bot.audit import audit
+from bot.i18n import t
 from bot.storage import (
     PERSONAL_SCOPE,
     DailyNotReady,
     GuildSettings,
+    MemberOnBreak,
     Move,
     Store,
     house_account,
     member_account,
 )
+from cogs.chips import Chips
 from cogs.common import PERSONAL_SCOPE as COGS_PERSONAL_SCOPE
 from engine.pontoon.types import ESCROW, Transfer
 from tests.storage_backends import open_test_store
@@ -145,3 +150,66 @@ async def test_the_audit_adds_up_with_a_personal_table(store: Store) -> None:
     personal = report.guilds[PERSONAL_SCOPE]
     assert (personal.member_chips, personal.house, personal.granted) == (1380, 20, 1400)
     assert report.guilds[G].total == report.guilds[G].granted == 700
+    text = report.summary()
+    assert "personal chips (outside servers): 2 members hold 1,380" in text, text
+    assert f"server {G}: 1 members hold 700" in text, text
+
+
+def _interaction(store: Store, guild_id: int | None, guild_install: bool, said: list[str]) -> Any:
+    """A /balance or /daily as discord.py hands it to the cog: from a server that
+    installed the bot (``guild_install``), or from one where only the member did."""
+
+    async def send_message(text: str, **kwargs: Any) -> None:
+        said.append(text)
+
+    bot = SimpleNamespace(store=store, games={})
+    return SimpleNamespace(
+        client=bot,
+        user=SimpleNamespace(id=ANN, bot=False, display_name="Ann"),
+        guild_id=guild_id,
+        is_guild_integration=lambda: guild_install,
+        locale="en-US",
+        response=SimpleNamespace(is_done=lambda: False, send_message=send_message),
+    )
+
+
+@pytest.mark.parametrize("guild_install", [True, False])
+async def test_a_server_where_only_the_member_installed_the_app_uses_their_own_chips(
+    store: Store, guild_install: bool
+) -> None:
+    """/daily and /balance in a server: the server's chips where the server installed
+    the bot, the member's own where only they did (the same as in their DMs)."""
+    await store.set_guild_setting(G, "starting_chips", 50)
+    said: list[str] = []
+    cog = Chips(cast(Any, SimpleNamespace(store=store, games={})))
+    await cog.daily.callback(cog, _interaction(store, G, guild_install, said))
+    await cog.balance.callback(cog, _interaction(store, G, guild_install, said), None)
+    scope, chips = (G, 50 + 40) if guild_install else (PERSONAL_SCOPE, 700 + 40)
+    note = "" if guild_install else "\n" + t("en", "chips.personal.note")
+    assert said == [
+        t("en", "chips.daily", chips=chips) + note,
+        t("en", "chips.balance.self", chips=chips) + note,
+    ]
+    assert await store.member_balance(scope, ANN) == chips
+    other = PERSONAL_SCOPE if guild_install else G
+    assert await store.member_balance(other, ANN) == 0  # the other economy untouched
+
+
+async def test_a_break_outside_servers_is_from_the_members_own_chips(store: Store) -> None:
+    """/break in a DM or a group DM: no personal /daily until it ends; a server's chips
+    are that server's business (its own /break)."""
+    await store.ensure_member(G, ANN)
+    ends = await store.start_break(PERSONAL_SCOPE, ANN, timedelta(hours=2), now=NOW)
+    assert ends == NOW + timedelta(hours=2)
+    with pytest.raises(MemberOnBreak):
+        await store.claim_daily(PERSONAL_SCOPE, ANN, now=NOW + timedelta(hours=1))
+    assert await store.member_balance(PERSONAL_SCOPE, ANN) == 700  # nothing given
+    assert await store.claim_daily(G, ANN, now=NOW + timedelta(hours=1)) == 740
+    after = NOW + timedelta(hours=2, minutes=1)
+    assert await store.claim_daily(PERSONAL_SCOPE, ANN, now=after) == 740
+    # erased with the member's data: a running break goes too
+    await store.start_break(PERSONAL_SCOPE, ANN, timedelta(days=1), now=after)
+    await store.forget_member(ANN)
+    assert await store.ensure_member(PERSONAL_SCOPE, ANN) == 700
+    later = after + timedelta(minutes=1)
+    assert await store.claim_daily(PERSONAL_SCOPE, ANN, now=later) == 740

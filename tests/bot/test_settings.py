@@ -147,6 +147,25 @@ def test_env_example_documents_every_setting() -> None:
         assert kind(_env_file=REPO / ".env.example") == kind(_env_file=None)
 
 
+def test_env_example_names_no_setting_that_does_not_exist() -> None:
+    """Every ``# NAME=value`` line of .env.example is a setting the bot reads, shared or
+    of a registered game's section (a game removed or renamed leaves no stale line)."""
+    import re
+
+    from bot.__main__ import game_sections
+    from bot.settings import env_names
+
+    known = set(env_names(Settings)[0])
+    for kind in game_sections():
+        known |= set(env_names(kind)[0])
+    text = (REPO / ".env.example").read_text()
+    named = re.findall(r"^# ([A-Z][A-Z0-9_]*)=", text, flags=re.MULTILINE)
+    assert len(named) > 20
+    assert sorted(set(named) - known) == []
+    # and the check sees a stale name
+    assert "PONTOON_NO_SUCH_SECONDS" not in known
+
+
 def test_env_file_is_read_from_the_working_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

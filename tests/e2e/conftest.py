@@ -424,9 +424,15 @@ class Shared:
         return self.fake.rate_limited[self.rate_limited_from :]
 
     def interactions(self) -> list[Any]:
-        """The interactions sent in this test's guild."""
-        gid = self.world.guild.id
-        return [r for r in self.fake.interactions.values() if r.channel.guild_id == gid]
+        """The interactions sent in this test's guild, and outside servers (DMs, group
+        DMs) by its members."""
+        guild = self.world.guild
+        return [
+            r
+            for r in self.fake.interactions.values()
+            if r.channel.guild_id == guild.id
+            or (r.channel.guild_id is None and r.user.id in guild.members)
+        ]
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

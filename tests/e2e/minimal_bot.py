@@ -19,7 +19,8 @@ Commands (one group, ``/demo``):
                               (context, installs, guild, channel type) with buttons:
                               "Again" (type 7, the same for the clicker), "Post" (posts in
                               the channel itself; in a group DM that is refused with 403
-                              50001, said in an ephemeral answer) and "Edit earlier" (defers,
+                              50001, said in an ephemeral answer), "Form" (the /demo form
+                              modal) and "Edit earlier" (defers,
                               then edits the message through the /where interaction's own
                               token, and says how that went in an ephemeral follow-up)
   /stamp message_id:str       user and server installs, every context: edits that message
@@ -190,6 +191,12 @@ class WhereView(discord.ui.View):
             return
         await interaction.response.send_message("posted", ephemeral=True)
 
+    @discord.ui.button(label="Form", custom_id="minimal:form")
+    async def form(
+        self, interaction: discord.Interaction, button: discord.ui.Button[WhereView]
+    ) -> None:
+        await interaction.response.send_modal(FeedbackModal())
+
     @discord.ui.button(label="Edit earlier", custom_id="minimal:earlier")
     async def earlier(
         self, interaction: discord.Interaction, button: discord.ui.Button[WhereView]
@@ -248,8 +255,9 @@ class MinimalBot(discord.Client):
         )
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(demo)
-        for command in (where, stamp, serveronly):
-            self.tree.add_command(command)
+        self.tree.add_command(where)
+        self.tree.add_command(stamp)
+        self.tree.add_command(serveronly)
 
     async def setup_hook(self) -> None:
         guild_id = os.environ.get("MINIMAL_BOT_GUILD_ID")

@@ -100,10 +100,11 @@ class SandboxProcess:
 
 @contextlib.asynccontextmanager
 async def sandbox_process(
-    tmp_path: Path, args: tuple[str, ...] = ("sandbox",), **env: str
+    tmp_path: Path, args: tuple[str, ...] = ("sandbox",), *, module: str = "bot", **env: str
 ) -> AsyncIterator[SandboxProcess]:
-    """``python -m bot sandbox`` on a free port with its database in ``tmp_path``; yields
-    once the page answers and the bot has connected and registered its commands."""
+    """``python -m bot sandbox`` (``module``: another entry point, such as the tests'
+    launcher of their fourth game) on a free port with its database in ``tmp_path``;
+    yields once the page answers and the bot has connected and registered its commands."""
     log_path = tmp_path / "sandbox.log"
     full_env = {
         **os.environ,
@@ -120,7 +121,7 @@ async def sandbox_process(
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "bot",
+            module,
             *args,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=log,

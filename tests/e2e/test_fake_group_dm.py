@@ -48,6 +48,7 @@ async def test_group_dm_interaction_reads_as_discord_sends_it(shared_minimal: Sh
     outsider = fake.add_user("dave")
     assert message not in fake.visible_to(outsider)
     assert fake.channel_messages(gdm) == [message]
+    assert r.payload["channel"]["name"] == "friends"
 
     # bob has not installed the app, yet he may click: the click carries alice's install
     click = await fake.click(bob, message, label="Again")
@@ -59,6 +60,26 @@ async def test_group_dm_interaction_reads_as_discord_sends_it(shared_minimal: Sh
     )
     with pytest.raises(PermissionError):  # not in the group DM, cannot see the message
         await fake.click(outsider, message, label="Again")
+
+    # the payload as sent: no server, the person as `user`, the group DM with its members
+    sent = click.payload
+    assert "guild_id" not in sent and "member" not in sent and "guild" not in sent
+    assert sent["user"]["id"] == str(bob.id) and sent["context"] == 2
+    assert sent["channel"]["type"] == 3 and sent["channel"]["owner_id"] == str(alice.id)
+    assert [u["id"] for u in sent["channel"]["recipients"]] == [
+        str(u.id) for u in (alice, bob, carol)
+    ]
+    assert int(sent["app_permissions"]) > 0
+    assert sent["authorizing_integration_owners"] == {"1": str(alice.id)}
+
+    # a modal opened there and submitted: the submit is authorized as the opening was
+    opened = await fake.click(carol, message, label="Form")
+    assert opened.callback_type == 9 and opened.modal is not None
+    thanks = await fake.submit_modal(carol, None, "minimal:feedback", {"name": "Carol"})
+    assert thanks.channel is gdm and thanks.context == 2
+    assert thanks.integration_owners == {"1": str(alice.id)}
+    assert thanks.text == "Thanks, Carol: " and message in fake.visible_to(carol)
+    assert thanks.require_message() in fake.visible_to(bob)
 
     # the same command in the bot's DM and in a server: context 1 and 0, every install
     dm = await fake.slash(alice, fake.dm_channel(alice), "where")
@@ -270,3 +291,38 @@ async def test_the_sandbox_has_a_group_dm_of_its_members(
     await sandbox.act_add_member({"name": "Eve"})
     eve = sandbox.by_name("Eve")
     assert eve is not None and friends.has_member(eve.id) and fake.installed_for(eve)
+
+
+@pytest.mark.expect_http(403, r"/channels/\d+/messages")  # the bot's own post in that server
+async def test_a_server_that_did_not_install_the_app(
+    fake_discord: FakeDiscord, world: World, minimal_bot: BotProcess
+) -> None:
+    """A member who installed the app on their account uses it in a server the bot is not
+    in: context 0, only the user install authorizes it, the bot hears nothing else of the
+    server and may only answer there."""
+    fake = fake_discord
+    club = fake.add_guild("Club", bot=False)
+    lounge = fake.add_text_channel(club, "lounge")
+    alice = fake.add_member(club, "alice", user=world.alice.user)
+    bob = fake.add_member(club, "bob", user=world.bob.user)
+    fake.install_for_user(alice)
+
+    r = await fake.slash(alice, lounge, "where")
+    assert r.context == 0 and r.integration_owners == {"1": str(alice.id)}
+    assert r.text.startswith("context=guild user_install=True guild_install=False")
+    with pytest.raises(CommandUnavailable, match="not installed"):
+        await fake.slash(bob, lounge, "where")
+    with pytest.raises(CommandUnavailable):  # a server-install command: no server install
+        await fake.slash(alice, lounge, "serveronly")
+
+    post = await fake.click(bob, r.require_message(), label="Post")
+    assert post.text == "cannot post here: 403 50001"
+    assert post.integration_owners == {"1": str(alice.id)}
+    session = fake._session
+    assert session is not None
+    heard = {
+        str(f["d"].get("guild_id") or f["d"].get("id"))
+        for f in session.events
+        if f["t"] != "INTERACTION_CREATE"
+    }
+    assert str(world.guild.id) in heard and str(club.id) not in heard

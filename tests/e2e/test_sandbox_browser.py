@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import sandbox_channels
 from tests.e2e.conftest import REPO_ROOT
 from tests.e2e.sandbox_browser import (
     CHROMIUM,
@@ -238,6 +239,12 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
             "friends (group DM: Ann, Ben, Cat, Dev)"
         )
         await expect(friends).to_have_class("current")
+        # an empty channel names every game's start command, as the bot registered them
+        await dev.open_channel("lobby")
+        starts = sorted(f"/{group} start" for group in sandbox_channels())
+        await expect(dev.page.locator("#messages")).to_contain_text(
+            "Nothing here yet. Type " + ", ".join(starts[:-1]) + " or " + starts[-1] + " below."
+        )
         await dev.open_channel("pontoon")
 
         # ---------------------------------------------------------------- Pontoon

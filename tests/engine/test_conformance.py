@@ -1,5 +1,5 @@
-"""The test every game gets (as open_spiel's ``random_sim_test``): each game listed in
-``engine.games`` is played at random, legal moves and refused ones mixed, with seeded
+"""The test every game gets (as open_spiel's ``random_sim_test``): each game
+``engine.games`` finds (and the tests' fourth game) is played at random, legal moves and refused ones mixed, with seeded
 chance, and after every action:
 
 - ``why_not`` agrees with ``apply``: an action with no refusal is applied; a refused one
@@ -26,8 +26,14 @@ from typing import Any
 import pytest
 
 from engine.cards import RandomChance
-from engine.games import GAMES
+from engine.games import GAMES as ENGINE_GAMES
 from engine.random_play import RandomPlay
+from tests.fourth_game.engine.highcard.random_play import RANDOM_PLAY as HIGH_CARD
+
+#: every game the engine finds (``engine.games``), and the tests' own fourth game, whose
+#: engine package lives under tests/ (tests/bot/test_games_conformance.py checks that
+#: these are the games of the bot's registry)
+GAMES = (*ENGINE_GAMES, HIGH_CARD)
 
 ACTIONS_PER_TABLE = 1200  # per set of rules: a few thousand actions per game
 

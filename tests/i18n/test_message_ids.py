@@ -191,6 +191,8 @@ def _service_errors() -> list[ServiceError]:
             out += [EngineFault(), engine_fault(ConfigError("the pack is empty"))]
         elif cls is NoTableHere:
             continue  # the base of each game's "no table here", never raised itself
+        elif cls.__module__.split(".")[0] == "tests":
+            continue  # the tests' own fourth game: English only, in no catalog until registered
         else:
             out.append(cls())
     return out

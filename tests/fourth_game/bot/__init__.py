@@ -1,0 +1,1 @@
+"""High Card's service, as ``bot/<game>.py`` is for the repository's games."""
