@@ -140,6 +140,48 @@ def economy_scope(interaction: Interaction) -> int:
     return PERSONAL_SCOPE
 
 
+# channel id -> the command opening a table there where the bot may only answer
+# interactions, whose (public, deferred) answer the table's first message is, and the
+# opener's language: the table message's writer (cogs/table_message.py) takes it when it
+# draws the new table
+_OPENING: dict[int, tuple[Interaction, str]] = {}
+
+
+async def open_as_answer(interaction: Interaction, locale: str) -> bool:
+    """A table is about to open where the bot may only answer interactions (a group DM):
+    the command is acknowledged publicly, its answer to be the table message itself.
+    False (nothing done) in a server that installed the bot: there the table is posted
+    in the channel and the command answered privately, as always."""
+    if in_installed_server(interaction) or interaction.channel_id is None:
+        return False
+    await interaction.response.defer(thinking=True)
+    _OPENING[interaction.channel_id] = (interaction, locale)
+    return True
+
+
+def opening_failed(interaction: Interaction) -> None:
+    """The table did not open after :func:`open_as_answer`: forget the command."""
+    if interaction.channel_id is not None:
+        held = _OPENING.get(interaction.channel_id)
+        if held is not None and held[0] is interaction:
+            del _OPENING[interaction.channel_id]
+
+
+def opening_here(channel_id: int) -> tuple[Interaction, str] | None:
+    """The command opening a table in the channel, and its opener's language."""
+    return _OPENING.get(channel_id)
+
+
+def take_opening(channel_id: int) -> tuple[Interaction, str] | None:
+    """The command opening a table in the channel, taken to answer it with the table."""
+    return _OPENING.pop(channel_id, None)
+
+
+def opening_put_back(channel_id: int, opening: tuple[Interaction, str]) -> None:
+    """The answer could not be drawn this time: the next try takes the command again."""
+    _OPENING.setdefault(channel_id, opening)
+
+
 def can_manage_guild(interaction: Interaction) -> bool:
     """The member has Manage Server in this server."""
     perms = getattr(interaction.user, "guild_permissions", None)
@@ -296,9 +338,6 @@ async def open_windowed_table(
     id, given the window's seconds) said to them privately. Where the bot may only
     answer interactions (a group DM) the command's answer is the table message itself
     (cogs/table_message.py draws it), and nothing is said privately."""
-    # the table message's module draws on this one: imported when a table opens
-    from cogs.table_message import open_as_answer, opening_failed
-
     locale = await locale_of(interaction)
     made = await place_and_rules(
         interaction,

@@ -54,7 +54,13 @@ from bot.errors import ServiceError
 from bot.host import epoch_of
 from bot.i18n import Msg
 from bot.storage.models import ShownMessage, TableReply
-from cogs.common import PERSONAL_SCOPE, Interaction, in_installed_server
+from cogs.common import (
+    PERSONAL_SCOPE,
+    Interaction,
+    opening_here,
+    opening_put_back,
+    take_opening,
+)
 
 log = logging.getLogger(__name__)
 
@@ -209,32 +215,8 @@ def close_before_expiry(client: object) -> float:
     return min(CLOSE_BEFORE_EXPIRY_SECONDS, token_seconds(client) / 3)
 
 
-# channel id -> the command opening a table there, whose (public, deferred) answer the
-# table's first message is, and the opener's language; taken by the table's first draw
-_OPENING: dict[int, tuple[Interaction, str]] = {}
 # table id -> the writer of a table reached through tokens (a click's token goes there)
 _BY_TOKENS: dict[str, TableMessages[Any]] = {}
-
-
-async def open_as_answer(interaction: Interaction, locale: str) -> bool:
-    """A table is about to open where the bot may only answer interactions: the command
-    is acknowledged publicly (its answer will be the table message, drawn by the writer
-    through this interaction's token). False (nothing done) in a server that installed
-    the bot: there the table is posted in the channel, and the command answered
-    privately as before."""
-    if in_installed_server(interaction) or interaction.channel_id is None:
-        return False
-    await interaction.response.defer(thinking=True)
-    _OPENING[interaction.channel_id] = (interaction, locale)
-    return True
-
-
-def opening_failed(interaction: Interaction) -> None:
-    """The table did not open after :func:`open_as_answer`: forget the command."""
-    if interaction.channel_id is not None:
-        held = _OPENING.get(interaction.channel_id)
-        if held is not None and held[0] is interaction:
-            del _OPENING[interaction.channel_id]
 
 
 def _note_token(click: Click) -> None:
@@ -512,7 +494,7 @@ class TableMessages(Generic[T]):
         reply = self._replies.get(live.table_id)
         if reply is not None:
             return reply.locale
-        opening = _OPENING.get(live.channel_id)
+        opening = opening_here(live.channel_id)
         if opening is not None and answers_only(live):
             return opening[1]
         return None
@@ -969,7 +951,7 @@ class TableMessages(Generic[T]):
         that is gone, a follow-up through the freshest token)."""
         if closed_reason is not None or drawing.final:
             return True
-        opening = _OPENING.pop(live.channel_id, None)
+        opening = take_opening(live.channel_id)
         try:
             if opening is not None:
                 interaction, locale = opening
@@ -987,8 +969,8 @@ class TableMessages(Generic[T]):
                 )
         except discord.HTTPException as exc:
             log.warning("could not post the table message of %s: %s", live.table_id, exc)
-            if opening is not None:
-                _OPENING.setdefault(live.channel_id, opening)
+            if opening is not None:  # the next try answers it
+                opening_put_back(live.channel_id, opening)
             return False
         self._now_shows(live, msg.id, drawing, hash(drawing.key()), version)
         await self._posted(live, msg.id)

@@ -19,6 +19,8 @@ from cogs.common import (
     GameCommands,
     Interaction,
     may_end,
+    open_as_answer,
+    opening_failed,
     place_and_rules,
     reply,
     repost_table,
@@ -30,13 +32,7 @@ from cogs.pontoon.controls import hint_answer
 from cogs.pontoon.edge import edge_of
 from cogs.pontoon.limits import LIMITS
 from cogs.pontoon.render import rules_text
-from cogs.table_message import (
-    Click,
-    answer,
-    answered_in_time,
-    open_as_answer,
-    opening_failed,
-)
+from cogs.table_message import Click, answer, answered_in_time
 from engine.pontoon import PontoonRules
 from engine.pontoon.types import ActionKind
 

@@ -21,8 +21,8 @@ import pytest
 from bot.i18n import Msg
 from bot.storage import Store
 from bot.storage.models import TableReply
-from cogs import table_message
-from cogs.common import PERSONAL_SCOPE, where_to_open
+from cogs import common, table_message
+from cogs.common import PERSONAL_SCOPE, open_as_answer, where_to_open
 from cogs.table_message import (
     CLOSE_BEFORE_EXPIRY_SECONDS,
     TOKEN_SECONDS,
@@ -31,7 +31,6 @@ from cogs.table_message import (
     Reply,
     TableMessages,
     answered_in_time,
-    open_as_answer,
 )
 
 CHANNEL = 555
@@ -153,7 +152,7 @@ def writer(
 @pytest.fixture(autouse=True)
 def no_opening_left() -> Any:
     yield
-    table_message._OPENING.clear()
+    common._OPENING.clear()
     table_message._BY_TOKENS.clear()
 
 
@@ -193,7 +192,7 @@ async def test_in_a_server_that_installed_the_bot_the_command_is_answered_as_bef
     start = interaction("start", installed=True)
     assert not await open_as_answer(start, "en")
     assert start.response.deferred == []
-    assert table_message._OPENING == {}
+    assert common._OPENING == {}
 
 
 async def test_a_click_on_the_table_message_gives_the_fresher_token_others_do_not() -> None:
