@@ -517,6 +517,8 @@ class TableMessages(Generic[T]):
                 log.info("table %s did not close (%s)", table_id, exc)
             except Exception:
                 log.exception("could not close table %s", table_id)
+            finally:
+                self._closing_ids.discard(table_id)
 
         task = asyncio.create_task(close(), name=f"table-close-{table_id}")
         self._closing.add(task)
