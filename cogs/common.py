@@ -182,6 +182,26 @@ def opening_put_back(channel_id: int, opening: tuple[Interaction, str]) -> None:
     _OPENING.setdefault(channel_id, opening)
 
 
+# table id -> what hears of an answered click on that table: the writer of a table it
+# reaches only through interaction tokens keeps the click's token (cogs/table_message.py)
+_CLICKS_HEARD: dict[str, Callable[[Interaction], None]] = {}
+
+
+def hear_clicks(table_id: str, listener: Callable[[Interaction], None] | None) -> None:
+    """``listener`` hears of every answered click on the table from now on (None: none)."""
+    if listener is None:
+        _CLICKS_HEARD.pop(table_id, None)
+    else:
+        _CLICKS_HEARD[table_id] = listener
+
+
+def clicked_on(table_id: str, interaction: Interaction) -> None:
+    """A click on the table was answered: tell whoever listens (one dict look-up)."""
+    listener = _CLICKS_HEARD.get(table_id)
+    if listener is not None:
+        listener(interaction)
+
+
 def can_manage_guild(interaction: Interaction) -> bool:
     """The member has Manage Server in this server."""
     perms = getattr(interaction.user, "guild_permissions", None)
@@ -476,6 +496,10 @@ class TableButton(
         self.table_id = table_id
         self.act = act
         self.number = number
+
+    async def callback(self, interaction: Interaction) -> None:
+        await super().callback(interaction)
+        clicked_on(self.table_id, interaction)  # answered: its token may reach the table
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]

@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
@@ -57,6 +58,8 @@ from bot.storage.models import ShownMessage, TableReply
 from cogs.common import (
     PERSONAL_SCOPE,
     Interaction,
+    clicked_on,
+    hear_clicks,
     opening_here,
     opening_put_back,
     take_opening,
@@ -215,16 +218,11 @@ def close_before_expiry(client: object) -> float:
     return min(CLOSE_BEFORE_EXPIRY_SECONDS, token_seconds(client) / 3)
 
 
-# table id -> the writer of a table reached through tokens (a click's token goes there)
-_BY_TOKENS: dict[str, TableMessages[Any]] = {}
-
-
 def _note_token(click: Click) -> None:
     """A click on a table reached through tokens was answered: its token (fresher than
-    the ones before) now reaches the table."""
-    owner = _BY_TOKENS.get(click.table_id)
-    if owner is not None:
-        owner.note(click.table_id, click.interaction)
+    the ones before) now reaches the table (see :func:`cogs.common.clicked_on`; a
+    button's click is heard there too, whatever its handler)."""
+    clicked_on(click.table_id, click.interaction)
 
 
 #: a message a game posted (a follow-up is a webhook's message), as it edits it afterwards
@@ -458,7 +456,7 @@ class TableMessages(Generic[T]):
             return
         self._replies[live.table_id] = reply
         self._reached[live.table_id] = live
-        _BY_TOKENS[live.table_id] = self
+        hear_clicks(live.table_id, functools.partial(self.note, live.table_id))
         if keep:
             self._to_keep[live.table_id] = reply
             self._write_soon()
@@ -540,8 +538,7 @@ class TableMessages(Generic[T]):
         self._replies.pop(table_id, None)
         self._reached.pop(table_id, None)
         self._to_keep.pop(table_id, None)
-        if _BY_TOKENS.get(table_id) is self:
-            del _BY_TOKENS[table_id]
+        hear_clicks(table_id, None)
 
     def _webhook(self, reply: Reply) -> discord.Webhook:
         """The interaction webhook of ``reply``'s token (follow-ups, edits by id)."""

@@ -21,7 +21,7 @@ import pytest
 from bot.i18n import Msg
 from bot.storage import Store
 from bot.storage.models import TableReply
-from cogs import common, table_message
+from cogs import common
 from cogs.common import PERSONAL_SCOPE, open_as_answer, where_to_open
 from cogs.table_message import (
     CLOSE_BEFORE_EXPIRY_SECONDS,
@@ -153,7 +153,7 @@ def writer(
 def no_opening_left() -> Any:
     yield
     common._OPENING.clear()
-    table_message._BY_TOKENS.clear()
+    common._CLICKS_HEARD.clear()
 
 
 async def opened(
@@ -336,3 +336,27 @@ async def test_a_table_opens_outside_servers_with_no_permission_checked() -> Non
 
     with pytest.raises(ServiceError):
         await where_to_open(gdm, "en", dm=refusal, min_bet=11, max_bet=10)  # type: ignore[arg-type]
+
+
+async def test_every_answered_button_click_on_a_reached_table_is_heard() -> None:
+    """A button whose handler answers on its own (Show my cards, Hint) still hands its
+    token to the table's writer; a table nobody listens for costs nothing."""
+    from cogs.common import TableButton, clicked_on, hear_clicks, table_button_id
+
+    answered: list[Any] = []
+
+    class Look(TableButton, template=table_button_id("zz")):
+        prefix = "zz"
+
+        async def clicked(self, interaction: Any) -> None:
+            answered.append(interaction)
+
+    heard: list[Any] = []
+    hear_clicks("a1", heard.append)
+    click: Any = SimpleNamespace(token="look")
+    await Look("a1", "cards", 1).callback(click)
+    await Look("b2", "cards", 1).callback(click)  # another table: not heard
+    assert answered == [click, click] and heard == [click]
+    hear_clicks("a1", None)
+    clicked_on("a1", click)
+    assert heard == [click]
