@@ -253,17 +253,23 @@ async def test_a_group_dm_table_nobody_touches_closes_with_every_stake_back(
     db = tmp_path / "db.sqlite3"
     await start(start_bot_process, db, INTERACTION_TOKEN_SECONDS="30")
     t = GroupDmTable(fake_discord, world)
-    await t.slash(world.alice, "start", {"betting_seconds": 600}, command="blackjack")
+    r = await t.slash(world.alice, "start", {"betting_seconds": 600}, command="blackjack")
+    table = r.require_message()
     await t.click(world.bob, "Join")
     await t.form(world.bob, "Bet", "40")
     assert (await balances(db, world))["bob"] == 960
     last = max(r.created_clock for r in fake_discord.interactions.values())
-    await fake_discord.wait_until(lambda: "closed" in t.message().text.lower(), timeout=40)
+    await fake_discord.wait_until(
+        lambda: "closed" in fake_discord.message(table.id).text.lower(), timeout=40
+    )
     closed_at = fake_discord.clock()
     assert closed_at - last < 30, "closed only after its last token expired"
     await t.quiet(grace=0.5)
-    assert "idle" in t.message().text, t.message().text
-    assert not t.enabled()  # no button left to play on
+    closed = fake_discord.message(table.id)
+    assert "idle" in closed.text, closed.text
+    assert not any(  # no button left to play on
+        c.get("type") == 2 and not c.get("disabled") for c in walk_components(closed.components)
+    )
     assert (await balances(db, world))["bob"] == 1000  # the stake is back
     # the fake's clock moves on past every token: the bot asks nothing of it any more
     sent = len(fake_discord.requests)
