@@ -7,7 +7,10 @@ the games' start commands ask :func:`table_start`, the services ask the round li
   there and one entry here: the panel, its form, the checks and the trail follow.
 * Each **game's table limits** are :func:`table_settings` of its name and its
   :class:`TableOption` list (the choices of its start command an owner may restrict,
-  declared in the game's package as ``OWNER_OPTIONS``), stored under ``<game>.<name>``.
+  declared in the game's package as ``OWNER_OPTIONS``), stored under ``<game>.<name>``;
+  and of its :class:`NumberOption` list (the numbers of its start command: decks, a
+  timer), each bounded by a smallest and a largest value (``<game>.least.<name>``,
+  ``<game>.most.<name>``) within the command's own range.
 
 Every value is an int (the store's ``guild_settings`` holds ints): chips, minutes,
 days, a count, a role id (0: everyone), the choices a member may pick (a bit per
@@ -20,7 +23,7 @@ one rule for every game, said in README "For server owners".
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.errors import ServiceError
@@ -30,7 +33,19 @@ from bot.storage.models import MAX_GRANT, GuildSettings
 #: what a setting's number is: an amount of chips, minutes, days, tables or rounds; a
 #: switch (0 off, 1 on: changed with an on/off menu); a role id; the choices members may
 #: pick of a game's start option (a bit each) or its default (a place in its list)
-Kind = Literal["chips", "minutes", "days", "count", "rounds", "switch", "role", "choices", "choice"]
+Kind = Literal[
+    "chips",
+    "minutes",
+    "days",
+    "count",
+    "rounds",
+    "switch",
+    "role",
+    "choices",
+    "choice",
+    "number",
+    "seconds",
+]
 
 #: the largest bet a table may take (the start commands' own bound)
 MOST_BET = 1_000_000
@@ -106,6 +121,22 @@ class TableOption:
 
 
 @dataclass(frozen=True)
+class NumberOption:
+    """A number of a game's start command that owners may bound: ``name`` is the
+    command's option, ``low`` and ``high`` its own range (what the engine allows),
+    ``default`` the command's own value when a member leaves it out (None: the engine's
+    or the bot's, see :func:`table_start`), ``unit`` what the number is (``number``,
+    ``seconds``, ``chips``), ``label`` the message id of its name."""
+
+    name: str
+    low: int
+    high: int
+    default: int | None
+    unit: Kind
+    label: str
+
+
+@dataclass(frozen=True)
 class GameLimits:
     """One game's table limits as the panel and a start read them."""
 
@@ -113,6 +144,7 @@ class GameLimits:
     options: tuple[TableOption, ...]
     min_bet: int  # the start command's own default smallest bet
     max_bet: int  # and largest
+    numbers: tuple[NumberOption, ...] = ()
 
     def key(self, name: str) -> str:
         return f"{self.game}.{name}"
@@ -155,7 +187,31 @@ class GameLimits:
                     default=option.default,
                 )
             )
+        for number in self.numbers:
+            for end, default in (("least", number.low), ("most", number.high)):
+                found.append(
+                    Setting(
+                        f"{game}.{end}.{number.name}",
+                        number.unit,
+                        number.low,
+                        number.high,
+                        number.label,
+                        default=default,
+                    )
+                )
         return tuple(found)
+
+    def number(self, name: str) -> NumberOption:
+        return next(n for n in self.numbers if n.name == name)
+
+    def bounds(self, settings: GuildSettings, name: str) -> tuple[int, int]:
+        """The smallest and largest value of the number option ``name`` the server
+        allows (the command's own range where it set none)."""
+        number = self.number(name)
+        return (
+            settings.value(self.key(f"least.{name}"), number.low),
+            settings.value(self.key(f"most.{name}"), number.high),
+        )
 
     def value(self, settings: GuildSettings, name: str) -> int:
         setting = next(s for s in self.settings() if s.key == self.key(name))
@@ -193,6 +249,16 @@ class GameLimits:
                     key="casino.err.default_not_allowed",
                     setting=Msg(option.label),
                 )
+        for number in self.numbers:
+            least, most = self.bounds(after, number.name)
+            if least > most:
+                raise ServiceError(
+                    f"The smallest {number.name} allowed is above the largest.",
+                    key="casino.err.number_order",
+                    setting=Msg(number.label),
+                    low=least,
+                    high=most,
+                )
 
 
 def setting_named(key: str, games: Sequence[GameLimits]) -> tuple[Setting, GameLimits | None]:
@@ -220,6 +286,15 @@ class Start:
     min_bet: int
     max_bet: int
     choices: Mapping[str, str | bool]
+    #: each number option's value (None: left to the engine or the bot's setting)
+    numbers: Mapping[str, int | None] = field(default_factory=dict)
+
+    def whole(self, name: str) -> int:
+        """The number option ``name``, one with a default of its own (never None)."""
+        value = self.numbers[name]
+        if value is None:
+            raise ValueError(f"{name} has no default of its own")
+        return value
 
 
 def table_start(
@@ -232,6 +307,8 @@ def table_start(
     role_ids: set[int],
     may_always_open: bool,
     open_tables: int,
+    numbers: Mapping[str, int | None] | None = None,
+    usual: Mapping[str, int] | None = None,
 ) -> Start:
     """A member opening a table of the game: refused (nothing opens), naming the limit,
     when the server lets only a role open tables and they lack it (members with Manage
@@ -289,7 +366,37 @@ def table_start(
                 ),
             )
         chosen[option.name] = value
-    return Start(low, high, chosen)
+    return Start(low, high, chosen, _numbers(limits, settings, numbers or {}, usual or {}))
+
+
+def _numbers(
+    limits: GameLimits,
+    settings: GuildSettings,
+    given: Mapping[str, int | None],
+    usual: Mapping[str, int],
+) -> dict[str, int | None]:
+    """The start's number options under the server's bounds (refused outside them)."""
+    found: dict[str, int | None] = {}
+    for number in limits.numbers:
+        least, most = limits.bounds(settings, number.name)
+        value = given.get(number.name)
+        if value is not None:
+            if not least <= value <= most:
+                raise ServiceError(
+                    f"{number.name} here must be from {least} to {most}.",
+                    key="casino.err.number_outside",
+                    setting=Msg(number.label),
+                    low=least,
+                    high=most,
+                )
+            found[number.name] = value
+            continue
+        if (least, most) == (number.low, number.high):
+            found[number.name] = number.default  # as with no bounds (None: the engine's)
+            continue
+        base = number.default if number.default is not None else usual.get(number.name, least)
+        found[number.name] = _within(base, least, most)
+    return found
 
 
 def choice_label(value: str | bool) -> str:
@@ -320,6 +427,7 @@ __all__ = [
     "ECONOMY",
     "GameLimits",
     "Listing",
+    "NumberOption",
     "Setting",
     "Start",
     "TableOption",

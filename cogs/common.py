@@ -275,10 +275,13 @@ async def place_and_rules(
     min_bet: int | None,
     max_bet: int | None,
     rules: Callable[[Start], RulesT],
+    numbers: Mapping[str, int | None] | None = None,
+    usual: Mapping[str, int] | None = None,
 ) -> tuple[int, int, RulesT] | None:
     """The server's table limits (/casino settings, read now: a table keeps the rules it
     opened with) applied to what the member chose (``given``, None where they left an
-    option out; :func:`bot.casino.table_start` refuses a start outside them, naming the
+    option out; ``numbers``: the numbers they gave, ``usual`` the bot's own of a timer;
+    :func:`bot.casino.table_start` refuses a start outside them, naming the
     limit), :func:`where_to_open`, then the table's rules built by ``rules(start)``:
     options the engine refuses become the member's message (``options_error``). None:
     open nothing (the member was already told why). Outside a server that installed the
@@ -301,6 +304,8 @@ async def place_and_rules(
         may_always_open=personal or can_manage_guild(interaction),
         # outside servers no server's count of open tables applies
         open_tables=0 if personal else len(service.by_guild.get(scope, {})),
+        numbers=numbers,
+        usual=usual,
     )
     place = await where_to_open(
         interaction, locale, dm=dm, min_bet=start.min_bet, max_bet=start.max_bet
@@ -349,16 +354,26 @@ async def open_windowed_table(
     rules: Callable[[Start], RulesT],
     betting_seconds: int | None,
     opened: str,
+    numbers: Mapping[str, int | None] | None = None,
     first: Callable[[RulesT], Awaitable[object]] | None = None,
 ) -> None:
     """/<game> start of a game whose tables take bets in timed windows: the place and the
     rules (:func:`place_and_rules`), then, the command acknowledged, ``first(rules)`` (what
     the table's first message needs worked out beforehand), the table opened by the
     game's ``service`` with the member as its opener, and ``opened`` (the game's message
-    id, given the window's seconds) said to them privately. Where the bot may only
-    answer interactions (a group DM) the command's answer is the table message itself
+    id, given the window's seconds) said to them privately. ``numbers``: the other numbers
+    the member gave (the rules read them from ``Start.numbers``); the betting window is
+    one of them, under the server's bounds like the rest. Where the bot may only answer
+    interactions (a group DM) the command's answer is the table message itself
     (cogs/table_message.py draws it), and nothing is said privately."""
     locale = await locale_of(interaction)
+    given_numbers = {**(numbers or {}), "betting_seconds": betting_seconds}
+    window: list[Start] = []  # the start the rules were built from
+
+    def built(start: Start) -> RulesT:
+        window.append(start)
+        return rules(start)
+
     made = await place_and_rules(
         interaction,
         locale,
@@ -368,11 +383,14 @@ async def open_windowed_table(
         given=given,
         min_bet=min_bet,
         max_bet=max_bet,
-        rules=rules,
+        rules=built,
+        numbers=given_numbers,
+        usual={"betting_seconds": int(service.timers.betting_seconds)},
     )
     if made is None:
         return
     guild_id, channel_id, table_rules = made
+    seconds = window[0].numbers.get("betting_seconds", betting_seconds) if window else None
     as_answer = await open_as_answer(interaction, locale)
     if not as_answer:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -384,7 +402,7 @@ async def open_windowed_table(
             channel_id,
             interaction.user.id,
             table_rules,
-            betting_seconds=betting_seconds,
+            betting_seconds=seconds,
             opener_name=interaction.user.display_name,
         )
     except BaseException:

@@ -1,13 +1,15 @@
 """/break (a member's own break from play), /give (chips to another member, when the
 server has it on) and the body of /casino reset (a fresh season, Manage Server, with a
-confirmation button: :func:`ask_reset`, called by the /casino group in
-cogs/casino/commands.py). The commands are thin: the work is in bot/economy.py and the
+confirmation button the router answers from its custom id, across restarts:
+:func:`ask_reset`, called by the /casino group in cogs/casino/commands.py). The commands are thin: the work is in bot/economy.py and the
 store."""
 
 from __future__ import annotations
 
 import logging
-import secrets
+import re
+import time
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -17,7 +19,7 @@ from bot.economy import BREAK_UNITS, ResetPlan, Seasons, give_chips, take_break
 from bot.errors import ServiceError
 from bot.i18n import Raw, choose, t
 from bot.i18n.languages import locale_of, public_locale_of
-from bot.storage.errors import stamp
+from bot.storage.errors import SeasonAlreadyReset, stamp
 from cogs.common import (
     GameBot,
     can_manage_guild,
@@ -27,7 +29,7 @@ from cogs.common import (
     reply,
 )
 from cogs.installs import everywhere, server_only
-from cogs.router import refuse
+from cogs.router import RoutedButton, refuse
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[discord.Client]
@@ -76,53 +78,85 @@ def reset_question(locale: str, plan: ResetPlan) -> str:
     return "\n".join(lines)
 
 
-class ResetConfirmation(discord.ui.View):
-    """The confirmation of one owner's reset, for one season: **Start season N** or
-    **Cancel**, clickable by that owner only, for :data:`CONFIRM_SECONDS`."""
+def now() -> float:
+    """The time a click is read at (seconds since the epoch; tests set it)."""
+    return time.time()
 
-    def __init__(
-        self, seasons: Seasons, owner_id: int, guild_id: int, plan: ResetPlan, locale: str
-    ) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.seasons = seasons
-        self.owner_id = owner_id
-        self.guild_id = guild_id
-        self.season = plan.season
-        nonce = secrets.token_hex(4)
-        go: discord.ui.Button[ResetConfirmation] = discord.ui.Button(
-            style=discord.ButtonStyle.danger,
-            label=t(locale, "season.reset.go", next=plan.season + 1),
-            custom_id=f"season-reset:{nonce}:go",
+
+def seasons_of(client: object) -> Seasons:
+    """The bot's one :class:`Seasons` (the /casino cog holds it: one reset at a time per
+    server), found by what it is, not by the cog's name."""
+    for cog in getattr(client, "cogs", {}).values():
+        found = getattr(cog, "seasons", None)
+        if isinstance(found, Seasons):
+            return found
+    raise ServiceError("A fresh season cannot be started now.", key="season.reset.unavailable")
+
+
+class ResetButton(
+    RoutedButton,
+    template=(
+        r"season:(?P<act>go|cancel):(?P<guild>[0-9]{1,20}):(?P<season>[0-9]{1,10})"
+        r":(?P<owner>[0-9]{1,20}):(?P<until>[0-9]{1,12})"
+    ),
+):
+    """A button of one owner's reset confirmation, for one season: **Start season N** or
+    **Cancel**. Answered by the router from its custom id alone (the server, the season
+    it confirms, the owner, when it expires: :data:`CONFIRM_SECONDS` after the question),
+    so a restart between the question and the click changes nothing. The store decides:
+    a second click, or a click for a season already closed, resets nothing twice."""
+
+    prefix = "season"
+    inactive = "season.reset.expired"
+
+    def __init__(self, act: str, guild_id: int, season: int, owner_id: int, until: int) -> None:
+        self.act, self.guild_id, self.season = act, guild_id, season
+        self.owner_id, self.until = owner_id, until
+        super().__init__(
+            discord.ui.Button(
+                style=discord.ButtonStyle.danger if act == "go" else discord.ButtonStyle.secondary,
+                custom_id=f"season:{act}:{guild_id}:{season}:{owner_id}:{until}",
+            )
         )
-        stop: discord.ui.Button[ResetConfirmation] = discord.ui.Button(
-            style=discord.ButtonStyle.secondary,
-            label=t(locale, "season.reset.cancel"),
-            custom_id=f"season-reset:{nonce}:cancel",
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ResetButton:
+        return cls(
+            match["act"],
+            int(match["guild"]),
+            int(match["season"]),
+            int(match["owner"]),
+            int(match["until"]),
         )
-        go.callback = self.confirmed  # type: ignore[method-assign]
-        stop.callback = self.cancelled  # type: ignore[method-assign]
-        self.add_item(go)
-        self.add_item(stop)
 
-    async def interaction_check(self, interaction: Interaction) -> bool:
-        if interaction.user.id != self.owner_id:
-            await reply(interaction, t(await locale_of(interaction), "season.reset.not_yours"))
-            return False
-        return True
-
-    async def confirmed(self, interaction: Interaction) -> None:
+    async def clicked(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        try:
-            check_may_reset(interaction)
-        except ServiceError as exc:
-            await refuse(interaction, exc)
+        if interaction.user.id != self.owner_id:
+            await reply(interaction, t(locale, "season.reset.not_yours"))
             return
-        self.stop()
+        if self.act == "cancel":
+            await interaction.response.edit_message(
+                content=t(locale, "season.reset.cancelled"), view=None
+            )
+            return
+        if interaction.guild_id != self.guild_id:
+            raise ServiceError("Unknown button.", key="err.unknown_button")
+        check_may_reset(interaction)
+        if now() > self.until:
+            raise ServiceError("This confirmation has expired.", key="season.reset.expired")
+        seasons = seasons_of(interaction.client)
+        # a question for a season closed since (another question's click): said at once,
+        # the question left as it was; the store decides the rest (nothing twice)
+        current = await cast(GameBot, interaction.client).store.current_season(self.guild_id)
+        if current != self.season:
+            raise SeasonAlreadyReset(current)
         await interaction.response.edit_message(
             content=t(locale, "season.reset.working"), view=None
         )
         try:
-            done = await self.seasons.reset(self.guild_id, interaction.user.id, self.season)
+            done = await seasons.reset(self.guild_id, interaction.user.id, self.season)
         except Exception as exc:
             await refuse(interaction, exc)
             return
@@ -138,20 +172,35 @@ class ResetConfirmation(discord.ui.View):
         except discord.HTTPException:
             log.warning("the reset of server %s was not shown to its owner", self.guild_id)
 
-    async def cancelled(self, interaction: Interaction) -> None:
-        self.stop()
-        await interaction.response.edit_message(
-            content=t(await locale_of(interaction), "season.reset.cancelled"), view=None
-        )
+
+def reset_view(owner_id: int, guild_id: int, plan: ResetPlan, locale: str) -> discord.ui.View:
+    """The confirmation of one owner's reset, for one season: **Start season N** or
+    **Cancel**, clickable by that owner only, for :data:`CONFIRM_SECONDS` (never kept:
+    the router answers its buttons)."""
+    until = int(now() + CONFIRM_SECONDS)
+    view = discord.ui.View(timeout=None)
+    for act, label in (
+        ("go", t(locale, "season.reset.go", next=plan.season + 1)),
+        ("cancel", t(locale, "season.reset.cancel")),
+    ):
+        button = ResetButton(act, guild_id, plan.season, owner_id, until)
+        button.item.label = label
+        view.add_item(button)
+    view.stop()
+    return view
+
+
+#: the buttons the router answers (cogs/router.py ``SHARED_BUTTON_PACKAGES``)
+BUTTONS: tuple[type[RoutedButton], ...] = (ResetButton,)
 
 
 async def ask_reset(bot: GameBot, seasons: Seasons, interaction: Interaction) -> None:
-    """/casino reset: what a fresh season does, and the button that starts it."""
+    """/casino reset: what a fresh season does, and the buttons that start it or not."""
     guild_id = guild_of(interaction)
     check_may_reset(interaction)
     locale = await locale_of(interaction)
     plan = await seasons.plan(guild_id)
-    view = ResetConfirmation(seasons, interaction.user.id, guild_id, plan, locale)
+    view = reset_view(interaction.user.id, guild_id, plan, locale)
     await interaction.response.send_message(reset_question(locale, plan), view=view, ephemeral=True)
 
 
@@ -215,4 +264,12 @@ async def setup(bot: GameBot) -> None:
     await bot.add_cog(Economy(bot))
 
 
-__all__ = ["Economy", "ResetConfirmation", "ask_reset", "reset_question", "setup"]
+__all__ = [
+    "BUTTONS",
+    "Economy",
+    "ResetButton",
+    "ask_reset",
+    "reset_question",
+    "reset_view",
+    "setup",
+]

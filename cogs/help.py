@@ -10,6 +10,7 @@ import importlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from babel.lists import format_list
@@ -19,7 +20,7 @@ from discord.ext import commands
 from bot.games import GAMES
 from bot.i18n import catalog, command, command_name, t
 from bot.i18n.languages import locale_of
-from cogs.common import GameBot
+from cogs.common import GameBot, in_installed_server
 from cogs.installs import everywhere
 
 log = logging.getLogger(__name__)
@@ -76,9 +77,26 @@ def game_sections() -> list[HelpSection]:
     return [importlib.import_module(game.package).HELP for game in GAMES]
 
 
-def help_groups() -> list[HelpGroup]:
-    """Every group /help shows: each game's, then the shared ones."""
-    return [g for section in game_sections() for g in section.groups] + list(SHARED)
+def help_groups(usable: Callable[[str], bool] | None = None) -> list[HelpGroup]:
+    """Every group /help shows: each game's, then the shared ones. ``usable``: only the
+    commands it keeps (a group left with none is left out)."""
+    groups = [g for section in game_sections() for g in section.groups] + list(SHARED)
+    if usable is None:
+        return groups
+    kept = [HelpGroup(g.heading, [p for p in g.paths if usable(p)]) for g in groups]
+    return [g for g in kept if g.paths]
+
+
+def usable_outside_servers(tree: app_commands.CommandTree[Any]) -> Callable[[str], bool]:
+    """Whether a command (its English path) works outside servers, in DMs and group DMs:
+    its top-level command is declared usable there (cogs/installs.py ``everywhere``)."""
+
+    def usable(path: str) -> bool:
+        top = tree.get_command(path.split(" ", 1)[0])
+        contexts = getattr(top, "allowed_contexts", None)
+        return contexts is not None and bool(contexts.dm_channel and contexts.private_channel)
+
+    return usable
 
 
 #: the one-time hint's name in the store
@@ -111,9 +129,13 @@ def group_text(locale: str, paths: Sequence[str]) -> str:
     return full if len(full) <= 1024 else " · ".join(command_label(locale, p) for p in paths)
 
 
-def help_text(locale: str) -> tuple[str, str, list[tuple[str, str]]]:
-    """The help's title, description and (group heading, lines) fields, in ``locale``."""
-    fields = [(t(locale, g.heading), group_text(locale, g.paths)) for g in help_groups()]
+def help_text(
+    locale: str, outside: Callable[[str], bool] | None = None
+) -> tuple[str, str, list[tuple[str, str]]]:
+    """The help's title, description and (group heading, lines) fields, in ``locale``.
+    ``outside``: /help outside servers (a DM, a group DM), with only the commands that
+    work there (those it keeps) and a line saying the chips there are the member's own."""
+    fields = [(t(locale, g.heading), group_text(locale, g.paths)) for g in help_groups(outside)]
     for section in game_sections():
         if section.round is not None:
             title, text = section.round
@@ -121,11 +143,13 @@ def help_text(locale: str) -> tuple[str, str, list[tuple[str, str]]]:
     sections = game_sections()
     games = format_list([t(locale, s.name) for s in sections], locale=locale)
     about = "\n".join([t(locale, "help.about.bot"), *(t(locale, s.about) for s in sections)])
+    if outside is not None:
+        about += "\n" + t(locale, "chips.personal.note")
     return t(locale, "help.title.of", games=games), about, fields
 
 
-def help_embed(locale: str) -> discord.Embed:
-    title, about, fields = help_text(locale)
+def help_embed(locale: str, outside: Callable[[str], bool] | None = None) -> discord.Embed:
+    title, about, fields = help_text(locale, outside)
     em = discord.Embed(title=title, description=about, colour=discord.Colour.green())
     for head, body in fields:
         em.add_field(name=head, value=body[:1024], inline=False)
@@ -202,10 +226,13 @@ def as_messages(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
     return out
 
 
-def help_messages(locale: str) -> list[list[discord.Embed]]:
-    """/help as the messages it is sent in: the commands first, then the Learn part in
-    messages of its own."""
-    return as_messages([help_embed(locale)]) + as_messages(learn_embeds(locale))
+def help_messages(
+    locale: str, outside: Callable[[str], bool] | None = None
+) -> list[list[discord.Embed]]:
+    """/help as the messages it is sent in: the commands first (``outside``: only those
+    that work outside servers, :func:`help_text`), then the Learn part in messages of its
+    own."""
+    return as_messages([help_embed(locale, outside)]) + as_messages(learn_embeds(locale))
 
 
 class Help(commands.Cog):
@@ -216,7 +243,11 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="What this bot does and its commands")
     async def help(self, interaction: Interaction) -> None:
         locale = await locale_of(interaction)
-        first, *rest = help_messages(locale)
+        # outside servers (a DM, a group DM): only the commands that work there
+        outside = (
+            None if in_installed_server(interaction) else usable_outside_servers(self.bot.tree)
+        )
+        first, *rest = help_messages(locale, outside)
         await interaction.response.send_message(embeds=first, ephemeral=True)
         for embeds in rest:
             try:

@@ -259,10 +259,17 @@ def custom_ids(components: object) -> set[str]:
 
 
 # -------------------------------------------------------------------- the router
+#: modules beside the games whose buttons the router answers too (their ``BUTTONS``)
+SHARED_BUTTON_PACKAGES = ("cogs.economy",)
+
+
 def registered_buttons() -> Iterator[type[RoutedButton]]:
-    """Every game's buttons (its package's ``BUTTONS``), found through the registry."""
+    """Every game's buttons (its package's ``BUTTONS``), found through the registry, and
+    those of :data:`SHARED_BUTTON_PACKAGES` (a fresh season's confirmation)."""
     for game in GAMES:
         yield from importlib.import_module(game.package).BUTTONS
+    for package in SHARED_BUTTON_PACKAGES:
+        yield from importlib.import_module(package).BUTTONS
 
 
 #: packages beside the games whose forms the router answers too (their ``FORMS``)

@@ -71,7 +71,7 @@ class Blackjack(
     async def start(
         self,
         interaction: Interaction,
-        decks: app_commands.Range[int, 1, 8] = 6,
+        decks: app_commands.Range[int, 1, 8] | None = None,
         dealer: Literal["s17", "h17"] | None = None,
         blackjack_pays: Literal["3:2", "6:5"] | None = None,
         surrender: Literal["none", "late"] | None = None,
@@ -104,12 +104,13 @@ class Blackjack(
             min_bet=min_bet,
             max_bet=max_bet,
             rules=lambda start: BlackjackRules(
-                decks=decks,
+                decks=start.whole("decks"),
                 min_bet=start.min_bet,
                 max_bet=start.max_bet,
                 **start.choices,
             ),
             betting_seconds=betting_seconds,
+            numbers={"decks": decks},  # left out: 6, or within the server's bounds
             opened="bj.opened",
             # the table shows its house edge: compute it now
             first=lambda rules: asyncio.to_thread(house_edge, rules),

@@ -1,9 +1,9 @@
 """What a server's owners may restrict of a new Blackjack table (/casino settings): the
-choices of /blackjack start, with the command's own defaults."""
+choices and numbers of /blackjack start, with the command's own defaults."""
 
 from __future__ import annotations
 
-from bot.casino import GameLimits, TableOption
+from bot.casino import GameLimits, NumberOption, TableOption
 
 
 def _option(name: str, choices: tuple[str | bool, ...], default: int) -> TableOption:
@@ -23,6 +23,11 @@ LIMITS = GameLimits(
     ),
     min_bet=1,
     max_bet=100,
+    # the numbers of /blackjack start, with the command's own ranges and defaults
+    numbers=(
+        NumberOption("decks", 1, 8, 6, "number", "casino.number.decks"),
+        NumberOption("betting_seconds", 5, 3600, None, "seconds", "casino.number.betting_seconds"),
+    ),
 )
 
 __all__ = ["LIMITS"]

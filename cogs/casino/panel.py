@@ -14,6 +14,9 @@ compare-and-set):
 * ``casino:pick:<section>``: the select of a section (``economy`` or a game's name);
   its value is a setting's key, or ``<game>.option.<name>`` for a choice of the game;
 * ``casino:set:<key>:<seen>``: the form (modal) of a number;
+* ``casino:range:<game>.<name>:<least>:<most>``: the form of the smallest and largest
+  value a number of the game's start command may take (its pick is
+  ``<game>.range.<name>``);
 * ``casino:role:<game>:<seen>``, ``casino:everyone:<game>:<seen>``: who may open tables;
 * ``casino:allow:<game>.allow.<option>:<seen>``, ``casino:default:<game>.default.<option>:<seen>``.
 """
@@ -28,10 +31,18 @@ from typing import Any, cast
 
 import discord
 
-from bot.casino import ECONOMY, GameLimits, Setting, checker, choice_label, setting_named
+from bot.casino import (
+    ECONOMY,
+    GameLimits,
+    NumberOption,
+    Setting,
+    checker,
+    choice_label,
+    setting_named,
+)
 from bot.errors import ServiceError
 from bot.games import GAMES
-from bot.i18n import Raw, choose, num, t
+from bot.i18n import Msg, Raw, choose, num, t
 from bot.i18n.languages import locale_of
 from bot.storage import SettingChangedMeanwhile
 from bot.storage.base import from_iso
@@ -43,6 +54,7 @@ PREFIX = "casino:"
 #: a fresh season (/casino reset) in the trail: from the season it closed to the next
 SEASON_KEY = "season"
 VALUE_FIELD = "value"
+LEAST_FIELD, MOST_FIELD = "least", "most"  # the fields of a number option's form
 ECONOMY_SECTION = "economy"
 #: Discord's bounds: a select's option label and description, a modal's title
 LABEL_MAX = 100
@@ -92,7 +104,15 @@ def shown(setting: Setting, value: int, locale: str, limits: GameLimits | None =
         return t(locale, "casino.choice.on" if value else "casino.choice.off")
     if kind == "days" and value == 0:
         return t(locale, "casino.value.off")
+    if kind == "number":
+        return num(locale, value)
     return t(locale, f"casino.value.{kind}", amount=value)
+
+
+def range_shown(number: NumberOption, least: int, most: int, locale: str) -> str:
+    """The values a number option may take, as an owner reads them: "1 to 8"."""
+    key = "casino.range.seconds" if number.unit == "seconds" else "casino.range"
+    return t(locale, key, low=least, high=most)
 
 
 def setting_name(setting: Setting, locale: str, limits: GameLimits | None) -> str:
@@ -103,6 +123,10 @@ def setting_name(setting: Setting, locale: str, limits: GameLimits | None) -> st
         name = t(locale, "casino.allowed_of", option=name)
     elif setting.kind == "choice":
         name = t(locale, "casino.default_of", option=name)
+    elif ".least." in setting.key:
+        name = t(locale, "casino.least_of", option=name)
+    elif ".most." in setting.key:
+        name = t(locale, "casino.most_of", option=name)
     if limits is None:
         return name
     section = next(s for s in game_sections() if s.limits is limits)
@@ -135,7 +159,7 @@ def panel(settings: GuildSettings, locale: str, on_break: int = 0) -> discord.ui
         lines, picks = [], []
         # the bets, who opens, how many tables; then each choice of the start command
         for s in limits.settings():
-            if s.kind in ("choices", "choice"):
+            if s.kind in ("choices", "choice") or s.label in number_labels(limits):
                 continue
             value = settings.value(s.key, s.default)
             lines.append(f"{t(locale, s.label)}: **{shown(s, value, locale, limits)}**")
@@ -151,9 +175,20 @@ def panel(settings: GuildSettings, locale: str, on_break: int = 0) -> discord.ui
             )
             lines.append(f"{t(locale, option.label)}: {', '.join(words)} ({chosen})")
             picks.append((limits.key(f"option.{option.name}"), t(locale, option.label)))
+        for number in limits.numbers:
+            least, most = limits.bounds(settings, number.name)
+            lines.append(
+                f"{t(locale, number.label)}: **{range_shown(number, least, most, locale)}**"
+            )
+            picks.append((limits.key(f"range.{number.name}"), t(locale, number.label)))
         view.add_item(_section(t(locale, section.title), lines, limits.game, picks, locale))
     view.stop()  # never kept: the cog answers its selects from their custom ids
     return view
+
+
+def number_labels(limits: GameLimits) -> set[str]:
+    """The names of the game's number options (their bounds are one line, one form)."""
+    return {n.label for n in limits.numbers}
 
 
 def _section(
@@ -218,7 +253,90 @@ class SettingForm(
         await change(interaction, setting.key, value, int(match["seen"]))
 
 
-FORMS: tuple[type[TableForm], ...] = (SettingForm,)
+class RangeForm(
+    TableForm,
+    template=(
+        r"casino:range:(?P<game>[a-z0-9_]{1,32})\.(?P<name>[a-z0-9_]{1,32})"
+        r":(?P<least>[0-9]{1,20}):(?P<most>[0-9]{1,20})"
+    ),
+):
+    """The form of a number of a game's start command: the smallest and the largest value
+    members may choose, both filled in. Answered by the router from its custom id (the
+    game, the option and the two values the owner saw)."""
+
+    def __init__(
+        self, limits: GameLimits, number: NumberOption, seen: tuple[int, int], locale: str
+    ) -> None:
+        section = next(s for s in game_sections() if s.limits is limits)
+        title = f"{t(locale, section.title)} · {t(locale, number.label)}"
+        super().__init__(
+            title=_cut(title, TITLE_MAX),
+            custom_id=f"{PREFIX}range:{limits.key(number.name)}:{seen[0]}:{seen[1]}",
+        )
+        hint = _cut(t(locale, "casino.form.bounds", low=number.low, high=number.high))
+        for field, label, value in (
+            (LEAST_FIELD, "casino.form.least", seen[0]),
+            (MOST_FIELD, "casino.form.most", seen[1]),
+        ):
+            self.add_item(
+                discord.ui.TextInput(
+                    label=_cut(t(locale, label), TITLE_MAX),
+                    custom_id=field,
+                    placeholder=hint,
+                    default=str(value),
+                    max_length=20,
+                )
+            )
+
+    @classmethod
+    async def submitted(
+        cls, interaction: Interaction, match: re.Match[str], values: dict[str, str]
+    ) -> None:
+        limits = _limits_of(match["game"])
+        if match["name"] not in {n.name for n in limits.numbers}:
+            raise ServiceError("Unknown setting.", key="casino.err.unknown")
+        number = limits.number(match["name"])
+        least_key, most_key = limits.key(f"least.{number.name}"), limits.key(f"most.{number.name}")
+        least = _typed(values.get(LEAST_FIELD, ""), setting_named(least_key, [limits])[0])
+        most = _typed(values.get(MOST_FIELD, ""), setting_named(most_key, [limits])[0])
+        if least > most:
+            raise ServiceError(
+                "The smallest allowed is above the largest.",
+                key="casino.err.number_order",
+                setting=Msg(number.label),
+                low=least,
+                high=most,
+            )
+        seen_least, seen_most = int(match["least"]), int(match["most"])
+        # one change at a time, in the order that keeps the smallest within the largest
+        steps = [(least_key, least, seen_least), (most_key, most, seen_most)]
+        if least > seen_most:
+            steps.reverse()
+        lines = [
+            await write(interaction, key, value, seen)
+            for key, value, seen in steps
+            if value != seen
+        ]
+        locale = await locale_of(interaction)
+        if not lines:
+            now = range_shown(number, least, most, locale)
+            await reply(interaction, t(locale, "casino.range.same", range=Raw(now)))
+            return
+        await reply(interaction, "\n".join([*lines, t(locale, "casino.changed.tables")]))
+
+
+def _typed(text: str, setting: Setting) -> int:
+    """A whole number typed into a form, within its setting's bounds (else refused)."""
+    typed = text.strip().replace(",", "").replace("_", "")
+    try:
+        value = int(typed)
+    except ValueError:
+        raise ServiceError("Type a whole number.", key="casino.err.number") from None
+    setting.check(value, typed=True)
+    return value
+
+
+FORMS: tuple[type[TableForm], ...] = (SettingForm, RangeForm)
 
 
 async def picked(interaction: Interaction, custom_id: str, values: list[str]) -> None:
@@ -284,6 +402,15 @@ async def _pick(interaction: Interaction, key: str) -> None:
     """Open what changes ``key``: a form for a number, select menus for the rest."""
     locale = await locale_of(interaction)
     settings = await _store(interaction).guild_settings(_guild(interaction))
+    if ".range." in key:
+        game, _, name = key.partition(".range.")
+        of_game = _limits_of(game)
+        if name not in {n.name for n in of_game.numbers}:
+            raise ServiceError("Unknown setting.", key="casino.err.unknown")
+        seen_range = of_game.bounds(settings, name)
+        form = RangeForm(of_game, of_game.number(name), seen_range, locale)
+        await interaction.response.send_modal(form)
+        return
     if ".option." in key:
         game, _, name = key.partition(".option.")
         of_game = _limits_of(game)
@@ -404,6 +531,20 @@ async def change(
     contradicts another setting, or when another owner changed it meanwhile. ``redraw``:
     the message used is drawn again from the settings after the change (its select menus
     then carry the new value), and the confirmation follows it."""
+    locale = await locale_of(interaction)
+    text = await write(interaction, key, value, seen, redraw=redraw)
+    await reply(interaction, text + "\n" + t(locale, "casino.changed.tables"))
+
+
+async def write(
+    interaction: Interaction,
+    key: str,
+    value: int,
+    seen: int,
+    *,
+    redraw: Callable[[GuildSettings], discord.ui.LayoutView] | None = None,
+) -> str:
+    """The change of :func:`change` without its answer: the line that says it."""
     if not can_manage_guild(interaction):
         raise ServiceError("Only members with Manage Server.", key="casino.denied")
     locale = await locale_of(interaction)
@@ -433,10 +574,9 @@ async def change(
         old=Raw(shown(setting, seen, locale, limits)),
         new=Raw(shown(setting, value, locale, limits)),
     )
-    text += "\n" + t(locale, "casino.changed.tables")
     if redraw is not None:
         await interaction.response.edit_message(view=redraw(after))
-    await reply(interaction, text)
+    return text
 
 
 def _store(interaction: Interaction) -> Any:

@@ -4,7 +4,7 @@ buttons and forms, and what a click or a submit does, are in controls.py beside 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 from discord import app_commands
@@ -139,8 +139,8 @@ class Pontoon(
         banker: Literal["players", "house"] | None = None,
         packs: app_commands.Range[int, 1, 2] | None = None,
         shoot: bool | None = None,
-        kitty_min: app_commands.Range[int, 1, 1_000_000] = 10,
-        kitty_max: app_commands.Range[int, 1, 1_000_000] = 100,
+        kitty_min: app_commands.Range[int, 1, 1_000_000] | None = None,
+        kitty_max: app_commands.Range[int, 1, 1_000_000] | None = None,
         split_aces_only: bool | None = None,
         stick_on_16: bool | None = None,
         banker_doubles: bool | None = None,
@@ -172,13 +172,16 @@ class Pontoon(
         }
 
         picked: dict[str, str | bool] = {}  # what rules() was given (cards too)
+        picked_numbers: list[Mapping[str, int | None]] = []  # and its numbers
 
         def rules(start: Start) -> PontoonRules:
             picked.update(start.choices)
+            picked_numbers.append(start.numbers)
             chosen = dict(start.choices)
             house = chosen.pop("banker") == "house"
             chosen.pop("cards")
-            if chosen["shoot"] and kitty_min > kitty_max:
+            kitty = (start.whole("kitty_min"), start.whole("kitty_max"))
+            if chosen["shoot"] and kitty[0] > kitty[1]:
                 raise ServiceError(
                     "The kitty minimum cannot be above its maximum.",
                     key="err.pt.kitty_min_max",
@@ -186,9 +189,9 @@ class Pontoon(
             return PontoonRules(
                 min_bet=start.min_bet,
                 max_bet=start.max_bet,
-                packs=packs,
-                kitty_min=kitty_min,
-                kitty_max=kitty_max,
+                packs=start.numbers["packs"],
+                kitty_min=kitty[0],
+                kitty_max=kitty[1],
                 house_bank=house,
                 **chosen,
             )
@@ -203,6 +206,14 @@ class Pontoon(
             min_bet=min_bet,
             max_bet=max_bet,
             rules=rules,
+            # left out: the command's own (or the bot's timer), within the server's bounds
+            numbers={
+                "packs": packs,
+                "kitty_min": kitty_min,
+                "kitty_max": kitty_max,
+                "turn_timer": turn_timer,
+            },
+            usual={"turn_timer": int(self.service.timers.turn_seconds)},
         )
         if opened is None:
             return
@@ -212,6 +223,7 @@ class Pontoon(
         # sends no DM there)
         as_answer = await open_as_answer(interaction, locale)
         delivery = CardDelivery.BUTTON if as_answer else CardDelivery(str(picked["cards"]))
+        timer = picked_numbers[0].get("turn_timer", turn_timer) if picked_numbers else None
         click = Click(interaction, "")
         with answered_in_time(click):
             try:
@@ -225,7 +237,7 @@ class Pontoon(
                     interaction.user.id,
                     table_rules,
                     opener_name=interaction.user.display_name,
-                    turn_seconds=float(turn_timer) if turn_timer else None,
+                    turn_seconds=float(timer) if timer else None,
                     cards=delivery,
                     computers=computer_players,
                 )

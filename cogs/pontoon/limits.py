@@ -1,9 +1,9 @@
 """What a server's owners may restrict of a new Pontoon table (/casino settings): the
-choices of /pontoon start, with the command's own defaults."""
+choices and numbers of /pontoon start, with the command's own defaults."""
 
 from __future__ import annotations
 
-from bot.casino import GameLimits, TableOption
+from bot.casino import GameLimits, NumberOption, TableOption
 
 
 def _option(name: str, choices: tuple[str | bool, ...], default: int = 0) -> TableOption:
@@ -31,6 +31,14 @@ LIMITS = GameLimits(
     ),
     min_bet=1,
     max_bet=10,
+    # the numbers of /pontoon start, with the command's own ranges and defaults (packs
+    # left out: one, two with 8+ players; the turn timer: the bot's)
+    numbers=(
+        NumberOption("packs", 1, 2, None, "number", "casino.number.packs"),
+        NumberOption("kitty_min", 1, 1_000_000, 10, "chips", "casino.number.kitty_min"),
+        NumberOption("kitty_max", 1, 1_000_000, 100, "chips", "casino.number.kitty_max"),
+        NumberOption("turn_timer", 10, 3600, None, "seconds", "casino.number.turn_timer"),
+    ),
 )
 
 __all__ = ["LIMITS"]

@@ -61,7 +61,7 @@ class PuntoBanco(
     async def start(
         self,
         interaction: Interaction,
-        packs: app_commands.Range[int, 1, 8] = 1,
+        packs: app_commands.Range[int, 1, 8] | None = None,
         tableau: Literal["seed", "standard"] | None = None,
         min_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
         max_bet: app_commands.Range[int, 1, 1_000_000] | None = None,
@@ -78,12 +78,13 @@ class PuntoBanco(
             min_bet=min_bet,
             max_bet=max_bet,
             rules=lambda start: PuntoBancoRules(
-                packs=packs,
+                packs=start.whole("packs"),
                 tableau=str(start.choices["tableau"]),
                 min_bet=start.min_bet,
                 max_bet=start.max_bet,
             ),
             betting_seconds=betting_seconds,
+            numbers={"packs": packs},  # left out: 1, or within the server's bounds
             opened="pb.opened",
         )
 

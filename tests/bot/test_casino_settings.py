@@ -274,7 +274,7 @@ def test_who_may_open_and_how_many_tables() -> None:
 
 def test_every_game_declares_its_own_choices_and_the_panel_fits_discords_select() -> None:
     for game in (BJ, PT):
-        assert len(game.settings()) == 6 + 2 * len(game.options)
+        assert len(game.settings()) == 6 + 2 * len(game.options) + 2 * len(game.numbers)
         assert 6 + len(game.options) <= 25  # one select of the panel's section
     assert {o.name for o in PT.options} >= {"banker_doubles", "pontoon_pays", "shoot"}
 
@@ -500,3 +500,75 @@ def test_join_dates_keep_only_the_newest_members() -> None:
     assert dates.get(G, 1) == NOW - timedelta(days=1)
     assert dates.get(G, 3) == NOW
     assert dates.get(G, 4) is None
+
+
+# ------------------------------------------------------- the numbers of a start command
+def numbered(game: object, settings: GuildSettings, **kw: object) -> object:
+    args: dict[str, object] = {
+        "given": {},
+        "min_bet": None,
+        "max_bet": None,
+        "role_ids": set(),
+        "may_always_open": False,
+        "open_tables": 0,
+    }
+    args.update(kw)
+    return table_start(game, settings, **args)  # type: ignore[arg-type]
+
+
+def test_a_number_outside_the_servers_bounds_is_refused_naming_them() -> None:
+    bounded = limits(least__decks=2, most__decks=4)
+    for decks in (1, 5, 8):  # just below, just above, the command's own largest
+        err = refusal(lambda d=decks: start(bounded, numbers={"decks": d}))  # type: ignore[misc]
+        assert err.key == "casino.err.number_outside"
+        assert err.params["low"] == 2 and err.params["high"] == 4
+        text = err.localized("en")
+        assert "2" in text and "4" in text and "Decks in the shoe" in text, text
+    for decks in (2, 3, 4):  # on and within both bounds
+        made = start(bounded, numbers={"decks": decks})
+        assert made.numbers["decks"] == decks  # type: ignore[attr-defined]
+
+
+def test_a_number_left_out_takes_the_commands_own_or_comes_within_the_bounds() -> None:
+    # a server that sets nothing: the command's own values, the engine's where it has none
+    made = start(GuildSettings(), numbers={"decks": None, "betting_seconds": None})
+    assert made.numbers == {"decks": 6, "betting_seconds": None}  # type: ignore[attr-defined]
+    assert start(GuildSettings(), numbers={"decks": 8}).numbers["decks"] == 8  # type: ignore[attr-defined]
+    # the command's 6 decks brought within 1..4; the bot's 30-second window within 60..90
+    bounded = limits(most__decks=4, least__betting_seconds=60, most__betting_seconds=90)
+    made = start(bounded, numbers={}, usual={"betting_seconds": 30})
+    assert made.numbers == {"decks": 4, "betting_seconds": 60}  # type: ignore[attr-defined]
+    made = start(limits(least__betting_seconds=10), usual={"betting_seconds": 30})
+    assert made.numbers["betting_seconds"] == 30  # type: ignore[attr-defined]
+    # Pontoon's packs (left out: one, two with 8+ players) fixed at 2 by the server
+    assert numbered(PT, GuildSettings()).numbers["packs"] is None  # type: ignore[attr-defined]
+    fixed = GuildSettings(tables={"pontoon.least.packs": 2})
+    assert numbered(PT, fixed).numbers["packs"] == 2  # type: ignore[attr-defined]
+    err = refusal(lambda: numbered(PT, fixed, numbers={"packs": 1}))
+    assert err.key == "casino.err.number_outside"
+
+
+async def test_a_smallest_above_the_largest_is_refused_and_changes_nothing(store: Store) -> None:
+    least, most = BJ.key("least.decks"), BJ.key("most.decks")
+    await store.change_guild_setting(
+        G, most, 4, expected=8, by_user_id=OWNER, default=8, check=BJ.check
+    )
+    with pytest.raises(ServiceError) as info:
+        await store.change_guild_setting(
+            G, least, 5, expected=1, by_user_id=OWNER, default=1, check=BJ.check
+        )
+    assert info.value.key == "casino.err.number_order"
+    assert info.value.params["low"] == 5 and info.value.params["high"] == 4
+    await store.change_guild_setting(
+        G, least, 4, expected=1, by_user_id=OWNER, default=1, check=BJ.check
+    )
+    after = await store.guild_settings(G)
+    assert BJ.bounds(after, "decks") == (4, 4)
+    assert BJ.bounds(after, "betting_seconds") == (5, 3600)  # untouched: the command's own
+    trail = await store.settings_log(G)
+    assert [(e.key, e.old_value, e.new_value) for e in reversed(trail)] == [
+        (most, 8, 4),
+        (least, 1, 4),
+    ]
+    assert all(e.by_user_id == OWNER for e in trail)
+    assert (await store.guild_settings(OTHER)).value(most, 8) == 8  # per server

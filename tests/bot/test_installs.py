@@ -115,3 +115,50 @@ async def test_commands_are_synced_globally_unless_a_development_server_is_named
     assert tree.calls == calls
     warned = "installed on an account gets none" in caplog.text
     assert warned == (dev_guild is not None)
+
+
+def _help_asked(bot: CardBot, *, in_server: bool, sent: list[discord.Embed]) -> Any:
+    """/help as discord.py hands it to the cog: in a server that installed the bot, or
+    outside servers (a DM, a group DM: no server's integration)."""
+    from types import SimpleNamespace
+
+    async def send(*, embeds: list[discord.Embed], ephemeral: bool) -> None:
+        sent.extend(embeds)
+
+    return SimpleNamespace(
+        client=bot,
+        user=SimpleNamespace(id=42, bot=False),
+        guild_id=7 if in_server else None,
+        is_guild_integration=lambda: in_server,
+        locale="en-US",
+        response=SimpleNamespace(is_done=lambda: False, send_message=send),
+        followup=SimpleNamespace(send=send),
+    )
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "fr", "fa", "hi"])
+@pytest.mark.parametrize("in_server", [True, False])
+async def test_help_outside_servers_lists_only_the_commands_that_work_there(
+    bot: CardBot, in_server: bool, locale: str
+) -> None:
+    """/help in a DM or group DM lists the commands declared usable there and says the
+    chips there are the member's own; in a server it lists the administration too."""
+    from bot.i18n import command, t
+    from cogs.help import Help
+
+    cog = bot.get_cog("Help")
+    assert isinstance(cog, Help)
+    sent: list[discord.Embed] = []
+    asked = _help_asked(bot, in_server=in_server, sent=sent)
+    asked.locale = {"en": "en-US", "de": "de", "fr": "fr", "fa": "fa", "hi": "hi"}[locale]
+    await cog.help.callback(cog, asked)
+    text = "\n".join(
+        [e.description or "" for e in sent]
+        + [f"{f.name}\n{f.value}" for e in sent for f in e.fields]
+    )
+    for path in ("casino settings", "chips grant", "give", "leaderboard"):
+        assert (command(locale, path) in text) == in_server, path
+    for path in ("balance", "daily", "break", "help", "language", "privacy show", "stats"):
+        assert command(locale, path) in text, path
+    assert (t(locale, "chips.personal.note") in text) == (not in_server)
+    assert (t(locale, "help.group.admin") in text) == in_server  # an empty group is left out

@@ -158,3 +158,37 @@ def _rounds_of(shared: Shared, member: FakeMember) -> int:
         return int(row[0])
     finally:
         con.close()
+
+
+async def test_the_owner_bounds_a_start_commands_number_and_a_start_outside_is_refused(
+    shared: Shared,
+) -> None:
+    """The packs of /baccarat start bounded to 2..4 from the panel's form (bad input told,
+    nothing changed); a start with 1 or 5 packs is refused naming the bounds, one with 4
+    opens."""
+    fake, world = shared.fake, shared.world
+    alice, bob, channel = world.alice, world.bob, world.channel
+    panel = await fake.slash(alice, channel, "casino", "settings")
+    assert "Packs of cards: **1 to 8**" in panel.all_text, panel.all_text
+    picked = await fake.select(alice, panel, "casino:pick:punto_banco", ["punto_banco.range.packs"])
+    assert picked.modal is not None, picked.all_text
+    form = picked.modal.custom_id
+    bad = await fake.submit_modal(alice, None, form, {"least": "0", "most": "4"})
+    assert "from 1 to 8" in bad.all_text and "Nothing was changed" in bad.all_text, bad.all_text
+    upside = await fake.submit_modal(alice, None, form, {"least": "5", "most": "2"})
+    assert "cannot be above" in upside.all_text, upside.all_text
+    done = await fake.submit_modal(alice, None, form, {"least": "2", "most": "4"})
+    assert "smallest allowed" in done.all_text and "1 → 2" in done.all_text, done.all_text
+    assert "largest allowed" in done.all_text and "8 → 4" in done.all_text, done.all_text
+    log = await fake.slash(alice, channel, "casino", "log")
+    assert len([ln for ln in log.all_text.splitlines() if "→" in ln]) == 2, log.all_text
+
+    tables = fake.add_text_channel(world.guild, "bounded-shoe")
+    for packs in (1, 5):
+        refused = await slash(fake, bob, tables, "baccarat", "start", packs=packs)
+        assert "2 to 4" in refused.all_text and "Packs of cards" in refused.all_text, (
+            refused.all_text
+        )
+    assert not [m for m in fake.channel_messages(tables) if not m.ephemeral]
+    opened = await slash(fake, bob, tables, "baccarat", "start", packs=4)
+    assert "open" in opened.all_text.lower(), opened.all_text

@@ -119,10 +119,13 @@ async def test_a_blackjack_round_in_a_group_dm_of_three(
     for member in (world.alice, world.bob, world.carol):
         assert table in fake_discord.visible_to(member)
 
-    # every member joins and bets by clicking, each click answered with the new table
+    # every member joins and bets by clicking, each click answered with the new table in
+    # its own response: one request a click, as in a server
     for member in (world.alice, world.bob, world.carol):
+        sent = len(fake_discord.requests)
         r = await t.click(member, "Join")
         assert r.callback_type == 7, r.all_text
+        assert len(fake_discord.requests) - sent == 1
     assert "Seats (3/7)" in t.message().text
     # bad input changes nothing: a bet above the table's largest
     drawn = t.message().text

@@ -8,9 +8,11 @@ a Discord timestamp, and then the daily, opening a table and joining one are ref
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from tests.e2e.conftest import SHARED, Shared
-from tests.e2e.pontoon_driver import Table
+from localdiscord import FakeDiscord
+from tests.e2e.conftest import SHARED, Shared, StartBot, World
+from tests.e2e.pontoon_driver import Table, start
 from tests.e2e.test_pontoon_e2e import balances, open_table
 
 
@@ -90,4 +92,40 @@ async def test_a_break_refuses_the_daily_and_the_tables(shared: Shared) -> None:
     r = await fake.slash(world.carol, ch, "help")
     await t.answered(r)
     assert "</break:" in r.all_text or "`/break`" in r.all_text, r.all_text
+    t.assert_all_answered()
+
+
+async def test_the_confirmation_asked_before_a_restart_resets_once_after_it(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """/casino reset asked twice, the bot restarted, then the owner clicks **Start season
+    2** on the first question: the button is the bot's still (answered from its custom
+    id) and the season begins; the same button on the second question (for season 1,
+    closed now) begins nothing."""
+    fake, ch = fake_discord, world.channel
+    db = tmp_path / "db.sqlite3"
+    proc = await start(start_bot_process, db)
+    t = Table(fake, world)
+    r = await fake.slash(world.bob, ch, "daily")
+    await t.answered(r)
+    ask = await fake.slash(world.alice, ch, "casino", "reset")
+    await t.answered(ask)
+    assert "Season 1 ends and season 2 begins" in ask.all_text, ask.all_text
+    twice = await fake.slash(world.alice, ch, "casino", "reset")
+    await t.answered(twice)
+    assert await proc.stop(timeout=15) == 0
+
+    await start(start_bot_process, db)
+    r = await fake.click(world.alice, ask, label="Start season 2")
+    await t.answered(r)
+    await r.wait_message(timeout=10)
+    assert "season 2 has begun" in r.all_text, r.all_text
+    again = await fake.click(world.alice, twice, label="Start season 2")
+    await t.answered(again)
+    assert "season 2 has begun" not in again.all_text, again.all_text
+    assert "already been closed" in again.all_text, again.all_text
+    assert "Closing the tables" not in again.all_text  # the question left as it was
+    board = await fake.slash(world.bob, ch, "leaderboard", None, {"season": 1})
+    await t.answered(board)
+    assert "Season 1: final standings" in board.all_text, board.all_text
     t.assert_all_answered()
