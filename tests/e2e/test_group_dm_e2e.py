@@ -369,3 +369,41 @@ async def test_a_punto_banco_coup_in_a_group_dm(
     no_dm_sent(t)
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
+
+
+async def test_a_group_dm_table_whose_tokens_expired_while_the_bot_was_down_closes(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Stopped mid-betting and started again after every token of the table expired: the
+    table closes with the stake back, and the bot sends nothing through a dead token (the
+    watch fails any 401)."""
+    fake_discord.token_lifetime = 12
+    world = in_group_dm(fake_discord, world)
+    db = tmp_path / "db.sqlite3"
+    env = {"INTERACTION_TOKEN_SECONDS": "12"}
+    proc = await start(start_bot_process, db, **env)
+    t = GroupDmTable(fake_discord, world)
+    r = await t.slash(world.alice, "start", {"betting_seconds": 600}, command="blackjack")
+    table = r.require_message()
+    await t.click(world.alice, "Join")
+    await t.click(world.bob, "Join")
+    await t.form(world.bob, "Bet", "40")
+    proc.proc.kill()
+    await proc.proc.wait()
+    last = max(r.created_clock for r in fake_discord.interactions.values())
+    await fake_discord.wait_until(lambda: fake_discord.clock() - last > 13, timeout=20)
+    assert (await balances(db, world))["bob"] == 960
+    await start(start_bot_process, db, **env)
+    for _ in range(100):
+        if (await balances(db, world))["bob"] == 1000:
+            break
+        await asyncio.sleep(0.1)
+    assert (await balances(db, world))["bob"] == 1000  # the stake is back
+    await t.quiet(grace=0.5)
+    # a click on the old message is answered (privately: the table is closed), nothing moves
+    r = await fake_discord.click(world.bob, fake_discord.message(table.id), label="Leave")
+    await t.answered(r)
+    assert r.ephemeral, r.all_text
+    assert (await balances(db, world))["bob"] == 1000
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
