@@ -3,8 +3,8 @@ the last shuffle, and the hint itself computed off the event loop.
 
 What a member may count (engine/pontoon/hint.py uses nothing else):
 
-* the cards the table shows now (their own hands, every face-up card: the engine's
-  ``private_view`` and ``public_view``);
+* the cards the table shows now (their own hands, every face-up card: the member's
+  observation, ``Table.observe(seat)``);
 * the public cards of the round being played that the table no longer shows (a bust
   hand's cards go back under the pack, burnt cards too), read from the round's log;
 * the public cards of the earlier rounds since the last shuffle, kept with the table
@@ -106,11 +106,12 @@ def note_seen(seen: list[str], events: Iterable[Event], round_events: Iterable[E
 
 
 def _view_places(table: Table, seat: str) -> dict[Place, Counter[str]]:
-    """The cards the table shows ``seat`` now, by place."""
+    """The cards the table shows ``seat`` now, by place (``seat``'s observation)."""
     out: dict[Place, Counter[str]] = {}
-    for hv in table.private_view(seat):
+    seen = table.observe(seat)
+    for hv in seen.hands:
         out[(seat, hv.index, "")] = Counter(hv.cards)
-    public = table.public_view()
+    public = seen.table
     for sv in public.seats:
         if sv.seat == seat:
             continue

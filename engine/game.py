@@ -9,10 +9,18 @@ A game is a state object that the bot (or the CLI, or a test) drives like this::
     state.version                     # +1 on every applied action (stale-button check)
     state.to_json() / Game.from_json(d)   # JSON-safe, exact round trip
     state.is_terminal(); state.returns()  # a finished hand/coup; each actor's chips won
+    state.observe(viewer)             # what ``viewer`` may see now (PUBLIC: everyone)
 
 Rules are checked in one place: each game has one *refusal* function per rule, and both
 ``legal_actions`` (offer what has no refusal) and ``apply`` (raise the refusal) use it;
 ``why_not`` asks the same functions without changing anything.
+
+Who sees what is the game's too (open_spiel's Observer): ``observe(viewer)`` is an
+immutable record (frozen dataclasses, tuples) holding only what ``viewer`` may see now:
+``PUBLIC`` (None) for everyone in the channel, a seat for a player (or a banker), or
+the house where the rules give it something. Whatever is drawn for people is drawn from
+an observation, never from the state itself, so a face-down card cannot reach the
+wrong screen by a slip of the drawing code.
 
 Chance is an explicit input: ``apply`` takes an :class:`engine.cards.Chance` (a seeded
 ``random.Random`` in tests, ``secrets.SystemRandom`` in production, or stacked packs);
@@ -28,7 +36,7 @@ Every engine implements :class:`Game` (``engine.pontoon.Table``,
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, Protocol, Self, TypeVar, runtime_checkable
+from typing import Any, Final, Protocol, Self, TypeVar, runtime_checkable
 
 from engine.cards import Chance
 from engine.errors import RuleError
@@ -60,6 +68,22 @@ class Outcome(Protocol[EventT]):
 
     @property
     def transfers(self) -> Sequence[Transfer]: ...
+
+
+#: the viewer of ``observe`` who is everyone in the channel (no seat, no private card)
+PUBLIC: Final = None
+
+
+class Observation(Protocol):
+    """What one viewer may see of a game now: each game's own frozen record (Pontoon's
+    ``engine.pontoon.Observation``, Punto Banco's ``PuntoBancoObservation``,
+    Blackjack's ``BlackjackObservation``), holding nothing the rules keep from
+    ``viewer``. The same state and viewer give an equal observation."""
+
+    @property
+    def viewer(self) -> str | None:
+        """Whose observation this is: a seat, the house, or ``PUBLIC`` (None)."""
+        ...
 
 
 @runtime_checkable
@@ -94,6 +118,11 @@ class Game(Protocol[ActionT, OfferT, EventT]):
 
     def returns(self) -> Mapping[str, int]:
         """Each actor's net chips from the last settled hand (round, coup)."""
+        ...
+
+    def observe(self, viewer: str | None = PUBLIC) -> Observation:
+        """What ``viewer`` may see now (``PUBLIC``: everyone in the channel): an immutable
+        record without a card the rules keep from them. Changes nothing."""
         ...
 
     def to_json(self) -> dict[str, Any]:
@@ -155,4 +184,4 @@ def change_by_rules(
     return rules[action.kind][1]
 
 
-__all__ = ["Game", "Outcome", "change_by_rules", "refusal_by_rules"]
+__all__ = ["PUBLIC", "Game", "Observation", "Outcome", "change_by_rules", "refusal_by_rules"]

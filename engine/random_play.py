@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
+from enum import Enum
 from typing import Any, Protocol, TypeVar
 
+from engine.cards import Card
 from engine.records import ESCROW, HOUSE, Transfer
 
 #: a table set up for random play: (the state, the actors that may try to act)
@@ -46,9 +48,10 @@ class RandomPlay:
     #: ``returns()`` of a settled hand sums to minus what the hand's transfers say
     #: (to zero at a table whose bank is a player's and that plays no side pot)
     house_net: Callable[[Sequence[Any]], int]
-    #: the rule breaches of what ``viewer`` (None: an onlooker) is shown now: one line per
-    #: card the rules keep from them (None: nothing in this game is ever hidden)
-    leaks: Callable[[Any, str | None], list[str]] | None
+    #: the rule breaches of ``state.observe(viewer)`` (None: the public, everyone in the
+    #: channel): one line per card the rules keep from the viewer that it shows, per card
+    #: of the viewer's own that it leaves out, per card it shows that is not on the table
+    leaks: Callable[[Any, str | None], list[str]]
 
 
 class HoldsEscrow(Protocol):
@@ -70,10 +73,38 @@ def house_takings(transfers: Iterable[Transfer]) -> int:
     return sum(t.amount * ((t.dst == HOUSE) - (t.src == HOUSE)) for t in transfers)
 
 
+def cards_in(observation: object) -> list[Card]:
+    """Every card an observation holds anywhere (in records, tuples and mappings), for
+    checks that look at all of it rather than at the fields they know."""
+    found: list[Card] = []
+    stack: list[object] = [observation]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Card):
+            found.append(item)
+        elif isinstance(item, str | int | float | bool | Enum) or item is None:
+            continue
+        elif is_dataclass(item) and not isinstance(item, type):
+            stack.extend(getattr(item, f.name) for f in fields(item))
+        elif isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, tuple | list | frozenset | set):
+            stack.extend(item)
+    return found
+
+
 def probes_by(actors: Sequence[str], rng: random.Random, action: Callable[[str], A]) -> list[A]:
     """Two probes, each ``action(actor)`` for an actor drawn from ``actors`` and the house
     (who may never act)."""
     return [action(rng.choice([*actors, HOUSE])) for _ in range(2)]
 
 
-__all__ = ["HoldsEscrow", "RandomPlay", "Setup", "escrow_account", "house_takings", "probes_by"]
+__all__ = [
+    "HoldsEscrow",
+    "RandomPlay",
+    "Setup",
+    "cards_in",
+    "escrow_account",
+    "house_takings",
+    "probes_by",
+]

@@ -53,29 +53,28 @@ def table_layout(
     live: OpenBlackjackTable, *, closed_reason: Msg | None = None, locale: str = DEFAULT_LOCALE
 ) -> discord.ui.LayoutView:
     """The table message as a layout: the round and its status, the dealer, the seats,
-    what the table says, the house edge and the rules, then the buttons offered now."""
-    e = live.engine
+    what the table says, the house edge and the rules, then the buttons offered now.
+    Drawn from the table's public observation (what everyone in the channel may see)."""
+    seen = live.engine.observe()
+    rules = live.engine.rules
+    between_rounds = seen.phase in (Phase.BETTING, Phase.ROUND_OVER)
     if closed_reason is not None:
         status = t(locale, "bj.status.closed", reason=closed_reason)
         colour = discord.Colour.dark_grey()
     else:
-        status = status_line(live, locale)
-        colour = (
-            discord.Colour.dark_green()
-            if e.phase in (Phase.BETTING, Phase.ROUND_OVER)
-            else discord.Colour.dark_gold()
-        )
+        status = status_line(live, locale, seen=seen)
+        colour = discord.Colour.dark_green() if between_rounds else discord.Colour.dark_gold()
     header = shorten(f"## {t(locale, 'bj.title', round=live.round)}\n{status}", 1000)
-    dealer = "" if e.phase in (Phase.BETTING, Phase.ROUND_OVER) else dealer_line(live, locale)
-    seats = seat_lines(live, locale)
-    head = t(locale, "bj.seats.head", seats=len(e.seats))
+    dealer = "" if between_rounds else dealer_line(live, locale, seen=seen)
+    seats = seat_lines(live, locale, seen=seen)
+    head = t(locale, "bj.seats.head", seats=len(seen.seats))
     body = "\n".join(seats) if seats else t(locale, "bj.seats.none")
     # what the table says about the round being played (a settled round's notes are
     # in its result post, not under the next round's title)
-    playing = e.phase in (Phase.INSURANCE, Phase.PLAYING)
+    playing = seen.phase in (Phase.INSURANCE, Phase.PLAYING)
     notes = "\n".join(notes_lines(live, locale)) if playing else ""
-    info = edge_line(e.rules, locale)
-    footer = "-# " + shorten(t(locale, "bj.footer", rules=rules_line(e.rules, locale)), 400)
+    info = edge_line(rules, locale)
+    footer = "-# " + shorten(t(locale, "bj.footer", rules=rules_line(rules, locale)), 400)
     used = len(header) + len(dealer) + len(notes) + len(info) + len(footer)
     seats_text = shorten(f"**{head}**\n{body}", max(60, LAYOUT_TEXT_MAX - used - 20))
     box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(accent_colour=colour)

@@ -1,7 +1,9 @@
 """The Blackjack words: plain text builders (no Discord connection needed; names go
 through :func:`cogs.common.display`), used by the presenter, the buttons and forms, and
-the commands alike. The dealer's hole card is never written here while it is face down:
-every dealer line is built from ``BlackjackTable.visible_dealer()``."""
+the commands alike. The table is drawn from its public observation
+(``BlackjackTable.observe()``, what everyone in the channel may see): the dealer's hole
+card is not in it while it is face down (BJ-DEAL-1), so it cannot be written here. A
+function given no observation (``seen``) asks the table for one."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from bot.errors import friendly, rule_text
 from bot.i18n import DEFAULT_LOCALE, Raw, choose, num, t
 from cogs.common import display
 from engine.blackjack import (
+    BlackjackObservation,
     BlackjackRules,
     HandOutcome,
     HandResult,
+    HandSeen,
     Phase,
     RoundResult,
     hand_total,
@@ -96,14 +100,24 @@ def rules_line(rules: BlackjackRules, locale: L = DEFAULT_LOCALE) -> str:
     return " · ".join(parts)
 
 
-def dealer_line(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> str:
+def _public(live: OpenBlackjackTable, seen: BlackjackObservation | None) -> BlackjackObservation:
+    """The table as everyone sees it: ``seen``, or the table's public observation now."""
+    return live.engine.observe() if seen is None else seen
+
+
+def dealer_line(
+    live: OpenBlackjackTable,
+    locale: L = DEFAULT_LOCALE,
+    *,
+    seen: BlackjackObservation | None = None,
+) -> str:
     """The dealer's cards as anyone may see them: the hole card face down until the
     dealer's turn (BJ-DEAL-1)."""
-    e = live.engine
-    if not e.dealer:
+    obs = _public(live, seen)
+    shown = obs.dealer
+    hidden = obs.dealer_hidden
+    if not shown and not hidden:
         return t(locale, "bj.dealer.waiting")
-    shown = e.visible_dealer()
-    hidden = 1 if e.hole_card_hidden else 0
     cards = faces(shown, hidden=hidden, sep="  ")
     if hidden:
         # one card up: an ace is said as one ("shows an ace", not "shows soft 11")
@@ -112,12 +126,10 @@ def dealer_line(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> str:
     return t(locale, "bj.dealer.line", cards=cards, total=total_text(shown, locale))
 
 
-def _state(live: OpenBlackjackTable, seat: str, index: int, locale: L) -> str:
-    e = live.engine
-    hand = e.boxes[seat].hands[index]
+def _state(obs: BlackjackObservation, hand: HandSeen, locale: L) -> str:
     if hand.outcome is not None:
         return t(locale, f"bj.outcome.{hand.outcome.value}")
-    if e.turn == (seat, index):
+    if obs.turn == (hand.seat, hand.index):
         return t(locale, "bj.state.to_play")
     if hand.doubled:
         return t(locale, "bj.state.doubled")
@@ -126,22 +138,27 @@ def _state(live: OpenBlackjackTable, seat: str, index: int, locale: L) -> str:
     return ""
 
 
-def seat_lines(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> list[str]:
+def seat_lines(
+    live: OpenBlackjackTable,
+    locale: L = DEFAULT_LOCALE,
+    *,
+    seen: BlackjackObservation | None = None,
+) -> list[str]:
     """Each seat: its bet for the next round, or its hands in the round being played."""
-    e = live.engine
+    obs = _public(live, seen)
     lines: list[str] = []
-    in_round = e.phase in (Phase.INSURANCE, Phase.PLAYING)
-    for seat in e.seats:
+    in_round = obs.phase in (Phase.INSURANCE, Phase.PLAYING)
+    for seat in obs.seats:
         name = seat_name(live, seat)
-        box = e.boxes.get(seat) if in_round else None
+        box = obs.box(seat) if in_round else None
         if box is None:
-            bet = e.bets.get(seat)
+            bet = obs.bets.get(seat)
             key = "bj.seat.bet" if bet else "bj.seat.no_bet"
             lines.append(t(locale, key, name=name, amount=bet or 0))
             continue
         many = len(box.hands) > 1
         for index, hand in enumerate(box.hands):
-            state = _state(live, seat, index, locale)
+            state = _state(obs, hand, locale)
             lines.append(
                 t(
                     locale,
@@ -165,14 +182,20 @@ def countdown(live: OpenBlackjackTable) -> int | None:
     return int(live.closes_at) if live.closes_at else None
 
 
-def status_line(live: OpenBlackjackTable, locale: L = DEFAULT_LOCALE) -> str:
-    e = live.engine
+def status_line(
+    live: OpenBlackjackTable,
+    locale: L = DEFAULT_LOCALE,
+    *,
+    seen: BlackjackObservation | None = None,
+) -> str:
+    obs = _public(live, seen)
     closes = Raw(str(countdown(live) or 0))
-    if e.phase is Phase.INSURANCE:
+    if obs.phase is Phase.INSURANCE:
         return t(locale, "bj.status.insurance", closes=closes)
-    if e.phase is Phase.PLAYING and e.turn is not None:
-        seat, index = e.turn
-        many = len(e.boxes[seat].hands) > 1
+    box = obs.box(obs.turn[0]) if obs.turn is not None else None
+    if obs.phase is Phase.PLAYING and obs.turn is not None and box is not None:
+        seat, index = obs.turn
+        many = len(box.hands) > 1
         return t(
             locale,
             "bj.status.turn",

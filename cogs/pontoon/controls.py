@@ -24,6 +24,7 @@ from cogs.router import TableForm
 from cogs.table_message import Click, answered_in_time
 from engine.errors import EngineError
 from engine.pontoon.types import Action, ActionKind, Phase
+from engine.pontoon.views import Observation
 from engine.records import computer_seat
 
 log = logging.getLogger(__name__)
@@ -233,14 +234,20 @@ class AmountModal(
 
 
 def _range_hint(
-    live: OpenPontoonTable, seat: str, kind: ActionKind, locale: str = DEFAULT_LOCALE
+    live: OpenPontoonTable,
+    seat: str,
+    kind: ActionKind,
+    locale: str = DEFAULT_LOCALE,
+    seen: Observation | None = None,
 ) -> tuple[str, bool]:
     for la in live.engine.legal_actions(seat):
         if la.kind is kind:
             hint = ""
             if la.min_amount is not None and la.max_amount is not None:
                 hint = t(locale, "pt.modal.hint", min=la.min_amount, max=la.max_amount)
-                capped = la.max_amount == live.engine.observe(seat).cover_room
+                if seen is None:
+                    seen = live.engine.observe(seat)
+                capped = la.max_amount == seen.cover_room
                 if kind is ActionKind.BET and capped and la.max_amount < live.engine.rules.max_bet:
                     # the banker's chips, not the table, set this maximum: say so
                     hint = t(locale, "pt.modal.hint.cover", min=la.min_amount, max=la.max_amount)
@@ -295,7 +302,8 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             raise NotSeated()
         if act != "bet" and version != live.engine.version:
             raise StaleButton()
-        hint, with_shoot = _range_hint(live, seat, kind, locale)
+        seen = live.engine.observe(seat)  # the member's own view: the form's cards and limit
+        hint, with_shoot = _range_hint(live, seat, kind, locale, seen)
         if not hint and kind is not ActionKind.SHOOT and kind is not ActionKind.KITTY:
             # Not legal for this seat now: say why; nothing changes.
             raise _why_not(live, seat, kind)
@@ -303,7 +311,7 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, versi
             table_id,
             act,
             version,
-            render.form_title(t(locale, MODAL_TITLES[act]), live.engine.private_view(seat), locale),
+            render.form_title(t(locale, MODAL_TITLES[act]), seen.hands, locale),
             with_shoot=with_shoot,
             hint=hint or t(locale, "amount.what.amount"),
             locale=locale,

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import time
 from collections import defaultdict
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -39,6 +40,7 @@ from cogs.router import custom_ids
 from cogs.table_message import NO_PINGS, Click, Drawing, Poster, TableMessages
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.types import Event, EventKind, Phase
+from engine.pontoon.views import Observation, TableView
 from engine.records import COMPUTER_PREFIX, HOUSE, is_computer_seat
 
 log = logging.getLogger(__name__)
@@ -52,12 +54,6 @@ NOT_LOGGED = frozenset(
     {EventKind.HAND_RESULT, EventKind.ROUND_OVER, EventKind.BANK_PASSES, EventKind.BANK_SOLD}
 )
 SEAT_ID = re.compile(r"(?<![<@#&:\d])\d{15,21}(?!\d)")
-
-
-def banker_cover(live: OpenPontoonTable) -> int | None:
-    """The most new stake the banker can still cover (P-PAY-LIMIT) while bets and buys
-    are open, so the table can say why a maximum is lower or Buy is greyed out."""
-    return live.engine.observe().cover_room
 
 
 class PontoonDiscordPresenter:
@@ -173,28 +169,33 @@ class PontoonDiscordPresenter:
         return SEAT_ID.sub(lambda m: name(m.group(0)), text)
 
     def parts(self, live: OpenPontoonTable, closed_reason: Msg | None = None) -> render.TableParts:
-        """What the table message says now, in the server's language."""
-        eng = live.engine
+        """What the table message says now, in the server's language: drawn from the
+        table's public observation (what everyone in the channel may see)."""
+        seen = live.engine.observe()
+        view = seen.table
         locale = self.guild_locale(live)
         seconds_left = self.service.seconds_left(live)
         dealer: str | None = None
-        if eng.phase in (Phase.WAITING, Phase.ROUND_OVER):
-            nxt = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
-            dealer = nxt or (str(live.opener_id) if str(live.opener_id) in eng.seats else None)
+        if view.phase in (Phase.WAITING, Phase.ROUND_OVER):
+            nxt = seen.next_banker if view.phase is Phase.ROUND_OVER else view.banker
+            opener = str(live.opener_id)
+            dealer = nxt or (opener if any(sv.seat == opener for sv in view.seats) else None)
         return render.table_parts(
-            eng.public_view(),
-            eng.rules,
+            view,
+            live.engine.rules,
             self.namer(live),
             # to the nearest second: a clock resumed after a restart to the moment its
             # message shows (a whole second) is shown as that same moment
             deadline_epoch=round(time.time() + seconds_left) if seconds_left is not None else None,
             closed_reason=closed_reason,
-            waiting_on=eng.to_act(),
+            waiting_on=seen.waiting_on,
             dealer=dealer,
             log=self.log_lines(live, locale),
             cards_by_dm=live.cards is CardDelivery.DM,
             locale=locale,
-            cover=banker_cover(live),
+            # the most new stake the banker can still cover (P-PAY-LIMIT) while bets and
+            # buys are open, so the table can say why a maximum is lower or Buy is greyed
+            cover=seen.cover_room,
         )
 
     def layout(
@@ -397,14 +398,22 @@ class PontoonDiscordPresenter:
         DMs go in the background, so no member's answer waits behind them."""
         locale = self.guild_locale(live)
         name = self.namer(live, locale)
-        banker = live.engine.banker
+        # what the change left as each member dealt a face-down card sees it, built once
+        # for the change (and as everyone sees it, once, when a post needs it)
+        dealt_to = {
+            ev.to for ev in outcome.events if ev.to is not None and ev.kind is EventKind.CARD_DEALT
+        }
+        dm = bool(dealt_to) and live.cards is CardDelivery.DM
+        seen = live.engine.observations(dealt_to) if dm else {}
+        table: Callable[[], TableView] = functools.cache(lambda: live.engine.observe().table)
+
         results = self.results.setdefault(live.table_id, [])
         private: dict[str, list[str]] = defaultdict(list)
         announcements: list[str] = []
         finished = False
         for ev in outcome.events:
             if ev.to is not None:
-                if ev.kind is EventKind.CARD_DEALT and dm_wanted(live, ev.to):
+                if ev.kind is EventKind.CARD_DEALT and dm_wanted(live, ev.to, seen.get(ev.to)):
                     line = render.private_card_line(ev, self.member_locale(live, ev.to))
                     if line is not None:
                         private[ev.to].append(line)
@@ -421,21 +430,24 @@ class PontoonDiscordPresenter:
                 passes = ev.says is not None and ev.says.key == "engine.bank_passes.from"
                 if ev.kind is EventKind.BANK_PASSES and passes:
                     continue  # the payouts already said who takes the bank: said once
-                line = render.event_line(ev, name, banker, locale)
+                line = render.event_line(ev, name, table().banker, locale)
                 if line:
                     announcements.append(self.name_ids(live, line, locale))
             # the other public events are the round's log (live.round_log), drawn with
             # the table message
         lines = (
             render.result_lines(
-                self.results.pop(live.table_id, []), live.engine.seats, name, locale
+                self.results.pop(live.table_id, []),
+                [sv.seat for sv in table().seats],
+                name,
+                locale,
             )
             if finished
             else []
         )
         # DMs go out per member, posts per table: neither waits behind the other
         for seat, card_lines in private.items():
-            if finished and not live.engine.private_view(seat):
+            if finished and not seen[seat].hands:
                 # the round ended with this card (a banker's pontoon at the deal): the
                 # Payouts show every hand now, and a DM would say "no cards" beside it
                 continue
@@ -486,9 +498,11 @@ class PontoonDiscordPresenter:
         name: render.Namer,
         locale: str = DEFAULT_LOCALE,
     ) -> None:
-        """The round's one result post: every hand's result, balances, the next deal."""
+        """The round's one result post: every hand's result, balances, the next deal,
+        drawn from the table's public observation."""
         L = locale
-        eng = live.engine
+        seen = live.engine.observe()
+        view = seen.table
         em = discord.Embed(title=t(L, "pt.payouts"), colour=discord.Colour.gold())
         banker_net = self._banker_net.pop(live.table_id, 0)
         # the round's banker and hand from its log: the bank may have passed since
@@ -496,7 +510,7 @@ class PontoonDiscordPresenter:
         banker_seat = (
             hand.seat
             if hand is not None
-            else next((lg.banker for lg in live.round_log if lg.banker), eng.banker)
+            else next((lg.banker for lg in live.round_log if lg.banker), view.banker)
         )
         if banker_seat is not None:
             # the house's hand too: the one post a round keeps shows what beat whom
@@ -506,18 +520,18 @@ class PontoonDiscordPresenter:
             results = [*results, line]
         em.description = shorten("\n".join(results), 4000)
         balances = [  # a computer plays with the house's chips: no balance of its own
-            t(L, "pt.balance_line", name=name(s), chips=eng.balances.get(s, 0))
-            for s in eng.seats
-            if s != HOUSE and not is_computer_seat(s)
+            t(L, "pt.balance_line", name=name(sv.seat), chips=sv.balance)
+            for sv in view.seats
+            if sv.seat != HOUSE and not is_computer_seat(sv.seat)
         ]
         em.add_field(
             name=t(L, "pt.balances"),
             value=shorten("\n".join(balances), 1024) or "—",
             inline=False,
         )
-        nxt_seat = eng.next_banker if eng.phase is Phase.ROUND_OVER else eng.banker
+        nxt_seat = seen.next_banker if view.phase is Phase.ROUND_OVER else view.banker
         nxt = name(nxt_seat or "?")
-        pack = t(L, "pt.next.shuffle" if eng.needs_shuffle else "pt.next.no_shuffle")
+        pack = t(L, "pt.next.shuffle" if view.needs_shuffle else "pt.next.no_shuffle")
         news = "\n".join(announcements)
         em.add_field(
             name=t(L, "pt.next_deal"),
@@ -543,9 +557,10 @@ class PontoonDiscordPresenter:
             log.exception("could not post a table's message")
 
     def hand_summary(self, live: OpenPontoonTable, seat: str, locale: str | None = None) -> str:
-        """A member's own cards, for them only (in their language)."""
+        """A member's own cards, for them only (in their language): Show my cards and
+        the card DM, drawn from the member's own observation."""
         L = self.member_locale(live, seat) if locale is None else locale
-        hands = live.engine.private_view(seat)
+        hands = live.engine.observe(seat).hands
         if not hands:
             return t(L, "pt.no_cards")
         out = []
@@ -617,7 +632,7 @@ class PontoonDiscordPresenter:
             del self._log_cache[key]
 
 
-def dm_wanted(live: OpenPontoonTable, seat: str) -> bool:
+def dm_wanted(live: OpenPontoonTable, seat: str, seen: Observation | None = None) -> bool:
     """Whether face-down cards dealt to ``seat`` in this change go out by DM (every
     DM is a request of its own, so only the ones a member needs):
 
@@ -628,5 +643,9 @@ def dm_wanted(live: OpenPontoonTable, seat: str) -> bool:
     - the banker's cards are turned face up in the banker's turn (P-BANKER-1) and the
       banker decides nothing before it, so the banker gets no DM, except the first card
       under P-VAR-3, looked at to choose whether to double all bets.
+
+    ``seen``: the seat's observation of the change, when it was built already.
     """
-    return live.cards is CardDelivery.DM and live.engine.observe(seat).cards_due
+    if live.cards is not CardDelivery.DM:
+        return False
+    return (live.engine.observe(seat) if seen is None else seen).cards_due

@@ -151,8 +151,9 @@ async def handle_button(interaction: Interaction, table_id: str, act: str, round
         # chips in play (or a seat) at another table: refused now, not after the form
         service.check_member_free(live.guild_id, interaction.user.id, at=live)
         side = Side(act)
-        current = {b.side: b.amount for b in live.engine.bets_of(seat)}
-        last = {b.side: b.amount for b in live.engine.last_bets_of(seat)}
+        seen = live.engine.observe(seat)  # the member's own bets, now and last coup
+        current = {b.side: b.amount for b in seen.own_bets}
+        last = {b.side: b.amount for b in seen.own_last_bets}
         default = current.get(side) or last.get(side)
         rules = live.engine.rules
         await interaction.response.send_modal(

@@ -41,7 +41,14 @@ from cogs.punto_banco.text import (
     signed,
 )
 from cogs.table_message import NO_PINGS, Click, Drawing, Poster, TableMessages
-from engine.punto_banco import Bet, BetOutcome, CoupResult, Side, odds_for
+from engine.punto_banco import (
+    Bet,
+    BetOutcome,
+    CoupResult,
+    PuntoBancoObservation,
+    Side,
+    odds_for,
+)
 from engine.records import Transfer
 
 log = logging.getLogger(__name__)
@@ -80,12 +87,16 @@ def betting_parts(
     round_no: int | None = None,
     bets: Sequence[Bet] | None = None,
     locale: str = DEFAULT_LOCALE,
+    seen: PuntoBancoObservation | None = None,
 ) -> BettingParts:
     """The parts of a betting window's message (open, dealing, or the table closed).
-    ``round_no`` and ``bets``: those of a window that has closed (default: the current)."""
+    ``round_no`` and ``bets``: those of a window that has closed (default: the current).
+    Drawn from the table's public observation ``seen`` (default: the table's now)."""
     rules = live.engine.rules
+    if seen is None:
+        seen = live.engine.observe()
     if bets is None:
-        bets = live.engine.bets
+        bets = seen.bets
     title = t(locale, "pb.title", coup=live.round if round_no is None else round_no)
     closes = None if closed_reason is not None or round_no is not None else countdown(live)
     if closed_reason is not None:
@@ -123,7 +134,7 @@ def betting_parts(
         locale,
         "pb.footer",
         rules=rules_line(rules, locale),
-        cards=live.engine.shoe.cards_for_next_coup,
+        cards=seen.cards_for_next_coup,
         table=live.table_id,
     )
     return BettingParts(
@@ -149,11 +160,16 @@ def betting_layout(
     round_no: int | None = None,
     bets: Sequence[Bet] | None = None,
     locale: str = DEFAULT_LOCALE,
+    seen: PuntoBancoObservation | None = None,
 ) -> discord.ui.LayoutView:
     """The table message as a layout (Components V2): one container with the coup and
     its betting window, the last coup's Punto and Banco hands as cards (once it has been
     shown), the bets, the commission, the odds, the rules; the buttons in two rows.
-    Within Discord's 40 components and 4,000 characters, whatever the bettors."""
+    Within Discord's 40 components and 4,000 characters, whatever the bettors. Drawn
+    from the table's public observation ``seen`` (default: the table's now): every
+    card in it is dealt face up (B-DEAL-1), and the shoe is not in it (B-TABLE-1)."""
+    if seen is None:
+        seen = live.engine.observe()
     parts = betting_parts(
         live,
         closed_reason=closed_reason,
@@ -161,22 +177,23 @@ def betting_layout(
         round_no=round_no,
         bets=bets,
         locale=locale,
+        seen=seen,
     )
     closed = closed_reason is not None or round_no is not None
     header = shorten(f"## {parts.title}\n{parts.status}", 1000)
     hands = ""
-    coup = live.engine.last_coup
+    coup = seen.last_coup
     # the last coup's hands, once its post has shown them (never ahead of the deal)
     if (
         closed_reason is None
         and coup is not None
         and round_no is None
         and live.phase is not Phase.DEALING
-        and live.announced >= live.engine.coup_no
+        and live.announced >= seen.coup_no
     ):
         hands = "\n".join(
             [
-                t(locale, "pb.deal.head", coup=live.engine.coup_no),
+                t(locale, "pb.deal.head", coup=seen.coup_no),
                 hand_line(Side.PUNTO, coup.punto, locale),
                 hand_line(Side.BANCO, coup.banco, locale),
             ]
@@ -404,10 +421,11 @@ class PuntoBancoPresenter:
         """The table message as it stands: the betting window open, or closed with the
         bets of the coup being dealt (``live.last_results``), or the table closed."""
         locale = self._locale_now(live)
+        seen = live.engine.observe()
         round_no: int | None = None
         bets: list[Bet] | None = None
         if closed_reason is None and live.phase is Phase.DEALING:
-            round_no = live.engine.coup_no
+            round_no = seen.coup_no
             bets = [r.bet for r in results_from_json(live.last_results)]
         closed = closed_reason is not None or round_no is not None
         layout = betting_layout(
@@ -417,6 +435,7 @@ class PuntoBancoPresenter:
             round_no=round_no,
             bets=bets,
             locale=locale,
+            seen=seen,
         )
         return Drawing(layout, final=closed, deadline=None if closed else countdown(live))
 

@@ -9,7 +9,7 @@ Pure: no discord, no asyncio, no I/O, no global random. Rules:
     table.apply(Action("ann", ActionKind.JOIN))
     table.apply(Action("ann", ActionKind.BET, 10, balance=100))  # ann -> @escrow
     out = table.apply(Action(DEALER, ActionKind.DEAL), chance)
-    table.to_act(); table.legal_actions("ann"); table.visible_dealer()
+    table.to_act(); table.legal_actions("ann"); table.observe()  # no hole card (BJ-DEAL-1)
     house_edge(rules).edge                                   # BJ-EDGE-1
 """
 
@@ -27,6 +27,7 @@ from engine.blackjack.actions import (
     RoundResult,
 )
 from engine.blackjack.hands import best_total, dealer_hits, hand_total, is_blackjack
+from engine.blackjack.observation import BlackjackObservation, BoxSeen, HandSeen
 from engine.blackjack.odds import HouseEdge, house_edge
 from engine.blackjack.rules import MAX_SEATS, BlackjackRules
 from engine.blackjack.shoe import Shoe
@@ -40,14 +41,17 @@ __all__ = [
     "MAX_SEATS",
     "Action",
     "ActionKind",
+    "BlackjackObservation",
     "BlackjackRules",
     "BlackjackTable",
     "Box",
+    "BoxSeen",
     "Event",
     "EventKind",
     "Hand",
     "HandOutcome",
     "HandResult",
+    "HandSeen",
     "HouseEdge",
     "LegalAction",
     "Outcome",

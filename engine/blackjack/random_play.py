@@ -9,7 +9,14 @@ from typing import Any
 from engine.blackjack.actions import DEALER, Action, ActionKind, LegalAction, Phase
 from engine.blackjack.rules import BlackjackRules
 from engine.blackjack.table import BlackjackTable
-from engine.random_play import RandomPlay, Setup, escrow_account, house_takings, probes_by
+from engine.random_play import (
+    RandomPlay,
+    Setup,
+    cards_in,
+    escrow_account,
+    house_takings,
+    probes_by,
+)
 
 SEATS = ("ann", "bob", "cat")
 # offers whose amount, or whose chips, the rules check against the member's balance
@@ -78,19 +85,45 @@ def probes(
 
 
 def leaks(table: BlackjackTable, viewer: str | None) -> list[str]:
-    """Each wrong showing of the dealer's cards (BJ-DEAL-1): while a player's hand of the
-    round still waits to be played (insurance asked, or a hand's turn), nobody sees more
-    than the dealer's up card; and what is shown is the dealer's own cards, in order.
-    Every other card is dealt face up, to everyone."""
-    shown = table.visible_dealer()
+    """Each wrong showing in ``table.observe(viewer)``: while a player's hand of the round
+    still waits to be played (insurance asked, or a hand's turn), nobody (the dealer
+    included) sees more than the dealer's up card, and the hole card is nowhere in the
+    observation (BJ-DEAL-1, BJ-PEEK-1); then the dealer's cards are shown in order
+    (BJ-DEALER-1). Every player's card is dealt face up (BJ-DEAL-1): each seat's hands
+    are public whole, and a seat's observation holds its own hands."""
+    obs = table.observe(viewer)
+    shown = list(obs.dealer)
     out: list[str] = []
     if shown != table.dealer[: len(shown)]:
         out.append(f"{viewer} sees dealer cards {shown} the dealer does not hold")
+    if len(shown) + obs.dealer_hidden != len(table.dealer):
+        out.append(f"{viewer} is shown {shown} and {obs.dealer_hidden} down of {table.dealer}")
     players_to_play = table.phase is Phase.INSURANCE or (
         table.phase is Phase.PLAYING and table.turn is not None
     )
-    if players_to_play and len(shown) > 1:
-        out.append(f"{viewer} sees the hole card {shown[1].code} before the dealer's turn")
+    if players_to_play and len(table.dealer) == 2:
+        hole = table.dealer[1]
+        if len(shown) > 1 or obs.dealer_hidden != 1:
+            out.append(f"{viewer} sees the hole card {hole.code} before the dealer's turn")
+        # the hole card may be in the observation only as a player's face-up card of the
+        # same code (a shoe of several decks), never more often than the players hold it
+        players = [c for box in table.boxes.values() for h in box.hands for c in h.cards]
+        dealt_up = players.count(hole) + shown.count(hole)
+        # (each seat's own hands appear twice: in the boxes and as its own hands)
+        own = [c for h in obs.hands for c in h.cards]
+        if cards_in(obs).count(hole) > dealt_up + own.count(hole):
+            out.append(f"{viewer}'s observation holds the hole card {hole.code}")
+        last = obs.last_result
+        if last is not None and last.round_no >= table.round_no:
+            out.append(f"{viewer} sees this round's result before it is settled")
+    for seat, box in table.boxes.items():
+        seen = obs.box(seat)
+        cards = [[c.code for c in h.cards] for h in box.hands]
+        if seen is None or [[c.code for c in h.cards] for h in seen.hands] != cards:
+            out.append(f"{viewer} does not see {seat}'s face-up hands {cards}")
+    mine = table.boxes.get(viewer) if viewer is not None else None
+    if [h.cards for h in obs.hands] != ([tuple(h.cards) for h in mine.hands] if mine else []):
+        out.append(f"{viewer} is not shown their own hands")
     return out
 
 

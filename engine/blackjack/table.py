@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.blackjack.actions import (
     DEALER,
@@ -31,11 +32,12 @@ from engine.blackjack.actions import (
     RoundResult,
 )
 from engine.blackjack.hands import dealer_hits, hand_total, is_blackjack
+from engine.blackjack.observation import BlackjackObservation, BoxSeen, HandSeen
 from engine.blackjack.rules import MAX_SEATS, BlackjackRules
 from engine.blackjack.shoe import Shoe
 from engine.cards import Card, Chance, parse_cards
 from engine.errors import ConfigError, RuleError
-from engine.game import change_by_rules, refusal_by_rules, unknown_action
+from engine.game import Game, change_by_rules, refusal_by_rules, unknown_action
 from engine.records import ESCROW, HOUSE, Transfer
 
 STATE_FORMAT: Final = 1
@@ -168,6 +170,43 @@ class BlackjackTable:
     def visible_dealer(self) -> list[Card]:
         """The dealer's cards anyone may see now (the hole card hidden while it is)."""
         return self.dealer[:1] if self.hole_card_hidden else list(self.dealer)
+
+    def _seat_order(self, item: tuple[str, Box]) -> tuple[int, str]:
+        """Seat order (a box of a seat that has left since: after them, by name)."""
+        seat = item[0]
+        seats = self.seats
+        return (seats.index(seat), "") if seat in seats else (len(seats), seat)
+
+    def observe(self, viewer: str | None = None) -> BlackjackObservation:
+        """What ``viewer`` may see now (:class:`engine.game.Game`; None: everyone in the
+        channel): every seat's hands, face up (BJ-DEAL-1), and the dealer's cards without
+        the hole card while it is face down (BJ-DEAL-1, BJ-PEEK-1, BJ-DEALER-1), for
+        every viewer alike; a seat's observation also names its own hands."""
+        boxes = tuple(
+            BoxSeen(
+                seat,
+                tuple(
+                    HandSeen(seat, i, tuple(h.cards), h.staked, h.doubled, h.done, h.outcome)
+                    for i, h in enumerate(box.hands)
+                ),
+                box.insurance,
+            )
+            for seat, box in sorted(self.boxes.items(), key=self._seat_order)
+        )
+        own = next((b.hands for b in boxes if b.seat == viewer), ())
+        return BlackjackObservation(
+            viewer=viewer,
+            phase=self.phase,
+            round_no=self.round_no,
+            seats=tuple(self.seats),
+            bets=MappingProxyType(dict(self.bets)),
+            dealer=tuple(self.visible_dealer()),
+            dealer_hidden=1 if self.hole_card_hidden else 0,
+            boxes=boxes,
+            turn=self.turn,
+            last_result=self.last_result,
+            hands=own,
+        )
 
     @property
     def escrow(self) -> int:
@@ -966,5 +1005,11 @@ _ACTIONS: dict[ActionKind, tuple[Check, Change]] = {
     K.TIMEOUT: (BlackjackTable._timeout_refusal, BlackjackTable._timeout),
     K.NEXT_ROUND: (BlackjackTable._next_round_refusal, BlackjackTable._next_round),
 }
+
+
+if TYPE_CHECKING:
+    # mypy --strict: the table offers every member of the one interface (observe too)
+    _IS_A_GAME: type[Game[Action, LegalAction, Event]] = BlackjackTable
+
 
 __all__ = ["STATE_FORMAT", "BlackjackTable", "Box", "Hand"]

@@ -741,12 +741,12 @@ def hint(
 
 
 def cards_in_view(table: Table, seat: str) -> list[Card]:
-    """Every card ``seat`` can see on the table now: its own hands (``private_view``) and
-    every face-up card of the others and of the banker (``public_view``). With two packs
-    a card seen twice (two copies) is listed twice."""
-    mine = [parse_card(c) for hv in table.private_view(seat) for c in hv.cards]
-    out = list(mine)
-    public = table.public_view()
+    """Every card ``seat`` can see on the table now, from its observation
+    (``table.observe(seat)``): its own hands and every face-up card of the others and of
+    the banker. With two packs a card seen twice (two copies) is listed twice."""
+    seen = table.observe(seat)
+    out = [parse_card(c) for hv in seen.hands for c in hv.cards]
+    public = seen.table
     others: list[HandView] = [hv for sv in public.seats if sv.seat != seat for hv in sv.hands]
     if public.banker_hand is not None and public.banker != seat:
         others.append(public.banker_hand)

@@ -90,17 +90,26 @@ def _wrong(shown: Sequence[str], hand: Hand, everything: bool) -> list[str]:
 
 
 def leaks(table: Table, viewer: str | None) -> list[str]:
-    """Each wrong showing of a hand to ``viewer``: another member's face-down card
-    (P-DEAL-1, P-DEAL-3), the banker's own face-down cards before the banker may look
-    (P-DEAL-1, P-VAR-3, P-BANKER-1); a shown (bust, declared, settled) hand is public."""
+    """Each wrong showing of a hand in ``table.observe(viewer)``: in the public part
+    (everyone's, the same in every viewer's observation), any face-down card of a
+    player's (P-DEAL-1, P-DEAL-3) or of the banker's before the banker's turn
+    (P-BANKER-1); a shown hand (split, twisted, declared, bust, settled: P-SPLIT-1,
+    P-TWIST-1, P-TURN-DECLARE, P-BUST-1, P-DEAL-4) is public whole. In the viewer's own
+    hands: a player's every card (P-DEAL-1, P-DEAL-3), the banker's own only once the
+    banker may look (P-DEAL-1, P-VAR-3, P-BANKER-1); the public none."""
     obs = table.observe(viewer)
-    public = table.public_view()
+    public = obs.table
     hands = table.hands
     banker_hand = table.banker_hand
     out: list[str] = []
+    if viewer is not None and public != table.observe(None).table:
+        out.append(f"{viewer}'s view of the table is not the public one")
     for seat_view in public.seats:
+        held = hands.get(seat_view.seat, [])
+        if len(seat_view.hands) != len(held):
+            out.append(f"{viewer} sees {len(seat_view.hands)} hands of {seat_view.seat}")
         for hv in seat_view.hands:
-            hand = hands[seat_view.seat][hv.index]
+            hand = held[hv.index]
             out += [
                 f"{viewer} sees {seat_view.seat}: {w}" for w in _wrong(hv.cards, hand, hand.shown)
             ]
@@ -109,15 +118,20 @@ def leaks(table: Table, viewer: str | None) -> list[str]:
         out += [
             f"{viewer} sees the banker: {w}" for w in _wrong(shown, banker_hand, banker_hand.shown)
         ]
-    for hv in obs.hands:
+    if viewer is None:
+        return out + [f"the public holds a hand {hv}" for hv in obs.hands]
+    if viewer == table.banker:
+        own = [banker_hand] if banker_hand is not None else []
+    else:
+        own = list(hands.get(viewer, []))
+    if len(obs.hands) != len(own):
+        out.append(f"{viewer} is shown {len(obs.hands)} of their {len(own)} hands")
+    for hv, hand in zip(obs.hands, own, strict=False):
         if viewer == table.banker:
-            assert banker_hand is not None
-            may = banker_hand.shown or table.banker_sees
-            out += [f"banker {viewer}: {w}" for w in _wrong(hv.cards, banker_hand, may)]
+            may = hand.shown or table.banker_sees
+            out += [f"banker {viewer}: {w}" for w in _wrong(hv.cards, hand, may)]
         else:
-            assert viewer is not None
-            own = hands[viewer][hv.index]
-            out += [f"{viewer} own hand: {w}" for w in _wrong(hv.cards, own, True)]
+            out += [f"{viewer} own hand: {w}" for w in _wrong(hv.cards, hand, True)]
     return out
 
 

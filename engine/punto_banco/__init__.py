@@ -7,6 +7,7 @@ Pure: no discord, no asyncio, no I/O, no global random. Rules: docs/rules/punto-
     out = table.apply(Action("ann", ActionKind.BET, Side.BANCO, 20))   # ann -> @escrow
     out = table.apply(Action(CROUPIER, ActionKind.DEAL), chance)       # out.coup: CoupResult
     out.coup.coup.dealt, out.coup.coup.winner, out.transfers
+    table.observe()                              # the bets and the last coup, never the shoe
     state = table.to_json(); PuntoBancoTable.from_json(state)
     exact_odds(8, "standard").edges(rules)
 """
@@ -42,6 +43,7 @@ from engine.punto_banco.coup import (
     punto_draws,
     winner_of,
 )
+from engine.punto_banco.observation import PuntoBancoObservation
 from engine.punto_banco.odds import ExactOdds, exact_odds, exact_odds_for_counts, odds_for
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules, Tableau
 from engine.punto_banco.simulate import SimulationResult, simulate
@@ -65,6 +67,7 @@ __all__ = [
     "ExactOdds",
     "LegalAction",
     "Outcome",
+    "PuntoBancoObservation",
     "PuntoBancoRules",
     "PuntoBancoTable",
     "Settlement",

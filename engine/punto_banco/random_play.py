@@ -10,7 +10,14 @@ from engine.punto_banco.actions import CROUPIER, Action, ActionKind, LegalAction
 from engine.punto_banco.coup import Side
 from engine.punto_banco.rules import PuntoBancoRules
 from engine.punto_banco.table import PuntoBancoTable
-from engine.random_play import RandomPlay, Setup, escrow_account, house_takings, probes_by
+from engine.random_play import (
+    RandomPlay,
+    Setup,
+    cards_in,
+    escrow_account,
+    house_takings,
+    probes_by,
+)
 
 BETTORS = ("ann", "bob", "cat")
 
@@ -69,6 +76,25 @@ def probes(
     return probes_by(actors, rng, probe)
 
 
+def leaks(table: PuntoBancoTable, viewer: str | None) -> list[str]:
+    """Each wrong showing in ``table.observe(viewer)``: the cards it holds are exactly
+    the last coup's, every one dealt face up to everyone (B-DEAL-1), and no card of the
+    shoe (B-TABLE-1: the croupier alone touches the cards); every bet on the table is
+    shown (B-BET-1), and a bettor's observation holds its own bets."""
+    obs = table.observe(viewer)
+    out: list[str] = []
+    dealt = [] if table.last_coup is None else [c for _, c in table.last_coup.dealt]
+    held = sorted(c.code for c in cards_in(obs))
+    if held != sorted(c.code for c in dealt):
+        out.append(f"{viewer} is shown {held}, the last coup dealt {[c.code for c in dealt]}")
+    if list(obs.bets) != table.bets:
+        out.append(f"{viewer} is shown bets {obs.bets}, the table holds {table.bets}")
+    mine = table.bets_of(viewer) if viewer is not None else []
+    if list(obs.own_bets) != mine:
+        out.append(f"{viewer} is not shown their own bets {mine}")
+    return out
+
+
 RANDOM_PLAY = RandomPlay(
     name="punto_banco",
     setups=SETUPS,
@@ -78,5 +104,5 @@ RANDOM_PLAY = RandomPlay(
     accounts=escrow_account,
     wallets=lambda actors: {a: 500 for a in actors if not a.startswith("@")},
     house_net=house_takings,  # B-WIN-1, B-TIE-1
-    leaks=None,  # every card is dealt face up and the shoe is never shown (B-TABLE-1)
+    leaks=leaks,
 )

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.cards import Card, Chance, Pack, full_pack, parse_cards
 from engine.errors import ConfigError, RuleError
-from engine.game import change_by_rules, refusal_by_rules, unknown_action
+from engine.game import Game, change_by_rules, refusal_by_rules, unknown_action
 from engine.punto_banco.actions import (
     CROUPIER,
     Action,
@@ -26,6 +26,7 @@ from engine.punto_banco.actions import (
 )
 from engine.punto_banco.bets import Bet, amount_refusal, only_chips, settle
 from engine.punto_banco.coup import Coup, Side, card_point, play_coup
+from engine.punto_banco.observation import PuntoBancoObservation
 from engine.punto_banco.rules import RESHUFFLE_BELOW, PuntoBancoRules
 from engine.records import ESCROW, Transfer
 
@@ -139,6 +140,24 @@ class PuntoBancoTable:
     @property
     def needs_shuffle(self) -> bool:
         return self.shoe.needs_shuffle
+
+    def observe(self, viewer: str | None = None) -> PuntoBancoObservation:
+        """What ``viewer`` may see now (:class:`engine.game.Game`; None: everyone in the
+        channel): the bets (B-BET-1), the last coup's cards, all dealt face up
+        (B-DEAL-1), how many cards the next coup is dealt from but never the shoe
+        itself (B-TABLE-1, B-TABLE-2); a bettor's also names its own bets."""
+        bets = tuple(self.bets)
+        last = self.last_coup
+        return PuntoBancoObservation(
+            viewer=viewer,
+            coup_no=self.coup_no,
+            bets=bets,
+            last_coup=last,
+            cards_for_next_coup=self.shoe.cards_for_next_coup,
+            needs_shuffle=self.needs_shuffle,
+            own_bets=tuple(b for b in bets if b.bettor == viewer),
+            own_last_bets=tuple(self.last_bets_of(viewer)) if viewer is not None else (),
+        )
 
     # ----------------------------------------------------------------- the game interface
     def to_act(self) -> list[str]:
@@ -406,3 +425,8 @@ _ACTIONS: dict[ActionKind, tuple[Check, Change]] = {
     ActionKind.REPEAT: (PuntoBancoTable._repeat_refusal, PuntoBancoTable._repeat),
     ActionKind.DEAL: (PuntoBancoTable._deal_refusal, PuntoBancoTable._deal_coup),
 }
+
+
+if TYPE_CHECKING:
+    # mypy --strict: the table offers every member of the one interface (observe too)
+    _IS_A_GAME: type[Game[Action, LegalAction, Event]] = PuntoBancoTable

@@ -12,15 +12,23 @@ chance, and after every action:
   inside the state goes below zero;
 - when a hand (round, coup) ends, the members' ``returns()`` sum to what the hand moved
   out of the house (and Pontoon's kitty; zero when a player banks and no kitty plays);
-- nobody is shown a card the rules keep from them (the game's own ``leaks``).
+- what each viewer may see, ``observe(viewer)`` for the public (None) and every actor:
+  an immutable record (frozen dataclasses, tuples, read-only mappings), the same when
+  asked twice and when asked of the state restored from JSON, that shows nobody a card
+  the rules keep from them (a player's face-down cards, the dealer's hole card, the
+  shoe), and shows a player their own cards (the game's own ``leaks``; the rules cited
+  there).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from collections import Counter
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -28,6 +36,7 @@ import pytest
 from engine.cards import RandomChance
 from engine.games import GAMES as ENGINE_GAMES
 from engine.random_play import RandomPlay
+from engine.records import HOUSE
 from tests.fourth_game.engine.highcard.random_play import RANDOM_PLAY as HIGH_CARD
 
 #: every game the engine finds (``engine.games``), and the tests' own fourth game, whose
@@ -40,6 +49,28 @@ ACTIONS_PER_TABLE = 1200  # per set of rules: a few thousand actions per game
 
 def _json(state: Any) -> str:
     return json.dumps(state.to_json(), sort_keys=True)
+
+
+def _immutable(observation: object) -> list[str]:
+    """What in an observation could be changed after it was made: a record that is not
+    a frozen dataclass or a tuple, a list, a set or a plain dict."""
+    wrong: list[str] = []
+    stack: list[object] = [observation]
+    while stack:
+        item = stack.pop()
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            if not type(item).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+                wrong.append(f"{type(item).__name__} is not frozen")
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+        elif isinstance(item, list | set | dict | bytearray):
+            wrong.append(f"a {type(item).__name__}: {item!r}")
+        elif isinstance(item, MappingProxyType):
+            stack.extend(item.values())
+        elif isinstance(item, Mapping):
+            wrong.append(f"a changeable mapping {type(item).__name__}")
+        elif isinstance(item, tuple | frozenset):
+            stack.extend(item)
+    return wrong
 
 
 def _chance_pair(rng: random.Random) -> tuple[RandomChance, RandomChance]:
@@ -97,9 +128,21 @@ class Play:
         assert _json(type(state).from_json(json.loads(after))) == after
         self._check_chips(held, out.transfers)
         self._check_returns(was_terminal, out.transfers)
-        if game.leaks is not None:
-            for viewer in [None, *self.actors]:
-                assert game.leaks(state, viewer) == [], (action, viewer)
+        # (restored from JSON in its own key order, as the bot stores it)
+        self._check_observations(
+            action, type(state).from_json(json.loads(json.dumps(state.to_json())))
+        )
+
+    def _check_observations(self, action: Any, restored: Any) -> None:
+        state = self.state
+        # the public, every actor, and the house (Pontoon's house bank holds a hand)
+        for viewer in dict.fromkeys([None, *self.actors, HOUSE]):
+            seen = state.observe(viewer)
+            assert seen.viewer == viewer
+            assert seen == state.observe(viewer), "observe is not deterministic"
+            assert seen == restored.observe(viewer), "the restored state is seen otherwise"
+            assert _immutable(seen) == [], (action, viewer)
+            assert self.game.leaks(state, viewer) == [], (action, viewer)
 
     def _check_chips(self, held: dict[str, int], transfers: Any) -> None:
         moved: Counter[str] = Counter()

@@ -29,7 +29,7 @@ def test_cards_are_due_to_a_player_from_the_second_card_and_to_the_banker_in_no_
     assert t.phase is Phase.PLAYING
     assert t.observe("ann").cards_due and t.observe("bob").cards_due
     assert not t.observe("cat").cards_due  # turned up in the banker's turn (P-BANKER-1)
-    assert t.observe(None).hands == [] and not t.observe(None).cards_due
+    assert t.observe(None).hands == () and not t.observe(None).cards_due
 
 
 @pytest.mark.rule("P-VAR-3")

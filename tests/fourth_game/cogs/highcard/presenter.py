@@ -16,7 +16,7 @@ from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
 from engine.records import HOUSE, Transfer
 from tests.fourth_game.bot.highcard import HighCardService, OpenHighCardTable
 from tests.fourth_game.cogs.highcard.controls import table_rows
-from tests.fourth_game.engine.highcard import Drawn
+from tests.fourth_game.engine.highcard import Drawn, HighCardObservation
 from tests.fourth_game.engine.highcard.table import card_of
 
 log = logging.getLogger(__name__)
@@ -26,12 +26,16 @@ def card_text(code: str) -> str:
     return card_of(code).pretty
 
 
-def seat_lines(live: OpenHighCardTable, locale: str) -> list[str]:
+def seat_lines(
+    live: OpenHighCardTable, locale: str, seen: HighCardObservation | None = None
+) -> list[str]:
+    """Each seat and its stake, from the table's public observation (``seen``)."""
+    seen = live.engine.observe() if seen is None else seen
     return [
         t(locale, "hc.seat.staked", name=live.name(seat), amount=stake)
         if stake
         else t(locale, "hc.seat.waiting", name=live.name(seat))
-        for seat, stake in live.engine.seats.items()
+        for seat, stake in seen.stakes
     ]
 
 
@@ -50,22 +54,21 @@ def result_lines(live: OpenHighCardTable, drawn: Sequence[Drawn], locale: str) -
 def table_layout(
     live: OpenHighCardTable, locale: str, closed_reason: Msg | None = None
 ) -> discord.ui.LayoutView:
+    seen = live.engine.observe()  # what everyone in the channel may see
     head = t(locale, "hc.title", round=live.round)
     status = (
         t(locale, "hc.closed", reason=closed_reason)
         if closed_reason is not None
         else t(locale, "hc.open", low=live.engine.rules.min_bet, high=live.engine.rules.max_bet)
     )
-    seats = "\n".join(seat_lines(live, locale)) or t(locale, "hc.seats.none")
+    seats = "\n".join(seat_lines(live, locale, seen)) or t(locale, "hc.seats.none")
     box: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
         accent_colour=discord.Colour.dark_green()
     )
     box.add_item(discord.ui.TextDisplay(f"## {head}\n{status}"))
     box.add_item(discord.ui.TextDisplay(seats))
-    if live.engine.last:
-        box.add_item(
-            discord.ui.TextDisplay("\n".join(result_lines(live, live.engine.last, locale)))
-        )
+    if seen.last:
+        box.add_item(discord.ui.TextDisplay("\n".join(result_lines(live, seen.last, locale))))
     for row in table_rows(live, locale, closed=closed_reason is not None):
         box.add_item(row)
     view = discord.ui.LayoutView(timeout=None)

@@ -46,6 +46,20 @@ def probes(
     return probes_by(actors, rng, probe)
 
 
+def leaks(table: HighCardTable, viewer: str | None) -> list[str]:
+    """What ``table.observe(viewer)`` gets wrong: every card is drawn face up and every
+    stake lies on the table (HC-BET, HC-DRAW), so all of them are everyone's."""
+    seen = table.observe(viewer)
+    out: list[str] = []
+    if seen.last != table.last:
+        out.append(f"{viewer} is shown the draw {seen.last}, not {table.last}")
+    if dict(seen.stakes) != table.seats:
+        out.append(f"{viewer} is shown the stakes {seen.stakes}, not {table.seats}")
+    if viewer is not None and seen.own_stake != table.seats.get(viewer, 0):
+        out.append(f"{viewer} is not shown their own stake")
+    return out
+
+
 RANDOM_PLAY = RandomPlay(
     name="highcard",
     setups=(
@@ -58,7 +72,7 @@ RANDOM_PLAY = RandomPlay(
     accounts=escrow_account,
     wallets=lambda actors: {a: 300 for a in actors},
     house_net=house_takings,  # HC-DRAW
-    leaks=None,  # every card is dealt face up
+    leaks=leaks,
 )
 
 __all__ = ["RANDOM_PLAY"]

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from engine.cards import Card, Chance, full_pack, parse_card
 from engine.errors import ConfigError, RuleError
-from engine.game import Rules, change_by_rules, refusal_by_rules, unknown_action
+from engine.game import Game, Rules, change_by_rules, refusal_by_rules, unknown_action
 from engine.records import ESCROW, HOUSE, Transfer
 
 MAX_SEATS = 5
@@ -56,6 +56,19 @@ class Drawn:
 class Outcome:
     events: tuple[Drawn, ...] = ()
     transfers: tuple[Transfer, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HighCardObservation:
+    """What a viewer may see (``HighCardTable.observe``): everything, every card being
+    drawn face up (HC-DRAW) and every stake lying on the table (HC-BET); a member's own
+    observation also names its own stake."""
+
+    viewer: str | None
+    round_no: int
+    stakes: tuple[tuple[str, int], ...]  # (seat, its stake this round), in seat order
+    last: tuple[Drawn, ...]  # the last draw's cards, the house's first
+    own_stake: int  # the viewer's stake (0: none, or the public)
 
 
 @dataclass(frozen=True)
@@ -120,6 +133,17 @@ class HighCardTable:
 
     def returns(self) -> Mapping[str, int]:
         return {d.seat: d.net for d in self.last if d.seat != HOUSE}
+
+    def observe(self, viewer: str | None = None) -> HighCardObservation:
+        """What ``viewer`` may see now (None: everyone in the channel): every stake and
+        the last draw's cards, all face up (HC-BET, HC-DRAW)."""
+        return HighCardObservation(
+            viewer,
+            self.round_no,
+            tuple(self.seats.items()),
+            self.last,
+            self.seats.get(viewer, 0) if viewer is not None else 0,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -243,11 +267,17 @@ def card_of(code: str) -> Card:
     return parse_card(code)
 
 
+if TYPE_CHECKING:
+    # mypy --strict: the table offers every member of the one interface (observe too)
+    _IS_A_GAME: type[Game[Action, Offer, Drawn]] = HighCardTable
+
+
 __all__ = [
     "MAX_SEATS",
     "Action",
     "ActionKind",
     "Drawn",
+    "HighCardObservation",
     "HighCardRules",
     "HighCardTable",
     "Offer",
