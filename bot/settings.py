@@ -195,6 +195,9 @@ class Settings(BaseSettings):
     # Tests only: a fixed shuffle seed makes games reproducible. Never set it in production
     # (anyone who knows the seed knows every card).
     shuffle_seed: int | None = None
+    # Tests only: how long Discord lets the bot answer an interaction through its token (15
+    # minutes); a test's fake Discord shortens both (cogs/table_message.py).
+    interaction_token_seconds: Annotated[float, Field(ge=10, le=900)] = 900
 
     def __init__(self, **values: Any) -> None:
         super().__init__(**values)

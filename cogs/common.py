@@ -140,6 +140,68 @@ def economy_scope(interaction: Interaction) -> int:
     return PERSONAL_SCOPE
 
 
+# channel id -> the command opening a table there where the bot may only answer
+# interactions, whose (public, deferred) answer the table's first message is, and the
+# opener's language: the table message's writer (cogs/table_message.py) takes it when it
+# draws the new table
+_OPENING: dict[int, tuple[Interaction, str]] = {}
+
+
+async def open_as_answer(interaction: Interaction, locale: str) -> bool:
+    """A table is about to open where the bot may only answer interactions (a group DM):
+    the command is acknowledged publicly, its answer to be the table message itself.
+    False (nothing done) in a server that installed the bot: there the table is posted
+    in the channel and the command answered privately, as always."""
+    if in_installed_server(interaction) or interaction.channel_id is None:
+        return False
+    await interaction.response.defer(thinking=True)
+    _OPENING[interaction.channel_id] = (interaction, locale)
+    return True
+
+
+def opening_failed(interaction: Interaction) -> None:
+    """The table did not open after :func:`open_as_answer`: forget the command."""
+    if interaction.channel_id is not None:
+        held = _OPENING.get(interaction.channel_id)
+        if held is not None and held[0] is interaction:
+            del _OPENING[interaction.channel_id]
+
+
+def opening_here(channel_id: int) -> tuple[Interaction, str] | None:
+    """The command opening a table in the channel, and its opener's language."""
+    return _OPENING.get(channel_id)
+
+
+def take_opening(channel_id: int) -> tuple[Interaction, str] | None:
+    """The command opening a table in the channel, taken to answer it with the table."""
+    return _OPENING.pop(channel_id, None)
+
+
+def opening_put_back(channel_id: int, opening: tuple[Interaction, str]) -> None:
+    """The answer could not be drawn this time: the next try takes the command again."""
+    _OPENING.setdefault(channel_id, opening)
+
+
+# table id -> what hears of an answered click on that table: the writer of a table it
+# reaches only through interaction tokens keeps the click's token (cogs/table_message.py)
+_CLICKS_HEARD: dict[str, Callable[[Interaction], None]] = {}
+
+
+def hear_clicks(table_id: str, listener: Callable[[Interaction], None] | None) -> None:
+    """``listener`` hears of every answered click on the table from now on (None: none)."""
+    if listener is None:
+        _CLICKS_HEARD.pop(table_id, None)
+    else:
+        _CLICKS_HEARD[table_id] = listener
+
+
+def clicked_on(table_id: str, interaction: Interaction) -> None:
+    """A click on the table was answered: tell whoever listens (one dict look-up)."""
+    listener = _CLICKS_HEARD.get(table_id)
+    if listener is not None:
+        listener(interaction)
+
+
 def can_manage_guild(interaction: Interaction) -> bool:
     """The member has Manage Server in this server."""
     perms = getattr(interaction.user, "guild_permissions", None)
@@ -179,9 +241,20 @@ async def where_to_open(
     """What every game checks before it opens a table here, in one place: a server
     channel (else ``dm`` is raised), the bot's permissions there (else the member is told
     which are missing and None is returned: open nothing), bet limits in order. Returns
-    (server id, channel id) for the table."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    (server id, channel id) for the table. Outside a server that installed the bot (a
+    group DM, a DM, a server where only the member installed it) the table is keyed by
+    :data:`PERSONAL_SCOPE` and the channel, and no permission is checked: its messages
+    are the answers to the members' own interactions (cogs/table_message.py). ``dm``
+    is raised only when the interaction names no channel at all."""
+    if interaction.channel_id is None:
         raise dm
+    if not in_installed_server(interaction):
+        if min_bet > max_bet:
+            raise ServiceError(
+                "The minimum bet cannot be above the maximum bet.", key="err.min_max"
+            )
+        return PERSONAL_SCOPE, interaction.channel_id
+    assert interaction.guild_id is not None
     missing = missing_permissions(interaction)
     if missing:  # the table message could not be posted: open nothing
         await reply(interaction, permissions_refusal(locale, missing))
@@ -211,20 +284,26 @@ async def place_and_rules(
     :func:`bot.casino.table_start` refuses a start outside them, naming the
     limit), :func:`where_to_open`, then the table's rules built by ``rules(start)``:
     options the engine refuses become the member's message (``options_error``). None:
-    open nothing (the member was already told why)."""
-    if interaction.guild_id is None or interaction.channel_id is None:
+    open nothing (the member was already told why). Outside a server that installed the
+    bot no owner's limits apply: the machine's defaults do (no server chose any)."""
+    if interaction.channel_id is None:
         raise dm
     bot = cast(GameBot, interaction.client)
-    settings = await bot.store.guild_settings(interaction.guild_id)
+    scope = economy_scope(interaction)
+    settings = await bot.store.guild_settings(scope)
+    personal = scope == PERSONAL_SCOPE
     start = table_start(
         limits,
         settings,
         given=given,
         min_bet=min_bet,
         max_bet=max_bet,
-        role_ids={role.id for role in getattr(interaction.user, "roles", ())},
-        may_always_open=can_manage_guild(interaction),
-        open_tables=len(service.by_guild.get(interaction.guild_id, {})),
+        role_ids=set()
+        if personal
+        else {role.id for role in getattr(interaction.user, "roles", ())},
+        may_always_open=personal or can_manage_guild(interaction),
+        # outside servers no server's count of open tables applies
+        open_tables=0 if personal else len(service.by_guild.get(scope, {})),
         numbers=numbers,
         usual=usual,
     )
@@ -284,7 +363,9 @@ async def open_windowed_table(
     game's ``service`` with the member as its opener, and ``opened`` (the game's message
     id, given the window's seconds) said to them privately. ``numbers``: the other numbers
     the member gave (the rules read them from ``Start.numbers``); the betting window is
-    one of them, under the server's bounds like the rest."""
+    one of them, under the server's bounds like the rest. Where the bot may only answer
+    interactions (a group DM) the command's answer is the table message itself
+    (cogs/table_message.py draws it), and nothing is said privately."""
     locale = await locale_of(interaction)
     given_numbers = {**(numbers or {}), "betting_seconds": betting_seconds}
     window: list[Start] = []  # the start the rules were built from
@@ -310,18 +391,27 @@ async def open_windowed_table(
         return
     guild_id, channel_id, table_rules = made
     seconds = window[0].numbers.get("betting_seconds", betting_seconds) if window else None
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    if first is not None:
-        await first(table_rules)
-    live = await service.open_table(
-        guild_id,
-        channel_id,
-        interaction.user.id,
-        table_rules,
-        betting_seconds=seconds,
-        opener_name=interaction.user.display_name,
-    )
-    await interaction.followup.send(t(locale, opened, seconds=live.betting_seconds), ephemeral=True)
+    as_answer = await open_as_answer(interaction, locale)
+    if not as_answer:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        if first is not None:
+            await first(table_rules)
+        live = await service.open_table(
+            guild_id,
+            channel_id,
+            interaction.user.id,
+            table_rules,
+            betting_seconds=seconds,
+            opener_name=interaction.user.display_name,
+        )
+    except BaseException:
+        opening_failed(interaction)
+        raise
+    if not as_answer:
+        await interaction.followup.send(
+            t(locale, opened, seconds=live.betting_seconds), ephemeral=True
+        )
 
 
 async def repost_table(
@@ -332,10 +422,11 @@ async def repost_table(
 ) -> None:
     """/<game> table: post the channel's table (``table(interaction)``) message again
     (refused, privately, where the bot lacks a permission it needs), then say ``done``
-    (the game's message id)."""
+    (the game's message id). Outside servers no permission is needed: the table comes
+    as a follow-up of the freshest interaction on it (cogs/table_message.py)."""
     locale = await locale_of(interaction)
     live = table(interaction)
-    missing = missing_permissions(interaction)
+    missing = missing_permissions(interaction) if in_installed_server(interaction) else []
     if missing:
         await reply(interaction, permissions_refusal(locale, missing))
         return
@@ -423,6 +514,10 @@ class TableButton(
         self.table_id = table_id
         self.act = act
         self.number = number
+
+    async def callback(self, interaction: Interaction) -> None:
+        await super().callback(interaction)
+        clicked_on(self.table_id, interaction)  # answered: its token may reach the table
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]

@@ -18,8 +18,23 @@
   :meth:`TableMessages.check_restored` leaves alone the messages that still show their
   table and its clock, and reads back or draws again only the others.
 
+Where a table's messages go: in a server that installed the bot, its channel (the bot
+posts and edits its own messages there). Anywhere else (a group DM, a DM, a server where
+only a member installed the app: the table is keyed by ``PERSONAL_SCOPE``) the bot may
+only answer interactions, so the table is drawn through the interaction tokens its
+members give: the command that opens it answers with the table (:func:`open_as_answer`),
+every click on the table message leaves a fresher token (each lives 15 minutes), and the
+writer edits the table message by id and posts (:meth:`TableMessages.channel`) as
+follow-ups through the freshest one. That token, when it expires and the table's
+language are kept with the table in the store (a restart goes on at the next click, or
+closes a table whose token has expired, stakes returned). A table nobody touches closes
+:data:`CLOSE_BEFORE_EXPIRY_SECONDS` before its last token expires, and one whose message
+can no longer be edited (an invalid token, a deleted message) closes at once: neither is
+left holding chips.
+
 A game's presenter owns one :class:`TableMessages`, giving it how to draw a table
-(:class:`Drawing`) and what to do when a new table message was posted.
+(:class:`Drawing`), what to do when a new table message was posted, and how to close a
+table (with every stake returned) it can no longer reach.
 """
 
 from __future__ import annotations
@@ -27,18 +42,29 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 import marshal
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar, cast
 
 import discord
 
+from bot.errors import ServiceError
 from bot.host import epoch_of
 from bot.i18n import Msg
-from bot.storage.models import ShownMessage
-from cogs.common import Interaction
+from bot.storage.models import ShownMessage, TableReply
+from cogs.common import (
+    PERSONAL_SCOPE,
+    Interaction,
+    clicked_on,
+    hear_clicks,
+    opening_here,
+    opening_put_back,
+    take_opening,
+)
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +77,11 @@ NO_PINGS = discord.AllowedMentions.none()
 CONFIRM_SECONDS = 1.0
 # a countdown (<t:...:R>) shows whole seconds: two moments closer than this show the same
 SAME_COUNTDOWN_SECONDS = 0.5
+# an interaction's token lets the bot answer it (follow-ups, edits) this long (Discord)
+TOKEN_SECONDS = 15 * 60.0
+# a table reached only through tokens closes this long before its freshest one expires,
+# so its closing (stakes returned) is still drawn
+CLOSE_BEFORE_EXPIRY_SECONDS = 60.0
 
 
 # ----------------------------------------- a click whose answer may carry the new table
@@ -92,6 +123,7 @@ def answered_in_time(click: Click) -> Iterator[Click]:
         yield click
     finally:
         watchdog.cancel()
+        _note_token(click)
         clicks = _ANSWERING.get(click.table_id)
         if clicks is not None:
             clicks.remove(click)
@@ -121,6 +153,7 @@ async def _late_ack(click: Click) -> None:
                 await interaction.response.defer(ephemeral=True, thinking=True)
             else:
                 await interaction.response.defer()
+                _note_token(click)
 
 
 async def answer(click: Click, text: str) -> None:
@@ -146,6 +179,80 @@ async def acknowledge(click: Click) -> None:
                 await click.interaction.response.defer()
 
 
+# ------------------------------------------------- tables reached only through answers
+def answers_only(live: OpenTable) -> bool:
+    """The table is outside the servers that installed the bot: the bot may only answer
+    its members' interactions there (no post or edit of a channel message of its own)."""
+    return live.guild_id == PERSONAL_SCOPE
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """An interaction token through which the bot reaches a table (see the module's
+    docstring), with the moment it expires (epoch seconds) and the language of the
+    table's messages (the opener's)."""
+
+    token: str
+    expires: float
+    locale: str
+
+    @classmethod
+    def of(cls, interaction: Interaction, locale: str) -> Reply:
+        created = interaction.created_at.timestamp()
+        return cls(interaction.token, created + token_seconds(interaction.client), locale)
+
+    def usable(self, now: float | None = None) -> bool:
+        return (time.time() if now is None else now) < self.expires - 1.0
+
+
+def token_seconds(client: object) -> float:
+    """How long an interaction's token lives: Discord's 15 minutes, unless the settings
+    say less (tests, with a fake Discord that says the same)."""
+    settings = getattr(client, "settings", None)
+    seconds = getattr(settings, "interaction_token_seconds", TOKEN_SECONDS)
+    return float(seconds) if isinstance(seconds, int | float) else TOKEN_SECONDS
+
+
+def close_before_expiry(client: object) -> float:
+    """How long before its last token expires a table nobody touches closes: a minute,
+    or a third of a shorter token's life."""
+    return min(CLOSE_BEFORE_EXPIRY_SECONDS, token_seconds(client) / 3)
+
+
+def _note_token(click: Click) -> None:
+    """A click on a table reached through tokens was answered: its token (fresher than
+    the ones before) now reaches the table (see :func:`cogs.common.clicked_on`; a
+    button's click is heard there too, whatever its handler)."""
+    clicked_on(click.table_id, click.interaction)
+
+
+#: a message a game posted (a follow-up is a webhook's message), as it edits it afterwards
+Posted = discord.Message
+
+
+class Poster:
+    """Where a game posts what follows a change (a round's result, a close): the
+    table's channel, or follow-ups through the table's freshest interaction token."""
+
+    def __init__(self, post: Callable[[dict[str, Any]], Awaitable[Posted | None]]) -> None:
+        self._post = post
+
+    async def send(
+        self,
+        content: str | None = None,
+        *,
+        embed: discord.Embed | None = None,
+        allowed_mentions: discord.AllowedMentions = NO_PINGS,
+    ) -> Posted | None:
+        """Post; None when the table can no longer be reached (no token left)."""
+        kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions}
+        if content is not None:
+            kwargs["content"] = content
+        if embed is not None:
+            kwargs["embed"] = embed
+        return await self._post(kwargs)
+
+
 # ------------------------------------------------------------------ the table message
 class OpenTable(Protocol):
     """What the writer needs of an open table, whatever the game."""
@@ -168,6 +275,14 @@ class ShownStore(Protocol):
     async def confirm_shown(self, shown: Sequence[ShownMessage]) -> None: ...
 
     async def confirmed_shown(self) -> dict[str, float | None]: ...
+
+
+class ReplyStore(Protocol):
+    """What the store keeps of the tables reached through interaction tokens."""
+
+    async def keep_replies(self, replies: Sequence[TableReply]) -> None: ...
+
+    async def table_replies(self) -> dict[str, TableReply]: ...
 
 
 class Drawing(NamedTuple):
@@ -210,10 +325,22 @@ class TableMessages(Generic[T]):
         client: discord.Client,
         draw: Callable[[T, Msg | None], Drawing],
         posted: Callable[[T, int], Awaitable[None]],
+        close: Callable[[str, Msg], Awaitable[object]] | None = None,
     ) -> None:
         self.client = client
         self._draw = draw  # the table (closed with this reason) as its message shows it
         self._posted = posted  # a new table message was posted: remember its id
+        # close a table, every stake returned (one the bot can no longer reach)
+        self._close_table = close
+        # the tables reached through interaction tokens: each one's freshest token, the
+        # table itself, its idle close, and the tokens not yet written to the store
+        self._replies: dict[str, Reply] = {}
+        self._reached: dict[str, T] = {}
+        self._idle: dict[str, asyncio.TimerHandle] = {}
+        self._to_keep: dict[str, Reply] = {}
+        self._stored_replies: dict[str, TableReply] | None = None  # read once, lazily
+        self._closing: set[asyncio.Task[None]] = set()
+        self._closing_ids: set[str] = set()  # tables being closed (closed once)
         self._pending: dict[str, tuple[T, Msg | None]] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         # table id -> (message id, a hash of what it shows, the table's stored version it
@@ -256,6 +383,9 @@ class TableMessages(Generic[T]):
         if mid is None or version is None or self._store() is None:
             return
         self._confirmed[live.table_id] = ShownMessage(live.table_id, mid, version, deadline)
+        self._write_soon()
+
+    def _write_soon(self) -> None:
         if self._confirm_task is None:
             self._confirm_task = asyncio.create_task(
                 self._write_confirmed(),
@@ -265,13 +395,14 @@ class TableMessages(Generic[T]):
 
     async def _write_confirmed(self) -> None:
         try:
-            while self._confirmed:
+            while self._confirmed or self._to_keep:
                 await asyncio.sleep(CONFIRM_SECONDS)
                 await self._flush_confirmed()
         finally:
             self._confirm_task = None
 
     async def _flush_confirmed(self) -> None:
+        await self._flush_replies()
         batch, self._confirmed = self._confirmed, {}
         store = self._store()
         if not batch or store is None:
@@ -280,6 +411,182 @@ class TableMessages(Generic[T]):
             await store.confirm_shown(list(batch.values()))
         except Exception as exc:  # only costs a read of these messages at the next start
             log.warning("could not record %d table message(s) as shown: %r", len(batch), exc)
+
+    # ------------------------------------------- the tables reached through tokens
+    def _reply_store(self) -> ReplyStore | None:
+        store = getattr(self.client, "store", None)
+        return store if hasattr(store, "keep_replies") else None
+
+    async def _flush_replies(self) -> None:
+        batch, self._to_keep = self._to_keep, {}
+        store = self._reply_store()
+        if not batch or store is None:
+            return
+        try:
+            await store.keep_replies(
+                [TableReply(tid, r.token, r.expires, r.locale) for tid, r in batch.items()]
+            )
+        except Exception as exc:  # a restart then finds an older token (or none)
+            log.warning("could not keep the tokens of %d table(s): %r", len(batch), exc)
+
+    async def _reply_of(self, live: T) -> Reply | None:
+        """The freshest token that reaches ``live`` and is still usable (None: none is);
+        after a restart, the one kept in the store (read once)."""
+        reply = self._replies.get(live.table_id)
+        if reply is None:
+            stored = await self._stored()
+            kept = stored.pop(live.table_id, None)
+            if kept is not None:
+                reply = Reply(kept.token, kept.expires, kept.locale)
+                self.reach(live, reply, keep=False)
+        return reply if reply is not None and reply.usable() else None
+
+    async def _stored(self) -> dict[str, TableReply]:
+        if self._stored_replies is None:
+            store = self._reply_store()
+            try:
+                self._stored_replies = {} if store is None else await store.table_replies()
+            except Exception as exc:
+                log.warning("could not read the tables' interaction tokens: %r", exc)
+                return {}
+        return self._stored_replies
+
+    def reach(self, live: T, reply: Reply, *, keep: bool = True) -> None:
+        """``reply`` reaches ``live`` from now on, unless a token that lives longer does;
+        the table closes, nobody having touched it, shortly before its token expires."""
+        held = self._replies.get(live.table_id)
+        if held is not None and held.expires >= reply.expires:
+            return
+        self._replies[live.table_id] = reply
+        self._reached[live.table_id] = live
+        hear_clicks(live.table_id, functools.partial(self.note, live.table_id))
+        if keep:
+            self._to_keep[live.table_id] = reply
+            self._write_soon()
+        handle = self._idle.pop(live.table_id, None)
+        if handle is not None:
+            handle.cancel()
+        delay = max(0.0, reply.expires - close_before_expiry(self.client) - time.time())
+        self._idle[live.table_id] = asyncio.get_running_loop().call_later(
+            delay, self._close_soon, live.table_id, Msg("reason.idle")
+        )
+
+    def note(self, table_id: str, interaction: Interaction) -> None:
+        """A member's interaction on the table's message was answered: its token now
+        reaches the table (a modal's opening or a private command's is not kept: the
+        table message is not that interaction's)."""
+        live = self._reached.get(table_id)
+        held = self._replies.get(table_id)
+        message = interaction.message
+        if (
+            live is None
+            or held is None
+            or message is None
+            or message.id != live.message_id
+            or not interaction.response.is_done()
+            or interaction.response.type is discord.InteractionResponseType.modal
+        ):
+            return
+        self.reach(live, Reply.of(interaction, held.locale))
+
+    def locale(self, live: T) -> str | None:
+        """The language of a table reached through tokens (the opener's); None for a
+        table in a server (its server's language applies)."""
+        reply = self._replies.get(live.table_id)
+        if reply is not None:
+            return reply.locale
+        opening = opening_here(live.channel_id)
+        if opening is not None and answers_only(live):
+            return opening[1]
+        return None
+
+    def _close_soon(self, table_id: str, reason: Msg) -> None:
+        """Close the table in the background, every stake returned (it can no longer be
+        reached, or soon cannot)."""
+        handle = self._idle.pop(table_id, None)
+        if handle is not None:
+            handle.cancel()
+        if self._close_table is None or table_id in self._closing_ids:
+            return
+        self._closing_ids.add(table_id)
+
+        async def close() -> None:
+            assert self._close_table is not None
+            try:
+                await self._close_table(table_id, reason)
+            except ServiceError as exc:  # closed meanwhile: nothing to return
+                log.info("table %s did not close (%s)", table_id, exc)
+            except Exception:
+                log.exception("could not close table %s", table_id)
+            finally:
+                self._closing_ids.discard(table_id)
+
+        task = asyncio.create_task(close(), name=f"table-close-{table_id}")
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    def _closed(self, table_id: str) -> None:
+        """The table closed: no idle close any more; its token goes once the closing's
+        drawing and post had time to use it."""
+        handle = self._idle.pop(table_id, None)
+        if handle is not None:
+            handle.cancel()
+        if table_id in self._replies:
+            asyncio.get_running_loop().call_later(
+                close_before_expiry(self.client), self._forget_reply, table_id
+            )
+
+    def _forget_reply(self, table_id: str) -> None:
+        self._closing_ids.discard(table_id)
+        self._replies.pop(table_id, None)
+        self._reached.pop(table_id, None)
+        self._to_keep.pop(table_id, None)
+        hear_clicks(table_id, None)
+
+    def _webhook(self, reply: Reply) -> discord.Webhook:
+        """The interaction webhook of ``reply``'s token (follow-ups, edits by id)."""
+        data = {"id": self.client.application_id, "type": 3, "token": reply.token}
+        return discord.Webhook.from_state(
+            data=cast(Any, data),
+            state=self.client._connection,
+        )
+
+    def channel(self, live: T) -> Poster:
+        """Where the game posts what follows a change of ``live``: its channel, or, for
+        a table reached through tokens, follow-ups through the freshest one."""
+        if not answers_only(live):
+            channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+
+            async def in_channel(kwargs: dict[str, Any]) -> Posted | None:
+                return await channel.send(**kwargs)
+
+            return Poster(in_channel)
+
+        async def follow_up(kwargs: dict[str, Any]) -> Posted | None:
+            reply = await self._reply_of(live)
+            if reply is None:
+                log.info("table %s can no longer be reached: nothing posted", live.table_id)
+                return None
+            return await self._webhook(reply).send(**kwargs, wait=True)
+
+        return Poster(follow_up)
+
+    async def _check_reached(self, tables: Sequence[T]) -> list[T]:
+        """After a restart: the tables reached through tokens take theirs from the
+        store; one whose token has expired, or expires too soon to be drawn, closes
+        with every stake returned. Returns the tables left to check."""
+        left: list[T] = []
+        for live in tables:
+            if not answers_only(live):
+                left.append(live)
+                continue
+            reply = await self._reply_of(live)
+            if reply is None or reply.expires - close_before_expiry(self.client) <= time.time():
+                log.info("table %s: its interaction token has expired; closing", live.table_id)
+                self._close_soon(live.table_id, Msg("reason.idle"))
+                continue
+            left.append(live)
+        return left
 
     # ------------------------------------------------------------ after a restart
     async def check_restored(
@@ -307,14 +614,14 @@ class TableMessages(Generic[T]):
           started at this restart, and no message shows it yet. Without ``read_back``
           each is drawn again."""
         shown = await self._shown_before()
-        for live in tables:
+        for live in await self._check_reached(tables):
             try:
                 if missed is not None and await missed(live):
                     continue
                 if shown is not None and live.table_id in shown:
                     if _shows_clock_of(live, shown[live.table_id]):
                         continue  # right as it is
-                elif read_back is not None and live.deadline is None:
+                elif read_back is not None and live.deadline is None and not answers_only(live):
                     await read_back(live)
                     await asyncio.sleep(pause)
                     continue
@@ -360,6 +667,8 @@ class TableMessages(Generic[T]):
         ``otherwise`` privately, or an empty acknowledgement (a followup once the
         watchdog acknowledged it), and the published change draws the table through the
         writer. ``live`` None: nothing to draw on the click."""
+        if live is not None and answers_only(live):
+            await self._reply_of(live)  # after a restart: its token and language, read once
         if live is not None and await self._update_on(click, live):
             return
         if otherwise is not None:
@@ -417,6 +726,8 @@ class TableMessages(Generic[T]):
         prev = self._pending.get(live.table_id)
         if prev is not None and prev[1] is not None and closed_reason is None:
             closed_reason = prev[1]  # a closed table stays closed
+        if closed_reason is not None:
+            self._closed(live.table_id)
         self._pending[live.table_id] = (live, closed_reason)
         if live.table_id not in self._tasks:
             # a fresh context: the writer must not keep the click that asked for it
@@ -446,8 +757,15 @@ class TableMessages(Generic[T]):
         """Edit an old table message to ``note`` alone: no buttons, no stale state."""
         view = discord.ui.LayoutView()
         view.add_item(discord.ui.TextDisplay(note))
-        channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
         try:
+            if answers_only(live):
+                reply = await self._reply_of(live)
+                if reply is not None:
+                    await self._webhook(reply).edit_message(
+                        message_id, view=view, allowed_mentions=NO_PINGS
+                    )
+                return
+            channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
             await channel.get_partial_message(message_id).edit(
                 content=None, embed=None, view=view, allowed_mentions=NO_PINGS
             )
@@ -513,7 +831,10 @@ class TableMessages(Generic[T]):
             check.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await check
-        tasks = list(self._tasks.values())
+        for handle in self._idle.values():
+            handle.cancel()
+        self._idle.clear()
+        tasks = list(self._tasks.values()) + list(self._closing)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -529,6 +850,10 @@ class TableMessages(Generic[T]):
 
     async def draw(self, live: T, closed_reason: Msg | None) -> bool:
         """Edit (or post) the table message with the table as it is now. False: try later."""
+        if answers_only(live):
+            await self._reply_of(live)  # after a restart: its token and language, read once
+            if live.table_id in self._reached:
+                self._reached[live.table_id] = live  # the table as the game holds it now
         drawing = self._draw(live, closed_reason)
         version = _version_of(live)  # what the drawing shows (the table may move on)
         key = hash(drawing.key())
@@ -541,6 +866,8 @@ class TableMessages(Generic[T]):
         ):
             self.confirm(live, version=version, deadline=drawing.deadline)
             return True  # the message already shows this
+        if answers_only(live):
+            return await self._draw_answering(live, drawing, closed_reason, key, version)
         channel = self.client.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
         if live.message_id is not None:
             message_id = live.message_id
@@ -583,6 +910,69 @@ class TableMessages(Generic[T]):
             msg = await channel.send(**drawing.send_kwargs(), allowed_mentions=NO_PINGS)
         except discord.HTTPException as exc:
             log.warning("could not post the table message of %s: %s", live.table_id, exc)
+            return False
+        self._now_shows(live, msg.id, drawing, hash(drawing.key()), version)
+        await self._posted(live, msg.id)
+        self.confirm(live, msg.id, version=version, deadline=drawing.deadline)
+        return True
+
+    async def _draw_answering(
+        self, live: T, drawing: Drawing, closed_reason: Msg | None, key: int, version: int | None
+    ) -> bool:
+        """Draw a table reached through tokens: its first message is the answer of the
+        command that opened it; later ones edit it by id through the freshest token. A
+        message that can no longer be edited (an invalid token, a deleted message)
+        closes the table, every stake returned: it is never left holding chips."""
+        if live.message_id is None:
+            return await self._post_answer(live, drawing, closed_reason, version)
+        reply = await self._reply_of(live)
+        if reply is None:
+            log.info("table message of %s can no longer be drawn: no token left", live.table_id)
+            return True
+        try:
+            await self._webhook(reply).edit_message(
+                live.message_id, **drawing.edit_kwargs(), allowed_mentions=NO_PINGS
+            )
+        except discord.HTTPException as exc:
+            if exc.status in (401, 404):
+                log.warning("table message of %s can no longer be edited: %s", live.table_id, exc)
+                if closed_reason is None:
+                    self._close_soon(live.table_id, Msg("reason.message_lost"))
+                return True
+            log.warning("could not edit the table message of %s: %s", live.table_id, exc)
+            return closed_reason is not None or drawing.final
+        self._now_shows(live, live.message_id, drawing, key, version)
+        if closed_reason is None:
+            self.confirm(live, version=version, deadline=drawing.deadline)
+        return True
+
+    async def _post_answer(
+        self, live: T, drawing: Drawing, closed_reason: Msg | None, version: int | None
+    ) -> bool:
+        """The table's first message: the answer of the command that opened it (or, when
+        that is gone, a follow-up through the freshest token)."""
+        if closed_reason is not None or drawing.final:
+            return True
+        opening = take_opening(live.channel_id)
+        try:
+            if opening is not None:
+                interaction, locale = opening
+                msg: Posted = await interaction.edit_original_response(
+                    **drawing.edit_kwargs(), allowed_mentions=NO_PINGS
+                )
+                self.reach(live, Reply.of(interaction, locale))
+            else:
+                reply = await self._reply_of(live)
+                if reply is None:
+                    log.info("table %s can no longer be reached: not drawn", live.table_id)
+                    return True
+                msg = await self._webhook(reply).send(
+                    **drawing.send_kwargs(), allowed_mentions=NO_PINGS, wait=True
+                )
+        except discord.HTTPException as exc:
+            log.warning("could not post the table message of %s: %s", live.table_id, exc)
+            if opening is not None:  # the next try answers it
+                opening_put_back(live.channel_id, opening)
             return False
         self._now_shows(live, msg.id, drawing, hash(drawing.key()), version)
         await self._posted(live, msg.id)

@@ -85,6 +85,17 @@ class ShownMessage(NamedTuple):
     deadline: float | None = None
 
 
+class TableReply(NamedTuple):
+    """How the bot reaches a table it may only answer interactions at (outside the
+    servers that installed it): the freshest interaction token its members gave, the
+    moment it expires (epoch seconds) and the language its messages are written in."""
+
+    table_id: str
+    token: str
+    expires: float
+    locale: str
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """Per-server settings; a server that never set one gets the process default.

@@ -39,6 +39,7 @@ from bot.storage.models import (
     Move,
     ShownMessage,
     TableRecord,
+    TableReply,
     TransferLike,
 )
 
@@ -307,8 +308,8 @@ class TableStore(StoreBase):
                 raise TableNotEmpty(table_id, str(row["id"]), int(row["balance"]))
             con.execute("DELETE FROM chips_in_play WHERE table_id = ?", (table_id,))
             con.execute(
-                "UPDATE game_tables SET status = 'closed', closed_at = ?, updated_at = ? "
-                "WHERE id = ?",
+                "UPDATE game_tables SET status = 'closed', closed_at = ?, updated_at = ?, "
+                "reply_token = NULL, reply_expires = NULL, reply_locale = NULL WHERE id = ?",
                 (now, now, table_id),
             )
             if log is not None:
@@ -368,6 +369,42 @@ class TableStore(StoreBase):
         )
         return {
             str(r["id"]): None if r["shown_deadline"] is None else float(r["shown_deadline"])
+            for r in found
+        }
+
+    async def keep_replies(self, replies: Sequence[TableReply]) -> None:
+        """Keep each open table's freshest interaction token (migration 017), in one
+        transaction; a token that expires before the one kept is not written."""
+        batch = [TableReply(*item) for item in replies]
+
+        def work(con: Con) -> None:
+            for table_id, token, expires, locale in batch:
+                con.execute(
+                    "UPDATE game_tables SET reply_token = ?, reply_expires = ?, "
+                    "reply_locale = ? WHERE id = ? AND status = 'open' "
+                    "AND (reply_expires IS NULL OR reply_expires <= ?)",
+                    (token, float(expires), locale, table_id, float(expires)),
+                )
+
+        if batch:
+            await self._write(work)
+
+    async def table_replies(self) -> dict[str, TableReply]:
+        """The open tables' freshest interaction tokens (tables outside servers only)."""
+        found = await self._read(
+            lambda con: rows(
+                con,
+                "SELECT id, reply_token, reply_expires, reply_locale FROM game_tables "
+                "WHERE status = 'open' AND reply_token IS NOT NULL",
+            )
+        )
+        return {
+            str(r["id"]): TableReply(
+                str(r["id"]),
+                str(r["reply_token"]),
+                float(r["reply_expires"] or 0.0),
+                str(r["reply_locale"] or ""),
+            )
             for r in found
         }
 

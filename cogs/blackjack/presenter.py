@@ -39,7 +39,7 @@ from cogs.blackjack.text import (
     status_line,
 )
 from cogs.common import GameBot
-from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages, clicks_answered
+from cogs.table_message import NO_PINGS, Click, Drawing, Poster, TableMessages, clicks_answered
 from engine.blackjack import BlackjackRules, Phase, RoundResult
 from engine.blackjack.odds import basic_strategy, house_edge, known_house_edge, rule_alternatives
 from engine.records import Transfer
@@ -119,7 +119,7 @@ class BlackjackPresenter:
         self.bot = bot
         self.service = service
         self.messages: TableMessages[OpenBlackjackTable] = TableMessages(
-            bot, self._draw, self._posted
+            bot, self._draw, self._posted, self._close_table
         )
         self._warming: set[BlackjackRules] = set()  # rule sets whose odds are on their way
         self._tasks: set[asyncio.Task[None]] = set()
@@ -169,16 +169,24 @@ class BlackjackPresenter:
             task.cancel()
         await self.messages.close()
 
-    def _channel(self, live: OpenBlackjackTable) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+    def _channel(self, live: OpenBlackjackTable) -> Poster:
+        """Where posts go: the table's channel, or follow-ups where the bot may only
+        answer interactions (see cogs/table_message.py)."""
+        return self.messages.channel(live)
 
     def _locale_now(self, live: OpenBlackjackTable) -> str:
         langs = languages_of(self.bot)
-        return DEFAULT_LOCALE if langs is None else langs.guild_now(live.guild_id)
+        chosen = self.messages.locale(live)  # a table outside servers: its opener's
+        if chosen is not None or langs is None:
+            return chosen or DEFAULT_LOCALE
+        return langs.guild_now(live.guild_id)
 
     async def _locale(self, live: OpenBlackjackTable) -> str:
         langs = languages_of(self.bot)
-        return DEFAULT_LOCALE if langs is None else await langs.guild(live.guild_id)
+        chosen = self.messages.locale(live)  # a table outside servers: its opener's
+        if chosen is not None or langs is None:
+            return chosen or DEFAULT_LOCALE
+        return await langs.guild(live.guild_id)
 
     def _draw(self, live: OpenBlackjackTable, closed_reason: Msg | None) -> Drawing:
         layout = table_layout(live, closed_reason=closed_reason, locale=self._locale_now(live))
@@ -192,6 +200,10 @@ class BlackjackPresenter:
             awaiting=awaiting,
             deadline=None if closed else countdown(live),
         )
+
+    async def _close_table(self, table_id: str, reason: Msg) -> None:
+        """Close a table its messages can no longer reach, every stake returned."""
+        await self.service.close(table_id, reason)
 
     async def _posted(self, live: OpenBlackjackTable, message_id: int) -> None:
         await self.service.set_message(live, message_id)

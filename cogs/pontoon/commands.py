@@ -19,6 +19,8 @@ from cogs.common import (
     GameCommands,
     Interaction,
     may_end,
+    open_as_answer,
+    opening_failed,
     place_and_rules,
     reply,
     repost_table,
@@ -216,25 +218,35 @@ class Pontoon(
         if opened is None:
             return
         guild_id, channel_id, table_rules = opened
+        # where the bot may only answer interactions (a group DM) the command's answer is
+        # the table itself, and face-down cards are seen only with Show my cards (the bot
+        # sends no DM there)
+        as_answer = await open_as_answer(interaction, locale)
+        delivery = CardDelivery.BUTTON if as_answer else CardDelivery(str(picked["cards"]))
         timer = picked_numbers[0].get("turn_timer", turn_timer) if picked_numbers else None
         click = Click(interaction, "")
         with answered_in_time(click):
-            # the table's first message shows its house edge when it is worked out in
-            # time (about half a second, once per rule set), rather than being edited
-            # for it a moment later
-            await edge_of(table_rules, EDGE_WAIT_AT_OPEN)
-            live = await self.service.open_table(
-                guild_id,
-                channel_id,
-                interaction.user.id,
-                table_rules,
-                opener_name=interaction.user.display_name,
-                turn_seconds=float(timer) if timer else None,
-                cards=CardDelivery(str(picked["cards"])),
-                computers=computer_players,
-            )
-        self.presenter.remember(live, interaction)
-        await answer(click, t(locale, "pt.opened"))
+            try:
+                # the table's first message shows its house edge when it is worked out
+                # in time (about half a second, once per rule set), rather than being
+                # edited for it a moment later
+                await edge_of(table_rules, EDGE_WAIT_AT_OPEN)
+                live = await self.service.open_table(
+                    guild_id,
+                    channel_id,
+                    interaction.user.id,
+                    table_rules,
+                    opener_name=interaction.user.display_name,
+                    turn_seconds=float(timer) if timer else None,
+                    cards=delivery,
+                    computers=computer_players,
+                )
+            except BaseException:
+                opening_failed(interaction)
+                raise
+        if not as_answer:
+            self.presenter.remember(live, interaction)
+            await answer(click, t(locale, "pt.opened"))
 
     @app_commands.command(name="join", description="Sit at this channel's table")
     async def join(self, interaction: Interaction) -> None:

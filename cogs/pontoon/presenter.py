@@ -36,7 +36,7 @@ from cogs.pontoon import render
 from cogs.pontoon.controls import row_components, table_rows
 from cogs.pontoon.edge import edge_of, known_edge
 from cogs.router import custom_ids
-from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
+from cogs.table_message import NO_PINGS, Click, Drawing, Poster, TableMessages
 from engine.pontoon.rules import PontoonRules
 from engine.pontoon.types import Event, EventKind, Phase
 from engine.pontoon.views import Observation
@@ -68,7 +68,7 @@ class PontoonDiscordPresenter:
         self.dm_closed: set[tuple[str, str]] = set()  # (table_id, seat) already told
         # the table messages: a click answered with the new table, the rest coalesced
         self.writer: TableMessages[OpenPontoonTable] = TableMessages(
-            bot, self._render, self._posted
+            bot, self._render, self._posted, self._close_table
         )
         # the log lines of the tables drawn most recently (LOG_CACHE_KEPT), per locale:
         # an event is formatted once while its table is in use
@@ -81,6 +81,10 @@ class PontoonDiscordPresenter:
         # its message, is not kept
         self.last_interaction: dict[tuple[str, str], tuple[float, discord.Webhook]] = {}
         self._expiry: asyncio.TimerHandle | None = None
+
+    async def _close_table(self, table_id: str, reason: Msg) -> None:
+        """Close a table its messages can no longer reach, every stake returned."""
+        await self.service.close(table_id, reason)
 
     async def _posted(self, live: OpenPontoonTable, message_id: int) -> None:
         await self.service.set_message(live, message_id)
@@ -123,9 +127,13 @@ class PontoonDiscordPresenter:
             del kept[key]
 
     def guild_locale(self, live: OpenPontoonTable) -> str:
-        """The language of the table's public messages: the server's."""
+        """The language of the table's public messages: the server's (outside servers,
+        its opener's)."""
         langs = languages_of(self.bot)
-        return DEFAULT_LOCALE if langs is None else langs.guild_now(live.guild_id)
+        chosen = self.writer.locale(live)
+        if chosen is not None or langs is None:
+            return chosen or DEFAULT_LOCALE
+        return langs.guild_now(live.guild_id)
 
     def member_locale(self, live: OpenPontoonTable, seat: str) -> str:
         """The language of a seated member's private messages (DMs)."""
@@ -447,7 +455,7 @@ class PontoonDiscordPresenter:
         if result is not None:
             self._in_background(f"post:{live.table_id}", result)
         elif announcements:
-            channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+            channel = self.writer.channel(live)
             self._in_background(
                 f"post:{live.table_id}",
                 self._safe_send(channel, shorten("\n".join(announcements), 2000)),
@@ -529,7 +537,7 @@ class PontoonDiscordPresenter:
             if lines:
                 await self._post_result(live, lines, announcements, name, banker_net, locale)
             elif announcements:
-                channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+                channel = self.writer.channel(live)
                 await channel.send(
                     shorten("\n".join(announcements), 2000), allowed_mentions=NO_PINGS
                 )
@@ -591,14 +599,14 @@ class PontoonDiscordPresenter:
             ),
             inline=False,
         )
-        channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+        channel = self.writer.channel(live)
         await channel.send(embed=em, allowed_mentions=NO_PINGS)
 
-    async def _safe_send(self, channel: discord.abc.Messageable, content: str) -> None:
+    async def _safe_send(self, channel: Poster, content: str) -> None:
         try:
             await channel.send(content, allowed_mentions=NO_PINGS)
         except discord.HTTPException:
-            log.exception("could not post to channel %s", getattr(channel, "id", "?"))
+            log.exception("could not post a table's message")
 
     def hand_summary(self, live: OpenPontoonTable, seat: str, locale: str | None = None) -> str:
         """A member's own cards, for them only (in their language): Show my cards and
@@ -650,7 +658,7 @@ class PontoonDiscordPresenter:
                 return
             except discord.HTTPException:
                 log.info("followup to %s failed; telling them in the channel", seat)
-        channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+        channel = self.writer.channel(live)
         locale = self.guild_locale(live)
         name = self.namer(live, locale)(seat)
         await self._safe_send(channel, t(locale, "pt.dm.closed_public", name=name))
@@ -661,7 +669,7 @@ class PontoonDiscordPresenter:
 
     async def table_closed(self, live: OpenPontoonTable, reason: Msg) -> None:
         self.writer.request(live, closed_reason=reason)
-        channel = self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+        channel = self.writer.channel(live)
         self._in_background(
             f"post:{live.table_id}",
             self._safe_send(

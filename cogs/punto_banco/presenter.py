@@ -40,7 +40,7 @@ from cogs.punto_banco.text import (
     side_totals,
     signed,
 )
-from cogs.table_message import NO_PINGS, Click, Drawing, TableMessages
+from cogs.table_message import NO_PINGS, Click, Drawing, Poster, TableMessages
 from engine.punto_banco import (
     Bet,
     BetOutcome,
@@ -371,7 +371,7 @@ class PuntoBancoPresenter:
         self.card_delay = card_delay
         self.service = service
         self.messages: TableMessages[OpenPuntoBancoTable] = TableMessages(
-            bot, self._draw, self._posted
+            bot, self._draw, self._posted, self._close_table
         )
 
     def redraw(self, live: OpenPuntoBancoTable) -> None:
@@ -393,18 +393,26 @@ class PuntoBancoPresenter:
         the table edits in flight."""
         await self.messages.close()
 
-    def _channel(self, live: OpenPuntoBancoTable) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(live.channel_id, guild_id=live.guild_id)
+    def _channel(self, live: OpenPuntoBancoTable) -> Poster:
+        """Where posts go: the table's channel, or follow-ups where the bot may only
+        answer interactions (see cogs/table_message.py)."""
+        return self.messages.channel(live)
 
     def _locale_now(self, live: OpenPuntoBancoTable) -> str:
         """The server's language (table messages are public), from what is in memory."""
         langs = languages_of(self.bot)
-        return DEFAULT_LOCALE if langs is None else langs.guild_now(live.guild_id)
+        chosen = self.messages.locale(live)  # a table outside servers: its opener's
+        if chosen is not None or langs is None:
+            return chosen or DEFAULT_LOCALE
+        return langs.guild_now(live.guild_id)
 
     async def _locale(self, live: OpenPuntoBancoTable) -> str:
         """The server's language: table messages are public."""
         langs = languages_of(self.bot)
-        return DEFAULT_LOCALE if langs is None else await langs.guild(live.guild_id)
+        chosen = self.messages.locale(live)  # a table outside servers: its opener's
+        if chosen is not None or langs is None:
+            return chosen or DEFAULT_LOCALE
+        return await langs.guild(live.guild_id)
 
     def _idle_windows(self) -> int | None:
         return self.service.timers.idle_windows
@@ -430,6 +438,10 @@ class PuntoBancoPresenter:
             seen=seen,
         )
         return Drawing(layout, final=closed, deadline=None if closed else countdown(live))
+
+    async def _close_table(self, table_id: str, reason: Msg) -> None:
+        """Close a table its messages can no longer reach, every stake returned."""
+        await self.service.close(table_id, reason)
 
     async def _posted(self, live: OpenPuntoBancoTable, message_id: int) -> None:
         await self.service.set_message(live, message_id)
@@ -489,6 +501,8 @@ class PuntoBancoPresenter:
         locale = await self._locale(live)
         shown = 4 if self.card_delay <= 0 else 1
         msg = await channel.send(deal_text(result, shown, locale), allowed_mentions=NO_PINGS)
+        if msg is None:  # the table can no longer be reached (it closes)
+            return
         while shown < len(result.coup.dealt):
             await asyncio.sleep(self.card_delay)
             shown += 1
