@@ -67,6 +67,11 @@ class NoTableHere(ServiceError):
         super().__init__(self.english, key=self.key_of)
 
 
+class TableClosed(ServiceError):
+    """A move on a table that is closed (its game's own message): every stake still on it
+    went back to its owner when it closed."""
+
+
 class TableExists(ServiceError):
     def __init__(self) -> None:
         super().__init__(

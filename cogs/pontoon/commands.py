@@ -18,6 +18,7 @@ from cogs.common import (
     GameBot,
     GameCommands,
     Interaction,
+    in_installed_server,
     may_end,
     open_as_answer,
     opening_failed,
@@ -218,6 +219,13 @@ class Pontoon(
         if opened is None:
             return
         guild_id, channel_id, table_rules = opened
+        if cards == "dm" and not in_installed_server(interaction):
+            # where the bot may only answer interactions it sends no DM: refused rather
+            # than opened with Show my cards in silence
+            raise ServiceError(
+                "Here face-down cards are seen only with Show my cards.",
+                key="err.pt.cards_dm_here",
+            )
         # where the bot may only answer interactions (a group DM) the command's answer is
         # the table itself, and face-down cards are seen only with Show my cards (the bot
         # sends no DM there)
