@@ -53,7 +53,7 @@ class Language(commands.Cog):
     @everywhere
     @app_commands.command(
         name="language",
-        description="The language the bot speaks to you (and in this server's tables)",
+        description="The language the bot speaks to you (and at a server's tables)",
     )
     @app_commands.describe(
         member="your private answers and DMs",
