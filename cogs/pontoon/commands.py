@@ -229,6 +229,9 @@ class Pontoon(
         # where the bot may only answer interactions (a group DM) the command's answer is
         # the table itself, and face-down cards are seen only with Show my cards (the bot
         # sends no DM there)
+        # the opener sits down: chips in play elsewhere or a break are refused privately
+        # now, before a group DM's command is acknowledged publicly
+        await self.service.check_may_stake(guild_id, interaction.user.id)
         as_answer = await open_as_answer(interaction, locale)
         delivery = CardDelivery.BUTTON if as_answer else CardDelivery(str(picked["cards"]))
         timer = picked_numbers[0].get("turn_timer", turn_timer) if picked_numbers else None

@@ -467,3 +467,26 @@ async def test_a_click_on_a_table_closed_while_the_bot_was_down_says_the_stakes_
     assert (await balances(db, world))["bob"] == 1000
     t.assert_all_answered()
     await t.assert_ledger_ok(db)
+
+
+async def test_opening_a_second_table_while_seated_elsewhere_is_refused_privately(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Alice sits at a Pontoon table in one group DM and opens another in a second group
+    DM: refused to her alone (the command is answered publicly only with a table), and
+    nothing is said or opened there."""
+    world = in_group_dm(fake_discord, world)
+    others = fake_discord.group_dm(world.alice, world.bob, name="others")
+    db = tmp_path / "db.sqlite3"
+    await start(start_bot_process, db)
+    t = Table(fake_discord, world)
+    await open_pontoon(t, (world.alice, world.bob))
+    r = await fake_discord.slash(world.alice, others, "pontoon", "start", {})
+    await t.answered(r)
+    assert r.ephemeral and "already playing" in r.all_text, r.all_text
+    assert [m.text for m in fake_discord.channel_messages(others) if not m.ephemeral] == []
+    r = await fake_discord.slash(world.bob, others, "blackjack", "start", {})
+    await t.answered(r)  # a Blackjack table seats nobody at its opening: it opens
+    assert not r.ephemeral, r.all_text
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
