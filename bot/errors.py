@@ -68,8 +68,11 @@ class NoTableHere(ServiceError):
 
 
 class TableClosed(ServiceError):
-    """A move on a table that is closed (its game's own message): every stake still on it
-    went back to its owner when it closed."""
+    """A move on a table that is closed, in its game's own words (``key``, ``english``):
+    every stake still on it went back to its owner when it closed."""
+
+    def __init__(self, english: str = "That table is closed.", key: str = "err.svc.closed") -> None:
+        super().__init__(english, key=key)
 
 
 class TableExists(ServiceError):

@@ -194,7 +194,7 @@ class TableKeeper(abc.ABC, Generic[T]):
 
     def closed_error(self) -> ServiceError:
         key, english = self.closed_message
-        return TableClosed(english, key=key)
+        return TableClosed(english, key)
 
     def just_closed(self) -> ServiceError:
         key, english = self.just_closed_message

@@ -156,8 +156,8 @@ async def open_as_answer(interaction: Interaction, locale: str) -> bool:
         return False
     # one table per channel: refused privately now, since once the command is
     # acknowledged publicly its first answer could only be public
-    bot = bot_of(interaction)
-    if any(host.has_table(interaction.channel_id) for host in bot.games.values()):
+    games: dict[str, TableHost[Any]] = getattr(interaction.client, "games", None) or {}
+    if any(host.has_table(interaction.channel_id) for host in games.values()):
         raise TableExists()
     await interaction.response.defer(thinking=True)
     _OPENING[interaction.channel_id] = (interaction, locale)
