@@ -197,7 +197,7 @@ async def walk_pontoon(w: Walk, db: Path) -> None:
     # bad bets: each refused privately, the table and the chips as they were
     before = await balances(db, world)
     drawn = w.table.message().text
-    for amount in ("0", "-5", "99999999999", "abc", "2.5"):
+    for amount in ("0", "-5", "99999999999", "abc"):
         r = await w.form(bob, "pt.button.bet", amount)
         w.refused_privately(r, drawn)
     assert await balances(db, world) == before
@@ -313,7 +313,7 @@ async def test_a_group_dm_walked_as_its_players_will(
 ) -> None:
     world = in_group_dm(fake_discord, world)
     db = tmp_path / "db.sqlite3"
-    await start(start_bot_process, db, PONTOON_COMPUTER_PAUSE_SECONDS="0.3", SHUFFLE_SEED="3")
+    await start(start_bot_process, db, PONTOON_COMPUTER_PAUSE_SECONDS="0.1", SHUFFLE_SEED="3")
     w = Walk(fake_discord, world, locale)
     for m in (world.alice, world.bob, world.carol):
         if locale != "fa":
