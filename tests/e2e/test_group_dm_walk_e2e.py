@@ -9,7 +9,8 @@ changed), ask for the hint on their turns (answered privately, with no card but 
 own and the table's), watch the computer play its turns through the table's interaction
 tokens (the bot posts nothing of its own there), then play a round of Blackjack with its
 hint. No face-down card shows on the table before its time, the ledger audit passes and
-every interaction is answered once (the conversation watch)."""
+every interaction is answered once (the conversation watch). The Pontoon part runs in
+English and Persian only (:data:`PONTOON_IN`), the rest in all five."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ from tests.e2e.test_pontoon_faults_e2e import raw_click
 pytestmark = pytest.mark.e2e
 
 LANGUAGES = ["en", "de", "fr", "fa", "hi"]
+# the Pontoon walk (its computer's turns take most of a language's 20 s) in Discord's
+# default language and in the right-to-left one, chosen with /language; the commands,
+# their refusals and a Blackjack round in all five (the suite keeps within its time)
+PONTOON_IN = {"en", "fa"}
 # and the words the catalogs borrow: German says "das Kitty"
 NAMES = ["alice", "bob", "carol", "friends", "Discord", "Kitty"]
 # words a player outside servers must not read: a server, its owners' settings, its
@@ -321,7 +326,8 @@ async def test_a_group_dm_walked_as_its_players_will(
         elif m is not world.carol:  # not one of Discord's: chosen with /language
             await w.slash(m, "language", None, member="fa")
     await walk_commands(w)
-    await walk_pontoon(w, db)
+    if locale in PONTOON_IN:
+        await walk_pontoon(w, db)
     await walk_blackjack(w)
     w.check_words()
     no_dm_sent(w.table)
