@@ -67,6 +67,14 @@ class NoTableHere(ServiceError):
         super().__init__(self.english, key=self.key_of)
 
 
+class TableClosed(ServiceError):
+    """A move on a table that is closed, in its game's own words (``key``, ``english``):
+    every stake still on it went back to its owner when it closed."""
+
+    def __init__(self, english: str = "That table is closed.", key: str = "err.svc.closed") -> None:
+        super().__init__(english, key=key)
+
+
 class TableExists(ServiceError):
     def __init__(self) -> None:
         super().__init__(

@@ -26,7 +26,7 @@ from collections.abc import (
 )
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from bot.errors import BusyElsewhere, NoTableHere, ServiceError, TableExists
+from bot.errors import BusyElsewhere, NoTableHere, ServiceError, TableClosed, TableExists
 from bot.i18n import Raw
 from bot.storage.errors import MemberOnBreak
 from bot.storage.models import StakeCheck
@@ -194,7 +194,7 @@ class TableKeeper(abc.ABC, Generic[T]):
 
     def closed_error(self) -> ServiceError:
         key, english = self.closed_message
-        return ServiceError(english, key=key)
+        return TableClosed(english, key)
 
     def just_closed(self) -> ServiceError:
         key, english = self.just_closed_message

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.banked import BankedHost
 from bot.casino import GameLimits, Start, table_start
-from bot.errors import ServiceError, options_error
+from bot.errors import ServiceError, TableExists, options_error
 from bot.host import Change, HostedTable, TableHost
 from bot.i18n import Msg, t
 from bot.i18n.languages import Languages, locale_of
@@ -154,6 +154,11 @@ async def open_as_answer(interaction: Interaction, locale: str) -> bool:
     in the channel and the command answered privately, as always."""
     if in_installed_server(interaction) or interaction.channel_id is None:
         return False
+    # one table per channel: refused privately now, since once the command is
+    # acknowledged publicly its first answer could only be public
+    games: dict[str, TableHost[Any]] = getattr(interaction.client, "games", None) or {}
+    if any(host.has_table(interaction.channel_id) for host in games.values()):
+        raise TableExists()
     await interaction.response.defer(thinking=True)
     _OPENING[interaction.channel_id] = (interaction, locale)
     return True
@@ -450,7 +455,16 @@ class EndsTables(MayEnd[TableT_contra], Protocol[TableT_contra]):
 def may_end(interaction: Interaction, service: MayEnd[TableT], live: TableT) -> Msg:
     """/<game> end by the member of ``interaction``: refused unless they opened ``live`` or
     manage the server; the reason the table closes, naming them."""
-    service.check_may_end(live, interaction.user.id, is_admin=can_manage_guild(interaction))
+    try:
+        service.check_may_end(live, interaction.user.id, is_admin=can_manage_guild(interaction))
+    except ServiceError as exc:
+        if exc.key == "err.end_denied" and not in_installed_server(interaction):
+            # no server manager here: only the opener may
+            raise ServiceError(
+                "Only the member who opened this table can end it.",
+                key="err.end_denied.personal",
+            ) from exc
+        raise
     return Msg("reason.ended_by", name=display(interaction.user.display_name))
 
 

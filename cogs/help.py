@@ -142,7 +142,8 @@ def help_text(
             fields.append((t(locale, title), t(locale, text)))
     sections = game_sections()
     games = format_list([t(locale, s.name) for s in sections], locale=locale)
-    about = "\n".join([t(locale, "help.about.bot"), *(t(locale, s.about) for s in sections)])
+    bot_line = t(locale, "help.about.bot" if outside is None else "help.about.bot.personal")
+    about = "\n".join([bot_line, *(t(locale, s.about) for s in sections)])
     if outside is not None:
         about += "\n" + t(locale, "chips.personal.note")
     return t(locale, "help.title.of", games=games), about, fields

@@ -53,7 +53,7 @@ class Language(commands.Cog):
     @everywhere
     @app_commands.command(
         name="language",
-        description="The language the bot speaks to you (and in this server's tables)",
+        description="The language the bot speaks to you (and at a server's tables)",
     )
     @app_commands.describe(
         member="your private answers and DMs",
@@ -75,7 +75,10 @@ class Language(commands.Cog):
         try:
             if server is not None:
                 if guild_id is None:
-                    raise ServiceError("Use this in a server channel.", key="err.server_only")
+                    raise ServiceError(
+                        "There is no server here whose language could be set.",
+                        key="lang.server.personal",
+                    )
                 if not can_manage_guild(interaction):
                     raise ServiceError(
                         "Only members with Manage Server can change the server's language.",
@@ -108,16 +111,15 @@ class Language(commands.Cog):
             "lang.chosen" if chosen else "lang.from_discord",
             language=language_name(reader, reader),
         )
-        guild_id = interaction.guild_id if in_installed_server(interaction) else None
-        if guild_id is None:
-            server_text = "—"
-        else:
-            server_chosen = await langs.guild_choice(guild_id)
-            server_text = t(
-                reader,
-                "lang.server_chosen" if server_chosen else "lang.from_discord",
-                language=language_name(reader, await langs.guild(guild_id)),
-            )
+        if not in_installed_server(interaction) or interaction.guild_id is None:
+            # no server's language here: a table speaks its opener's
+            return t(reader, "lang.show.personal", member=member_text)
+        server_chosen = await langs.guild_choice(interaction.guild_id)
+        server_text = t(
+            reader,
+            "lang.server_chosen" if server_chosen else "lang.from_discord",
+            language=language_name(reader, await langs.guild(interaction.guild_id)),
+        )
         return t(reader, "lang.show", member=member_text, server=server_text)
 
 

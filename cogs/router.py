@@ -46,7 +46,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.errors import ServiceError, friendly
+from bot.errors import ServiceError, TableClosed, friendly
 from bot.games import GAMES
 from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, t
@@ -124,6 +124,12 @@ async def refuse(interaction: Interaction, exc: BaseException, *, by: object = N
         text = words(interaction, exc, locale)
     else:
         text = friendly(exc, locale, me=seat_of(interaction.user.id))
+    if isinstance(exc, TableClosed) and not (
+        interaction.guild_id is not None and interaction.is_guild_integration()
+    ):
+        # outside a server that installed the bot a closed table's message may still look
+        # open (nothing may edit it once its tokens expired): say the stakes are safe
+        text += "\n" + t(locale, "err.closed.stakes_back")
     await reply(interaction, text)
 
 

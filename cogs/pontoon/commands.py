@@ -18,6 +18,7 @@ from cogs.common import (
     GameBot,
     GameCommands,
     Interaction,
+    in_installed_server,
     may_end,
     open_as_answer,
     opening_failed,
@@ -218,9 +219,19 @@ class Pontoon(
         if opened is None:
             return
         guild_id, channel_id, table_rules = opened
+        if cards == "dm" and not in_installed_server(interaction):
+            # where the bot may only answer interactions it sends no DM: refused rather
+            # than opened with Show my cards in silence
+            raise ServiceError(
+                "Here face-down cards are seen only with Show my cards.",
+                key="err.pt.cards_dm_here",
+            )
         # where the bot may only answer interactions (a group DM) the command's answer is
         # the table itself, and face-down cards are seen only with Show my cards (the bot
         # sends no DM there)
+        # the opener sits down: chips in play elsewhere or a break are refused privately
+        # now, before a group DM's command is acknowledged publicly
+        await self.service.check_may_stake(guild_id, interaction.user.id)
         as_answer = await open_as_answer(interaction, locale)
         delivery = CardDelivery.BUTTON if as_answer else CardDelivery(str(picked["cards"]))
         timer = picked_numbers[0].get("turn_timer", turn_timer) if picked_numbers else None

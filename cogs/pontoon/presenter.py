@@ -52,7 +52,7 @@ RESTART_CHECK_SECONDS = 0.05
 NOT_LOGGED = frozenset(
     {EventKind.HAND_RESULT, EventKind.ROUND_OVER, EventKind.BANK_PASSES, EventKind.BANK_SOLD}
 )
-SEAT_ID = re.compile(r"(?<![<@#&:\d])\d{15,21}(?!\d)")
+SEAT_ID = re.compile(rf"(?<![<@#&:\d])(?:\d{{15,21}}|{re.escape(COMPUTER_PREFIX)}\d+)(?!\d)")
 #: the tables (per language) whose log lines are remembered, the most recently drawn:
 #: a table drawn again after that formats the dozen lines it shows once more, and the
 #: thousands of quiet tables of a large process keep none

@@ -207,6 +207,9 @@ def test_display_names_are_escaped_and_ids_are_named() -> None:
     assert p.name_ids(live, f"{IDS[1]} is not seated") == "player1 is not seated"
     live.names.pop(IDS[1])
     assert IDS[1] not in p.name_ids(live, f"{IDS[1]} is not seated")
+    # a computer player's seat is said as its name too, in the reader's language
+    assert p.name_ids(live, "it is cpu-2's turn", "en") == "it is 🤖 Computer 2's turn"
+    assert p.name_ids(live, "it is cpu-1's turn", "fr") == "it is 🤖 Ordinateur 1's turn"
 
 
 @pytest.mark.parametrize(("packs", "limit"), [(1, 10), (2, 20), (None, 20)])

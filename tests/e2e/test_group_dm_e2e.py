@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.i18n import t as t_
 from bot.storage import Store
 from engine.blackjack import DEALER, Action, ActionKind, BlackjackRules, BlackjackTable, Phase
 from engine.cards import RandomChance
@@ -400,10 +401,92 @@ async def test_a_group_dm_table_whose_tokens_expired_while_the_bot_was_down_clos
         await asyncio.sleep(0.1)
     assert (await balances(db, world))["bob"] == 1000  # the stake is back
     await t.quiet(grace=0.5)
-    # a click on the old message is answered (privately: the table is closed), nothing moves
+    # its message still looks open (nothing could edit it): a click on it is answered
+    # privately, saying plainly the table is closed and the stakes went back; nothing moves
     r = await fake_discord.click(world.bob, fake_discord.message(table.id), label="Leave")
     await t.answered(r)
     assert r.ephemeral, r.all_text
+    assert "table is closed" in r.all_text, r.all_text
+    assert t_("en", "err.closed.stakes_back") in r.all_text, r.all_text
     assert (await balances(db, world))["bob"] == 1000
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
+async def test_a_click_on_a_table_closed_while_the_bot_was_down_says_the_stakes_went_back(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """A Pontoon table of a group DM of five, each reading another language, closed at
+    the restart because its tokens expired while the bot was down: its message still
+    looks open (nothing may edit it), and each member who clicks on it is told, privately
+    and in their own language, that the table is closed and every stake went back."""
+    fake = fake_discord
+    fake.token_lifetime = 12
+    dave, erin = fake.add_user("dave"), fake.add_user("erin")
+    for person in (world.alice, erin):
+        fake.install_for_user(person)
+    gdm = fake.group_dm(world.alice, world.bob, world.carol, dave, erin, name="five")
+    world = dataclasses.replace(world, channel=gdm)
+    readers = {world.bob: "de", world.carol: "fr", dave: "hi"}
+    for person, locale in readers.items():
+        fake.set_locale(person, locale)
+    db = tmp_path / "db.sqlite3"
+    env = {"INTERACTION_TOKEN_SECONDS": "12"}
+    proc = await start(start_bot_process, db, **env)
+    t = Table(fake, world)
+    r = await fake.slash(erin, gdm, "language", None, {"member": "fa"})
+    await t.answered(r)
+    r = await t.slash(world.alice, "start", {"min_bet": 1, "max_bet": 10, "banker": "house"})
+    table = r.require_message()
+    await t.click(world.bob, "Join")
+    await t.click(world.alice, "Deal")
+    await t.form(world.bob, "Bet", "5")
+    await t.form(world.alice, "Bet", "3")
+    staked = await balances(db, world)
+    assert (staked["alice"], staked["bob"]) == (997, 995), staked
+    proc.proc.kill()
+    await proc.proc.wait()
+    last = max(r.created_clock for r in fake.interactions.values())
+    await fake.wait_until(lambda: fake.clock() - last > 13, timeout=20)
+    await start(start_bot_process, db, **env)
+    for _ in range(100):
+        if (await balances(db, world))["bob"] == 1000:
+            break
+        await asyncio.sleep(0.1)
+    assert (await balances(db, world))["bob"] == 1000 and (await balances(db, world))["alice"] == (
+        1000
+    )
+    await t.quiet(grace=0.5)
+    for person, locale in {world.alice: "en", **readers, erin: "fa"}.items():
+        r = await fake.click(person, fake.message(table.id), label="Show my cards")
+        await t.answered(r)
+        assert r.ephemeral, r.all_text
+        closed, back = t_(locale, "err.svc.closed"), t_(locale, "err.closed.stakes_back")
+        assert closed.split("`")[0].split("<")[0] in r.all_text, (locale, r.all_text)
+        assert back in r.all_text, (locale, r.all_text)
+    assert (await balances(db, world))["bob"] == 1000
+    t.assert_all_answered()
+    await t.assert_ledger_ok(db)
+
+
+async def test_opening_a_second_table_while_seated_elsewhere_is_refused_privately(
+    fake_discord: FakeDiscord, world: World, start_bot_process: StartBot, tmp_path: Path
+) -> None:
+    """Alice sits at a Pontoon table in one group DM and opens another in a second group
+    DM: refused to her alone (the command is answered publicly only with a table), and
+    nothing is said or opened there."""
+    world = in_group_dm(fake_discord, world)
+    others = fake_discord.group_dm(world.alice, world.bob, name="others")
+    db = tmp_path / "db.sqlite3"
+    await start(start_bot_process, db)
+    t = Table(fake_discord, world)
+    await open_pontoon(t, (world.alice, world.bob))
+    r = await fake_discord.slash(world.alice, others, "pontoon", "start", {})
+    await t.answered(r)
+    assert r.ephemeral and "already playing" in r.all_text, r.all_text
+    assert [m.text for m in fake_discord.channel_messages(others) if not m.ephemeral] == []
+    r = await fake_discord.slash(world.bob, others, "blackjack", "start", {})
+    await t.answered(r)  # a Blackjack table seats nobody at its opening: it opens
+    assert not r.ephemeral, r.all_text
     t.assert_all_answered()
     await t.assert_ledger_ok(db)

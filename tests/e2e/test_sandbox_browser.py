@@ -13,6 +13,7 @@ import json
 import re
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -27,6 +28,9 @@ from tests.e2e.sandbox_browser import (
     chromium_or_skip,
     sandbox_process,
 )
+
+if TYPE_CHECKING:
+    from playwright.async_api import Locator
 
 pytestmark = pytest.mark.e2e
 
@@ -302,6 +306,12 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
         assert sum(after.values()) == sum(before.values()), (before, after, moves)
         assert after != before, "chips moved in the round"
 
+        # ------------------------------------------------- Blackjack in the group DM
+        # a newcomer's table outside the server: the command's answer is the table, a
+        # Join updates it on every page, and a round is played through the clicks
+        await play_blackjack_in_the_group_dm(ann, ben)
+        print(f"group DM round done at {time.monotonic() - started:.1f} s")
+
         # ---------------------------------------------------------------- Punto Banco
         for member in people.values():
             await member.open_channel("baccarat")
@@ -337,9 +347,9 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
         before_audit = len(await ann.ephemerals())
         await ann.slash("chips audit")
         audit = await ann.last_ephemeral_after(before_audit)
-        assert "Ledger audit: OK" in audit and "4,000 chips in accounts, 4,000 granted" in audit, (
-            audit
-        )
+        # the server's 4,000 chips, and Ben's own 1,000 outside servers (the group DM)
+        assert "Ledger audit: OK" in audit and "total 4,000 vs granted 4,000" in audit, audit
+        assert "5,000 chips in accounts, 5,000 granted" in audit, audit
 
         # a chart (an embed's attachment://… image) is drawn as a picture, as on Discord
         await ann.slash("leaderboard", chart="true")
@@ -361,6 +371,39 @@ async def test_a_pontoon_round_and_a_coup_played_in_the_browser(tmp_path: Path) 
     assert (tmp_path / "sandbox.sqlite3").exists()
     assert not (tmp_path / "real.sqlite3").exists()
     print(f"sandbox browser test: {time.monotonic() - started:.1f} s; moves: {moves}")
+
+
+async def play_blackjack_in_the_group_dm(ann: Member, ben: Member) -> None:
+    """Ann opens a Blackjack table in the "friends" group DM, Ben joins (the table updated
+    on both pages), bets and plays his hand; the next round opens on the same table."""
+    from playwright.async_api import expect
+
+    def table(member: Member) -> Locator:
+        return member.page.locator(".msg", has_text="Blackjack · round").last
+
+    for member in (ann, ben):
+        await member.page.locator('#side button[data-channel="friends"]').click()
+        await expect(member.page.locator("#channel-title")).to_contain_text("friends (group DM")
+    await ann.slash("blackjack start", betting_seconds=600)
+    await expect(table(ben)).to_contain_text("Seats (0/7)")
+    await ben.click("Join", table(ben))
+    for member in (ann, ben):  # one click, the table updated for everyone
+        await expect(table(member)).to_contain_text("Seats (1/7)")
+        await expect(table(member)).to_contain_text("Ben")
+    await ben.click_form("Bet", 10, table(ben))
+    for _ in range(60):
+        if "round 2" in await table(ben).inner_text():
+            break
+        enabled = await ben.enabled(table(ben))
+        for move in ("No insurance", "Stand"):
+            if move in enabled:
+                await ben.click(move, table(ben))
+                break
+        await asyncio.sleep(0.25)
+    for member in (ann, ben):  # the round was paid: the table takes the next one's bets
+        await expect(table(member)).to_contain_text("round 2")
+    await ann.slash("blackjack end")
+    await expect(table(ben)).to_contain_text("closed")
 
 
 async def balances_after_coup(people: dict[str, Member], before: dict[str, int]) -> dict[str, int]:
