@@ -109,7 +109,8 @@ class AuditReport:
         ]
         for g in sorted(self.guilds.values(), key=lambda t: t.guild_id):
             lines.append(
-                f"  {economy_name(g.guild_id)}: {g.members} members hold {g.member_chips:,}; "
+                f"  {economy_name(g.guild_id)}: {g.members} member{'' if g.members == 1 else 's'} "
+                f"hold{'s' if g.members == 1 else ''} {g.member_chips:,}; "
                 f"escrow {g.escrow:,}; kitty {g.kitty:,}; house {g.house:,}; "
                 f"total {g.total:,} vs granted {g.granted:,}"
             )

@@ -152,7 +152,7 @@ async def test_the_audit_adds_up_with_a_personal_table(store: Store) -> None:
     assert report.guilds[G].total == report.guilds[G].granted == 700
     text = report.summary()
     assert "personal chips (outside servers): 2 members hold 1,380" in text, text
-    assert f"server {G}: 1 members hold 700" in text, text
+    assert f"server {G}: 1 member holds 700" in text, text
 
 
 def _interaction(store: Store, guild_id: int | None, guild_install: bool, said: list[str]) -> Any:
