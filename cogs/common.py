@@ -131,6 +131,13 @@ def in_installed_server(interaction: Interaction) -> bool:
     return interaction.guild_id is not None and interaction.is_guild_integration()
 
 
+def table_permissions_missing(interaction: Interaction) -> list[str]:
+    """What the bot lacks to show a table in the interaction's channel: nothing where it
+    may only answer interactions (a group DM), since its table messages are those
+    answers."""
+    return missing_permissions(interaction) if in_installed_server(interaction) else []
+
+
 def economy_scope(interaction: Interaction) -> int:
     """Whose chips an interaction plays with: the server's id in a server that installed
     the bot, else :data:`PERSONAL_SCOPE` (the member's own chips outside servers)."""
@@ -253,20 +260,13 @@ async def where_to_open(
     is raised only when the interaction names no channel at all."""
     if interaction.channel_id is None:
         raise dm
-    if not in_installed_server(interaction):
-        if min_bet > max_bet:
-            raise ServiceError(
-                "The minimum bet cannot be above the maximum bet.", key="err.min_max"
-            )
-        return PERSONAL_SCOPE, interaction.channel_id
-    assert interaction.guild_id is not None
-    missing = missing_permissions(interaction)
+    missing = table_permissions_missing(interaction)
     if missing:  # the table message could not be posted: open nothing
         await reply(interaction, permissions_refusal(locale, missing))
         return None
     if min_bet > max_bet:
         raise ServiceError("The minimum bet cannot be above the maximum bet.", key="err.min_max")
-    return interaction.guild_id, interaction.channel_id
+    return economy_scope(interaction), interaction.channel_id
 
 
 async def place_and_rules(
@@ -431,7 +431,7 @@ async def repost_table(
     as a follow-up of the freshest interaction on it (cogs/table_message.py)."""
     locale = await locale_of(interaction)
     live = table(interaction)
-    missing = missing_permissions(interaction) if in_installed_server(interaction) else []
+    missing = table_permissions_missing(interaction)
     if missing:
         await reply(interaction, permissions_refusal(locale, missing))
         return
