@@ -463,9 +463,7 @@ class TableMessages(Generic[T]):
         if keep:
             self._to_keep[live.table_id] = reply
             self._write_soon()
-        handle = self._idle.pop(live.table_id, None)
-        if handle is not None:
-            handle.cancel()
+        self._cancel_idle(live.table_id)
         delay = max(0.0, reply.expires - close_before_expiry(self.client) - time.time())
         self._idle[live.table_id] = asyncio.get_running_loop().call_later(
             delay, self._close_soon, live.table_id, Msg("reason.idle")
@@ -500,12 +498,16 @@ class TableMessages(Generic[T]):
             return opening[1]
         return None
 
-    def _close_soon(self, table_id: str, reason: Msg) -> None:
-        """Close the table in the background, every stake returned (it can no longer be
-        reached, or soon cannot)."""
+    def _cancel_idle(self, table_id: str) -> None:
+        """The table's idle close, if one is set, no longer runs."""
         handle = self._idle.pop(table_id, None)
         if handle is not None:
             handle.cancel()
+
+    def _close_soon(self, table_id: str, reason: Msg) -> None:
+        """Close the table in the background, every stake returned (it can no longer be
+        reached, or soon cannot)."""
+        self._cancel_idle(table_id)
         if self._close_table is None or table_id in self._closing_ids:
             return
         self._closing_ids.add(table_id)
@@ -528,9 +530,7 @@ class TableMessages(Generic[T]):
     def _closed(self, table_id: str) -> None:
         """The table closed: no idle close any more; its token goes once the closing's
         drawing and post had time to use it."""
-        handle = self._idle.pop(table_id, None)
-        if handle is not None:
-            handle.cancel()
+        self._cancel_idle(table_id)
         if table_id in self._replies:
             asyncio.get_running_loop().call_later(
                 close_before_expiry(self.client), self._forget_reply, table_id
