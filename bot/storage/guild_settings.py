@@ -229,15 +229,6 @@ class GuildSettingsStore(StoreBase):
 
         return await self._read(work)
 
-    async def plays_again_at(self, guild_id: int, user_id: int, game: str) -> datetime | None:
-        """The server's limit of rounds per member, game and period: None when the member
-        may play a round of ``game`` now, else when they may again (see
-        :func:`plays_again_at_tx`)."""
-        now = self._clock()
-        return await self._read(
-            lambda con: plays_again_at_tx(con, guild_id, user_id, game, self.defaults, now)
-        )
-
 
 __all__ = [
     "GAME_KEY",

@@ -230,13 +230,6 @@ class SeasonStore(StoreBase):
 
         return await self._write(work)
 
-    async def break_ends(
-        self, guild_id: int, user_id: int, *, now: datetime | None = None
-    ) -> datetime | None:
-        """When the member's running break ends; None when they are not on one."""
-        moment = self._moment(now)
-        return await self._read(lambda con: break_ends_tx(con, guild_id, user_id, moment))
-
     async def members_on_break(self, guild_id: int, *, now: datetime | None = None) -> int:
         """How many members of the server are on a break now (never who)."""
         moment = moment_text(self._moment(now))

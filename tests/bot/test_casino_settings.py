@@ -373,22 +373,28 @@ async def _rounds(
         )
 
 
+async def plays_again_at(store: Store, user_id: int, game: str) -> datetime | None:
+    """When the round limit lets the member play ``game`` again (None: now), as a stake
+    asks the store."""
+    return (await store.stake_check(G, user_id, game=game)).plays_again_at
+
+
 async def test_the_round_limit_counts_a_members_rounds_of_one_game_in_the_period(
     store: Store, clock: Clock
 ) -> None:
-    assert await store.plays_again_at(G, OLD, "blackjack") is None  # no limit set
+    assert await plays_again_at(store, OLD, "blackjack") is None  # no limit set
     await store.change_guild_setting(G, "round_limit", 2, expected=0, by_user_id=OWNER)
     await store.change_guild_setting(G, "round_period_minutes", 60, expected=1440, by_user_id=OWNER)
     await _rounds(store, "blackjack", OLD, 1, "bj1")
-    assert await store.plays_again_at(G, OLD, "blackjack") is None
+    assert await plays_again_at(store, OLD, "blackjack") is None
     clock.now += timedelta(minutes=10)
     await _rounds(store, "blackjack", OLD, 1, "bj1x")
-    again = await store.plays_again_at(G, OLD, "blackjack")
+    again = await plays_again_at(store, OLD, "blackjack")
     assert again == NOW + timedelta(minutes=60)  # when the first of the two leaves the hour
-    assert await store.plays_again_at(G, OLD, "pontoon") is None  # per game
-    assert await store.plays_again_at(G, OLD + 1, "blackjack") is None  # per member
+    assert await plays_again_at(store, OLD, "pontoon") is None  # per game
+    assert await plays_again_at(store, OLD + 1, "blackjack") is None  # per member
     clock.now = NOW + timedelta(minutes=60, seconds=1)
-    assert await store.plays_again_at(G, OLD, "blackjack") is None
+    assert await plays_again_at(store, OLD, "blackjack") is None
     assert member_account(G, OLD)  # the rows are the member's own account's
 
 

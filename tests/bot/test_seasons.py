@@ -310,7 +310,7 @@ async def test_a_break_refuses_seats_bets_and_the_daily_in_every_game_until_it_e
     # the member cannot shorten it; a longer one lengthens it
     with pytest.raises(BreakAlreadyLonger):
         await take_break(store, G, BOB, 1, "hours")
-    assert await store.break_ends(G, BOB) == ends
+    assert (await store.stake_check(G, BOB)).break_ends == ends
     # others play on
     await games.bacc.bet(pb.table_id, CAT, Side.BANCO, 10)
 
