@@ -25,8 +25,10 @@ from bot.i18n.languages import Languages, locale_of
 from bot.settings import GameSettings, Settings
 from bot.sharding import ShardPlan
 from bot.storage import Store
+from bot.storage.accounts import PERSONAL_SCOPE as PERSONAL_SCOPE  # one's own chips
 from bot.text import NAME_MAX, shorten
 from cogs import router
+from cogs.permissions import in_installed_server as in_installed_server
 from cogs.permissions import missing_permissions
 from cogs.permissions import refusal as permissions_refusal
 from cogs.router import RoutedButton, TableForm
@@ -115,20 +117,6 @@ def game_service(
         key, english = not_running
         raise ServiceError(english, key=key)
     return found
-
-
-#: the economy of everything outside servers that installed the bot (group DMs, DMs, a
-#: server where only a member installed it): one balance per person, apart from every
-#: server's economy. No Discord id is 0, so it never names a real server.
-PERSONAL_SCOPE = 0
-
-
-def in_installed_server(interaction: Interaction) -> bool:
-    """The interaction comes from a server that installed the bot: the bot is there, may
-    post and edit its own messages, and the server's economy and settings apply.
-    Anywhere else (a group DM, a DM, a server where only the member installed the app)
-    the bot may only answer interactions."""
-    return interaction.guild_id is not None and interaction.is_guild_integration()
 
 
 def table_permissions_missing(interaction: Interaction) -> list[str]:

@@ -37,6 +37,14 @@ def invite_url(application_id: int) -> str:
     )
 
 
+def in_installed_server(interaction: discord.Interaction[discord.Client]) -> bool:
+    """The interaction comes from a server that installed the bot: the bot is there, may
+    post and edit its own messages, and the server's economy and settings apply.
+    Anywhere else (a group DM, a DM, a server where only the member installed the app)
+    the bot may only answer interactions."""
+    return interaction.guild_id is not None and interaction.is_guild_integration()
+
+
 def missing_in(channel_type: object, granted: discord.Permissions) -> list[str]:
     """The names (``send_messages`` ...) of the permissions a table's channel lacks."""
     needed = THREAD_NEEDS if channel_type in _THREAD_TYPES else CHANNEL_NEEDS

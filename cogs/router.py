@@ -52,6 +52,7 @@ from bot.host import seat_of
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.i18n.languages import locale_of
 from bot.storage.errors import StorageError
+from cogs.permissions import in_installed_server
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -81,11 +82,7 @@ def note_member(interaction: Interaction) -> None:
     (``Store.join_dates``, bot.storage.base). Only in a server that installed the bot:
     elsewhere the member plays with their own chips, which no server's gate governs."""
     store = getattr(interaction.client, "store", None)
-    if (
-        store is not None
-        and interaction.guild_id is not None
-        and interaction.is_guild_integration()
-    ):
+    if store is not None and in_installed_server(interaction):
         joined = getattr(interaction.user, "joined_at", None)
         store.join_dates.note(interaction.guild_id, interaction.user.id, joined)
 
@@ -124,9 +121,7 @@ async def refuse(interaction: Interaction, exc: BaseException, *, by: object = N
         text = words(interaction, exc, locale)
     else:
         text = friendly(exc, locale, me=seat_of(interaction.user.id))
-    if isinstance(exc, TableClosed) and not (
-        interaction.guild_id is not None and interaction.is_guild_integration()
-    ):
+    if isinstance(exc, TableClosed) and not in_installed_server(interaction):
         # outside a server that installed the bot a closed table's message may still look
         # open (nothing may edit it once its tokens expired): say the stakes are safe
         text += "\n" + t(locale, "err.closed.stakes_back")
